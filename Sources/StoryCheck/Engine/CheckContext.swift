@@ -1,0 +1,52 @@
+import StoryFormat
+
+/// What a rule can look at: one file, its tree, and what is derived from it once for all rules.
+public final class CheckContext {
+    /// The file's name as shown in findings.
+    public let path: String
+    public let file: LoadedFile
+    /// Set when a whole story folder is checked (pictures, README).
+    public let folder: StoryFolder?
+
+    public init(path: String, file: LoadedFile, folder: StoryFolder?) {
+        self.path = path
+        self.file = file
+        self.folder = folder
+    }
+
+    public var document: JSONDocument? { file.document }
+    public var story: StorySyntax? { file.story }
+    public var authors: AuthorsSyntax? { file.authors }
+
+    /// The chapter graph, built on first use.
+    public private(set) lazy var graph: StoryGraph? = story.map(StoryGraph.init)
+
+    /// The shared scan of every string, built on first use.
+    public private(set) lazy var text: TextScan? = document.map { document in
+        TextScan(document: document, placeholderNodes: story?.chapters.compactMap(\.textNode) ?? [])
+    }
+
+    /// Every picture and video reference of the story, with what it belongs to.
+    public private(set) lazy var media: [MediaUse] = {
+        guard let story else { return [] }
+        var uses: [MediaUse] = []
+        if let pic = story.picPath { uses.append(MediaUse(path: pic, owner: "the story", isPicture: true)) }
+        if let vid = story.vidPath { uses.append(MediaUse(path: vid, owner: "the story", isPicture: false)) }
+        for chapter in story.chapters {
+            if let pic = chapter.picPath { uses.append(MediaUse(path: pic, owner: chapter.label, isPicture: true)) }
+            if let vid = chapter.vidPath { uses.append(MediaUse(path: vid, owner: chapter.label, isPicture: false)) }
+        }
+        return uses
+    }()
+}
+
+/// A `pic_path` or `vid_path` value and whose it is.
+public struct MediaUse: Sendable {
+    public var path: Located<String>
+    /// "the story" or "chapter 'x'".
+    public var owner: String
+    public var isPicture: Bool
+
+    public var key: String { isPicture ? "pic_path" : "vid_path" }
+    public var reference: MediaReference { MediaReference(path.value) }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import StoryFormat
+
+/// Which findings to keep and how strictly to read.
+public struct CheckOptions: Sendable, Hashable {
+    /// Trailing commas, comments and raw control characters become warnings.
+    public var lenient: Bool
+    /// Codes, rule names or categories to keep; nil keeps all.
+    public var select: Set<String>?
+    /// Codes, rule names or categories to drop.
+    public var ignore: Set<String>
+
+    public init(lenient: Bool = false, select: Set<String>? = nil, ignore: Set<String> = []) {
+        self.lenient = lenient
+        self.select = select
+        self.ignore = ignore
+    }
+
+    func keeps(_ code: DiagnosticCode) -> Bool {
+        let description = RuleCatalogue.description(of: code)
+        let names: Set<String> = [code.rawValue.uppercased(), description?.name ?? "", description?.category.rawValue ?? ""]
+        func matches(_ set: Set<String>) -> Bool { !names.isDisjoint(with: set.map { $0.hasPrefix("CYD") || $0.hasPrefix("cyd") ? $0.uppercased() : $0 }) }
+        if let select, !matches(select) { return false }
+        return !matches(ignore)
+    }
+}
+
+/// What validating one file found.
+public struct FileReport: Sendable {
+    /// As shown in findings (as given on the command line, or relative to it).
+    public var path: String
+    public var bytes: [UInt8]
+    public var kind: DocumentKind?
+    public var diagnostics: [Diagnostic]
+    public var summary: StorySummary?
+
+    public init(path: String, bytes: [UInt8], kind: DocumentKind?, diagnostics: [Diagnostic], summary: StorySummary? = nil) {
+        self.path = path
+        self.bytes = bytes
+        self.kind = kind
+        self.diagnostics = diagnostics
+        self.summary = summary
+    }
+
+    public func count(_ severity: Severity) -> Int { diagnostics.count { $0.severity == severity } }
+}
+
+/// The shape of a story, for the summary line.
+public struct StorySummary: Sendable, Hashable, Codable {
+    public var title: String?
+    public var chapters: Int
+    public var start: String?
+    /// Endings a reader can reach from the start, in file order.
+    public var endings: [String]
+    public var unreachable: Int
+    public var authors: Int?
+}
+
+/// Runs every rule over a file and gathers the findings.
+public enum Checker {
+    public static func check(
+        bytes: [UInt8], path: String, folder: StoryFolder? = nil, options: CheckOptions = .init()
+    ) -> [FileReport] {
+        let file = LoadedFile.load(bytes, fileName: path, options: JSONParser.Options(lenient: options.lenient))
+        let context = CheckContext(path: path, file: file, folder: folder)
+        var diagnostics = file.diagnostics
+        var otherFiles: [String: [Diagnostic]] = [:]
+        let structureIsUsable = file.document != nil
+        if structureIsUsable {
+            for rule in RuleCatalogue.checking(file.kind) where options.keeps(rule.description.code) {
+                var findings = Findings(code: rule.description.code, document: file.document)
+                rule.check(context, &findings)
+                let severity = rule.description.severity
+                diagnostics += findings.diagnostics.map { with($0, severity: severity) }
+                for (other, found) in findings.otherFiles {
+                    otherFiles[other, default: []] += found.map { with($0, severity: severity) }
+                }
+            }
+        }
+        diagnostics = diagnostics.filter { options.keeps($0.code) }.sortedByPosition()
+        var reports = [FileReport(path: path, bytes: bytes, kind: file.kind, diagnostics: diagnostics, summary: summary(context))]
+        for (other, found) in otherFiles.sorted(by: { $0.key < $1.key }) {
+            let otherPath = (path as NSString).deletingLastPathComponent.isEmpty
+                ? other : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(other)
+            let otherBytes = folder?.read(other).map { Array($0) } ?? []
+            reports.append(FileReport(path: otherPath, bytes: otherBytes, kind: nil, diagnostics: found))
+        }
+        return reports
+    }
+
+    private static func with(_ diagnostic: Diagnostic, severity: Severity) -> Diagnostic {
+        var copy = diagnostic
+        copy.severity = severity
+        return copy
+    }
+
+    static func summary(_ context: CheckContext) -> StorySummary? {
+        if let authors = context.authors {
+            return StorySummary(title: nil, chapters: 0, start: nil, endings: [], unreachable: 0, authors: authors.authors.count)
+        }
+        guard let story = context.story, let graph = context.graph else { return nil }
+        return StorySummary(
+            title: story.name?.value,
+            chapters: story.chapters.count,
+            start: graph.start.flatMap { story.chapters[$0].id?.value },
+            endings: graph.reachableEndings.compactMap { story.chapters[$0].id?.value },
+            unreachable: graph.start == nil ? 0 : graph.reachable.count { !$0 },
+            authors: nil)
+    }
+}

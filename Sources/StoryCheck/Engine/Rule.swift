@@ -1,0 +1,88 @@
+import StoryFormat
+
+/// The groups rules are filed under; `--select`/`--ignore` accept these names too.
+public enum RuleCategory: String, Sendable, CaseIterable, Codable {
+    case syntax, structure, references, start, graph, media, text, folder, authors
+}
+
+/// Everything about a rule, declared in one place: the catalogue (`cyd rules`), `cyd explain`,
+/// SARIF rule metadata and the generic example test all read it.
+public struct RuleDescription: Sendable {
+    public let code: DiagnosticCode
+    /// kebab-case, e.g. "missing-choice-target".
+    public let name: String
+    public let category: RuleCategory
+    public let severity: Severity
+    /// The severity under `--lenient`, for syntax that real stories contain.
+    public let lenientSeverity: Severity?
+    public let summary: String
+    public let rationale: String
+    /// Examples that must produce this finding, at each `↓` marker.
+    public let triggering: [RuleExample]
+    /// Examples that must not produce it.
+    public let nonTriggering: [RuleExample]
+
+    public init(
+        code: DiagnosticCode, name: String, category: RuleCategory, severity: Severity, lenientSeverity: Severity? = nil,
+        summary: String, rationale: String, triggering: [RuleExample], nonTriggering: [RuleExample]
+    ) {
+        self.code = code
+        self.name = name
+        self.category = category
+        self.severity = severity
+        self.lenientSeverity = lenientSeverity
+        self.summary = summary
+        self.rationale = rationale
+        self.triggering = triggering
+        self.nonTriggering = nonTriggering
+    }
+}
+
+/// A rule: its description and, unless the reader finds it while parsing or decoding, its check.
+public protocol Rule: Sendable {
+    static var description: RuleDescription { get }
+    /// Looks at one file and reports findings of this rule's code.
+    static func check(_ context: CheckContext, _ findings: inout Findings)
+}
+
+extension Rule {
+    /// Syntax and structure rules are found by StoryFormat while reading; they only describe.
+    public static func check(_ context: CheckContext, _ findings: inout Findings) {}
+}
+
+/// Collects the findings of one rule; the engine sets severities from the rule's description.
+public struct Findings {
+    let code: DiagnosticCode
+    let document: JSONDocument?
+    var diagnostics: [Diagnostic] = []
+    /// Findings about other files of the folder (README.md), by path relative to the folder.
+    var otherFiles: [String: [Diagnostic]] = [:]
+
+    init(code: DiagnosticCode, document: JSONDocument?) {
+        self.code = code
+        self.document = document
+    }
+
+    /// A finding at a node of the story file.
+    public mutating func add(_ message: String, help: String? = nil, at node: Int, related: [RelatedLocation] = []) {
+        guard let document else { return }
+        diagnostics.append(
+            Diagnostic(
+                code: code, severity: .error, message: message, help: help, range: document.range(node),
+                pointer: document.pointer(to: node), related: related))
+    }
+
+    /// A finding at a byte range inside a node (a character inside a string).
+    public mutating func add(_ message: String, help: String? = nil, range: Range<Int>, node: Int?) {
+        diagnostics.append(
+            Diagnostic(
+                code: code, severity: .error, message: message, help: help, range: range,
+                pointer: node.flatMap { document?.pointer(to: $0) } ?? ""))
+    }
+
+    /// A finding about another file of the story folder (README.md): reported against that file.
+    public mutating func add(_ message: String, help: String? = nil, inFile path: String) {
+        otherFiles[path, default: []].append(
+            Diagnostic(code: code, severity: .error, message: message, help: help, range: 0..<0))
+    }
+}

@@ -1,0 +1,41 @@
+import StoryFormat
+
+/// Every rule, in code order. Adding a rule is adding its file and one line here.
+public enum RuleCatalogue {
+    public static let rules: [any Rule.Type] = [
+        InvalidJSON.self, TrailingComma.self, Comment.self, InvalidUTF8.self, NestingTooDeep.self,
+        DuplicateKey.self, UnescapedControlCharacter.self, EmptyFile.self, FileTooLarge.self,
+        MissingKey.self, WrongType.self, EmptyValue.self, UnknownKey.self, NoChapters.self,
+        DuplicateChapterID.self, MissingChoiceTarget.self, SelfChoice.self, DuplicateChoiceTarget.self,
+        NoFirstChapter.self, SeveralFirstChapters.self,
+        UnreachableChapter.self, NoWayOut.self, UnmarkedEnding.self, EndingWithChoices.self,
+        MediaPathEscapes.self, HTTPMediaLink.self, UnsupportedMediaScheme.self, MissingMediaFile.self,
+        NotAPicture.self, LargePicture.self,
+        UnknownPlaceholder.self, EmptyChapterText.self, ControlCharacter.self, TerminalEscapeSequence.self,
+        BidiControl.self,
+        MissingReadme.self, MissingDiscoveryTag.self,
+        DuplicateAuthor.self, InvalidGitHubUser.self, InvalidRepositoryURL.self,
+    ]
+
+    public static var descriptions: [RuleDescription] { rules.map { $0.description } }
+
+    private static let byCode: [DiagnosticCode: RuleDescription] = Dictionary(
+        uniqueKeysWithValues: rules.map { ($0.description.code, $0.description) })
+
+    public static func description(of code: DiagnosticCode) -> RuleDescription? { byCode[code] }
+
+    /// Looks a rule up by code (any case) or name.
+    public static func find(_ codeOrName: String) -> RuleDescription? {
+        byCode[DiagnosticCode(rawValue: codeOrName.uppercased())] ?? descriptions.first { $0.name == codeOrName.lowercased() }
+    }
+
+    /// Rules with a check of their own for a kind of file (authors rules for authors.json, the
+    /// rest for stories; syntax and structure are found while reading).
+    static func checking(_ kind: DocumentKind) -> [any Rule.Type] {
+        rules.filter { rule in
+            let category = rule.description.category
+            guard category != .syntax && category != .structure else { return false }
+            return (category == .authors) == (kind == .authors)
+        }
+    }
+}

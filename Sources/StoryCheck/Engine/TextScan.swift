@@ -1,0 +1,134 @@
+import StoryFormat
+
+/// One pass over every string of a story file, shared by the text rules: it finds control
+/// characters, escape-sequence introducers, bidi controls and `[[placeholders]]`, each at the
+/// bytes of the source that wrote it (for `\u001b`, the six characters of the escape).
+public struct TextScan: Sendable {
+    public enum Kind: Sendable, Hashable { case control, escapeIntroducer, bidiControl, placeholder }
+
+    public struct Finding: Sendable, Hashable {
+        public var kind: Kind
+        /// The string node it is in.
+        public var node: Int
+        public var range: Range<Int>
+        public var scalar: Unicode.Scalar?
+        /// For placeholders: the text between the brackets.
+        public var placeholder: String?
+    }
+
+    public private(set) var findings: [Finding] = []
+
+    public init(document: JSONDocument, placeholderNodes: [Int]) {
+        var isPlaceholderText = [Bool](repeating: false, count: document.nodes.count)
+        for node in placeholderNodes { isPlaceholderText[node] = true }
+        document.bytes.withUnsafeBufferPointer { p in
+            document.nodes.withUnsafeBufferPointer { nodes in
+                for index in nodes.indices where nodes[index].kind == .string {
+                    let range = document.contentRange(index)
+                    scanCharacters(p, range, node: index)
+                    if isPlaceholderText[index] { scanPlaceholders(document, p, range, node: index) }
+                }
+            }
+        }
+    }
+
+    private mutating func record(_ kind: Kind, _ scalar: UInt32, _ range: Range<Int>, _ node: Int) {
+        findings.append(Finding(kind: kind, node: node, range: range, scalar: Unicode.Scalar(scalar)))
+    }
+
+    private mutating func classify(_ value: UInt32, _ range: Range<Int>, _ node: Int) {
+        if value == 0x1B || VisibleText.isC1(value) {
+            record(.escapeIntroducer, value, range, node)
+        } else if value < 0x20 && value != 0x0A && value != 0x09 && value != 0x0D || value == 0x7F {
+            record(.control, value, range, node)
+        } else if VisibleText.isBidiControl(value) {
+            record(.bidiControl, value, range, node)
+        }
+    }
+
+    private mutating func scanCharacters(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, node: Int) {
+        var i = range.lowerBound
+        let end = range.upperBound
+        while i < end {
+            let b = p[i]
+            if b >= 0x20 && b < 0x7F && b != UInt8(ascii: "\\") {
+                i += 1
+                continue
+            }
+            if b == UInt8(ascii: "\\") {
+                guard i + 1 < end else { return }
+                if p[i + 1] == UInt8(ascii: "u"), i + 6 <= end, let value = hex4(p, i + 2) {
+                    classify(value, i..<(i + 6), node)
+                    i += 6
+                } else {
+                    i += 2
+                }
+            } else if b < 0x80 {
+                classify(UInt32(b), i..<(i + 1), node)
+                i += 1
+            } else if b == 0xC2, i + 1 < end {
+                if p[i + 1] >= 0x80 && p[i + 1] <= 0x9F { record(.escapeIntroducer, UInt32(p[i + 1]), i..<(i + 2), node) }
+                i += 2
+            } else if b == 0xE2, i + 2 < end {
+                let value = UInt32(b & 0x0F) << 12 | UInt32(p[i + 1] & 0x3F) << 6 | UInt32(p[i + 2] & 0x3F)
+                if VisibleText.isBidiControl(value) { record(.bidiControl, value, i..<(i + 3), node) }
+                i += 3
+            } else {
+                i += 1
+            }
+        }
+    }
+
+    private mutating func scanPlaceholders(_ document: JSONDocument, _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, node: Int) {
+        var i = range.lowerBound
+        let end = range.upperBound
+        while i + 1 < end {
+            guard p[i] == UInt8(ascii: "["), p[i + 1] == UInt8(ascii: "[") else {
+                i += 1
+                continue
+            }
+            // Look for the closing brackets on the same line, within a short distance.
+            var close = i + 2
+            while close + 1 < end, close - i < 64, !(p[close] == UInt8(ascii: "]") && p[close + 1] == UInt8(ascii: "]")),
+                p[close] != UInt8(ascii: "[")
+            {
+                close += 1
+            }
+            guard close + 1 < end, p[close] == UInt8(ascii: "]"), p[close + 1] == UInt8(ascii: "]") else {
+                i += 2
+                continue
+            }
+            let inner = Array(p[(i + 2)..<close])
+            let name = inner.contains(UInt8(ascii: "\\"))
+                ? String(String.UnicodeScalarView(StringContent.decodeAll(inner)))
+                : String(decoding: inner, as: UTF8.self)
+            findings.append(Finding(kind: .placeholder, node: node, range: i..<(close + 2), scalar: nil, placeholder: name))
+            i = close + 2
+        }
+    }
+
+    private func hex4(_ p: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32? {
+        var value: UInt32 = 0
+        for index in at..<(at + 4) {
+            let b = p[index]
+            let digit: UInt32
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(b - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(b - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(b - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    public func findings(of kind: Kind) -> [Finding] { findings.filter { $0.kind == kind } }
+}
+
+extension StringContent {
+    /// Decodes the inside of a JSON string given as bytes.
+    static func decodeAll(_ bytes: [UInt8]) -> [Unicode.Scalar] {
+        StringContent(bytes: bytes, range: 0..<bytes.count).map(\.scalar)
+    }
+}

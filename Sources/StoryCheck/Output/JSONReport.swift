@@ -1,0 +1,70 @@
+import Foundation
+import StoryFormat
+
+/// One JSON object: each file with its findings and summary, then the totals.
+enum JSONReport {
+    struct Output: Encodable {
+        var version = 1
+        var files: [File]
+        var summary: ReportTotals
+    }
+
+    struct File: Encodable {
+        var path: String
+        var kind: String?
+        var errors: Int
+        var warnings: Int
+        var notes: Int
+        var diagnostics: [Item]
+        var story: StorySummary?
+    }
+
+    struct Item: Encodable {
+        var code: String
+        var name: String?
+        var category: String?
+        var severity: String
+        var message: String
+        var help: String?
+        var line: Int
+        var column: Int
+        var endLine: Int
+        var endColumn: Int
+        var pointer: String
+        var related: [Related]
+    }
+
+    struct Related: Encodable {
+        var message: String
+        var line: Int
+        var column: Int
+    }
+
+    static func render(_ reports: [ResolvedReport]) -> String {
+        let output = Output(
+            files: reports.map { report in
+                File(
+                    path: report.report.path,
+                    kind: report.report.kind.map { $0 == .authors ? "authors" : "story" },
+                    errors: report.report.count(.error), warnings: report.report.count(.warning), notes: report.report.count(.note),
+                    diagnostics: report.diagnostics.map { item in
+                        Item(
+                            code: item.diagnostic.code.rawValue, name: item.rule?.name, category: item.rule?.category.rawValue,
+                            severity: item.diagnostic.severity.rawValue, message: item.diagnostic.message, help: item.diagnostic.help,
+                            line: item.start.line, column: item.start.column, endLine: item.end.line, endColumn: item.end.column,
+                            pointer: item.diagnostic.pointer,
+                            related: item.related.map { Related(message: $0.message, line: $0.position.line, column: $0.position.column) })
+                    },
+                    story: report.report.summary)
+            },
+            summary: ReportTotals(reports.map(\.report)))
+        return encode(output)
+    }
+
+    static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "{}\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,27 @@
+import StoryFormat
+
+enum MissingReadme: Rule {
+    static let description = RuleDescription(
+        code: "CYD801", name: "missing-readme", category: .folder, severity: .warning,
+        summary: "the story folder has no README.md",
+        rationale: """
+            Catalogues find story repositories by a README.md that contains #ChooseYourDestiny; \
+            without one the story is never listed. Checked when a folder is validated.
+            """,
+        triggering: [
+            .chapters(#"        { "id": "a", "name": "A", "text": "Hi.", "is_first_chapter": true }"#, folderFiles: [:])
+        ],
+        nonTriggering: [
+            .chapters(#"        { "id": "a", "name": "A", "text": "Hi.", "is_first_chapter": true }"#, folderFiles: ["README.md": RuleExample.taggedReadme])
+        ])
+
+    static func check(_ context: CheckContext, _ findings: inout Findings) {
+        guard let folder = context.folder, !folder.fileExists("README.md") else { return }
+        let other = folder.caseInsensitiveMatch("README.md")
+        findings.add(
+            "the story folder has no README.md",
+            help: other.map { "rename '\(VisibleText.escape($0))' to README.md: the name is case-sensitive" }
+                ?? "add a README.md that describes the story and contains #ChooseYourDestiny",
+            inFile: "README.md")
+    }
+}

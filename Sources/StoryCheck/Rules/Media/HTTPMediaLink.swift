@@ -1,0 +1,26 @@
+import StoryFormat
+
+enum HTTPMediaLink: Rule {
+    static let description = RuleDescription(
+        code: "CYD602", name: "http-media-link", category: .media, severity: .warning,
+        summary: "a picture or video link uses http:// instead of https://",
+        rationale: """
+            The original reader fetched only values beginning with "https"; anything else was read \
+            as a path in the repository, so an http:// link failed. Plain http is also readable \
+            and changeable by anyone on the network.
+            """,
+        triggering: [
+            .chapters(#"        { "id": "a", "name": "A", "text": "Hi.", "is_first_chapter": true, "pic_path": ↓"http://example.com/pub.jpg" }"#)
+        ],
+        nonTriggering: [
+            .chapters(#"        { "id": "a", "name": "A", "text": "Hi.", "is_first_chapter": true, "pic_path": "https://example.com/pub.jpg" }"#)
+        ])
+
+    static func check(_ context: CheckContext, _ findings: inout Findings) {
+        for use in context.media where use.path.value.lowercased().hasPrefix("http://") {
+            findings.add(
+                "\(use.key) of \(use.owner) is an http:// link",
+                help: "use https://; the original reader could not load http:// links", at: use.path.node)
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import StoryFormat
+
+enum DuplicateChapterID: Rule {
+    static let description = RuleDescription(
+        code: "CYD301", name: "duplicate-chapter-id", category: .references, severity: .error,
+        summary: "two chapters share an id",
+        rationale: """
+            Choices name chapters by id, so only one of the two can ever be reached; which one \
+            depends on the reader. cyd follows the first, as the original reader did.
+            """,
+        triggering: [
+            .chapters(
+                """
+                        { "id": "hall", "name": "Hall", "text": "A hall.", "is_first_chapter": true },
+                        { "id": ↓"hall", "name": "Another hall", "text": "Another." }
+                """)
+        ],
+        nonTriggering: [
+            .chapters(
+                """
+                        { "id": "hall", "name": "Hall", "text": "A hall.", "is_first_chapter": true },
+                        { "id": "hall-2", "name": "Another hall", "text": "Another." }
+                """)
+        ])
+
+    static func check(_ context: CheckContext, _ findings: inout Findings) {
+        guard let story = context.story, let graph = context.graph else { return }
+        for (position, chapter) in story.chapters.enumerated() {
+            guard let id = chapter.id, let first = graph.index[id.value], first != position,
+                let firstNode = story.chapters[first].id?.node
+            else { continue }
+            findings.add(
+                "chapter id '\(VisibleText.escape(id.value))' is used by another chapter",
+                help: "rename one of them and update the choices that lead to it", at: id.node,
+                related: [RelatedLocation(message: "first used here", range: story.document.range(firstNode))])
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import StoryFormat
+
+enum DuplicateChoiceTarget: Rule {
+    static let description = RuleDescription(
+        code: "CYD304", name: "duplicate-choice-target", category: .references, severity: .warning,
+        summary: "two choices of one chapter lead to the same chapter",
+        rationale: """
+            Two buttons that do the same thing make the choice an illusion; usually one of them \
+            was meant to lead elsewhere (a copy-paste slip).
+            """,
+        triggering: [
+            .chapters(
+                """
+                        { "id": "fork", "name": "Fork", "text": "Two roads.", "is_first_chapter": true,
+                          "choices": [ { "chapter_id": "left", "text": "Left" }, { "chapter_id": ↓"left", "text": "Right" } ] },
+                        { "id": "left", "name": "Left", "text": "Trees." }
+                """)
+        ],
+        nonTriggering: [
+            .chapters(
+                """
+                        { "id": "fork", "name": "Fork", "text": "Two roads.", "is_first_chapter": true,
+                          "choices": [ { "chapter_id": "left", "text": "Left" }, { "chapter_id": "right", "text": "Right" } ] },
+                        { "id": "left", "name": "Left", "text": "Trees." },
+                        { "id": "right", "name": "Right", "text": "Hills." }
+                """)
+        ])
+
+    static func check(_ context: CheckContext, _ findings: inout Findings) {
+        guard let story = context.story else { return }
+        for chapter in story.chapters where chapter.choices.count > 1 {
+            var seen: [String: Int] = [:]
+            for choice in chapter.choices {
+                guard let target = choice.target else { continue }
+                if let first = seen[target.value] {
+                    findings.add(
+                        "two choices of \(chapter.label) lead to '\(VisibleText.escape(target.value))'",
+                        help: "lead one of them elsewhere, or merge them", at: target.node,
+                        related: [RelatedLocation(message: "the other choice", range: story.document.range(first))])
+                } else {
+                    seen[target.value] = target.node
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import StoryFormat
+
+enum MissingChoiceTarget: Rule {
+    static let description = RuleDescription(
+        code: "CYD302", name: "missing-choice-target", category: .references, severity: .error,
+        summary: "a choice leads to a chapter that does not exist",
+        rationale: """
+            Choosing it goes nowhere: the original reader crashed or showed nothing. The hint \
+            suggests the nearest existing id.
+            """,
+        triggering: [
+            .chapters(
+                """
+                        { "id": "door", "name": "Door", "text": "A door.", "is_first_chapter": true,
+                          "choices": [ { "chapter_id": ↓"celar", "text": "Go down" } ] },
+                        { "id": "cellar", "name": "Cellar", "text": "Dark." }
+                """)
+        ],
+        nonTriggering: [
+            .chapters(
+                """
+                        { "id": "door", "name": "Door", "text": "A door.", "is_first_chapter": true,
+                          "choices": [ { "chapter_id": "cellar", "text": "Go down" } ] },
+                        { "id": "cellar", "name": "Cellar", "text": "Dark." }
+                """)
+        ])
+
+    static func check(_ context: CheckContext, _ findings: inout Findings) {
+        guard let story = context.story, let graph = context.graph else { return }
+        lazy var ids = story.chapters.compactMap { $0.id?.value }
+        for chapter in story.chapters {
+            for choice in chapter.choices {
+                guard let target = choice.target, !target.value.isEmpty, graph.index[target.value] == nil else { continue }
+                let suggestion = KeySuggestion.nearest(to: target.value, among: ids)
+                findings.add(
+                    "choice target '\(VisibleText.escape(target.value))' does not exist",
+                    help: suggestion.map { "did you mean '\(VisibleText.escape($0))'?" }
+                        ?? "add a chapter with this id, or point the choice at an existing chapter",
+                    at: target.node)
+            }
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import StoryFormat
+
+enum Comment: Rule {
+    static let description = RuleDescription(
+        code: .comment, name: "comment", category: .syntax, severity: .error, lenientSeverity: .warning,
+        summary: "a // or /* */ comment",
+        rationale: """
+            JSON has no comments and strict readers refuse the file. `--lenient` reads past them \
+            with a warning; keep notes in a README instead.
+            """,
+        triggering: [
+            RuleExample("↓// draft two\n{ \"story\": {} }"),
+            RuleExample("{ \"story\": ↓/* TODO */ {} }", lenient: true),
+        ],
+        nonTriggering: [
+            RuleExample(#"{ "story": { "text": "see http://example.com // not a comment" } }"#)
+        ])
+}

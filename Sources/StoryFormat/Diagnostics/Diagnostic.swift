@@ -1,0 +1,76 @@
+/// How serious a finding is. Ordered: `note < warning < error`.
+public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable, Codable {
+    case note, warning, error
+
+    private var rank: Int {
+        switch self {
+        case .note: 0
+        case .warning: 1
+        case .error: 2
+        }
+    }
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// A stable diagnostic code such as `CYD302`. Codes are never reused; the rule catalogue in
+/// StoryCheck describes each one.
+public struct DiagnosticCode: RawRepresentable, Hashable, Comparable, Sendable, Codable,
+    CustomStringConvertible, ExpressibleByStringLiteral
+{
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+    public var description: String { rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A secondary place that explains a finding, such as the first definition of a duplicate id.
+public struct RelatedLocation: Sendable, Hashable {
+    public var message: String
+    public var range: Range<Int>
+    public init(message: String, range: Range<Int>) {
+        self.message = message
+        self.range = range
+    }
+}
+
+/// One finding in one file. Positions are byte offsets into the file; `LineIndex` turns them
+/// into line and column when a finding is shown.
+public struct Diagnostic: Sendable, Hashable {
+    public var code: DiagnosticCode
+    public var severity: Severity
+    /// Worded as a rule, lowercase, no trailing period: "choice target 'x' does not exist".
+    public var message: String
+    /// What to do about it, shown on a separate `help:` line.
+    public var help: String?
+    /// Byte range in the file the finding points at (may be empty for a point).
+    public var range: Range<Int>
+    /// RFC 6901 pointer to the JSON value concerned ("" is the whole document).
+    public var pointer: String
+    public var related: [RelatedLocation]
+
+    public init(
+        code: DiagnosticCode, severity: Severity, message: String, help: String? = nil,
+        range: Range<Int>, pointer: String = "", related: [RelatedLocation] = []
+    ) {
+        self.code = code
+        self.severity = severity
+        self.message = message
+        self.help = help
+        self.range = range
+        self.pointer = pointer
+        self.related = related
+    }
+}
+
+extension Array where Element == Diagnostic {
+    public var hasErrors: Bool { contains { $0.severity == .error } }
+
+    /// Sorted by position, then code, so output is stable whatever order rules ran in.
+    public func sortedByPosition() -> [Diagnostic] {
+        sorted {
+            ($0.range.lowerBound, $0.code, $0.message) < ($1.range.lowerBound, $1.code, $1.message)
+        }
+    }
+}

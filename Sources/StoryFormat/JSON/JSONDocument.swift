@@ -1,0 +1,249 @@
+import Foundation
+
+/// The kind of a JSON value.
+public enum JSONKind: UInt8, Sendable {
+    case object, array, string, number, `true`, `false`, null
+
+    /// The name used in messages: "expected a string, found a number".
+    public var noun: String {
+        switch self {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .true, .false: "a boolean"
+        case .null: "null"
+        }
+    }
+}
+
+/// One value of the tree. Nodes are stored flat in document order; an object's children
+/// alternate key (a string node) and value. `next` is the index just past the node's subtree,
+/// so siblings are found without pointers.
+public struct JSONNode: Sendable {
+    public var start: UInt32
+    public var end: UInt32
+    public var next: UInt32
+    public var kind: JSONKind
+    /// `JSONNode.hasEscapes` for strings holding a backslash escape.
+    public var flags: UInt8
+
+    static let hasEscapes: UInt8 = 1
+    static let isInvalid: UInt8 = 2
+}
+
+/// A parsed JSON file: its bytes and a flat tree of nodes with their byte ranges.
+/// Immutable and cheap to share; every lookup goes through a node index.
+public final class JSONDocument: Sendable {
+    public let bytes: [UInt8]
+    public let nodes: [JSONNode]
+
+    init(bytes: [UInt8], nodes: [JSONNode]) {
+        self.bytes = bytes
+        self.nodes = nodes
+        self.parents = ParentTable()
+    }
+
+    private let parents: ParentTable
+
+    /// The root value, or nil when the file could not be parsed.
+    public var root: Int? { nodes.isEmpty ? nil : 0 }
+
+    public func kind(_ node: Int) -> JSONKind { nodes[node].kind }
+
+    /// The bytes the value spans in the file, quotes included for strings.
+    public func range(_ node: Int) -> Range<Int> { Int(nodes[node].start)..<Int(nodes[node].end) }
+
+    /// Range of a string's contents, without its quotes.
+    public func contentRange(_ node: Int) -> Range<Int> {
+        let r = range(node)
+        return nodes[node].kind == .string ? (r.lowerBound + 1)..<max(r.lowerBound + 1, r.upperBound - 1) : r
+    }
+
+    public func hasEscapes(_ node: Int) -> Bool { nodes[node].flags & JSONNode.hasEscapes != 0 }
+
+    /// The children of an array.
+    public func elements(of node: Int) -> Children { Children(document: self, parent: node, step: 1) }
+
+    /// The members of an object, as key and value node indices.
+    public func members(of node: Int) -> Members { Members(document: self, parent: node) }
+
+    public func count(of node: Int) -> Int {
+        var n = 0
+        var child = node + 1
+        let end = Int(nodes[node].next)
+        while child < end {
+            n += 1
+            child = Int(nodes[child].next)
+        }
+        return nodes[node].kind == .object ? n / 2 : n
+    }
+
+    /// The value of a member named `key`; with duplicate keys, the last one (as most readers do).
+    public func member(_ object: Int, _ key: String) -> Int? {
+        var found: Int?
+        for (k, v) in members(of: object) where keyEquals(k, key) { found = v }
+        return found
+    }
+
+    /// Whether the string node's decoded text equals `text`, without decoding when possible.
+    public func keyEquals(_ node: Int, _ text: String) -> Bool {
+        if hasEscapes(node) { return string(node) == text }
+        let r = contentRange(node)
+        var utf8 = text.utf8
+        return utf8.withContiguousStorageIfAvailable { expected in
+            expected.count == r.count && bytes.withUnsafeBufferPointer { buffer in
+                memEqual(buffer.baseAddress! + r.lowerBound, expected.baseAddress!, r.count)
+            }
+        } ?? {
+            utf8 = text.utf8
+            return Array(utf8) == Array(bytes[r])
+        }()
+    }
+
+    /// The decoded text of a string node. Invalid UTF-8 and lone surrogates become U+FFFD.
+    public func string(_ node: Int) -> String {
+        let r = contentRange(node)
+        if !hasEscapes(node) {
+            return bytes.withUnsafeBufferPointer { buffer in
+                String(decoding: UnsafeBufferPointer(rebasing: buffer[r]), as: UTF8.self)
+            }
+        }
+        var scalars = String.UnicodeScalarView()
+        for piece in StringContent(bytes: bytes, range: r) { scalars.append(piece.scalar) }
+        return String(scalars)
+    }
+
+    /// The decoded scalars of a string node with the byte range each came from in the file,
+    /// so a finding inside a string (an escape sequence, a placeholder) points at its source.
+    public func scalars(_ node: Int) -> StringContent { StringContent(bytes: bytes, range: contentRange(node)) }
+
+    /// The value of a number node as a Double (nil when it does not fit).
+    public func number(_ node: Int) -> Double? {
+        Double(String(decoding: bytes[range(node)], as: UTF8.self))
+    }
+
+    /// The raw source text of a node, for messages.
+    public func sourceText(_ node: Int) -> String { String(decoding: bytes[range(node)], as: UTF8.self) }
+
+    /// The parent of a node (nil for the root). The parent table is built on first use, which
+    /// only happens when a finding needs a pointer.
+    public func parent(of node: Int) -> Int? { parents.table(for: self)[node].map(Int.init) }
+
+    /// RFC 6901 JSON pointer to a node. For a key node, the pointer of its member's value.
+    public func pointer(to node: Int) -> String {
+        var path: [String] = []
+        var current = node
+        if let p = parent(of: current), kind(p) == .object, isKey(current, in: p) { current += 1 }
+        while let p = parent(of: current) {
+            switch kind(p) {
+            case .object:
+                path.append(escapePointer(string(current - 1)))
+            default:
+                var index = 0
+                var child = p + 1
+                while child < current {
+                    index += 1
+                    child = Int(nodes[child].next)
+                }
+                path.append(String(index))
+            }
+            current = p
+        }
+        return path.reversed().map { "/" + $0 }.joined()
+    }
+
+    func isKey(_ node: Int, in object: Int) -> Bool {
+        var child = object + 1
+        var isKeySlot = true
+        while child < node {
+            child = Int(nodes[child].next)
+            isKeySlot.toggle()
+        }
+        return isKeySlot
+    }
+
+    private func escapePointer(_ token: String) -> String {
+        var escaped = ""
+        for character in token {
+            switch character {
+            case "~": escaped += "~0"
+            case "/": escaped += "~1"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    public struct Children: Sequence, Sendable {
+        let document: JSONDocument
+        let parent: Int
+        let step: Int
+        public func makeIterator() -> Iterator {
+            Iterator(nodes: document.nodes, cursor: parent + 1, end: Int(document.nodes[parent].next))
+        }
+        public struct Iterator: IteratorProtocol {
+            let nodes: [JSONNode]
+            var cursor: Int
+            let end: Int
+            public mutating func next() -> Int? {
+                guard cursor < end else { return nil }
+                defer { cursor = Int(nodes[cursor].next) }
+                return cursor
+            }
+        }
+    }
+
+    public struct Members: Sequence, Sendable {
+        let document: JSONDocument
+        let parent: Int
+        public func makeIterator() -> Iterator {
+            Iterator(nodes: document.nodes, cursor: parent + 1, end: Int(document.nodes[parent].next))
+        }
+        public struct Iterator: IteratorProtocol {
+            let nodes: [JSONNode]
+            var cursor: Int
+            let end: Int
+            public mutating func next() -> (key: Int, value: Int)? {
+                guard cursor + 1 < end else { return nil }
+                let key = cursor
+                let value = cursor + 1
+                cursor = Int(nodes[value].next)
+                return (key, value)
+            }
+        }
+    }
+}
+
+/// Built once, on demand, from a document's nodes: the parent of every node.
+private final class ParentTable: @unchecked Sendable {
+    private let lock = NSLock()
+    private var parents: [UInt32?]?
+
+    func table(for document: JSONDocument) -> [UInt32?] {
+        lock.withLock {
+            if let parents { return parents }
+            var table = [UInt32?](repeating: nil, count: document.nodes.count)
+            var stack: [Int] = []
+            for index in document.nodes.indices {
+                while let top = stack.last, Int(document.nodes[top].next) <= index { stack.removeLast() }
+                table[index] = stack.last.map { UInt32($0) }
+                if document.nodes[index].kind == .object || document.nodes[index].kind == .array {
+                    stack.append(index)
+                }
+            }
+            parents = table
+            return table
+        }
+    }
+}
+
+@inline(__always)
+func memEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    var i = 0
+    while i < count {
+        if a[i] != b[i] { return false }
+        i += 1
+    }
+    return true
+}

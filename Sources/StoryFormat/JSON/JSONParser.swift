@@ -1,0 +1,569 @@
+/// Reads JSON into a `JSONDocument`, keeping the byte range of every value.
+///
+/// Strict by default. Trailing commas, comments and raw control characters in strings are
+/// always read past (so one run reports everything) and reported: as errors when strict, as
+/// warnings when lenient. Syntax errors that leave no sensible way on stop the reading with one
+/// error at the exact byte. Nesting is limited, and the parser is never recursive past it.
+public struct JSONParser: Sendable {
+    public struct Options: Sendable, Hashable {
+        /// Accept trailing commas, comments and raw control characters as warnings.
+        public var lenient: Bool
+        /// Deepest nesting of arrays and objects accepted.
+        public var maximumDepth: Int
+        /// Largest file accepted, in bytes (positions are 32-bit).
+        public var maximumSize: Int
+
+        public init(lenient: Bool = false, maximumDepth: Int = 128, maximumSize: Int = 1 << 30) {
+            self.lenient = lenient
+            self.maximumDepth = maximumDepth
+            self.maximumSize = min(maximumSize, Int(UInt32.max) - 1)
+        }
+    }
+
+    public var options: Options
+    public init(options: Options = Options()) { self.options = options }
+
+    public struct Result: Sendable {
+        /// The document; nil when a syntax error stopped the reading.
+        public var document: JSONDocument?
+        /// Every syntax finding, in file order.
+        public var diagnostics: [Diagnostic]
+    }
+
+    public func parse(_ bytes: [UInt8]) -> Result {
+        if bytes.count > options.maximumSize {
+            return Result(document: nil, diagnostics: [
+                Diagnostic(
+                    code: .fileTooLarge, severity: .error,
+                    message: "file is \(bytes.count) bytes, more than the limit of \(options.maximumSize)",
+                    help: "split the story or raise the limit", range: 0..<0)
+            ])
+        }
+        var state = ParserState(options: options, count: bytes.count)
+        let completed = bytes.withUnsafeBufferPointer { buffer in
+            state.parseDocument(buffer)
+        }
+        let document = completed ? JSONDocument(bytes: bytes, nodes: state.nodes) : nil
+        return Result(document: document, diagnostics: state.diagnostics)
+    }
+}
+
+/// Thrown inside the parser when a syntax error leaves no sensible way on.
+private struct Stop: Error {}
+
+private struct ParserState {
+    let options: Options
+    typealias Options = JSONParser.Options
+    var nodes: [JSONNode] = []
+    var diagnostics: [Diagnostic] = []
+    var p: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
+    var i = 0
+    var n = 0
+    var depth = 0
+    /// Key node indices of the objects being read, for duplicate-key checks.
+    var keyStack: [Int] = []
+
+    init(options: Options, count: Int) {
+        self.options = options
+        // Most stories need a node for every 20 to 40 bytes; reserving more is free until used.
+        nodes.reserveCapacity(max(16, count / 16))
+    }
+
+    var relaxedSeverity: Severity { options.lenient ? .warning : .error }
+
+    mutating func report(
+        _ code: DiagnosticCode, _ severity: Severity, _ message: String, help: String? = nil,
+        at range: Range<Int>
+    ) {
+        diagnostics.append(Diagnostic(code: code, severity: severity, message: message, help: help, range: range))
+    }
+
+    mutating func fail(_ message: String, help: String? = nil, at range: Range<Int>) -> Stop {
+        report(.invalidJSON, .error, message, help: help, at: range)
+        return Stop()
+    }
+
+    mutating func parseDocument(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        p = buffer
+        n = buffer.count
+        if n >= 3, p[0] == 0xEF, p[1] == 0xBB, p[2] == 0xBF { i = 3 }
+        do {
+            try skipTrivia()
+            if i >= n {
+                report(
+                    .emptyFile, .error, "file is empty", help: "a story file holds one object: { \"story\": { ... } }",
+                    at: i..<i)
+                return false
+            }
+            try parseValue()
+            try skipTrivia()
+            if i < n {
+                throw fail(
+                    "unexpected \(describe(at: i)) after the end of the JSON value",
+                    help: "a file holds exactly one value; remove what follows it or wrap both in an array",
+                    at: i..<(i + tokenLength(at: i)))
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    // MARK: Trivia
+
+    @inline(__always)
+    mutating func skipTrivia() throws(Stop) {
+        while i < n {
+            let b = p[i]
+            if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 {
+                i += 1
+            } else if b == UInt8(ascii: "/") {
+                try skipComment()
+            } else {
+                return
+            }
+        }
+    }
+
+    mutating func skipComment() throws(Stop) {
+        let start = i
+        guard i + 1 < n, p[i + 1] == UInt8(ascii: "/") || p[i + 1] == UInt8(ascii: "*") else {
+            throw fail("unexpected '/'", help: "JSON has no division; if this was a comment, use // or /* */ in --lenient mode", at: i..<(i + 1))
+        }
+        if p[i + 1] == UInt8(ascii: "/") {
+            i += 2
+            while i < n, p[i] != 0x0A { try stepCommentByte() }
+        } else {
+            i += 2
+            var closed = false
+            while i < n {
+                if p[i] == UInt8(ascii: "*"), i + 1 < n, p[i + 1] == UInt8(ascii: "/") {
+                    i += 2
+                    closed = true
+                    break
+                }
+                try stepCommentByte()
+            }
+            if !closed {
+                throw fail("unterminated comment", help: "close the comment with */", at: start..<(start + 2))
+            }
+        }
+        report(
+            .comment, relaxedSeverity, "comments are not allowed in JSON",
+            help: options.lenient ? "remove the comment; strict JSON readers reject it" : "remove the comment, or use --lenient to accept it",
+            at: start..<i)
+    }
+
+    mutating func stepCommentByte() throws(Stop) {
+        if p[i] < 0x80 {
+            i += 1
+            return
+        }
+        let length = UTF8Validation.sequenceLength(p, at: i, end: n)
+        if length == 0 {
+            reportInvalidUTF8(at: i)
+            i += 1
+        } else {
+            i += length
+        }
+    }
+
+    mutating func reportInvalidUTF8(at offset: Int) {
+        report(
+            .invalidUTF8, .error, "invalid UTF-8 byte 0x\(hex(p[offset]))",
+            help: "save the file as UTF-8 (in most editors: File > Save with Encoding > UTF-8)",
+            at: offset..<(offset + 1))
+    }
+
+    // MARK: Values
+
+    mutating func parseValue() throws(Stop) {
+        guard i < n else { throw fail("unexpected end of file, expected a value", at: n..<n) }
+        switch p[i] {
+        case UInt8(ascii: "{"): try parseObject()
+        case UInt8(ascii: "["): try parseArray()
+        case UInt8(ascii: "\""): try parseString()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): parseNumber()
+        case UInt8(ascii: "t"): try parseLiteral("true", .true)
+        case UInt8(ascii: "f"): try parseLiteral("false", .false)
+        case UInt8(ascii: "n"): try parseLiteral("null", .null)
+        case UInt8(ascii: "'"):
+            throw fail("unexpected single quote", help: "JSON strings use double quotes: \"like this\"", at: i..<(i + 1))
+        case UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ","):
+            throw fail("unexpected \(describe(at: i)), expected a value", at: i..<(i + 1))
+        default:
+            let length = tokenLength(at: i)
+            let word = String(decoding: UnsafeBufferPointer(rebasing: p[i..<(i + length)]), as: UTF8.self)
+            let help: String? =
+                switch word {
+                case "True", "TRUE": "JSON booleans are lowercase: true"
+                case "False", "FALSE": "JSON booleans are lowercase: false"
+                case "None", "NULL", "Null", "nil", "undefined": "JSON's empty value is null"
+                case "NaN", "Infinity": "JSON numbers must be finite; use null or a string"
+                default: word.first?.isLetter == true ? "text values must be in double quotes" : nil
+                }
+            throw fail("unexpected \(describe(at: i)), expected a value", help: help, at: i..<(i + length))
+        }
+    }
+
+    mutating func open(_ kind: JSONKind) throws(Stop) -> Int {
+        depth += 1
+        if depth > options.maximumDepth {
+            report(
+                .nestingTooDeep, .error, "nesting is deeper than \(options.maximumDepth) levels",
+                help: "a story needs about 6 levels; flatten the data", at: i..<(i + 1))
+            throw Stop()
+        }
+        let index = nodes.count
+        nodes.append(JSONNode(start: UInt32(i), end: 0, next: 0, kind: kind, flags: 0))
+        i += 1
+        return index
+    }
+
+    mutating func close(_ index: Int) {
+        i += 1
+        nodes[index].end = UInt32(i)
+        nodes[index].next = UInt32(nodes.count)
+        depth -= 1
+    }
+
+    mutating func parseObject() throws(Stop) {
+        let object = try open(.object)
+        let keyBase = keyStack.count
+        defer { keyStack.removeSubrange(keyBase...) }
+        try skipTrivia()
+        if i < n, p[i] == UInt8(ascii: "}") {
+            close(object)
+            return
+        }
+        while true {
+            guard i < n else {
+                throw fail("unterminated object", help: "add the closing }", at: Int(nodes[object].start)..<(Int(nodes[object].start) + 1))
+            }
+            guard p[i] == UInt8(ascii: "\"") else {
+                let length = tokenLength(at: i)
+                let help =
+                    p[i] == UInt8(ascii: "'")
+                    ? "JSON keys use double quotes: \"key\""
+                    : (isIdentifierStart(p[i]) ? "put the key in double quotes: \"\(String(decoding: UnsafeBufferPointer(rebasing: p[i..<(i + length)]), as: UTF8.self))\"" : nil)
+                throw fail("expected a key in double quotes, found \(describe(at: i))", help: help, at: i..<(i + length))
+            }
+            let key = nodes.count
+            try parseString()
+            checkDuplicate(key: key, from: keyBase)
+            keyStack.append(key)
+            try skipTrivia()
+            guard i < n, p[i] == UInt8(ascii: ":") else {
+                throw fail(
+                    "expected ':' after the key, found \(i < n ? describe(at: i) : "the end of the file")",
+                    help: "write \"key\": value", at: i..<min(n, i + 1))
+            }
+            i += 1
+            try skipTrivia()
+            try parseValue()
+            try skipTrivia()
+            guard i < n else {
+                throw fail("unterminated object", help: "add the closing }", at: Int(nodes[object].start)..<(Int(nodes[object].start) + 1))
+            }
+            if p[i] == UInt8(ascii: ",") {
+                let comma = i
+                i += 1
+                try skipTrivia()
+                if i < n, p[i] == UInt8(ascii: "}") {
+                    reportTrailingComma(at: comma)
+                    close(object)
+                    return
+                }
+            } else if p[i] == UInt8(ascii: "}") {
+                close(object)
+                return
+            } else {
+                let help = p[i] == UInt8(ascii: "\"") ? "add a comma between members" : nil
+                throw fail("expected ',' or '}' after an object member, found \(describe(at: i))", help: help, at: i..<(i + tokenLength(at: i)))
+            }
+        }
+    }
+
+    mutating func parseArray() throws(Stop) {
+        let array = try open(.array)
+        try skipTrivia()
+        if i < n, p[i] == UInt8(ascii: "]") {
+            close(array)
+            return
+        }
+        while true {
+            try parseValue()
+            try skipTrivia()
+            guard i < n else {
+                throw fail("unterminated array", help: "add the closing ]", at: Int(nodes[array].start)..<(Int(nodes[array].start) + 1))
+            }
+            if p[i] == UInt8(ascii: ",") {
+                let comma = i
+                i += 1
+                try skipTrivia()
+                if i < n, p[i] == UInt8(ascii: "]") {
+                    reportTrailingComma(at: comma)
+                    close(array)
+                    return
+                }
+            } else if p[i] == UInt8(ascii: "]") {
+                close(array)
+                return
+            } else {
+                let help = p[i] == UInt8(ascii: "{") || p[i] == UInt8(ascii: "\"") ? "add a comma between elements" : nil
+                throw fail("expected ',' or ']' after an array element, found \(describe(at: i))", help: help, at: i..<(i + tokenLength(at: i)))
+            }
+        }
+    }
+
+    mutating func reportTrailingComma(at comma: Int) {
+        report(
+            .trailingComma, relaxedSeverity, "trailing comma after the last element",
+            help: options.lenient ? "remove the comma; strict JSON readers reject it" : "remove the comma (or use --lenient to accept it)",
+            at: comma..<(comma + 1))
+    }
+
+    mutating func checkDuplicate(key: Int, from base: Int) {
+        let count = keyStack.count - base
+        // Objects in stories have a handful of keys; a quadratic scan beats hashing there.
+        guard count > 0, count <= 256 else { return }
+        for index in base..<keyStack.count where keysEqual(keyStack[index], key) {
+            let earlier = keyStack[index]
+            let range = Int(nodes[key].start)..<Int(nodes[key].end)
+            diagnostics.append(
+                Diagnostic(
+                    code: .duplicateKey, severity: .warning,
+                    message: "duplicate key \(String(decoding: UnsafeBufferPointer(rebasing: p[range]), as: UTF8.self))",
+                    help: "remove one of them; readers disagree on which one wins (cyd uses the last)",
+                    range: range,
+                    related: [RelatedLocation(message: "first used here", range: Int(nodes[earlier].start)..<Int(nodes[earlier].end))]))
+            return
+        }
+    }
+
+    func keysEqual(_ a: Int, _ b: Int) -> Bool {
+        let ra = Int(nodes[a].start)..<Int(nodes[a].end)
+        let rb = Int(nodes[b].start)..<Int(nodes[b].end)
+        if (nodes[a].flags | nodes[b].flags) & JSONNode.hasEscapes == 0 {
+            return ra.count == rb.count && memEqual(p.baseAddress! + ra.lowerBound, p.baseAddress! + rb.lowerBound, ra.count)
+        }
+        func decoded(_ r: Range<Int>) -> [Unicode.Scalar] {
+            let key = Array(p[r])
+            return StringContent(bytes: key, range: 1..<(key.count - 1)).map(\.scalar)
+        }
+        return decoded(ra) == decoded(rb)
+    }
+
+    mutating func parseString() throws(Stop) {
+        let start = i
+        var flags: UInt8 = 0
+        i += 1
+        while true {
+            // Fast path: plain ASCII text.
+            while i < n {
+                let b = p[i]
+                if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
+                i += 1
+            }
+            guard i < n else {
+                throw fail("unterminated string", help: "add the closing \"", at: start..<(start + 1))
+            }
+            let b = p[i]
+            if b == UInt8(ascii: "\"") {
+                i += 1
+                break
+            } else if b == UInt8(ascii: "\\") {
+                flags |= JSONNode.hasEscapes
+                try parseEscape()
+            } else if b < 0x20 {
+                if b == 0x0A {
+                    // A raw line break almost always means a missing closing quote.
+                    var lookahead = i + 1
+                    while lookahead < n, p[lookahead] == 0x20 || p[lookahead] == 0x09 { lookahead += 1 }
+                    if lookahead < n, p[lookahead] == UInt8(ascii: "\"") || p[lookahead] == UInt8(ascii: "}") || p[lookahead] == UInt8(ascii: "]") {
+                        throw fail("unterminated string", help: "add the closing \" before the end of the line", at: start..<i)
+                    }
+                }
+                let name = controlName(b)
+                report(
+                    .unescapedControlCharacter, relaxedSeverity, "raw \(name) inside a string",
+                    help: "write it as \(controlEscape(b)) inside the string", at: i..<(i + 1))
+                flags |= JSONNode.isInvalid
+                i += 1
+            } else {
+                let length = UTF8Validation.sequenceLength(p, at: i, end: n)
+                if length == 0 {
+                    reportInvalidUTF8(at: i)
+                    flags |= JSONNode.isInvalid
+                    i += 1
+                } else {
+                    i += length
+                }
+            }
+        }
+        nodes.append(JSONNode(start: UInt32(start), end: UInt32(i), next: UInt32(nodes.count + 1), kind: .string, flags: flags))
+    }
+
+    mutating func parseEscape() throws(Stop) {
+        let start = i
+        guard i + 1 < n else { throw fail("unterminated string", at: start..<n) }
+        switch p[i + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            i += 2
+        case UInt8(ascii: "u"):
+            guard let unit = hex4(at: i + 2) else {
+                report(.invalidJSON, .error, "invalid \\u escape", help: "\\u takes exactly four hexadecimal digits, as in \\u00e9", at: start..<min(n, i + 6))
+                i += 2
+                return
+            }
+            i += 6
+            if (0xD800...0xDBFF).contains(unit) {
+                if i + 1 < n, p[i] == UInt8(ascii: "\\"), p[i + 1] == UInt8(ascii: "u"), let low = hex4(at: i + 2), (0xDC00...0xDFFF).contains(low) {
+                    i += 6
+                } else {
+                    report(
+                        .invalidJSON, .error, "lone high surrogate \\u\(String(unit, radix: 16, uppercase: true)) in a string",
+                        help: "a character outside the basic plane is written as a pair, as in \\uD83E\\uDD8A; or write the character itself",
+                        at: start..<i)
+                }
+            } else if (0xDC00...0xDFFF).contains(unit) {
+                report(
+                    .invalidJSON, .error, "lone low surrogate \\u\(String(unit, radix: 16, uppercase: true)) in a string",
+                    help: "a low surrogate must follow a high one, as in \\uD83E\\uDD8A", at: start..<i)
+            }
+        default:
+            let length = i + 2 <= n ? (UTF8Validation.sequenceLength(p, at: i + 1, end: n)) : 1
+            report(
+                .invalidJSON, .error, "invalid escape '\\\(String(decoding: UnsafeBufferPointer(rebasing: p[(i + 1)..<min(n, i + 1 + max(length, 1))]), as: UTF8.self))'",
+                help: "valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX; write a backslash as \\\\",
+                at: start..<min(n, i + 1 + max(length, 1)))
+            i += 1 + max(length, 1)
+        }
+    }
+
+    func hex4(at offset: Int) -> UInt32? {
+        guard offset + 4 <= n else { return nil }
+        var value: UInt32 = 0
+        for index in offset..<(offset + 4) {
+            guard let digit = hexValue(p[index]) else { return nil }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    mutating func parseNumber() {
+        let start = i
+        while i < n, isNumberByte(p[i]) { i += 1 }
+        if !isValidNumber(start..<i) {
+            report(
+                .invalidJSON, .error, "invalid number \(String(decoding: UnsafeBufferPointer(rebasing: p[start..<i]), as: UTF8.self))",
+                help: "JSON numbers look like 12, -3, 0.5 or 1e6: no leading zeros, no leading '+' or '.', digits after '.'",
+                at: start..<i)
+        }
+        nodes.append(JSONNode(start: UInt32(start), end: UInt32(i), next: UInt32(nodes.count + 1), kind: .number, flags: 0))
+    }
+
+    func isNumberByte(_ b: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "+")
+            || b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E")
+    }
+
+    /// The JSON number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+    func isValidNumber(_ range: Range<Int>) -> Bool {
+        var k = range.lowerBound
+        let end = range.upperBound
+        func digit(_ at: Int) -> Bool { at < end && p[at] >= UInt8(ascii: "0") && p[at] <= UInt8(ascii: "9") }
+        if k < end, p[k] == UInt8(ascii: "-") { k += 1 }
+        guard digit(k) else { return false }
+        if p[k] == UInt8(ascii: "0") {
+            k += 1
+        } else {
+            while digit(k) { k += 1 }
+        }
+        if k < end, p[k] == UInt8(ascii: ".") {
+            k += 1
+            guard digit(k) else { return false }
+            while digit(k) { k += 1 }
+        }
+        if k < end, p[k] == UInt8(ascii: "e") || p[k] == UInt8(ascii: "E") {
+            k += 1
+            if k < end, p[k] == UInt8(ascii: "+") || p[k] == UInt8(ascii: "-") { k += 1 }
+            guard digit(k) else { return false }
+            while digit(k) { k += 1 }
+        }
+        return k == end
+    }
+
+    mutating func parseLiteral(_ word: StaticString, _ kind: JSONKind) throws(Stop) {
+        let length = word.utf8CodeUnitCount
+        guard i + length <= n, memEqual(p.baseAddress! + i, word.utf8Start, length),
+            i + length == n || !isIdentifierByte(p[i + length])
+        else {
+            let found = tokenLength(at: i)
+            throw fail(
+                "unexpected \(describe(at: i)), expected a value",
+                help: "text values must be in double quotes", at: i..<(i + found))
+        }
+        nodes.append(JSONNode(start: UInt32(i), end: UInt32(i + length), next: UInt32(nodes.count + 1), kind: kind, flags: 0))
+        i += length
+    }
+
+    // MARK: Helpers for messages
+
+    func isIdentifierStart(_ b: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b) || b == UInt8(ascii: "_")
+    }
+
+    func isIdentifierByte(_ b: UInt8) -> Bool {
+        isIdentifierStart(b) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) || b == UInt8(ascii: "-")
+    }
+
+    /// Length of the token at `offset` for error ranges: a word, or one character.
+    func tokenLength(at offset: Int) -> Int {
+        guard offset < n else { return 0 }
+        if isIdentifierByte(p[offset]) {
+            var end = offset
+            while end < n, isIdentifierByte(p[end]), end - offset < 40 { end += 1 }
+            return end - offset
+        }
+        return max(1, UTF8Validation.sequenceLength(p, at: offset, end: n))
+    }
+
+    /// "'x'", "the word 'True'", or a byte's name, never raw control bytes.
+    func describe(at offset: Int) -> String {
+        guard offset < n else { return "the end of the file" }
+        let b = p[offset]
+        if b < 0x20 || b == 0x7F { return controlName(b) }
+        let length = tokenLength(at: offset)
+        if length == 0 || (b >= 0x80 && UTF8Validation.sequenceLength(p, at: offset, end: n) == 0) {
+            return "byte 0x\(hex(b))"
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: p[offset..<(offset + length)]), as: UTF8.self)
+        return "'\(VisibleText.escape(text))'"
+    }
+}
+
+func hex(_ byte: UInt8) -> String {
+    let digits = Array("0123456789ABCDEF")
+    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+}
+
+func controlName(_ byte: UInt8) -> String {
+    switch byte {
+    case 0x09: "tab"
+    case 0x0A: "line break"
+    case 0x0D: "carriage return"
+    case 0x1B: "escape character (U+001B)"
+    default: "control character U+00\(hex(byte))"
+    }
+}
+
+func controlEscape(_ byte: UInt8) -> String {
+    switch byte {
+    case 0x09: "\\t"
+    case 0x0A: "\\n"
+    case 0x0D: "\\r"
+    default: "\\u00\(hex(byte))"
+    }
+}

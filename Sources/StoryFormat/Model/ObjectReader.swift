@@ -1,0 +1,154 @@
+/// What a key of a format object must hold.
+struct KeySpec {
+    enum Expected { case string, nonEmptyString, boolean, array, object }
+    let name: String
+    let expected: Expected
+    let required: Bool
+}
+
+/// Reads the members of one object against its key specs, reporting missing keys, wrong types,
+/// empty strings and unknown keys (with "did you mean" for near misses). Shared by the story and
+/// authors decoders.
+struct ObjectReader {
+    let document: JSONDocument
+    var diagnostics: [Diagnostic] = []
+
+    init(document: JSONDocument) { self.document = document }
+
+    /// Value nodes by spec index (the last one for duplicate keys); nil where absent or wrong.
+    mutating func read(_ object: Int, specs: [KeySpec], label: String) -> [Int?] {
+        var found = [Int?](repeating: nil, count: specs.count)
+        var present = [Bool](repeating: false, count: specs.count)
+        for (key, value) in document.members(of: object) {
+            guard let index = specs.firstIndex(where: { document.keyEquals(key, $0.name) }) else {
+                reportUnknown(key: key, specs: specs, label: label)
+                continue
+            }
+            present[index] = true
+            if check(value, specs[index], label: label) { found[index] = value } else { found[index] = nil }
+        }
+        for (index, spec) in specs.enumerated() where spec.required && !present[index] {
+            let start = document.range(object).lowerBound
+            diagnostics.append(
+                Diagnostic(
+                    code: .missingKey, severity: .error, message: "\(label) is missing the required key '\(spec.name)'",
+                    help: "add \"\(spec.name)\": \(example(spec.expected)); the original reader refuses a story without it",
+                    range: start..<(start + 1), pointer: document.pointer(to: object)))
+        }
+        return found
+    }
+
+    /// Reports a value of the wrong type (or an empty required string); true when usable.
+    mutating func check(_ value: Int, _ spec: KeySpec, label: String) -> Bool {
+        let kind = document.kind(value)
+        let ok: Bool =
+            switch spec.expected {
+            case .string, .nonEmptyString: kind == .string
+            case .boolean: kind == .true || kind == .false
+            case .array: kind == .array
+            case .object: kind == .object
+            }
+        if !ok {
+            diagnostics.append(
+                Diagnostic(
+                    code: .wrongType, severity: .error,
+                    message: "'\(spec.name)' of \(label) must be \(noun(spec.expected)), found \(kind.noun)",
+                    help: wrongTypeHelp(value, spec), range: document.range(value), pointer: document.pointer(to: value)))
+            return false
+        }
+        if spec.expected == .nonEmptyString, document.contentRange(value).isEmpty || document.string(value).allSatisfy(\.isWhitespace) {
+            diagnostics.append(
+                Diagnostic(
+                    code: .emptyValue, severity: .error, message: "'\(spec.name)' of \(label) is empty",
+                    help: "write a \(spec.name == "id" || spec.name == "chapter_id" ? "short identifier" : "text") between the quotes",
+                    range: document.range(value), pointer: document.pointer(to: value)))
+        }
+        return true
+    }
+
+    private func wrongTypeHelp(_ value: Int, _ spec: KeySpec) -> String {
+        let kind = document.kind(value)
+        switch (spec.expected, kind) {
+        case (.boolean, .string):
+            let text = document.string(value).lowercased()
+            if text == "true" || text == "false" {
+                return "write \(text) without quotes; the original reader treated the text \"\(text)\" as false"
+            }
+            return "write true or false without quotes"
+        case (.string, .number), (.nonEmptyString, .number):
+            return "put the value in double quotes: \"\(document.sourceText(value))\""
+        case (.array, .object):
+            return "wrap the object in [ ] to make a list"
+        default:
+            return "write \(example(spec.expected))"
+        }
+    }
+
+    private mutating func reportUnknown(key: Int, specs: [KeySpec], label: String) {
+        let name = document.string(key)
+        let suggestion = KeySuggestion.nearest(to: name, among: specs.map(\.name))
+        diagnostics.append(
+            Diagnostic(
+                code: .unknownKey, severity: .warning,
+                message: "unknown key '\(VisibleText.escape(name))' in \(label)",
+                help: suggestion.map { "did you mean '\($0)'?" } ?? "readers ignore it; known keys here: \(specs.map(\.name).joined(separator: ", "))",
+                range: document.range(key), pointer: document.pointer(to: key)))
+    }
+
+    private func noun(_ expected: KeySpec.Expected) -> String {
+        switch expected {
+        case .string, .nonEmptyString: "a string"
+        case .boolean: "a boolean"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    private func example(_ expected: KeySpec.Expected) -> String {
+        switch expected {
+        case .string, .nonEmptyString: "\"...\""
+        case .boolean: "true"
+        case .array: "[ ... ]"
+        case .object: "{ ... }"
+        }
+    }
+}
+
+/// "Did you mean" for keys and ids: the same letters ignoring case, '_', '-' and spaces first,
+/// then a small edit distance.
+public enum KeySuggestion {
+    public static func nearest(to name: String, among candidates: [String]) -> String? {
+        let folded = fold(name)
+        if let exact = candidates.first(where: { fold($0) == folded }) { return exact }
+        let limit = max(1, min(3, name.count / 3))
+        var best: (String, Int)?
+        for candidate in candidates {
+            let distance = editDistance(Array(name.lowercased().unicodeScalars), Array(candidate.lowercased().unicodeScalars), limit: limit)
+            if distance <= limit, distance < (best?.1 ?? .max) { best = (candidate, distance) }
+        }
+        return best?.0
+    }
+
+    static func fold(_ text: String) -> String {
+        String(text.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" && $0 != " " })
+    }
+
+    /// Levenshtein distance, giving up (returning limit + 1) once it exceeds `limit`.
+    public static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int {
+        if abs(a.count - b.count) > limit { return limit + 1 }
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            var rowMin = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                rowMin = min(rowMin, current[j])
+            }
+            if rowMin > limit { return limit + 1 }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,96 @@
+/// A story as its reader sees it: plain values, no source positions.
+public struct Story: Sendable, Hashable, Codable {
+    /// The author's id. Not unique across authors ("story01" is common).
+    public var id: String
+    public var name: String
+    /// Audience rating; the original reader had badges for "G" and "PG".
+    public var rating: String
+    public var summary: String
+    public var picPath: String?
+    public var vidPath: String?
+    public var chapters: [Chapter]
+
+    public init(
+        id: String, name: String, rating: String, summary: String, picPath: String? = nil,
+        vidPath: String? = nil, chapters: [Chapter]
+    ) {
+        self.id = id
+        self.name = name
+        self.rating = rating
+        self.summary = summary
+        self.picPath = picPath
+        self.vidPath = vidPath
+        self.chapters = chapters
+    }
+
+    /// Where reading starts: the first chapter marked `is_first_chapter`, as the original reader chose.
+    public var firstChapter: Chapter? { chapters.first(where: \.isFirstChapter) }
+
+    public func chapter(id: String) -> Chapter? { chapters.first { $0.id == id } }
+}
+
+public struct Chapter: Sendable, Hashable, Codable {
+    public var id: String
+    public var name: String
+    /// Paragraphs separated by blank lines; `[[name]]` stands for the reader's first name.
+    public var text: String
+    public var isFirstChapter: Bool
+    /// Extension: `"is_ending": true` marks a chapter without choices as an intended ending.
+    public var isEnding: Bool
+    public var picPath: String?
+    public var vidPath: String?
+    public var choices: [Choice]
+
+    public init(
+        id: String, name: String, text: String, isFirstChapter: Bool = false, isEnding: Bool = false,
+        picPath: String? = nil, vidPath: String? = nil, choices: [Choice] = []
+    ) {
+        self.id = id
+        self.name = name
+        self.text = text
+        self.isFirstChapter = isFirstChapter
+        self.isEnding = isEnding
+        self.picPath = picPath
+        self.vidPath = vidPath
+        self.choices = choices
+    }
+
+    /// The paragraphs of the text: blank lines separate them (CR LF is read as LF).
+    public var paragraphs: [String] {
+        var result: [String] = []
+        var current: [Substring] = []
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                if !current.isEmpty { result.append(current.joined(separator: "\n")) }
+                current = []
+            } else {
+                current.append(line)
+            }
+        }
+        if !current.isEmpty { result.append(current.joined(separator: "\n")) }
+        return result
+    }
+}
+
+public struct Choice: Sendable, Hashable, Codable {
+    public var chapterID: String
+    public var text: String
+    public init(chapterID: String, text: String) {
+        self.chapterID = chapterID
+        self.text = text
+    }
+}
+
+/// A picture or video reference as written in `pic_path` / `vid_path`.
+public enum MediaReference: Sendable, Hashable {
+    /// An `https://` link, fetched from the web.
+    case web(String)
+    /// A path relative to the story repository's root.
+    case repository(String)
+
+    /// The original reader's rule: a value that begins with "https" is a link; anything else is
+    /// a repository path (so an `http://` link was read as a path and failed).
+    public init(_ value: String) {
+        self = value.hasPrefix("https") ? .web(value) : .repository(value)
+    }
+}

@@ -1,0 +1,29 @@
+/// One story or authors file read from bytes: the parse, the decode and their findings together.
+public struct LoadedFile: Sendable {
+    public var kind: DocumentKind
+    public var document: JSONDocument?
+    public var story: StorySyntax?
+    public var authors: AuthorsSyntax?
+    /// Syntax and structure findings, in file order.
+    public var diagnostics: [Diagnostic]
+
+    /// Reads `bytes` as the file named `fileName` (the name only helps guess the kind of an
+    /// unparseable file).
+    public static func load(_ bytes: [UInt8], fileName: String = "story.json", options: JSONParser.Options = .init()) -> LoadedFile {
+        let parsed = JSONParser(options: options).parse(bytes)
+        let kind = DocumentKind.detect(parsed.document, fileName: fileName)
+        var file = LoadedFile(kind: kind, document: parsed.document, diagnostics: parsed.diagnostics)
+        guard let document = parsed.document else { return file }
+        switch kind {
+        case .story:
+            let (syntax, findings) = StoryDecoder.decodeStory(document)
+            file.story = syntax
+            file.diagnostics += findings
+        case .authors:
+            let (syntax, findings) = StoryDecoder.decodeAuthors(document)
+            file.authors = syntax
+            file.diagnostics += findings
+        }
+        return file
+    }
+}

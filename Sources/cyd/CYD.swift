@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import StoryCheck
+
+@main
+struct CYD: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cyd",
+        abstract: "Read, check and collect branching \"choose your destiny\" stories.",
+        discussion: """
+            Stories are story.json chapter graphs that authors publish as git repositories.
+            Exit codes: 0 success; 1 the command worked and found problems; 2 usage, I/O or internal error.
+            """,
+        version: CydVersion.current,
+        subcommands: [Validate.self, Rules.self, Explain.self]
+    )
+
+    /// Runs the command with cyd's exit codes: usage errors exit 2, not ArgumentParser's 64.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                Foundation.exit(0)
+            }
+            Terminal.standardError.write(message + "\n")
+            Foundation.exit(2)
+        }
+    }
+}
+
+/// cyd's exit codes.
+enum Exit {
+    static let problemsFound = ExitCode(1)
+    static let failure = ExitCode(2)
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import StoryCheck
+
+struct Rules: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List every rule `cyd validate` checks.")
+
+    @Option(help: "Only rules of this category (\(RuleCategory.allCases.map(\.rawValue).joined(separator: ", "))).")
+    var category: String?
+
+    @Flag(help: "Print the catalogue as Markdown (as in the README).")
+    var markdown = false
+
+    func validate() throws {
+        if let category, RuleCategory(rawValue: category) == nil {
+            throw ValidationError("unknown category '\(category)'; categories: \(RuleCategory.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        let rules = RuleCatalogue.descriptions.filter { category == nil || $0.category.rawValue == category }
+        Terminal.standardOutput.write(markdown ? RuleDocs.markdownTable(rules) : RuleDocs.plainTable(rules))
+    }
+}
+
+struct Explain: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Explain a finding: what it means, why it matters, examples.")
+
+    @Argument(help: "A code such as CYD302, or a rule name such as missing-choice-target.")
+    var code: String
+
+    func validate() throws {
+        if RuleCatalogue.find(code) == nil {
+            throw ValidationError("no rule '\(code)'; `cyd rules` lists them")
+        }
+    }
+
+    func run() throws {
+        Terminal.standardOutput.write(RuleDocs.explanation(RuleCatalogue.find(code)!))
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// What cyd knows about where its output goes. Only this module deals with terminals.
+enum Terminal {
+    struct Stream: @unchecked Sendable {
+        let handle: FileHandle
+        let descriptor: Int32
+        func write(_ text: String) { handle.write(Data(text.utf8)) }
+        var isTerminal: Bool { isatty(descriptor) == 1 }
+    }
+
+    static let standardOutput = Stream(handle: .standardOutput, descriptor: STDOUT_FILENO)
+    static let standardError = Stream(handle: .standardError, descriptor: STDERR_FILENO)
+
+    enum ColorChoice: String, CaseIterable { case auto, always, never }
+
+    /// Colour only on a terminal, unless NO_COLOR is set (any value) or CLICOLOR=0;
+    /// CLICOLOR_FORCE (not 0) or --color always forces it.
+    static func useColor(_ choice: ColorChoice, for stream: Stream, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        switch choice {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+            if let force = environment["CLICOLOR_FORCE"], !force.isEmpty, force != "0" { return true }
+            if environment["CLICOLOR"] == "0" { return false }
+            if environment["TERM"] == "dumb" { return false }
+            return stream.isTerminal
+        }
+    }
+
+    /// Columns of the terminal, or nil when output is not a terminal.
+    static func width(of stream: Stream) -> Int? {
+        var size = winsize()
+        guard ioctl(stream.descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
+    /// Writes a file so that a reader never sees half of it: a temporary file, then a rename.
+    static func writeAtomically(_ text: String, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        try Data(text.utf8).write(to: url, options: .atomic)
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import StoryCheck
+import StoryFormat
+
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check story.json files (and authors.json) for mistakes.",
+        discussion: """
+            PATH is a story.json, an authors.json, or a story folder (story.json, README.md and \
+            resources/, as in the story's repository; folders also get the picture and README \
+            checks). Without PATH, the current folder.
+
+            Every finding has a code; `cyd explain CODE` tells more and `cyd rules` lists them all.
+            Exit codes: 0 no errors; 1 errors found (or warnings, with --strict); 2 usage or I/O error.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, github, sarif
+    }
+
+    @Argument(help: "Story files, authors files or story folders (default: the current folder).")
+    var paths: [String] = []
+
+    @Option(help: "Output format: text, json, github (workflow annotations) or sarif (code scanning). Default: text, or github when GITHUB_ACTIONS=true.")
+    var format: Format?
+
+    @Option(name: .shortAndLong, help: "Write the report to FILE instead of standard output.")
+    var output: String?
+
+    @Flag(help: "Fail (exit 1) on warnings too.")
+    var strict = false
+
+    @Flag(help: "Accept trailing commas, comments and raw control characters as warnings, as readers do.")
+    var lenient = false
+
+    @Option(name: .customLong("select"), parsing: .singleValue, help: ArgumentHelp("Report only these codes, rule names or categories (comma-separated, repeatable).", valueName: "codes"))
+    var selected: [String] = []
+
+    @Option(name: .customLong("ignore"), parsing: .singleValue, help: ArgumentHelp("Do not report these codes, rule names or categories (comma-separated, repeatable).", valueName: "codes"))
+    var ignored: [String] = []
+
+    @Option(help: "Colour: auto (on a terminal, per NO_COLOR and CLICOLOR), always or never.")
+    var color: ColorOption = .auto
+
+    enum ColorOption: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
+
+    func validate() throws {
+        for name in (selected + ignored).flatMap(Self.split) where RuleCatalogue.find(name) == nil && RuleCategory(rawValue: name) == nil {
+            throw ValidationError("unknown code, rule or category '\(VisibleText.escape(name))'; see `cyd rules`")
+        }
+    }
+
+    static func split(_ list: String) -> [String] {
+        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    func run() throws {
+        let options = CheckOptions(
+            lenient: lenient,
+            select: selected.isEmpty ? nil : Set(selected.flatMap(Self.split)),
+            ignore: Set(ignored.flatMap(Self.split)))
+        var reports: [FileReport] = []
+        var inputFailed = false
+        for path in paths.isEmpty ? ["."] : paths {
+            do {
+                let target = try ValidationTarget.resolve(path)
+                reports += try target.check(options: options)
+            } catch {
+                Terminal.standardError.write("cyd: \(error.description)\n")
+                inputFailed = true
+            }
+        }
+        let format = format ?? (ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" ? .github : .text)
+        let reportFormat = ReportFormat(rawValue: format.rawValue)!
+        let colors = output == nil && format == .text
+            && Terminal.useColor(Terminal.ColorChoice(rawValue: color.rawValue)!, for: Terminal.standardOutput)
+        let rendered = reportFormat.render(reports, style: TextStyle(colors: colors))
+        if let output {
+            do {
+                try Terminal.writeAtomically(rendered, to: output)
+            } catch {
+                Terminal.standardError.write("cyd: cannot write '\(VisibleText.escape(output))': \(error.localizedDescription)\n")
+                throw Exit.failure
+            }
+        } else {
+            Terminal.standardOutput.write(rendered)
+        }
+        let totals = ReportTotals(reports)
+        if inputFailed { throw Exit.failure }
+        if totals.errors > 0 || (strict && totals.warnings > 0) { throw Exit.problemsFound }
+    }
+}
