@@ -36,12 +36,17 @@ enum GitHubReport {
     /// Escaping for a command's message, as the Actions runner reads it.
     static func escapeData(_ text: String) -> String {
         var out = ""
-        for scalar in VisibleText.escape(text, keepLineBreaks: true).unicodeScalars {
+        for scalar in text.unicodeScalars {
             switch scalar {
             case "%": out += "%25"
             case "\r": out += "%0D"
             case "\n": out += "%0A"
-            default: out.unicodeScalars.append(scalar)
+            default:
+                if VisibleText.isUnsafe(scalar) {
+                    out += VisibleText.escape(String(scalar))
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out

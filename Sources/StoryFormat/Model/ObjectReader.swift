@@ -120,7 +120,9 @@ public enum KeySuggestion {
     public static func nearest(to name: String, among candidates: [String]) -> String? {
         let folded = fold(name)
         if let exact = candidates.first(where: { fold($0) == folded }) { return exact }
-        let limit = max(1, min(3, name.count / 3))
+        // Short names get no fuzzy match: one edit turns any one-letter id into any other.
+        let limit = min(3, name.count / 3)
+        guard limit > 0 else { return nil }
         var best: (String, Int)?
         for candidate in candidates {
             let distance = editDistance(Array(name.lowercased().unicodeScalars), Array(candidate.lowercased().unicodeScalars), limit: limit)

@@ -1,0 +1,76 @@
+import Testing
+
+@testable import StoryFormat
+
+@Suite("The story model")
+struct StoryModelTests {
+    static let valid = #"""
+        {
+          "story": {
+            "id": "story01", "name": "The Tide", "rating": "PG", "summary": "Salt and wind",
+            "pic_path": "resources/title.png",
+            "chapters": [
+              { "id": "shore", "name": "The Shore", "is_first_chapter": true,
+                "text": "Hello, [[name]].\n\nThe tide is out.",
+                "choices": [ { "chapter_id": "boat", "text": "Take the boat" } ] },
+              { "id": "boat", "name": "The Boat", "text": "You row.", "is_ending": true, "pic_path": "https://example.com/boat.jpg" }
+            ]
+          }
+        }
+        """#
+
+    @Test("a valid file decodes to the plain model with no findings")
+    func decodesValidStory() throws {
+        let file = LoadedFile.load(Array(Self.valid.utf8))
+        #expect(file.diagnostics.isEmpty)
+        let story = try #require(file.story?.model())
+        #expect(story.name == "The Tide" && story.rating == "PG" && story.picPath == "resources/title.png")
+        #expect(story.firstChapter?.id == "shore")
+        #expect(story.chapters[0].choices == [Choice(chapterID: "boat", text: "Take the boat")])
+        #expect(story.chapters[0].paragraphs == ["Hello, [[name]].", "The tide is out."])
+        #expect(story.chapters[1].isEnding)
+        #expect(MediaReference(story.chapters[1].picPath!) == .web("https://example.com/boat.jpg"))
+        #expect(MediaReference("http://example.com/a.png") == .repository("http://example.com/a.png"))
+    }
+
+    @Test("one run reports every structural problem, not just the first")
+    func reportsEverything() {
+        let text = #"""
+            { "story": { "id": "", "name": 3, "summary": "s",
+              "chapters": [ { "id": "a", "text": "t", "is_first_chapter": "true", "choices": [ {"chapterId": "b", "text": "go"} ] }, 7 ] } }
+            """#
+        let file = LoadedFile.load(Array(text.utf8))
+        let codes = file.diagnostics.map(\.code)
+        #expect(codes.filter { $0 == .missingKey }.count == 3)  // rating, chapter name, chapter_id
+        #expect(codes.filter { $0 == .wrongType }.count == 3)  // name, is_first_chapter, chapter 2
+        #expect(codes.contains(.emptyValue) && codes.contains(.unknownKey))
+        #expect(file.story?.model() == nil)
+        let unknown = file.diagnostics.first { $0.code == .unknownKey }
+        #expect(unknown?.help == "did you mean 'chapter_id'?")
+        #expect(unknown?.pointer == "/story/chapters/0/choices/0/chapterId")
+    }
+
+    @Test("an authors file is recognised by its content and decoded")
+    func authors() throws {
+        let file = LoadedFile.load(Array(#"{"authors": [{"name": "alice", "repos": ["https://example.com/a.git"]}, {"name": "bob"}]}"#.utf8), fileName: "catalogue.json")
+        #expect(file.kind == .authors)
+        let authors = try #require(file.authors)
+        #expect(authors.authors.map { $0.name?.value } == ["alice", "bob"])
+        #expect(authors.authors[0].repos.map(\.value) == ["https://example.com/a.git"])
+    }
+
+    @Test("paragraphs split on blank lines, CR LF included")
+    func paragraphs() {
+        let chapter = Chapter(id: "a", name: "A", text: "One\r\nstill one\r\n\r\nTwo\n \nThree\n\n\n")
+        #expect(chapter.paragraphs == ["One\nstill one", "Two", "Three"])
+    }
+
+    @Test("visible text never passes escape sequences or bidi controls on")
+    func visibleText() {
+        #expect(VisibleText.escape("a\u{1B}[2Jb") == "a^[[2Jb")
+        #expect(VisibleText.escape("x\u{9B}y\u{202E}z\u{7F}") == "x\\u{9B}y\\u{202E}z^?")
+        #expect(VisibleText.escape("line\nnext", keepLineBreaks: true) == "line\nnext")
+        #expect(VisibleText.escape("line\nnext") == "line^Jnext")
+        #expect(VisibleText.escape("café 🦊 مرحبا") == "café 🦊 مرحبا")
+    }
+}
