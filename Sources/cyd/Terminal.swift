@@ -1,16 +1,41 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import StoryCheck
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What cyd knows about where its output goes. Only this module deals with terminals.
 enum Terminal {
-    struct Stream: @unchecked Sendable {
-        let handle: FileHandle
+    struct Stream: Sendable {
         let descriptor: Int32
-        func write(_ text: String) { handle.write(Data(text.utf8)) }
+
+        /// Writes everything, retrying short writes; a closed pipe (EPIPE) ends quietly.
+        func write(_ text: String) {
+            var text = text
+            text.withUTF8 { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = POSIX.writeBytes(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        return
+                    }
+                    offset += written
+                }
+            }
+        }
+
         var isTerminal: Bool { isatty(descriptor) == 1 }
     }
 
-    static let standardOutput = Stream(handle: .standardOutput, descriptor: STDOUT_FILENO)
-    static let standardError = Stream(handle: .standardError, descriptor: STDERR_FILENO)
+    static let standardOutput = Stream(descriptor: STDOUT_FILENO)
+    static let standardError = Stream(descriptor: STDERR_FILENO)
 
     enum ColorChoice: String, CaseIterable { case auto, always, never }
 

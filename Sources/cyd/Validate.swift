@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import StoryCheck
 import StoryFormat
 
@@ -52,7 +56,7 @@ struct Validate: ParsableCommand {
     }
 
     static func split(_ list: String) -> [String] {
-        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        list.split(separator: ",").map { $0.split(separator: " ").joined() }.filter { !$0.isEmpty }
     }
 
     func run() throws {
@@ -80,7 +84,7 @@ struct Validate: ParsableCommand {
             do {
                 try Terminal.writeAtomically(rendered, to: output)
             } catch {
-                Terminal.standardError.write("cyd: cannot write '\(VisibleText.escape(output))': \(error.localizedDescription)\n")
+                Terminal.standardError.write("cyd: cannot write '\(VisibleText.escape(output))': \(error)\n")
                 throw Exit.failure
             }
         } else {

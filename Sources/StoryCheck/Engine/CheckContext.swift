@@ -29,14 +29,9 @@ public final class CheckContext {
     /// Every picture and video reference of the story, with what it belongs to.
     public private(set) lazy var media: [MediaUse] = {
         guard let story else { return [] }
-        var uses: [MediaUse] = []
-        if let pic = story.picPath { uses.append(MediaUse(path: pic, owner: "the story", isPicture: true)) }
-        if let vid = story.vidPath { uses.append(MediaUse(path: vid, owner: "the story", isPicture: false)) }
-        for chapter in story.chapters {
-            if let pic = chapter.picPath { uses.append(MediaUse(path: pic, owner: chapter.label, isPicture: true)) }
-            if let vid = chapter.vidPath { uses.append(MediaUse(path: vid, owner: chapter.label, isPicture: false)) }
+        return story.media.map { use in
+            MediaUse(path: use.path, owner: use.chapter.map { story.chapters[$0].label } ?? "the story", isPicture: use.isPicture)
         }
-        return uses
     }()
 }
 

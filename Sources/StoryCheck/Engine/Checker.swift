@@ -1,4 +1,3 @@
-import Foundation
 import StoryFormat
 
 /// Which findings to keep and how strictly to read.
@@ -80,8 +79,8 @@ public enum Checker {
         diagnostics = diagnostics.filter { options.keeps($0.code) }.sortedByPosition()
         var reports = [FileReport(path: path, bytes: bytes, kind: file.kind, diagnostics: diagnostics, summary: summary(context))]
         for (other, found) in otherFiles.sorted(by: { $0.key < $1.key }) {
-            let otherPath = (path as NSString).deletingLastPathComponent.isEmpty
-                ? other : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(other)
+            let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            let otherPath = directory.isEmpty ? other : directory + "/" + other
             let otherBytes = folder?.read(other).map { Array($0) } ?? []
             reports.append(FileReport(path: otherPath, bytes: otherBytes, kind: nil, diagnostics: found))
         }

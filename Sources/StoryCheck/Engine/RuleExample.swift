@@ -1,7 +1,6 @@
-import Foundation
-
 /// An example for a rule's description and its generic test. `↓` marks where a finding must
-/// point; `⟨FF⟩` stands for the raw byte 0xFF (for invalid UTF-8 and binary files).
+/// point; `⟨FF⟩` stands for the raw byte 0xFF (for invalid UTF-8 and binary files) and
+/// `⟨pad:N⟩` for N filler bytes (large files, without holding them in every process).
 public struct RuleExample: Sendable {
     /// The file checked: a story.json, or an authors.json when `fileName` says so.
     public let source: String
@@ -52,7 +51,12 @@ public struct RuleExample: Sendable {
         var markers: [Int] = []
         var rest = Substring(text)
         while let character = rest.first {
-            if character == marker {
+            if character == "⟨", rest.hasPrefix("⟨pad:"), let close = rest.firstIndex(of: "⟩"),
+                let count = Int(rest[rest.index(rest.startIndex, offsetBy: 5)..<close])
+            {
+                bytes.append(contentsOf: repeatElement(UInt8(ascii: "x"), count: count))
+                rest = rest[rest.index(after: close)...]
+            } else if character == marker {
                 markers.append(bytes.count)
                 rest = rest.dropFirst()
             } else if character == "⟨", rest.count >= 4, rest.dropFirst(3).first == "⟩",
@@ -69,5 +73,5 @@ public struct RuleExample: Sendable {
     }
 
     /// The example as shown to people (`cyd explain`): markers removed, raw bytes named.
-    public var displayText: String { source.replacingOccurrences(of: "↓", with: "") }
+    public var displayText: String { String(source.filter { $0 != "↓" }) }
 }

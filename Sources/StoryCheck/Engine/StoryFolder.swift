@@ -1,11 +1,21 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import StoryFormat
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The files of a story folder laid out like its repository, looked up the way a git server
 /// would: names are case-sensitive, whatever the local file system does.
 public final class StoryFolder: @unchecked Sendable {
     public let root: URL
     private var listings: [String: Set<String>] = [:]
-    private let lock = NSLock()
+    private let lock = Lock()
 
     public init(root: URL) { self.root = root }
 
@@ -18,8 +28,7 @@ public final class StoryFolder: @unchecked Sendable {
             guard listing(directory).contains(component) else { return false }
             directory = directory.isEmpty ? component : directory + "/" + component
         }
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url(directory).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        return FileStatus(url(directory).path)?.isRegularFile == true
     }
 
     /// A file whose path differs from `path` only in case, to suggest it.
@@ -32,15 +41,16 @@ public final class StoryFolder: @unchecked Sendable {
         return directory
     }
 
-    public func size(_ path: String) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: url(path).path)[.size] as? NSNumber)?.intValue
-    }
+    public func size(_ path: String) -> Int? { FileStatus(url(path).path)?.size }
 
     /// The first bytes of a file, for recognising pictures.
     public func prefix(_ path: String, count: Int = 16) -> [UInt8] {
-        guard let handle = try? FileHandle(forReadingFrom: url(path)) else { return [] }
-        defer { try? handle.close() }
-        return Array((try? handle.read(upToCount: count)) ?? Data())
+        let fd = open(url(path).path, O_RDONLY)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: count)
+        let got = buffer.withUnsafeMutableBytes { POSIX.readBytes(fd, $0.baseAddress!, count) }
+        return Array(buffer.prefix(max(0, got)))
     }
 
     public func read(_ path: String) -> Data? { try? Data(contentsOf: url(path)) }
@@ -48,11 +58,26 @@ public final class StoryFolder: @unchecked Sendable {
     public func url(_ path: String) -> URL { path.isEmpty ? root : root.appendingPathComponent(path) }
 
     private func listing(_ directory: String) -> Set<String> {
-        lock.lock()
-        defer { lock.unlock() }
-        if let cached = listings[directory] { return cached }
-        let names = Set((try? FileManager.default.contentsOfDirectory(atPath: url(directory).path)) ?? [])
-        listings[directory] = names
-        return names
+        lock.withLock {
+            if let cached = listings[directory] { return cached }
+            let names = Set((try? FileManager.default.contentsOfDirectory(atPath: url(directory).path)) ?? [])
+            listings[directory] = names
+            return names
+        }
+    }
+}
+
+/// What stat(2) says of a path.
+public struct FileStatus: Sendable {
+    public var isRegularFile: Bool
+    public var isDirectory: Bool
+    public var size: Int
+
+    public init?(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        isRegularFile = info.st_mode & S_IFMT == S_IFREG
+        isDirectory = info.st_mode & S_IFMT == S_IFDIR
+        size = Int(info.st_size)
     }
 }

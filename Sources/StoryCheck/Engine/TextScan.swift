@@ -19,14 +19,16 @@ public struct TextScan: Sendable {
     public private(set) var findings: [Finding] = []
 
     public init(document: JSONDocument, placeholderNodes: [Int]) {
-        var isPlaceholderText = [Bool](repeating: false, count: document.nodes.count)
-        for node in placeholderNodes { isPlaceholderText[node] = true }
+        // Chapter texts come in document order, so one cursor finds them without a table.
+        let placeholderNodes = placeholderNodes.sorted()
+        var cursor = 0
         document.bytes.withUnsafeBufferPointer { p in
             document.nodes.withUnsafeBufferPointer { nodes in
                 for index in nodes.indices where nodes[index].kind == .string {
-                    let range = document.contentRange(index)
-                    scanCharacters(p, range, node: index)
-                    if isPlaceholderText[index] { scanPlaceholders(document, p, range, node: index) }
+                    let range = Int(nodes[index].start + 1)..<Int(nodes[index].end - 1)
+                    while cursor < placeholderNodes.count, placeholderNodes[cursor] < index { cursor += 1 }
+                    let isChapterText = cursor < placeholderNodes.count && placeholderNodes[cursor] == index
+                    scan(p, range, node: index, placeholders: isChapterText)
                 }
             }
         }
@@ -46,16 +48,27 @@ public struct TextScan: Sendable {
         }
     }
 
-    private mutating func scanCharacters(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, node: Int) {
+    /// One pass over a string's bytes; plain printable ASCII (almost all text) costs one compare.
+    private mutating func scan(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, node: Int, placeholders: Bool) {
         var i = range.lowerBound
         let end = range.upperBound
+        let bracket: UInt8 = placeholders ? UInt8(ascii: "[") : 0
         while i < end {
             let b = p[i]
-            if b >= 0x20 && b < 0x7F && b != UInt8(ascii: "\\") {
+            if b >= 0x20 && b < 0x7F && b != UInt8(ascii: "\\") && b != bracket {
                 i += 1
                 continue
             }
-            if b == UInt8(ascii: "\\") {
+            if b == bracket {
+                if i + 1 < end, p[i + 1] == bracket, let close = placeholderEnd(p, from: i, end: end) {
+                    let inner = Array(p[(i + 2)..<close])
+                    let name = inner.contains(UInt8(ascii: "\\"))
+                        ? String(String.UnicodeScalarView(StringContent.decodeAll(inner)))
+                        : String(decoding: inner, as: UTF8.self)
+                    findings.append(Finding(kind: .placeholder, node: node, range: i..<(close + 2), scalar: nil, placeholder: name))
+                }
+                i += 1
+            } else if b == UInt8(ascii: "\\") {
                 guard i + 1 < end else { return }
                 if p[i + 1] == UInt8(ascii: "u"), i + 6 <= end, let value = hex4(p, i + 2) {
                     classify(value, i..<(i + 6), node)
@@ -79,32 +92,16 @@ public struct TextScan: Sendable {
         }
     }
 
-    private mutating func scanPlaceholders(_ document: JSONDocument, _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, node: Int) {
-        var i = range.lowerBound
-        let end = range.upperBound
-        while i + 1 < end {
-            guard p[i] == UInt8(ascii: "["), p[i + 1] == UInt8(ascii: "[") else {
-                i += 1
-                continue
-            }
-            // Look for the closing brackets on the same line, within a short distance.
-            var close = i + 2
-            while close + 1 < end, close - i < 64, !(p[close] == UInt8(ascii: "]") && p[close + 1] == UInt8(ascii: "]")),
-                p[close] != UInt8(ascii: "[")
-            {
-                close += 1
-            }
-            guard close + 1 < end, p[close] == UInt8(ascii: "]"), p[close + 1] == UInt8(ascii: "]") else {
-                i += 2
-                continue
-            }
-            let inner = Array(p[(i + 2)..<close])
-            let name = inner.contains(UInt8(ascii: "\\"))
-                ? String(String.UnicodeScalarView(StringContent.decodeAll(inner)))
-                : String(decoding: inner, as: UTF8.self)
-            findings.append(Finding(kind: .placeholder, node: node, range: i..<(close + 2), scalar: nil, placeholder: name))
-            i = close + 2
+    /// Index of the "]]" closing a placeholder that opens at `start`, within a short distance
+    /// and with no "[" in between; nil when there is none.
+    private func placeholderEnd(_ p: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Int? {
+        var close = start + 2
+        while close + 1 < end, close - start < 64 {
+            if p[close] == UInt8(ascii: "]") && p[close + 1] == UInt8(ascii: "]") { return close }
+            if p[close] == UInt8(ascii: "[") { return nil }
+            close += 1
         }
+        return nil
     }
 
     private func hex4(_ p: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32? {

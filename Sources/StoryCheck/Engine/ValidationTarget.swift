@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StoryFormat
 
 /// A path given to `cyd validate`, resolved to the file to check and, for a folder, the folder.
@@ -15,15 +24,14 @@ public struct ValidationTarget: Sendable {
 
     /// `path` may be a story.json, an authors.json, or a story folder (holding story.json).
     public static func resolve(_ path: String) throws(InputError) -> ValidationTarget {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard let status = FileStatus(path) else {
             throw InputError(description: "'\(VisibleText.escape(path))' does not exist")
         }
         let url = URL(fileURLWithPath: path)
-        guard isDirectory.boolValue else { return ValidationTarget(displayPath: path, fileURL: url, folder: nil) }
+        guard status.isDirectory else { return ValidationTarget(displayPath: path, fileURL: url, folder: nil) }
         for name in ["story.json", "authors.json"] {
             let file = url.appendingPathComponent(name)
-            if FileManager.default.fileExists(atPath: file.path) {
+            if FileStatus(file.path) != nil {
                 let shown = path == "." ? name : (path.hasSuffix("/") ? path + name : path + "/" + name)
                 return ValidationTarget(displayPath: shown, fileURL: file, folder: name == "story.json" ? StoryFolder(root: url) : nil)
             }
@@ -46,7 +54,7 @@ public struct ValidationTarget: Sendable {
 /// Whole-file reads straight into a byte array (no intermediate Data copy, so a 75 MB story
 /// costs 75 MB).
 public enum FileBytes {
-    public static func read(_ path: String, displayPath: String? = nil, limit: Int = 1 << 30) throws(ValidationTarget.InputError) -> [UInt8] {
+    public static func read(_ path: String, displayPath: String? = nil, limit: Int = JSONParser.Options().maximumSize) throws(ValidationTarget.InputError) -> [UInt8] {
         let shown = VisibleText.escape(displayPath ?? path)
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw .init(description: "cannot read '\(shown)': \(String(cString: strerror(errno)))") }
@@ -62,7 +70,7 @@ public enum FileBytes {
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             count = 0
             while count < size {
-                let got = Foundation.read(fd, buffer.baseAddress! + count, size - count)
+                let got = POSIX.readBytes(fd, buffer.baseAddress! + count, size - count)
                 if got < 0 {
                     if errno == EINTR { continue }
                     failure = errno

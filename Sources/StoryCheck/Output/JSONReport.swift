@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import StoryFormat
 
 /// One JSON object: each file with its findings and summary, then the totals.

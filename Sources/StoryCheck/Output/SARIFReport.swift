@@ -1,4 +1,3 @@
-import Foundation
 import StoryFormat
 
 /// SARIF 2.1.0 with rule metadata from the catalogue, for code-scanning upload. Columns count
@@ -103,11 +102,17 @@ enum SARIFReport {
 
     /// A relative path as a URI reference (forward slashes, percent-encoded); absolute as file://.
     static func artifactURI(_ path: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: ":")
-        let encoded = path.split(separator: "/", omittingEmptySubsequences: false)
-            .map { String($0).addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0) }
-            .joined(separator: "/")
+        var encoded = ""
+        for byte in path.utf8 {
+            let unreserved = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-._~/".utf8.contains(byte)
+            if unreserved {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                encoded.unicodeScalars.append(contentsOf: ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            }
+        }
         return path.hasPrefix("/") ? "file://" + encoded : encoded
     }
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The kind of a JSON value.
 public enum JSONKind: UInt8, Sendable {
     case object, array, string, number, `true`, `false`, null
@@ -17,18 +15,39 @@ public enum JSONKind: UInt8, Sendable {
     }
 }
 
-/// One value of the tree. Nodes are stored flat in document order; an object's children
-/// alternate key (a string node) and value. `next` is the index just past the node's subtree,
-/// so siblings are found without pointers.
+/// One value of the tree, in 12 bytes. Nodes are stored flat in document order; an object's
+/// children alternate key (a string node) and value. `next` is the index just past the node's
+/// subtree, so siblings are found without pointers.
 public struct JSONNode: Sendable {
-    public var start: UInt32
-    public var end: UInt32
-    public var next: UInt32
-    public var kind: JSONKind
-    /// `JSONNode.hasEscapes` for strings holding a backslash escape.
-    public var flags: UInt8
+    /// Byte offset of the value (30 bits) and flags (2 bits).
+    @usableFromInline var startAndFlags: UInt32
+    /// Byte offset just past the value.
+    public internal(set) var end: UInt32
+    /// Kind (3 bits) and the index past the subtree (29 bits).
+    @usableFromInline var kindAndNext: UInt32
 
-    static let hasEscapes: UInt8 = 1
+    @usableFromInline static let offsetMask: UInt32 = (1 << 30) - 1
+    @usableFromInline static let nextMask: UInt32 = (1 << 29) - 1
+    /// Offsets fit in 30 bits and node indices in 29: files up to 1 GiB.
+    public static let maximumOffset = Int(offsetMask)
+    public static let maximumNodes = Int(nextMask)
+
+    init(start: UInt32, end: UInt32, next: UInt32, kind: JSONKind, flags: UInt8) {
+        startAndFlags = start | UInt32(flags) << 30
+        self.end = end
+        kindAndNext = UInt32(kind.rawValue) << 29 | next
+    }
+
+    @inlinable public var start: UInt32 { startAndFlags & Self.offsetMask }
+    /// `JSONNode.hasEscapes` for strings holding a backslash escape.
+    @inlinable public var flags: UInt8 { UInt8(truncatingIfNeeded: startAndFlags >> 30) }
+    @inlinable public var kind: JSONKind { unsafeBitCast(UInt8(truncatingIfNeeded: kindAndNext >> 29), to: JSONKind.self) }
+    public internal(set) var next: UInt32 {
+        @inlinable get { kindAndNext & Self.nextMask }
+        set { kindAndNext = (kindAndNext & ~Self.nextMask) | newValue }
+    }
+
+    @usableFromInline static let hasEscapes: UInt8 = 1
     static let isInvalid: UInt8 = 2
 }
 
@@ -49,18 +68,18 @@ public final class JSONDocument: Sendable {
     /// The root value, or nil when the file could not be parsed.
     public var root: Int? { nodes.isEmpty ? nil : 0 }
 
-    public func kind(_ node: Int) -> JSONKind { nodes[node].kind }
+    @inlinable public func kind(_ node: Int) -> JSONKind { nodes[node].kind }
 
     /// The bytes the value spans in the file, quotes included for strings.
-    public func range(_ node: Int) -> Range<Int> { Int(nodes[node].start)..<Int(nodes[node].end) }
+    @inlinable public func range(_ node: Int) -> Range<Int> { Int(nodes[node].start)..<Int(nodes[node].end) }
 
     /// Range of a string's contents, without its quotes.
-    public func contentRange(_ node: Int) -> Range<Int> {
+    @inlinable public func contentRange(_ node: Int) -> Range<Int> {
         let r = range(node)
         return nodes[node].kind == .string ? (r.lowerBound + 1)..<max(r.lowerBound + 1, r.upperBound - 1) : r
     }
 
-    public func hasEscapes(_ node: Int) -> Bool { nodes[node].flags & JSONNode.hasEscapes != 0 }
+    @inlinable public func hasEscapes(_ node: Int) -> Bool { nodes[node].flags & JSONNode.hasEscapes != 0 }
 
     /// The children of an array.
     public func elements(of node: Int) -> Children { Children(document: self, parent: node, step: 1) }
@@ -99,6 +118,38 @@ public final class JSONDocument: Sendable {
             utf8 = text.utf8
             return Array(utf8) == Array(bytes[r])
         }()
+    }
+
+    /// Whether two string nodes hold the same text; compares bytes unless an escape is involved.
+    public func stringEquals(_ a: Int, _ b: Int) -> Bool {
+        if hasEscapes(a) || hasEscapes(b) { return string(a) == string(b) }
+        let ra = contentRange(a)
+        let rb = contentRange(b)
+        guard ra.count == rb.count else { return false }
+        return bytes.withUnsafeBufferPointer { memEqual($0.baseAddress! + ra.lowerBound, $0.baseAddress! + rb.lowerBound, ra.count) }
+    }
+
+    /// Calls `body` with the raw bytes of a string node's contents when it has no escapes (so the
+    /// bytes are its UTF-8 text), or nil otherwise.
+    public func withContentBytes<T>(_ node: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> T) -> T {
+        if hasEscapes(node) { return body(nil) }
+        let r = contentRange(node)
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[r])) }
+    }
+
+    /// Whether a string node holds nothing but white space. Decides on the first byte in almost
+    /// every case, without decoding.
+    public func isBlank(_ node: Int) -> Bool {
+        let range = contentRange(node)
+        var first = range.lowerBound
+        while first < range.upperBound {
+            let byte = bytes[first]
+            if byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { break }
+            first += 1
+        }
+        guard first < range.upperBound else { return true }
+        guard bytes[first] == UInt8(ascii: "\\") || bytes[first] >= 0x80 else { return false }
+        return scalars(node).allSatisfy { $0.scalar.properties.isWhitespace }
     }
 
     /// The decoded text of a string node. Invalid UTF-8 and lone surrogates become U+FFFD.
@@ -217,7 +268,7 @@ public final class JSONDocument: Sendable {
 
 /// Built once, on demand, from a document's nodes: the parent of every node.
 private final class ParentTable: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var parents: [UInt32?]?
 
     func table(for document: JSONDocument) -> [UInt32?] {

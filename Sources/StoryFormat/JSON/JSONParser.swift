@@ -13,10 +13,10 @@ public struct JSONParser: Sendable {
         /// Largest file accepted, in bytes (positions are 32-bit).
         public var maximumSize: Int
 
-        public init(lenient: Bool = false, maximumDepth: Int = 128, maximumSize: Int = 1 << 30) {
+        public init(lenient: Bool = false, maximumDepth: Int = 128, maximumSize: Int = JSONNode.maximumOffset) {
             self.lenient = lenient
             self.maximumDepth = maximumDepth
-            self.maximumSize = min(maximumSize, Int(UInt32.max) - 1)
+            self.maximumSize = min(maximumSize, JSONNode.maximumOffset)
         }
     }
 
@@ -183,7 +183,7 @@ private struct ParserState {
         case UInt8(ascii: "{"): try parseObject()
         case UInt8(ascii: "["): try parseArray()
         case UInt8(ascii: "\""): try parseString()
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): parseNumber()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try parseNumber()
         case UInt8(ascii: "t"): try parseLiteral("true", .true)
         case UInt8(ascii: "f"): try parseLiteral("false", .false)
         case UInt8(ascii: "n"): try parseLiteral("null", .null)
@@ -215,9 +215,17 @@ private struct ParserState {
             throw Stop()
         }
         let index = nodes.count
+        try checkNodeCount()
         nodes.append(JSONNode(start: UInt32(i), end: 0, next: 0, kind: kind, flags: 0))
         i += 1
         return index
+    }
+
+    mutating func checkNodeCount() throws(Stop) {
+        if nodes.count >= JSONNode.maximumNodes - 1 {
+            report(.fileTooLarge, .error, "file holds more than \(JSONNode.maximumNodes) values", help: "split the story", at: i..<(i + 1))
+            throw Stop()
+        }
     }
 
     mutating func close(_ index: Int) {
@@ -401,6 +409,7 @@ private struct ParserState {
                 }
             }
         }
+        try checkNodeCount()
         nodes.append(JSONNode(start: UInt32(start), end: UInt32(i), next: UInt32(nodes.count + 1), kind: .string, flags: flags))
     }
 
@@ -452,7 +461,8 @@ private struct ParserState {
         return value
     }
 
-    mutating func parseNumber() {
+    mutating func parseNumber() throws(Stop) {
+        try checkNodeCount()
         let start = i
         while i < n, isNumberByte(p[i]) { i += 1 }
         if !isValidNumber(start..<i) {
@@ -505,6 +515,7 @@ private struct ParserState {
                 "unexpected \(describe(at: i)), expected a value",
                 help: "text values must be in double quotes", at: i..<(i + found))
         }
+        try checkNodeCount()
         nodes.append(JSONNode(start: UInt32(i), end: UInt32(i + length), next: UInt32(nodes.count + 1), kind: kind, flags: 0))
         i += length
     }

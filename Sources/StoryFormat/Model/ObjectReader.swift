@@ -4,6 +4,29 @@ struct KeySpec {
     let name: String
     let expected: Expected
     let required: Bool
+    let bytes: [UInt8]
+
+    init(name: String, expected: Expected, required: Bool) {
+        self.name = name
+        self.expected = expected
+        self.required = required
+        bytes = Array(name.utf8)
+    }
+}
+
+/// Value nodes of an object's known keys, by spec index: up to eight keys, no allocation.
+struct Slots {
+    private var storage: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (-1, -1, -1, -1, -1, -1, -1, -1)
+    /// Present but unusable (wrong type): not reported as missing.
+    static let unusable: Int32 = -2
+
+    subscript(index: Int) -> Int32 {
+        get { withUnsafeBytes(of: storage) { $0.load(fromByteOffset: index * 4, as: Int32.self) } }
+        set { withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: index * 4, as: Int32.self) } }
+    }
+
+    /// The usable value node of a key, if any.
+    func node(_ index: Int) -> Int? { self[index] >= 0 ? Int(self[index]) : nil }
 }
 
 /// Reads the members of one object against its key specs, reporting missing keys, wrong types,
@@ -16,30 +39,51 @@ struct ObjectReader {
     init(document: JSONDocument) { self.document = document }
 
     /// Value nodes by spec index (the last one for duplicate keys); nil where absent or wrong.
-    mutating func read(_ object: Int, specs: [KeySpec], label: String) -> [Int?] {
-        var found = [Int?](repeating: nil, count: specs.count)
-        var present = [Bool](repeating: false, count: specs.count)
-        for (key, value) in document.members(of: object) {
-            guard let index = specs.firstIndex(where: { document.keyEquals(key, $0.name) }) else {
-                reportUnknown(key: key, specs: specs, label: label)
+    mutating func read(_ object: Int, specs: [KeySpec], label: @autoclosure () -> String) -> Slots {
+        precondition(specs.count <= 8)
+        var slots = Slots()
+        let nodes = document.nodes
+        var child = object + 1
+        let end = Int(nodes[object].next)
+        while child + 1 < end {
+            let key = child
+            let value = child + 1
+            child = Int(nodes[value].next)
+            guard let index = specIndex(key, specs) else {
+                reportUnknown(key: key, specs: specs, label: label())
                 continue
             }
-            present[index] = true
-            if check(value, specs[index], label: label) { found[index] = value } else { found[index] = nil }
+            slots[index] = check(value, specs[index], label: label) ? Int32(value) : Slots.unusable
         }
-        for (index, spec) in specs.enumerated() where spec.required && !present[index] {
+        for (index, spec) in specs.enumerated() where spec.required && slots[index] == -1 {
             let start = document.range(object).lowerBound
             diagnostics.append(
                 Diagnostic(
-                    code: .missingKey, severity: .error, message: "\(label) is missing the required key '\(spec.name)'",
+                    code: .missingKey, severity: .error, message: "\(label()) is missing the required key '\(spec.name)'",
                     help: "add \"\(spec.name)\": \(example(spec.expected)); the original reader refuses a story without it",
                     range: start..<(start + 1), pointer: document.pointer(to: object)))
         }
-        return found
+        return slots
+    }
+
+    /// Which spec a key names, comparing bytes (keys with escapes are decoded first).
+    private func specIndex(_ key: Int, _ specs: [KeySpec]) -> Int? {
+        if document.hasEscapes(key) {
+            let name = document.string(key)
+            return specs.firstIndex { $0.name == name }
+        }
+        let range = document.contentRange(key)
+        return document.bytes.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress! + range.lowerBound
+            for (index, spec) in specs.enumerated() where spec.bytes.count == range.count {
+                if spec.bytes.withUnsafeBufferPointer({ memEqual(base, $0.baseAddress!, range.count) }) { return index }
+            }
+            return nil
+        }
     }
 
     /// Reports a value of the wrong type (or an empty required string); true when usable.
-    mutating func check(_ value: Int, _ spec: KeySpec, label: String) -> Bool {
+    mutating func check(_ value: Int, _ spec: KeySpec, label: () -> String) -> Bool {
         let kind = document.kind(value)
         let ok: Bool =
             switch spec.expected {
@@ -52,14 +96,14 @@ struct ObjectReader {
             diagnostics.append(
                 Diagnostic(
                     code: .wrongType, severity: .error,
-                    message: "'\(spec.name)' of \(label) must be \(noun(spec.expected)), found \(kind.noun)",
+                    message: "'\(spec.name)' of \(label()) must be \(noun(spec.expected)), found \(kind.noun)",
                     help: wrongTypeHelp(value, spec), range: document.range(value), pointer: document.pointer(to: value)))
             return false
         }
-        if spec.expected == .nonEmptyString, document.contentRange(value).isEmpty || document.string(value).allSatisfy(\.isWhitespace) {
+        if spec.expected == .nonEmptyString, document.isBlank(value) {
             diagnostics.append(
                 Diagnostic(
-                    code: .emptyValue, severity: .error, message: "'\(spec.name)' of \(label) is empty",
+                    code: .emptyValue, severity: .error, message: "'\(spec.name)' of \(label()) is empty",
                     help: "write a \(spec.name == "id" || spec.name == "chapter_id" ? "short identifier" : "text") between the quotes",
                     range: document.range(value), pointer: document.pointer(to: value)))
         }

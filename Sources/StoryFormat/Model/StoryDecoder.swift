@@ -46,11 +46,11 @@ public enum StoryDecoder {
         guard document.kind(root) == .object else {
             return (syntax, [notAnObject(document, root, "the file", example: "{ \"story\": { ... } }")])
         }
-        guard let story = reader.read(root, specs: rootKeys, label: "the file")[0] else { return (syntax, reader.diagnostics) }
+        guard let story = reader.read(root, specs: rootKeys, label: "the file").node(0) else { return (syntax, reader.diagnostics) }
         syntax.storyNode = story
         let fields = reader.read(story, specs: storyKeys, label: "the story")
         func string(_ index: Int) -> Located<String>? {
-            fields[index].map { Located(document.string($0), node: $0) }
+            fields.node(index).map { Located(document.string($0), node: $0) }
         }
         syntax.id = string(0)
         syntax.name = string(1)
@@ -58,7 +58,9 @@ public enum StoryDecoder {
         syntax.summary = string(3)
         syntax.picPath = string(4)
         syntax.vidPath = string(5)
-        if let chapters = fields[6] {
+        if let pic = syntax.picPath { syntax.media.append(MediaSyntax(path: pic, chapter: nil, isPicture: true)) }
+        if let vid = syntax.vidPath { syntax.media.append(MediaSyntax(path: vid, chapter: nil, isPicture: false)) }
+        if let chapters = fields.node(6) {
             syntax.chaptersNode = chapters
             var index = 0
             for element in document.elements(of: chapters) {
@@ -72,7 +74,7 @@ public enum StoryDecoder {
                             range: document.range(element), pointer: document.pointer(to: element)))
                     continue
                 }
-                syntax.chapters.append(decodeChapter(element, index: index, reader: &reader))
+                decodeChapter(element, index: index, into: &syntax, reader: &reader)
             }
             if index == 0 {
                 let start = document.range(chapters).lowerBound
@@ -86,44 +88,61 @@ public enum StoryDecoder {
         return (syntax, reader.diagnostics)
     }
 
-    static func decodeChapter(_ node: Int, index: Int, reader: inout ObjectReader) -> ChapterSyntax {
+    static func decodeChapter(_ node: Int, index: Int, into syntax: inout StorySyntax, reader: inout ObjectReader) {
         let document = reader.document
         var chapter = ChapterSyntax(node: node, index: index)
         // The id first, so that findings about other keys can name the chapter.
         if let idNode = document.member(node, "id"), document.kind(idNode) == .string {
-            chapter.id = Located(document.string(idNode), node: idNode)
+            chapter.idNode = Int32(idNode)
+            chapter.idValue = document.string(idNode)
         }
         let fields = reader.read(node, specs: chapterKeys, label: chapter.label)
-        if fields[0] == nil { chapter.id = nil }
-        chapter.nameNode = fields[1]
-        chapter.textNode = fields[2]
-        chapter.isFirstChapter = fields[3].map { Located(document.kind($0) == .true, node: $0) }
-        chapter.isEnding = fields[4].map { Located(document.kind($0) == .true, node: $0) }
-        chapter.picPath = fields[5].map { Located(document.string($0), node: $0) }
-        chapter.vidPath = fields[6].map { Located(document.string($0), node: $0) }
-        if let choices = fields[7] {
-            chapter.choicesNode = choices
+        if fields[0] < 0 {
+            chapter.idNode = -1
+            chapter.idValue = ""
+        }
+        chapter.storedNameNode = max(-1, fields[1])
+        chapter.storedTextNode = max(-1, fields[2])
+        if let first = fields.node(3) {
+            chapter.firstNode = Int32(first)
+            if document.kind(first) == .true { chapter.flags |= ChapterSyntax.isFirst }
+        }
+        if let ending = fields.node(4) {
+            chapter.endingNode = Int32(ending)
+            if document.kind(ending) == .true { chapter.flags |= ChapterSyntax.isEnding }
+        }
+        if let pic = fields.node(5) {
+            syntax.media.append(MediaSyntax(path: Located(document.string(pic), node: pic), chapter: index, isPicture: true))
+        }
+        if let vid = fields.node(6) {
+            syntax.media.append(MediaSyntax(path: Located(document.string(vid), node: vid), chapter: index, isPicture: false))
+        }
+        chapter.choiceStart = Int32(syntax.choices.count)
+        if let choices = fields.node(7) {
+            chapter.storedChoicesNode = Int32(choices)
             var choiceIndex = 0
             for element in document.elements(of: choices) {
                 defer { choiceIndex += 1 }
-                let label = "choice \(choiceIndex + 1) of \(chapter.label)"
                 guard document.kind(element) == .object else {
                     reader.diagnostics.append(
                         Diagnostic(
                             code: .wrongType, severity: .error,
-                            message: "\(label) must be an object, found \(document.kind(element).noun)",
+                            message: "choice \(choiceIndex + 1) of \(chapter.label) must be an object, found \(document.kind(element).noun)",
                             help: "write each choice as { \"chapter_id\": \"...\", \"text\": \"...\" }",
                             range: document.range(element), pointer: document.pointer(to: element)))
                     continue
                 }
-                let choiceFields = reader.read(element, specs: choiceKeys, label: label)
-                chapter.choices.append(
-                    ChoiceSyntax(
-                        node: element, index: choiceIndex,
-                        target: choiceFields[0].map { Located(document.string($0), node: $0) }, textNode: choiceFields[1]))
+                let choiceFields = reader.read(element, specs: choiceKeys, label: "choice \(choiceIndex + 1) of \(chapter.label)")
+                var choice = ChoiceSyntax(storedNode: Int32(element), storedIndex: Int32(choiceIndex), storedChapter: Int32(index))
+                if let target = choiceFields.node(0) {
+                    choice.targetNode = Int32(target)
+                }
+                choice.storedTextNode = max(-1, choiceFields[1])
+                syntax.choices.append(choice)
             }
         }
-        return chapter
+        chapter.choiceCount = Int32(syntax.choices.count) - chapter.choiceStart
+        syntax.chapters.append(chapter)
     }
 
     public static func decodeAuthors(_ document: JSONDocument) -> (AuthorsSyntax, [Diagnostic]) {
@@ -133,7 +152,7 @@ public enum StoryDecoder {
         guard document.kind(root) == .object else {
             return (syntax, [notAnObject(document, root, "the file", example: "{ \"authors\": [ { \"name\": \"...\" } ] }")])
         }
-        guard let authors = reader.read(root, specs: authorsRootKeys, label: "the catalogue")[0] else {
+        guard let authors = reader.read(root, specs: authorsRootKeys, label: "the catalogue").node(0) else {
             return (syntax, reader.diagnostics)
         }
         syntax.authorsNode = authors
@@ -149,8 +168,8 @@ public enum StoryDecoder {
             }
             let fields = reader.read(element, specs: authorKeys, label: "author \(index + 1)")
             var author = AuthorSyntax(node: element, index: index)
-            author.name = fields[0].map { Located(document.string($0), node: $0) }
-            if let repos = fields[1] {
+            author.name = fields.node(0).map { Located(document.string($0), node: $0) }
+            if let repos = fields.node(1) {
                 for repo in document.elements(of: repos) {
                     if document.kind(repo) == .string {
                         author.repos.append(Located(document.string(repo), node: repo))

@@ -10,6 +10,9 @@ public struct Located<Value: Sendable & Hashable>: Sendable, Hashable {
 
 /// A story file as written: every part tied to its node in the JSON document, so checks can
 /// point at it. Long texts are not copied; read them through the document when needed.
+///
+/// Stored compactly (32-bit node indices, all choices in one array) because a story can have
+/// 100,000 chapters and this sits beside the whole file in memory.
 public struct StorySyntax: Sendable {
     public var document: JSONDocument
     public var storyNode: Int?
@@ -21,39 +24,47 @@ public struct StorySyntax: Sendable {
     public var vidPath: Located<String>?
     public var chaptersNode: Int?
     public var chapters: [ChapterSyntax] = []
+    /// Every choice of every chapter, chapter by chapter; see `choices(of:)`.
+    public var choices: [ChoiceSyntax] = []
+    /// Every `pic_path` and `vid_path`, the story's first, then the chapters' in file order.
+    public var media: [MediaSyntax] = []
 
     public init(document: JSONDocument) { self.document = document }
 
-    /// Nodes of the free text fields a reader sees (titles, summary, chapter text, choice labels).
-    public var textNodes: [Int] {
-        var nodes: [Int] = []
-        nodes.reserveCapacity(chapters.count * 4 + 2)
-        for field in [name, summary, rating] { if let field { nodes.append(field.node) } }
-        for chapter in chapters {
-            if let node = chapter.nameNode { nodes.append(node) }
-            if let node = chapter.textNode { nodes.append(node) }
-            for choice in chapter.choices { if let node = choice.textNode { nodes.append(node) } }
-        }
-        return nodes
+    /// The choices of one chapter, in order.
+    public func choices(of chapter: ChapterSyntax) -> ArraySlice<ChoiceSyntax> {
+        choices[Int(chapter.choiceStart)..<Int(chapter.choiceStart + chapter.choiceCount)]
+    }
+
+    /// The chapter id a choice leads to. Decoded on demand: a story holds hundreds of thousands
+    /// of choices and their ids are in the document already.
+    public func target(of choice: ChoiceSyntax) -> Located<String>? {
+        choice.targetNode < 0 ? nil : Located(document.string(Int(choice.targetNode)), node: Int(choice.targetNode))
     }
 
     /// The plain model, or nil when a required value is missing or has the wrong type.
     public func model() -> Story? {
         guard let id, let name, let rating, let summary, chaptersNode != nil else { return nil }
+        var pictures: [Int: String] = [:]
+        var videos: [Int: String] = [:]
+        for use in media {
+            guard let chapter = use.chapter else { continue }
+            if use.isPicture { pictures[chapter] = use.path.value } else { videos[chapter] = use.path.value }
+        }
         var chapters: [Chapter] = []
         chapters.reserveCapacity(self.chapters.count)
         for chapter in self.chapters {
             guard let chapterID = chapter.id, let nameNode = chapter.nameNode, let textNode = chapter.textNode else { return nil }
             var choices: [Choice] = []
-            for choice in chapter.choices {
-                guard let target = choice.target, let textNode = choice.textNode else { return nil }
+            for choice in self.choices(of: chapter) {
+                guard let target = target(of: choice), let textNode = choice.textNode else { return nil }
                 choices.append(Choice(chapterID: target.value, text: document.string(textNode)))
             }
             chapters.append(
                 Chapter(
                     id: chapterID.value, name: document.string(nameNode), text: document.string(textNode),
                     isFirstChapter: chapter.isFirstChapter?.value ?? false, isEnding: chapter.isEnding?.value ?? false,
-                    picPath: chapter.picPath?.value, vidPath: chapter.vidPath?.value, choices: choices))
+                    picPath: pictures[chapter.index], vidPath: videos[chapter.index], choices: choices))
         }
         return Story(
             id: id.value, name: name.value, rating: rating.value, summary: summary.value,
@@ -62,31 +73,76 @@ public struct StorySyntax: Sendable {
 }
 
 public struct ChapterSyntax: Sendable {
-    public var node: Int
+    var storedNode: Int32
+    var storedIndex: Int32
+    var idNode: Int32 = -1
+    var storedNameNode: Int32 = -1
+    var storedTextNode: Int32 = -1
+    var firstNode: Int32 = -1
+    var endingNode: Int32 = -1
+    var storedChoicesNode: Int32 = -1
+    /// Index of the chapter's first choice in `StorySyntax.choices`.
+    public internal(set) var choiceStart: Int32 = 0
+    var choiceCount: Int32 = 0
+    var flags: UInt8 = 0
+    /// The id's text, "" when the chapter has no usable id (cheaper than `id` in hot loops).
+    public internal(set) var idValue = ""
+
+    static let isFirst: UInt8 = 1
+    static let isEnding: UInt8 = 2
+
+    init(node: Int, index: Int) {
+        storedNode = Int32(node)
+        storedIndex = Int32(index)
+    }
+
+    public var node: Int { Int(storedNode) }
     /// Position in the `chapters` array.
-    public var index: Int
-    public var id: Located<String>?
-    public var nameNode: Int?
-    public var textNode: Int?
-    public var isFirstChapter: Located<Bool>?
-    public var isEnding: Located<Bool>?
-    public var picPath: Located<String>?
-    public var vidPath: Located<String>?
-    public var choicesNode: Int?
-    public var choices: [ChoiceSyntax] = []
+    public var index: Int { Int(storedIndex) }
+    public var id: Located<String>? { idNode < 0 ? nil : Located(idValue, node: Int(idNode)) }
+    public var nameNode: Int? { storedNameNode < 0 ? nil : Int(storedNameNode) }
+    public var textNode: Int? { storedTextNode < 0 ? nil : Int(storedTextNode) }
+    public var isFirstChapter: Located<Bool>? { firstNode < 0 ? nil : Located(flags & Self.isFirst != 0, node: Int(firstNode)) }
+    /// Extension: `"is_ending": true` marks an intended ending.
+    public var isEnding: Located<Bool>? { endingNode < 0 ? nil : Located(flags & Self.isEnding != 0, node: Int(endingNode)) }
+    public var choicesNode: Int? { storedChoicesNode < 0 ? nil : Int(storedChoicesNode) }
+    /// Number of choices that could be read as objects.
+    public var numberOfChoices: Int { Int(choiceCount) }
+    /// Where reading ends: no choices at all.
+    public var hasNoChoices: Bool { choiceCount == 0 }
 
     /// "chapter 'cellar'" or, without a usable id, "chapter 3".
     public var label: String {
-        if let id, !id.value.isEmpty { return "chapter '\(VisibleText.escape(id.value))'" }
+        if idNode >= 0, !idValue.isEmpty { return "chapter '\(VisibleText.escape(idValue))'" }
         return "chapter \(index + 1)"
     }
 }
 
 public struct ChoiceSyntax: Sendable {
-    public var node: Int
-    public var index: Int
-    public var target: Located<String>?
-    public var textNode: Int?
+    var storedNode: Int32
+    var storedIndex: Int32
+    var storedChapter: Int32
+    /// The target's node, -1 when absent (`StorySyntax.target(of:)` decodes it).
+    public internal(set) var targetNode: Int32 = -1
+    var storedTextNode: Int32 = -1
+
+    public var node: Int { Int(storedNode) }
+    /// Position among its chapter's choices.
+    public var index: Int { Int(storedIndex) }
+    /// Index of its chapter in `StorySyntax.chapters`.
+    public var chapter: Int { Int(storedChapter) }
+    public var textNode: Int? { storedTextNode < 0 ? nil : Int(storedTextNode) }
+}
+
+/// A `pic_path` or `vid_path` value and whose it is.
+public struct MediaSyntax: Sendable {
+    public var path: Located<String>
+    /// Index of the chapter it belongs to; nil for the story's own.
+    public var chapter: Int?
+    public var isPicture: Bool
+
+    public var key: String { isPicture ? "pic_path" : "vid_path" }
+    public var reference: MediaReference { MediaReference(path.value) }
 }
 
 /// An `authors.json` file as written.

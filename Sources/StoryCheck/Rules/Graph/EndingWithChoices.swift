@@ -24,7 +24,7 @@ enum EndingWithChoices: Rule {
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         guard let story = context.story else { return }
-        for chapter in story.chapters where !chapter.choices.isEmpty {
+        for chapter in story.chapters where !chapter.hasNoChoices {
             guard let mark = chapter.isEnding, mark.value else { continue }
             findings.add(
                 "\(chapter.label) is marked as an ending but has choices",

@@ -37,13 +37,13 @@ enum NoWayOut: Rule {
         var isEntry = [Bool](repeating: false, count: graph.chapterCount)
         if let start = graph.start, trapped[start] { isEntry[start] = true }
         for position in 0..<graph.chapterCount where !trapped[position] {
-            for next in graph.successors[position] where trapped[next] { isEntry[next] = true }
+            for next in graph.successors(of: position) where trapped[next] { isEntry[next] = true }
         }
         for position in 0..<graph.chapterCount where isEntry[position] {
             let chapter = story.chapters[position]
             let path = loop(from: position, graph: graph, trapped: trapped)
             let help: String
-            if path.count > 1, path.first == path.last || graph.successors[path.last!].contains(where: { path.contains($0) }) {
+            if path.count > 1, path.first == path.last || graph.successors(of: path.last!).contains(where: { path.contains($0) }) {
                 let ids = path.compactMap { story.chapters[$0].id?.value }
                 let shown = ids.prefix(6).map { VisibleText.escape($0) }.joined(separator: " → ") + (ids.count > 6 ? " → …" : "")
                 help = "every path loops (\(shown)); add a choice that leads out, or an ending"
@@ -62,7 +62,7 @@ enum NoWayOut: Rule {
         while order[current] == nil, path.count < 1000 {
             order[current] = path.count
             path.append(current)
-            guard let next = graph.successors[current].first(where: { trapped[$0] }) else { return path }
+            guard let next = graph.successors(of: current).first(where: { trapped[$0] }) else { return path }
             current = next
         }
         guard let loopStart = order[current] else { return path }

@@ -29,7 +29,7 @@ enum UnmarkedEnding: Rule {
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         guard let story = context.story, story.chapters.contains(where: { $0.isEnding?.value == true }) else { return }
-        for chapter in story.chapters where chapter.choices.isEmpty && chapter.isEnding?.value != true {
+        for chapter in story.chapters where chapter.hasNoChoices && chapter.isEnding?.value != true {
             findings.add(
                 "\(chapter.label) has no choices but is not marked as an ending",
                 help: "add \"is_ending\": true if the story ends here, or add choices", at: chapter.id?.node ?? chapter.node)

@@ -13,7 +13,7 @@ enum LargePicture: Rule {
                 #"        { "id": "a", "name": "A", "text": "Hi.", "is_first_chapter": true, "pic_path": ↓"resources/huge.png" }"#,
                 folderFiles: [
                     "README.md": RuleExample.taggedReadme,
-                    "resources/huge.png": "⟨89⟩PNG\r\n⟨1A⟩\n" + String(repeating: "x", count: MediaChecks.largePictureBytes),
+                    "resources/huge.png": "⟨89⟩PNG\r\n⟨1A⟩\n⟨pad:\(MediaChecks.largePictureBytes)⟩",
                 ])
         ],
         nonTriggering: [

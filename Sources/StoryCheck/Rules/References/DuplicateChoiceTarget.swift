@@ -28,18 +28,20 @@ enum DuplicateChoiceTarget: Rule {
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         guard let story = context.story else { return }
-        for chapter in story.chapters where chapter.choices.count > 1 {
-            var seen: [String: Int] = [:]
-            for choice in chapter.choices {
-                guard let target = choice.target else { continue }
-                if let first = seen[target.value] {
-                    findings.add(
-                        "two choices of \(chapter.label) lead to '\(VisibleText.escape(target.value))'",
-                        help: "lead one of them elsewhere, or merge them", at: target.node,
-                        related: [RelatedLocation(message: "the other choice", range: story.document.range(first))])
-                } else {
-                    seen[target.value] = target.node
-                }
+        for chapter in story.chapters where chapter.numberOfChoices > 1 {
+            let choices = story.choices(of: chapter)
+            // A chapter has a handful of choices: comparing each with those before it beats hashing.
+            for (offset, choice) in zip(choices.indices, choices) {
+                guard choice.targetNode >= 0,
+                    let first = choices[choices.startIndex..<offset].first(where: {
+                        $0.targetNode >= 0 && story.document.stringEquals(Int($0.targetNode), Int(choice.targetNode))
+                    }),
+                    let target = story.target(of: choice)
+                else { continue }
+                findings.add(
+                    "two choices of \(chapter.label) lead to '\(VisibleText.escape(target.value))'",
+                    help: "lead one of them elsewhere, or merge them", at: target.node,
+                    related: [RelatedLocation(message: "the other choice", range: story.document.range(Int(first.targetNode)))])
             }
         }
     }

@@ -26,11 +26,11 @@ enum MissingChoiceTarget: Rule {
         ])
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
-        guard let story = context.story, let graph = context.graph else { return }
-        lazy var ids = story.chapters.compactMap { $0.id?.value }
-        for chapter in story.chapters {
-            for choice in chapter.choices {
-                guard let target = choice.target, !target.value.isEmpty, graph.index[target.value] == nil else { continue }
+        guard let story = context.story, let graph = context.graph, !graph.missingTargets.isEmpty else { return }
+        let ids = story.chapters.compactMap { $0.id?.value }
+        for choiceIndex in graph.missingTargets {
+            guard let target = story.target(of: story.choices[choiceIndex]) else { continue }
+            do {
                 let suggestion = KeySuggestion.nearest(to: target.value, among: ids)
                 findings.add(
                     "choice target '\(VisibleText.escape(target.value))' does not exist",

@@ -27,12 +27,15 @@ enum SelfChoice: Rule {
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         guard let story = context.story else { return }
-        for chapter in story.chapters {
-            guard let id = chapter.id?.value else { continue }
-            for choice in chapter.choices where choice.target?.value == id {
+        for choice in story.choices {
+            let chapter = story.chapters[choice.chapter]
+            guard let id = chapter.id, choice.targetNode >= 0, story.document.stringEquals(id.node, Int(choice.targetNode)),
+                let target = story.target(of: choice)
+            else { continue }
+            do {
                 findings.add(
                     "\(chapter.label) has a choice that leads back to itself",
-                    help: "lead the choice to another chapter", at: choice.target!.node)
+                    help: "lead the choice to another chapter", at: target.node)
             }
         }
     }

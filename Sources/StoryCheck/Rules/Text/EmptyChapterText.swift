@@ -17,7 +17,7 @@ enum EmptyChapterText: Rule {
         guard let story = context.story else { return }
         let document = story.document
         for chapter in story.chapters {
-            guard let node = chapter.textNode, document.scalars(node).allSatisfy({ $0.scalar.properties.isWhitespace }) else { continue }
+            guard let node = chapter.textNode, document.isBlank(node) else { continue }
             findings.add("\(chapter.label) has no text", help: "write the chapter, or remove it", at: node)
         }
     }

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import StoryFormat
+
+/// Chapter positions by id: an open-addressing table with FNV-1a over the id's bytes. Built once
+/// per check and probed for every choice, so it is kept cheaper than a `[String: Int]`
+/// (no per-process seeding, no per-lookup hasher set-up). With duplicate ids, the first wins.
+public struct ChapterIndex: Sendable {
+    private var slots: [Int32]
+    private let ids: [String]
+    private let mask: Int
+
+    public init(ids: [String?]) {
+        var capacity = 16
+        while capacity < ids.count * 2 { capacity <<= 1 }
+        mask = capacity - 1
+        slots = [Int32](repeating: -1, count: capacity)
+        self.ids = ids.map { $0 ?? "" }
+        for (position, id) in ids.enumerated() {
+            guard let id else { continue }
+            var slot = Self.hash(id) & mask
+            while true {
+                let occupant = slots[slot]
+                if occupant < 0 {
+                    slots[slot] = Int32(position)
+                    break
+                }
+                if self.ids[Int(occupant)] == id { break }  // a duplicate: keep the first
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+
+    /// The position of the first chapter with this id.
+    public subscript(id: String) -> Int? {
+        var slot = Self.hash(id) & mask
+        while true {
+            let occupant = slots[slot]
+            if occupant < 0 { return nil }
+            if ids[Int(occupant)] == id { return Int(occupant) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// The position of the first chapter whose id is the text of a string node, comparing bytes
+    /// in place (no string is made for the hundreds of thousands of choice targets).
+    public func position(ofIDAt node: Int, in document: JSONDocument) -> Int? {
+        document.withContentBytes(node) { bytes in
+            guard let bytes else { return self[document.string(node)] }
+            var slot = Self.hash(bytes) & mask
+            while true {
+                let occupant = slots[slot]
+                if occupant < 0 { return nil }
+                var id = ids[Int(occupant)]
+                let equal = id.withUTF8 { $0.count == bytes.count && memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+                if equal { return Int(occupant) }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+
+    static func hash(_ id: String) -> Int {
+        var id = id
+        return id.withUTF8 { hash($0) }
+    }
+
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+    }
+}

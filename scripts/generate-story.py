@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Writes a valid story.json with N chapters, for benchmarks.
+
+Every chapter is reachable and every path reaches an ending, so `cyd validate` runs all of its
+rules over the whole file and finds nothing. About 750 bytes a chapter: 100,000 chapters make
+a file of about 75 MB. Deterministic for a given N and seed.
+
+usage: generate-story.py CHAPTERS OUTPUT [--seed N] [--pictures]
+"""
+import argparse
+import json
+import random
+
+WORDS = (
+    "harbour lantern tide rope gull salt fog bell keeper ledger stair window oar current "
+    "shadow lamp compass chart wind reef moon cellar door key whisper letter candle storm "
+    "quiet narrow old bright cold warm distant hidden broken silver wet heavy sudden "
+    "walks waits listens opens climbs follows turns watches answers counts remembers"
+).split()
+
+
+def sentence(rng):
+    words = [rng.choice(WORDS) for _ in range(rng.randint(6, 13))]
+    return " ".join(words).capitalize() + "."
+
+
+def paragraph(rng):
+    return " ".join(sentence(rng) for _ in range(rng.randint(2, 3)))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("chapters", type=int)
+    parser.add_argument("output")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--pictures", action="store_true", help="give every tenth chapter a picture")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    n = args.chapters
+    # Every 50th chapter (and the last) is an ending. The others lead to the next two chapters
+    # (so no chapter is cut off by an ending before it) and to up to two chapters further on.
+    chapters = []
+    for i in range(n):
+        chapter = {
+            "id": f"chapter{i:06d}",
+            "name": f"Chapter {i + 1}: the {rng.choice(WORDS)}",
+            "text": "\n\n".join(paragraph(rng) for _ in range(2)) + ("\n\nHello again, [[name]]." if i % 7 == 0 else ""),
+        }
+        if i == 0:
+            chapter["is_first_chapter"] = True
+        if args.pictures and i % 10 == 0:
+            chapter["pic_path"] = f"resources/picture{i % 3}.png"
+        is_ending = i == n - 1 or (i % 50 == 49 and i > 0)
+        if not is_ending:
+            targets = {t for t in (i + 1, i + 2) if t < n}
+            for _ in range(rng.randint(0, 2)):
+                targets.add(rng.randint(i + 1, min(n - 1, i + 200)))
+            chapter["choices"] = [
+                {"chapter_id": f"chapter{t:06d}", "text": f"Follow the {rng.choice(WORDS)} {rng.choice(WORDS)}"}
+                for t in sorted(targets)
+            ]
+        else:
+            chapter["is_ending"] = True
+        chapters.append(chapter)
+    story = {
+        "story": {
+            "id": f"generated{n}",
+            "name": f"A generated story of {n} chapters",
+            "rating": "G",
+            "summary": "Made by scripts/generate-story.py for benchmarks",
+            "chapters": chapters,
+        }
+    }
+    with open(args.output, "w", encoding="utf-8") as out:
+        json.dump(story, out, indent=2, ensure_ascii=False)
+        out.write("\n")
+
+
+if __name__ == "__main__":
+    main()
