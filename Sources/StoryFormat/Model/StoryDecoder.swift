@@ -7,8 +7,8 @@ public enum StoryDecoder {
         KeySpec(name: "name", expected: .nonEmptyString, required: true),
         KeySpec(name: "rating", expected: .nonEmptyString, required: true),
         KeySpec(name: "summary", expected: .nonEmptyString, required: true),
-        KeySpec(name: "pic_path", expected: .string, required: false),
-        KeySpec(name: "vid_path", expected: .string, required: false),
+        KeySpec(name: "pic_path", expected: .nonEmptyString, required: false),
+        KeySpec(name: "vid_path", expected: .nonEmptyString, required: false),
         KeySpec(name: "chapters", expected: .array, required: true),
     ]
     static let chapterKeys = [
@@ -17,8 +17,8 @@ public enum StoryDecoder {
         KeySpec(name: "text", expected: .string, required: true),
         KeySpec(name: "is_first_chapter", expected: .boolean, required: false),
         KeySpec(name: "is_ending", expected: .boolean, required: false),
-        KeySpec(name: "pic_path", expected: .string, required: false),
-        KeySpec(name: "vid_path", expected: .string, required: false),
+        KeySpec(name: "pic_path", expected: .nonEmptyString, required: false),
+        KeySpec(name: "vid_path", expected: .nonEmptyString, required: false),
         KeySpec(name: "choices", expected: .array, required: false),
     ]
     static let choiceKeys = [

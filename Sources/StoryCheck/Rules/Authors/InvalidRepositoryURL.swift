@@ -32,17 +32,10 @@ enum InvalidRepositoryURL: Rule {
         }
     }
 
+    /// The same pattern as `repos` items in Schemas/authors.schema.json, so both agree:
+    /// scheme://host/path for https, git and ssh; file://path; or scp-like user@host:path.
     public static func isCloneable(_ url: String) -> Bool {
-        if url.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true }) { return false }
-        for scheme in ["https://", "git://", "ssh://"] where url.hasPrefix(scheme) {
-            let host = url.dropFirst(scheme.count).prefix { $0 != "/" }
-            return !host.isEmpty && url.dropFirst(scheme.count).contains("/")
-        }
-        if url.hasPrefix("file://") { return url.count > "file://".count }
-        // scp-like: user@host:path
-        if let at = url.firstIndex(of: "@"), let colon = url[at...].firstIndex(of: ":") {
-            return url.distance(from: url.startIndex, to: at) > 0 && url.index(after: at) < colon && url.index(after: colon) < url.endIndex
-        }
-        return false
+        url.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+            && url.wholeMatch(of: /(?:(?:https|git|ssh):\/\/[^\/\s]+\/\S*|file:\/\/\S+|[^@\s\/:]+@[^:\s\/]+:\S+)/) != nil
     }
 }

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+@Suite("cyd validate, rules and explain")
+struct ValidateCommandTests {
+    static let clean = #"""
+        { "story": { "id": "s", "name": "Clean", "rating": "G", "summary": "Nothing wrong",
+          "chapters": [
+            { "id": "a", "name": "A", "text": "Hello, [[name]].", "is_first_chapter": true, "choices": [ { "chapter_id": "b", "text": "On" } ] },
+            { "id": "b", "name": "B", "text": "The end." } ] } }
+        """#
+    static let withWarning = clean.replacingOccurrences(of: #""text": "The end." }"#, with: #""text": "The end.", "colour": "blue" }"#)
+    static let withError = clean.replacingOccurrences(of: #""chapter_id": "b""#, with: #""chapter_id": "c""#)
+
+    @Test("exit 0 for a clean story, with a one-line summary")
+    func clean() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("story.json", Self.clean)
+        let result = try Command.cyd(["validate", folder.path("story.json")])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.hasSuffix("story.json: no problems · 2 chapters · starts at 'a' · 1 ending reachable: 'b'\n"))
+    }
+
+    @Test("exit 1 when errors are found, 0 for warnings unless --strict")
+    func exitCodes() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("error.json", Self.withError)
+        try folder.write("warning.json", Self.withWarning)
+        #expect(try Command.cyd(["validate", folder.path("error.json")]).status == 1)
+        #expect(try Command.cyd(["validate", folder.path("warning.json")]).status == 0)
+        #expect(try Command.cyd(["validate", "--strict", folder.path("warning.json")]).status == 1)
+        #expect(try Command.cyd(["validate", "--ignore", "unknown-key", "--strict", folder.path("warning.json")]).status == 0)
+    }
+
+    @Test("exit 2 for usage and I/O errors, with a message on standard error")
+    func failures() throws {
+        let missing = try Command.cyd(["validate", "/nonexistent/story.json"])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("'/nonexistent/story.json' does not exist"))
+        let badOption = try Command.cyd(["validate", "--no-such-option"])
+        #expect(badOption.status == 2)
+        #expect(try Command.cyd(["validate", "--format", "xml"]).status == 2)
+        #expect(try Command.cyd(["validate", "--select", "CYD999"]).status == 2)
+        let emptyFolder = try TemporaryFolder()
+        let noStory = try Command.cyd(["validate", emptyFolder.url.path])
+        #expect(noStory.status == 2)
+        #expect(noStory.standardError.contains("has no story.json"))
+        #expect(try Command.cyd(["explain", "CYD999"]).status == 2)
+    }
+
+    @Test("a folder is checked with its README and pictures, and findings name the README")
+    func folder() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("story.json", Self.clean.replacingOccurrences(of: #""id": "b", "name": "B","#, with: #""id": "b", "name": "B", "pic_path": "resources/B.png","#))
+        try folder.write("README.md", "# Clean\n")
+        let result = try Command.cyd(["validate", folder.url.path])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("error[CYD604]: pic_path of chapter 'b' names 'resources/B.png', which is not in the story folder"))
+        #expect(result.standardOutput.contains("warning[CYD802]: README.md does not contain the tag #ChooseYourDestiny"))
+        #expect(result.standardOutput.contains("--> \(folder.url.path)/README.md:1:1"))
+    }
+
+    @Test("without a path, the current folder")
+    func currentFolder() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("story.json", Self.clean)
+        try folder.write("README.md", "A #ChooseYourDestiny story\n")
+        let result = try Command.cyd(["validate"], in: folder.url)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("story.json: no problems"))
+    }
+
+    @Test("--output writes the report atomically and prints nothing; json and sarif parse")
+    func outputFile() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("story.json", Self.withError)
+        for format in ["json", "sarif"] {
+            let report = folder.path("report.\(format)")
+            let result = try Command.cyd(["validate", "--format", format, "--output", report, folder.path("story.json")])
+            #expect(result.status == 1)
+            #expect(result.standardOutput.isEmpty)
+            let data = try Data(contentsOf: URL(fileURLWithPath: report))
+            #expect((try JSONSerialization.jsonObject(with: data) as? [String: Any]) != nil, "\(format) parses")
+        }
+    }
+
+    @Test("GitHub Actions get workflow annotations by default")
+    func githubByDefault() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("story.json", Self.withError)
+        let result = try Command.cyd(["validate", folder.path("story.json")], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(result.standardOutput.contains("::error file="))
+        #expect(result.standardOutput.contains("title=CYD302 missing-choice-target::"))
+    }
+
+    @Test("colour only when asked or on a terminal, never with NO_COLOR")
+    func colour() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("story.json", Self.withError)
+        let plain = try Command.cyd(["validate", folder.path("story.json")])
+        #expect(!plain.standardOutput.contains("\u{1B}["))
+        let forced = try Command.cyd(["validate", "--color", "always", folder.path("story.json")])
+        #expect(forced.standardOutput.contains("\u{1B}[1;31merror"))
+        let clicolor = try Command.cyd(["validate", folder.path("story.json")], environment: ["NO_COLOR": "", "CLICOLOR_FORCE": "1"])
+        #expect(clicolor.standardOutput.contains("\u{1B}["))
+    }
+
+    @Test("--lenient reads trailing commas as warnings")
+    func lenient() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("story.json", Self.clean.replacingOccurrences(of: #""text": "The end." }"#, with: #""text": "The end.", }"#))
+        #expect(try Command.cyd(["validate", folder.path("story.json")]).status == 1)
+        let lenient = try Command.cyd(["validate", "--lenient", folder.path("story.json")])
+        #expect(lenient.status == 0)
+        #expect(lenient.standardOutput.contains("warning[CYD102]: trailing comma"))
+    }
+
+    @Test("rules lists every rule; explain tells one, by code or name")
+    func rulesAndExplain() throws {
+        let rules = try Command.cyd(["rules"])
+        #expect(rules.status == 0)
+        for code in ["CYD101", "CYD302", "CYD502", "CYD704", "CYD903"] { #expect(rules.standardOutput.contains(code)) }
+        let explain = try Command.cyd(["explain", "cyd302"])
+        #expect(explain.status == 0)
+        #expect(explain.standardOutput.hasPrefix("CYD302 missing-choice-target (references, error)"))
+        #expect(explain.standardOutput.contains("For example, this is reported:"))
+        #expect(!explain.standardOutput.contains("↓"))
+        #expect(try Command.cyd(["explain", "trailing-comma"]).standardOutput.contains("warning with --lenient"))
+        #expect(try Command.cyd(["rules", "--markdown"]).standardOutput.hasPrefix("| code | name |"))
+    }
+
+    @Test("hostile text in a story never reaches the terminal raw")
+    func hostileText() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("story.json", Self.clean.replacingOccurrences(of: "Hello, [[name]].", with: #"\u001b]0;owned\u0007\u001b[2J"#))
+        let result = try Command.cyd(["validate", folder.path("story.json")])
+        #expect(result.status == 1)
+        #expect(!result.standardOutput.contains("\u{1B}") && !result.standardOutput.contains("\u{7}"))
+        #expect(result.standardOutput.contains("error[CYD704]"))
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        components(separatedBy: target).joined(separator: replacement)
+    }
+}
