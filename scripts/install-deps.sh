@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what building, testing and benchmarking cyd needs on Debian (run as root):
+# the C libraries (libgit2, libcurl, SQLite), git (its daemon and http-backend serve test
+# repositories), hyperfine and GNU time (benchmarks), tmux (terminal tests), and
+# check-jsonschema from PyPI (schema agreement tests and benchmark peer).
+# Quiet and quick when everything is already there.
+set -euo pipefail
+packages=(libgit2-dev libcurl4-openssl-dev libsqlite3-dev git hyperfine time tmux)
+# python3 and pip may come from elsewhere (pyenv); only ask apt for them when there is none.
+command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if ! command -v check-jsonschema >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check check-jsonschema \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages check-jsonschema
+  hash -r
+fi
+command -v check-jsonschema >/dev/null || { echo "check-jsonschema is not on PATH after installing it" >&2; exit 1; }
