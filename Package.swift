@@ -7,26 +7,42 @@ let package = Package(
     products: [
         .library(name: "StoryFormat", targets: ["StoryFormat"]),
         .library(name: "StoryCheck", targets: ["StoryCheck"]),
+        .library(name: "StoryStore", targets: ["StoryStore"]),
+        .library(name: "StoryReader", targets: ["StoryReader"]),
+        .library(name: "Transport", targets: ["Transport"]),
         .executable(name: "cyd", targets: ["cyd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // bytes -> JSON tree with source positions -> story model; no dependencies
         .target(name: "StoryFormat"),
         // rules over the tree and the chapter graph -> diagnostics -> text/json/github/sarif
         .target(name: "StoryCheck", dependencies: ["StoryFormat"]),
+        // libcurl's variadic functions, wrapped so Swift can call them
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // the only module that touches C: HTTP through libcurl (and git through libgit2, later)
+        .target(name: "Transport", dependencies: ["CCurl"]),
+        // the SQLite library of stories, chapters, pictures, profiles and progress
+        .target(
+            name: "StoryStore",
+            dependencies: ["StoryFormat", "StoryCheck", .product(name: "GRDB", package: "GRDB.swift")]),
+        // a reading session: current chapter, choose, back, bookmarks, pictures; no terminal code
+        .target(name: "StoryReader", dependencies: ["StoryStore", "StoryFormat", "Transport"]),
         // the command line: the only module that knows about terminals and exit codes
         .executableTarget(
             name: "cyd",
             dependencies: [
-                "StoryFormat", "StoryCheck",
+                "StoryFormat", "StoryCheck", "StoryStore", "StoryReader",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "StoryFormatTests", dependencies: ["StoryFormat"]),
         .testTarget(name: "StoryCheckTests", dependencies: ["StoryCheck", "StoryFormat"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport"]),
+        .testTarget(name: "StoryStoreTests", dependencies: ["StoryStore", "StoryReader", "StoryFormat"]),
         .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat"]),
     ],
     swiftLanguageModes: [.v6]

@@ -61,6 +61,34 @@ enum Terminal {
         return Int(size.ws_col)
     }
 
+    /// The running executable's path.
+    static var executablePath: String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if count > 0 { return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } }
+        return CommandLine.arguments.first ?? ""
+    }
+
+    /// Ctrl-C while reading: progress is saved after every move, so quit at once, cleanly.
+    static func quitOnInterrupt() {
+        signal(SIGINT) { _ in
+            let newline: [UInt8] = [0x0A]
+            _ = newline.withUnsafeBytes { POSIX.writeBytes(STDOUT_FILENO, $0.baseAddress!, 1) }
+            _exit(0)
+        }
+    }
+
+    /// Starts a program found on PATH without waiting for it; false when there is none.
+    static func launch(_ program: String, _ arguments: [String]) -> Bool {
+        let candidates: [String] = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/\(program)" }
+        let path = candidates.first { access($0, X_OK) == 0 }
+        guard let path else { return false }
+        var pid: pid_t = 0
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        return posix_spawn(&pid, path, nil, nil, argv, environ) == 0
+    }
+
     /// Writes a file so that a reader never sees half of it: a temporary file, then a rename.
     static func writeAtomically(_ text: String, to path: String) throws {
         let url = URL(fileURLWithPath: path)

@@ -1,0 +1,121 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Dispatch
+import StoryFormat
+import StoryStore
+import Transport
+
+/// Where a chapter's picture stands.
+public enum PictureState: Sendable, Equatable {
+    case none
+    case loading(path: String)
+    case ready(StoredPicture)
+    case failed(path: String, reason: String)
+}
+
+/// Fetches pictures lazily, the first time a chapter is shown, and keeps them in the library:
+/// repository paths from the story's folder, https links with libcurl (timeouts, a size limit,
+/// bounded redirects). Fetches run in the background; reading never waits for one.
+public final class PictureFetcher: @unchecked Sendable {
+    public var maximumBytes = 10 * 1024 * 1024
+    private let library: StoryLibrary
+    private let client = HTTPClient()
+    private let queue = DispatchQueue(label: "cyd.pictures")
+    private let lock = Lock()
+    private var states: [String: PictureState] = [:]
+    private var pending: [String: DispatchGroup] = [:]
+
+    public init(library: StoryLibrary) { self.library = library }
+
+    /// The picture's state; starts a fetch when it is neither stored nor being fetched.
+    public func request(_ path: String, of story: StoryRecord) -> PictureState {
+        if let stored = try? library.picture(path, of: story) { return .ready(stored) }
+        return lock.withLock {
+            if let state = states[path], state != .none { return state }
+            start(path, story)
+            return .loading(path: path)
+        }
+    }
+
+    /// Forgets a failure and tries again.
+    public func retry(_ path: String, of story: StoryRecord) -> PictureState {
+        lock.withLock { states[path] = nil }
+        return request(path, of: story)
+    }
+
+    /// Waits (at most `timeout` seconds) for a fetch in progress; for when the reader asks to see it.
+    public func wait(_ path: String, of story: StoryRecord, timeout: Double = 60) -> PictureState {
+        let group = lock.withLock { pending[path] }
+        _ = group?.wait(timeout: .now() + timeout)
+        if let stored = try? library.picture(path, of: story) { return .ready(stored) }
+        return lock.withLock { states[path] ?? .none }
+    }
+
+    /// Must hold the lock.
+    private func start(_ path: String, _ story: StoryRecord) {
+        let group = DispatchGroup()
+        pending[path] = group
+        states[path] = .loading(path: path)
+        group.enter()
+        queue.async { [self] in
+            let result = fetch(path, story)
+            let state: PictureState
+            switch result {
+            case .success(let picture):
+                do {
+                    try library.storePicture(picture, of: story)
+                    state = .ready(picture)
+                } catch {
+                    state = .failed(path: path, reason: "could not store it: \(error)")
+                }
+            case .failure(let reason):
+                state = .failed(path: path, reason: reason.message)
+            }
+            lock.withLock {
+                states[path] = state
+                pending[path] = nil
+            }
+            group.leave()
+        }
+    }
+
+    struct Failure: Error { var message: String }
+
+    private func fetch(_ path: String, _ story: StoryRecord) -> Result<StoredPicture, Failure> {
+        switch MediaReference(path) {
+        case .web(let url):
+            var request = HTTPRequest(url: url)
+            request.httpsOnly = true
+            request.maximumBytes = maximumBytes
+            request.connectTimeout = 10
+            request.totalTimeout = 60
+            do {
+                let response = try client.get(request)
+                guard response.status == 200 else { return .failure(Failure(message: "the server answered \(response.status)")) }
+                return .success(StoredPicture(path: path, data: response.body, mediaType: response.headers["content-type"]))
+            } catch {
+                return .failure(Failure(message: error.description))
+            }
+        case .repository(let relative):
+            guard story.source.kind == .folder else {
+                return .failure(Failure(message: "pictures of \(story.source.kind.rawValue) stories are not supported yet"))
+            }
+            guard Self.isSafe(relative) else { return .failure(Failure(message: "the path leaves the story's folder")) }
+            let file = story.source.location + "/" + relative
+            guard let data = FileManager.default.contents(atPath: file) else {
+                return .failure(Failure(message: "no file \(relative) in the story's folder"))
+            }
+            guard data.count <= maximumBytes else { return .failure(Failure(message: "larger than \(maximumBytes) bytes")) }
+            return .success(StoredPicture(path: path, data: [UInt8](data), mediaType: nil))
+        }
+    }
+
+    /// A relative path that stays inside the folder: no "..", no absolute path, no backslash.
+    static func isSafe(_ path: String) -> Bool {
+        !path.isEmpty && !path.hasPrefix("/") && !path.contains("\\")
+            && !path.split(separator: "/", omittingEmptySubsequences: false).contains("..")
+    }
+}

@@ -1,0 +1,201 @@
+import StoryFormat
+import StoryStore
+
+/// A chapter as the reader sees it: the name filled in, choices numbered.
+public struct ChapterView: Sendable, Equatable {
+    public var record: ChapterRecord
+    /// The text with [[name]] replaced, split into paragraphs.
+    public var paragraphs: [String]
+    public var isEnding: Bool { record.isEnding }
+}
+
+/// How a session began.
+public enum Resumption: Sendable, Equatable {
+    case started
+    case resumed
+    /// The reader's chapter is gone from the current version of the story; they are at `fallback`
+    /// (their last chapter that still exists, or the start) and may choose the start instead.
+    case chapterGone(missing: String, fallback: String)
+}
+
+public enum ReadingError: Error, Equatable, CustomStringConvertible {
+    case noSuchChoice(Int, available: Int)
+    case unavailableChoice(String)
+    case noSuchBookmark(String)
+    case chapterMissing(String)
+
+    public var description: String {
+        switch self {
+        case .noSuchChoice(let number, let available):
+            available == 0 ? "there are no choices here" : "there is no choice \(number); choose 1 to \(available)"
+        case .unavailableChoice(let target): "that choice leads to '\(VisibleText.escape(target))', which is not in this story"
+        case .noSuchBookmark(let name): "no bookmark named '\(VisibleText.escape(name))'"
+        case .chapterMissing(let key): "chapter '\(VisibleText.escape(key))' is not in this story"
+        }
+    }
+}
+
+/// One reader reading one story: where they are, where they have been, and everything they
+/// can do there. Progress is saved after every move. No terminal code: the CLI, an app or a
+/// bot can drive it.
+public final class ReadingSession {
+    public let library: StoryLibrary
+    public let story: StoryRecord
+    public let profile: String
+    /// Replaces [[name]]; nil leaves the placeholder as written.
+    public var firstName: String?
+    public private(set) var current: ChapterView
+    /// Chapters before the current one, oldest first.
+    public private(set) var history: [String]
+    public let pictures: PictureFetcher
+
+    public init(library: StoryLibrary, story: StoryRecord, profile: String, firstName: String?, pictures: PictureFetcher? = nil) throws {
+        self.library = library
+        self.story = story
+        self.profile = profile
+        self.firstName = firstName
+        self.pictures = pictures ?? PictureFetcher(library: library)
+        guard let first = try library.chapter(story.firstChapter, of: story) else { throw ReadingError.chapterMissing(story.firstChapter) }
+        history = []
+        current = ChapterView(record: first, paragraphs: [])
+        current = view(first)
+    }
+
+    /// Resumes where the reader left off, or starts (with `restart`, always starts).
+    @discardableResult
+    public func begin(restart: Bool = false) throws -> Resumption {
+        guard !restart, let progress = try library.progress(profile: profile, story: story) else {
+            try go(to: story.firstChapter, keepingHistory: [])
+            return .started
+        }
+        if let chapter = try library.chapter(progress.chapterKey, of: story) {
+            history = progress.history
+            current = view(chapter)
+            return .resumed
+        }
+        // The story changed under the reader: fall back to the last chapter of their path that exists.
+        var path = progress.history
+        while let last = path.popLast() {
+            if try library.chapterExists(last, in: story) {
+                try go(to: last, keepingHistory: path)
+                return .chapterGone(missing: progress.chapterKey, fallback: last)
+            }
+        }
+        try go(to: story.firstChapter, keepingHistory: [])
+        return .chapterGone(missing: progress.chapterKey, fallback: story.firstChapter)
+    }
+
+    /// Takes choice `number` (1-based).
+    @discardableResult
+    public func choose(_ number: Int) throws -> ChapterView {
+        let choices = current.record.choices
+        guard (1...max(1, choices.count)).contains(number), number <= choices.count else {
+            throw ReadingError.noSuchChoice(number, available: choices.count)
+        }
+        let choice = choices[number - 1]
+        guard choice.isAvailable else { throw ReadingError.unavailableChoice(choice.target) }
+        try go(to: choice.target, keepingHistory: history + [current.record.key])
+        return current
+    }
+
+    /// Goes back to the previous chapter; false at the start.
+    @discardableResult
+    public func back() throws -> Bool {
+        var path = history
+        while let previous = path.popLast() {
+            if try library.chapterExists(previous, in: story) {
+                try go(to: previous, keepingHistory: path)
+                return true
+            }
+        }
+        return false
+    }
+
+    public func restart() throws { try go(to: story.firstChapter, keepingHistory: []) }
+
+    /// The path so far, as (key, name), the current chapter last.
+    public func path() throws -> [(key: String, name: String)] {
+        let keys = history + [current.record.key]
+        let names = try library.chapterNames(keys, of: story)
+        return keys.map { ($0, names[$0] ?? $0) }
+    }
+
+    // MARK: Endings
+
+    public func endingsFound() throws -> [String] { try library.endingsFound(profile: profile, story: story) }
+    public var endingCount: Int { story.endingCount }
+
+    // MARK: Bookmarks and notes
+
+    public func bookmark(_ name: String? = nil) throws -> String {
+        let name = name.flatMap { $0.isEmpty ? nil : $0 } ?? current.record.name
+        try library.addBookmark(name, chapterKey: current.record.key, profile: profile, story: story)
+        return name
+    }
+
+    public func bookmarks() throws -> [Bookmark] { try library.bookmarks(profile: profile, story: story) }
+
+    @discardableResult
+    public func removeBookmark(_ name: String) throws -> Bool { try library.removeBookmark(name, profile: profile, story: story) }
+
+    /// Jumps to a bookmark; the current chapter goes on the history, so "back" returns.
+    public func jump(to name: String) throws {
+        guard let mark = try bookmarks().first(where: { $0.name == name }) else { throw ReadingError.noSuchBookmark(name) }
+        guard try library.chapterExists(mark.chapterKey, in: story) else { throw ReadingError.chapterMissing(mark.chapterKey) }
+        try go(to: mark.chapterKey, keepingHistory: history + [current.record.key])
+    }
+
+    @discardableResult
+    public func addNote(_ text: String) throws -> Int64 {
+        try library.addNote(text, chapterKey: current.record.key, profile: profile, story: story)
+    }
+
+    public func notes() throws -> [Note] { try library.notes(profile: profile, story: story) }
+
+    @discardableResult
+    public func removeNote(_ id: Int64) throws -> Bool { try library.removeNote(id: id, profile: profile, story: story) }
+
+    // MARK: Pictures
+
+    /// The current chapter's picture, starting its fetch if needed (never waits).
+    public func picture() -> PictureState {
+        guard let path = current.record.picPath else { return .none }
+        return pictures.request(path, of: story)
+    }
+
+    /// Waits for the current chapter's picture, for when the reader asks to see it.
+    public func waitForPicture(timeout: Double = 60) -> PictureState {
+        guard let path = current.record.picPath else { return .none }
+        if case .loading = pictures.request(path, of: story) { return pictures.wait(path, of: story, timeout: timeout) }
+        return pictures.request(path, of: story)
+    }
+
+    public func retryPicture() -> PictureState {
+        guard let path = current.record.picPath else { return .none }
+        return pictures.retry(path, of: story)
+    }
+
+    // MARK: Moving
+
+    private func go(to key: String, keepingHistory newHistory: [String]) throws {
+        guard let chapter = try library.chapter(key, of: story) else { throw ReadingError.chapterMissing(key) }
+        let trimmed = Array(newHistory.suffix(StoryLibrary.historyLimit))
+        try library.saveProgress(
+            Progress(chapterKey: key, history: trimmed, updatedAt: 0), profile: profile, story: story, reachedEnding: chapter.isEnding)
+        history = trimmed
+        current = view(chapter)
+    }
+
+    func view(_ chapter: ChapterRecord) -> ChapterView {
+        let text = firstName.map { chapter.body.replacingPlaceholder(with: $0) } ?? chapter.body
+        return ChapterView(record: chapter, paragraphs: Chapter(id: chapter.key, name: chapter.name, text: text).paragraphs)
+    }
+}
+
+extension String {
+    /// Replaces every exact "[[name]]", as the original reader did.
+    func replacingPlaceholder(with name: String) -> String {
+        guard contains("[[name]]") else { return self }
+        return split(separator: "[[name]]", omittingEmptySubsequences: false).joined(separator: name)
+    }
+}

@@ -1,0 +1,39 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Where the library lives: data under $XDG_DATA_HOME/chooseyourdestiny, caches under
+/// $XDG_CACHE_HOME/chooseyourdestiny. One environment variable, CYD_HOME (or the CLI's
+/// --library), puts both in one folder instead, for tests and portable set-ups.
+public struct LibraryLocation: Sendable, Hashable {
+    public var dataDirectory: String
+    public var cacheDirectory: String
+
+    public var databasePath: String { dataDirectory + "/library.sqlite" }
+
+    public init(dataDirectory: String, cacheDirectory: String) {
+        self.dataDirectory = dataDirectory
+        self.cacheDirectory = cacheDirectory
+    }
+
+    /// A single folder holding both.
+    public init(home: String) {
+        self.init(dataDirectory: home, cacheDirectory: home + "/cache")
+    }
+
+    public static func resolve(override: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> LibraryLocation {
+        if let override, !override.isEmpty { return LibraryLocation(home: override) }
+        if let home = environment["CYD_HOME"], !home.isEmpty { return LibraryLocation(home: home) }
+        let userHome = environment["HOME"] ?? "."
+        func xdg(_ name: String, _ fallback: String) -> String {
+            // The spec says relative values are invalid and must be ignored.
+            if let value = environment[name], value.hasPrefix("/") { return value }
+            return userHome + "/" + fallback
+        }
+        return LibraryLocation(
+            dataDirectory: xdg("XDG_DATA_HOME", ".local/share") + "/chooseyourdestiny",
+            cacheDirectory: xdg("XDG_CACHE_HOME", ".cache") + "/chooseyourdestiny")
+    }
+}

@@ -1,0 +1,101 @@
+import GRDB
+
+/// The database schema: named, append-only migrations. Never edit one that has shipped; add one.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: stories, chapters, choices, pictures, profiles, progress, search") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE story (
+                        id INTEGER PRIMARY KEY,
+                        source TEXT NOT NULL UNIQUE,      -- how the story is keyed: kind:location
+                        source_kind TEXT NOT NULL,        -- folder, git, url
+                        location TEXT NOT NULL,           -- folder path or URL
+                        story_key TEXT NOT NULL,          -- the author's id, not unique
+                        title TEXT NOT NULL,
+                        rating TEXT NOT NULL,
+                        summary TEXT NOT NULL,
+                        author TEXT,
+                        pic_path TEXT,
+                        version TEXT NOT NULL,            -- commit or content hash
+                        first_chapter TEXT NOT NULL,
+                        chapter_count INTEGER NOT NULL,
+                        ending_count INTEGER NOT NULL,
+                        added_at REAL NOT NULL,
+                        updated_at REAL NOT NULL
+                    );
+                    CREATE TABLE chapter (
+                        story_id INTEGER NOT NULL REFERENCES story(id) ON DELETE CASCADE,
+                        key TEXT NOT NULL,
+                        position INTEGER NOT NULL,
+                        name TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        pic_path TEXT,
+                        vid_path TEXT,
+                        is_ending INTEGER NOT NULL,
+                        PRIMARY KEY (story_id, key)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE choice (
+                        story_id INTEGER NOT NULL REFERENCES story(id) ON DELETE CASCADE,
+                        chapter_key TEXT NOT NULL,
+                        position INTEGER NOT NULL,
+                        target TEXT NOT NULL,
+                        label TEXT NOT NULL,
+                        PRIMARY KEY (story_id, chapter_key, position)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE picture (
+                        story_id INTEGER NOT NULL REFERENCES story(id) ON DELETE CASCADE,
+                        path TEXT NOT NULL,
+                        data BLOB NOT NULL,
+                        media_type TEXT,
+                        fetched_at REAL NOT NULL,
+                        PRIMARY KEY (story_id, path)
+                    ) WITHOUT ROWID;
+                    -- Reading state is keyed by the story's source, not its row: removing a story
+                    -- and adding it again keeps the reader's place unless they chose to forget it.
+                    CREATE TABLE profile (
+                        name TEXT PRIMARY KEY,
+                        first_name TEXT
+                    );
+                    CREATE TABLE progress (
+                        profile TEXT NOT NULL,
+                        story_source TEXT NOT NULL,
+                        chapter_key TEXT NOT NULL,
+                        history TEXT NOT NULL,          -- JSON array of chapter keys, oldest first
+                        updated_at REAL NOT NULL,
+                        PRIMARY KEY (profile, story_source)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE ending_found (
+                        profile TEXT NOT NULL,
+                        story_source TEXT NOT NULL,
+                        chapter_key TEXT NOT NULL,
+                        found_at REAL NOT NULL,
+                        PRIMARY KEY (profile, story_source, chapter_key)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE bookmark (
+                        profile TEXT NOT NULL,
+                        story_source TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        chapter_key TEXT NOT NULL,
+                        created_at REAL NOT NULL,
+                        PRIMARY KEY (profile, story_source, name)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE note (
+                        id INTEGER PRIMARY KEY,
+                        profile TEXT NOT NULL,
+                        story_source TEXT NOT NULL,
+                        chapter_key TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        created_at REAL NOT NULL
+                    );
+                    CREATE INDEX note_by_story ON note(profile, story_source);
+                    CREATE VIRTUAL TABLE search USING fts5(
+                        story_id UNINDEXED, chapter_key UNINDEXED, title, summary, author, body,
+                        tokenize = 'unicode61 remove_diacritics 2'
+                    );
+                    """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,143 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GRDB
+import StoryCheck
+import StoryFormat
+
+/// What importing a story did.
+public struct ImportResult: Sendable {
+    public enum Change: Sendable, Equatable { case added, updated, unchanged }
+    public var story: StoryRecord
+    public var change: Change
+    /// Findings from reading the story leniently (warnings, and errors that do not stop reading,
+    /// such as a choice to a missing chapter).
+    public var reports: [FileReport]
+    /// Readers whose chapter no longer exists in the new version: they are offered the start or
+    /// the last chapter of their path that still exists when they resume.
+    public var displacedReaders: [String]
+}
+
+public enum ImportError: Error, CustomStringConvertible {
+    /// The story cannot be read; the reports say why, with positions.
+    case unreadable(reports: [FileReport])
+    case input(String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let reports):
+            let totals = ReportTotals(reports)
+            return "the story cannot be read (\(totals.phrase)); run `cyd validate` on it for details"
+        case .input(let message): return message
+        }
+    }
+}
+
+extension StoryLibrary {
+    /// Reads a story folder (or a story.json) from disk and imports it, keyed by its absolute path.
+    public func importFolder(_ path: String) throws -> ImportResult {
+        let target: ValidationTarget
+        do { target = try ValidationTarget.resolve(path) } catch { throw ImportError.input(error.description) }
+        let bytes: [UInt8]
+        do { bytes = try target.read() } catch { throw ImportError.input(error.description) }
+        let folder = target.folder?.root.path ?? target.fileURL.deletingLastPathComponent().path
+        let source = StorySource(kind: .folder, location: Self.absolutePath(folder))
+        return try importStory(bytes: bytes, displayPath: target.displayPath, source: source, version: nil, author: nil)
+    }
+
+    /// An absolute, normalised path: the key of a folder source.
+    public static func absolutePath(_ path: String) -> String {
+        var result = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        // Normalise "." and ".." so one folder has one key.
+        var parts: [Substring] = []
+        for part in result.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." { _ = parts.popLast(); continue }
+            parts.append(part)
+        }
+        result = "/" + parts.joined(separator: "/")
+        return result
+    }
+
+    /// Imports a story's bytes in one transaction: afterwards the story is in the library whole,
+    /// or (if the process dies, or the story is unreadable) exactly as it was before.
+    /// - Parameter version: a commit id for git sources; nil to use a hash of the content.
+    public func importStory(bytes: [UInt8], displayPath: String, source: StorySource, version: String?, author: String?) throws -> ImportResult {
+        // Read the way readers do: lenient, so published stories with trailing commas load.
+        let reports = Checker.check(bytes: bytes, path: displayPath, options: CheckOptions(lenient: true))
+        let file = LoadedFile.load(bytes, fileName: displayPath, options: JSONParser.Options(lenient: true))
+        guard let story = file.story?.model(), let first = story.firstChapter else { throw ImportError.unreadable(reports: reports) }
+        let version = version ?? Self.contentHash(bytes)
+        let now = Self.now
+
+        return try database.write { db -> ImportResult in
+            let existing = try Row.fetchOne(db, sql: "SELECT * FROM story WHERE source = ?", arguments: [source.key]).map(Self.story)
+            if let existing, existing.version == version {
+                return ImportResult(story: existing, change: .unchanged, reports: reports, displacedReaders: [])
+            }
+            var seen = Set<String>()
+            let chapters = story.chapters.filter { seen.insert($0.id).inserted }  // duplicate ids: the first wins
+            let endingCount = chapters.count { $0.choices.isEmpty }
+            let storyID: Int64
+            if let existing {
+                storyID = existing.id
+                try db.execute(
+                    sql: """
+                        UPDATE story SET story_key = ?, title = ?, rating = ?, summary = ?, author = ?, pic_path = ?, version = ?,
+                            first_chapter = ?, chapter_count = ?, ending_count = ?, updated_at = ? WHERE id = ?
+                        """,
+                    arguments: [story.id, story.name, story.rating, story.summary, author ?? existing.author, story.picPath, version,
+                                first.id, chapters.count, endingCount, now, storyID])
+                for table in ["chapter", "choice", "picture"] {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE story_id = ?", arguments: [storyID])
+                }
+                try db.execute(sql: "DELETE FROM search WHERE story_id = ?", arguments: [storyID])
+            } else {
+                try db.execute(
+                    sql: """
+                        INSERT INTO story (source, source_kind, location, story_key, title, rating, summary, author, pic_path, version,
+                            first_chapter, chapter_count, ending_count, added_at, updated_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [source.key, source.kind.rawValue, source.location, story.id, story.name, story.rating, story.summary, author,
+                                story.picPath, version, first.id, chapters.count, endingCount, now, now])
+                storyID = db.lastInsertedRowID
+            }
+            let insertChapter = try db.cachedStatement(
+                sql: "INSERT INTO chapter (story_id, key, position, name, body, pic_path, vid_path, is_ending) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            let insertChoice = try db.cachedStatement(
+                sql: "INSERT INTO choice (story_id, chapter_key, position, target, label) VALUES (?, ?, ?, ?, ?)")
+            let insertSearch = try db.cachedStatement(
+                sql: "INSERT INTO search (story_id, chapter_key, title, summary, author, body) VALUES (?, ?, ?, ?, ?, ?)")
+            try insertSearch.execute(arguments: [storyID, nil, story.name, story.summary, author, ""])
+            for (position, chapter) in chapters.enumerated() {
+                try insertChapter.execute(arguments: [
+                    storyID, chapter.id, position, chapter.name, chapter.text, chapter.picPath, chapter.vidPath, chapter.isEnding,
+                ])
+                for (index, choice) in chapter.choices.enumerated() {
+                    try insertChoice.execute(arguments: [storyID, chapter.id, index, choice.chapterID, choice.text])
+                }
+                try insertSearch.execute(arguments: [storyID, chapter.id, chapter.name, nil, nil, chapter.text])
+            }
+            // Readers whose chapter is gone in this version.
+            let keys = Set(chapters.map(\.id))
+            let displaced = try Row.fetchAll(db, sql: "SELECT profile, chapter_key FROM progress WHERE story_source = ?", arguments: [source.key])
+                .filter { !keys.contains($0["chapter_key"]) }.map { $0["profile"] as String }
+            let record = try Row.fetchOne(db, sql: "SELECT * FROM story WHERE id = ?", arguments: [storyID]).map(Self.story)!
+            return ImportResult(story: record, change: existing == nil ? .added : .updated, reports: reports, displacedReaders: displaced)
+        }
+    }
+
+    /// FNV-1a over the bytes: a version for sources that have no commit.
+    static func contentHash(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return "fnv64:" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

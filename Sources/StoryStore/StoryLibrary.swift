@@ -1,0 +1,147 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GRDB
+import StoryFormat
+
+/// The local library: stories, their chapters and pictures, and each profile's reading state,
+/// in one SQLite database (WAL, one writer). Every write is one transaction, so a process killed
+/// anywhere leaves either the old state or the new one.
+public final class StoryLibrary: Sendable {
+    public let location: LibraryLocation
+    let database: DatabaseQueue
+
+    public init(location: LibraryLocation) throws {
+        self.location = location
+        try FileManager.default.createDirectory(atPath: location.dataDirectory, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+        }
+        database = try DatabaseQueue(path: location.databasePath, configuration: configuration)
+        try Schema.migrator.migrate(database)
+    }
+
+    /// A library in a temporary in-memory database, for tests and previews.
+    public init(inMemory: Void = ()) throws {
+        location = LibraryLocation(home: "/nonexistent")
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        database = try DatabaseQueue(configuration: configuration)
+        try Schema.migrator.migrate(database)
+    }
+
+    static var now: Double { Date().timeIntervalSince1970 }
+
+    // MARK: Stories
+
+    public func stories() throws -> [StoryRecord] {
+        try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM story ORDER BY title COLLATE NOCASE, id").map(Self.story) }
+    }
+
+    public func story(id: Int64) throws -> StoryRecord? {
+        try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM story WHERE id = ?", arguments: [id]).map(Self.story) }
+    }
+
+    public func story(source: StorySource) throws -> StoryRecord? {
+        try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM story WHERE source = ?", arguments: [source.key]).map(Self.story) }
+    }
+
+    static func story(_ row: Row) -> StoryRecord {
+        StoryRecord(
+            id: row["id"], source: StorySource(key: row["source"]) ?? StorySource(kind: .folder, location: row["location"]),
+            storyKey: row["story_key"], title: row["title"], rating: row["rating"], summary: row["summary"],
+            author: row["author"], picPath: row["pic_path"], version: row["version"], firstChapter: row["first_chapter"],
+            chapterCount: row["chapter_count"], endingCount: row["ending_count"], addedAt: row["added_at"], updatedAt: row["updated_at"])
+    }
+
+    /// Removes a story with its chapters and pictures; its readers' progress, bookmarks, notes and
+    /// endings found go too only when `forgetProgress` (otherwise adding it again resumes them).
+    @discardableResult
+    public func remove(_ story: StoryRecord, forgetProgress: Bool) throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM search WHERE story_id = ?", arguments: [story.id])
+            try db.execute(sql: "DELETE FROM story WHERE id = ?", arguments: [story.id])
+            let removed = db.changesCount > 0
+            if forgetProgress {
+                for table in ["progress", "ending_found", "bookmark", "note"] {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE story_source = ?", arguments: [story.source.key])
+                }
+            }
+            return removed
+        }
+    }
+
+    // MARK: Chapters
+
+    /// One chapter and its choices; never loads the rest of the story.
+    public func chapter(_ key: String, of story: StoryRecord) throws -> ChapterRecord? {
+        try database.read { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT key, position, name, body, pic_path, vid_path, is_ending FROM chapter WHERE story_id = ? AND key = ?",
+                arguments: [story.id, key])
+            else { return nil }
+            let choices = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.position, c.target, c.label, EXISTS (SELECT 1 FROM chapter t WHERE t.story_id = c.story_id AND t.key = c.target) AS available
+                    FROM choice c WHERE c.story_id = ? AND c.chapter_key = ? ORDER BY c.position
+                    """,
+                arguments: [story.id, key]
+            ).map { ChoiceRecord(position: $0["position"], target: $0["target"], label: $0["label"], isAvailable: $0["available"]) }
+            return ChapterRecord(
+                key: row["key"], position: row["position"], name: row["name"], body: row["body"], picPath: row["pic_path"],
+                vidPath: row["vid_path"], isMarkedEnding: row["is_ending"], choices: choices)
+        }
+    }
+
+    /// Names of chapters by key, for showing a history without loading texts.
+    public func chapterNames(_ keys: [String], of story: StoryRecord) throws -> [String: String] {
+        try database.read { db in
+            var names: [String: String] = [:]
+            for key in Set(keys) {
+                names[key] = try String.fetchOne(db, sql: "SELECT name FROM chapter WHERE story_id = ? AND key = ?", arguments: [story.id, key])
+            }
+            return names
+        }
+    }
+
+    public func chapterExists(_ key: String, in story: StoryRecord) throws -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM chapter WHERE story_id = ? AND key = ?)", arguments: [story.id, key]) ?? false
+        }
+    }
+
+    // MARK: Search
+
+    /// Full-text search over titles, summaries, authors and chapter text, best match first.
+    public func search(_ query: String, limit: Int = 20) throws -> [SearchHit] {
+        let terms = query.split(whereSeparator: { $0.isWhitespace || $0.isPunctuation }).map { "\"\(String($0).replacingOccurrences(of: "\"", with: "\"\""))\"*" }
+        guard !terms.isEmpty else { return [] }
+        return try database.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT story_id, chapter_key, rank,
+                           snippet(search, -1, '«', '»', '…', 12) AS excerpt
+                    FROM search WHERE search MATCH ? ORDER BY rank LIMIT 500
+                    """,
+                arguments: [terms.joined(separator: " ")])
+            var hits: [SearchHit] = []
+            var seen: Set<Int64> = []
+            for row in rows {
+                let storyID: Int64 = row["story_id"]
+                guard seen.insert(storyID).inserted,
+                    let story = try Row.fetchOne(db, sql: "SELECT * FROM story WHERE id = ?", arguments: [storyID]).map(Self.story)
+                else { continue }
+                hits.append(SearchHit(story: story, chapterKey: row["chapter_key"], snippet: row["excerpt"]))
+                if hits.count == limit { break }
+            }
+            return hits
+        }
+    }
+}

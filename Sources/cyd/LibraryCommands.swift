@@ -1,0 +1,179 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import StoryCheck
+import StoryFormat
+import StoryStore
+
+struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add a story to the library (or refresh it, keeping every reader's place).",
+        discussion: "SOURCE is a story folder or a story.json. Stories are read leniently, as readers do; one with errors that make it unreadable is refused with the validator's findings.")
+
+    @Argument(help: "A story folder or story.json.")
+    var source: String
+
+    @OptionGroup var library: LibraryOptions
+
+    func run() throws {
+        let library = try library.open()
+        do {
+            let result = try library.importFolder(source)
+            let story = result.story
+            let verb = switch result.change {
+                case .added: "added"
+                case .updated: "updated"
+                case .unchanged: "already up to date:"
+                }
+            Terminal.standardOutput.write("\(verb) \(VisibleText.escape(story.title)) (id \(story.id), \(story.chapterCount) chapters)\n")
+            let totals = ReportTotals(result.reports)
+            if totals.errors + totals.warnings > 0 {
+                Terminal.standardOutput.write("  the story has \(totals.phrase); `cyd validate \(VisibleText.escape(source))` shows them\n")
+            }
+            for reader in result.displacedReaders {
+                Terminal.standardOutput.write("  profile '\(VisibleText.escape(reader))' was at a chapter this version no longer has; they will be offered their last chapter that exists, or the start\n")
+            }
+        } catch ImportError.unreadable(let reports) {
+            Terminal.standardError.write(ReportFormat.text.render(reports.filter { !$0.diagnostics.isEmpty }))
+            Terminal.standardError.write("cyd: \(VisibleText.escape(source)) cannot be read as a story; nothing was added\n")
+            throw Exit.failure
+        } catch let error as ImportError {
+            Terminal.standardError.write("cyd: \(error.description)\n")
+            throw Exit.failure
+        }
+    }
+}
+
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the stories in the library, with your progress.")
+
+    @Flag(help: "One JSON array of stories.")
+    var json = false
+
+    @Option(help: "Whose progress to show.")
+    var profile = "default"
+
+    @OptionGroup var library: LibraryOptions
+
+    func run() throws {
+        let library = try library.open()
+        let stories = try library.stories()
+        var rows: [JSONValue] = []
+        var lines: [String] = []
+        for story in stories {
+            let progress = try library.progress(profile: profile, story: story)
+            let found = try library.endingsFound(profile: profile, story: story).count
+            let place = progress.flatMap { try? library.chapter($0.chapterKey, of: story)?.name }
+            rows.append(.object([
+                "id": .number(Double(story.id)), "title": .string(story.title), "source": .string(story.source.key),
+                "rating": .string(story.rating), "summary": .string(story.summary), "chapters": .number(Double(story.chapterCount)),
+                "endings": .number(Double(story.endingCount)), "endingsFound": .number(Double(found)),
+                "author": story.author.map { .string($0) } ?? .null, "storyId": .string(story.storyKey),
+                "progress": place.map { .string($0) } ?? .null, "version": .string(story.version),
+            ]))
+            let where_ = place.map { "at '\(VisibleText.escape($0))'" } ?? "not started"
+            lines.append(
+                "\(String(story.id).leftPadded(4))  \(VisibleText.escape(story.title))  [\(VisibleText.escape(story.rating))] \(story.chapterCount) chapters · \(where_) · endings found: \(found) of \(story.endingCount)\n      \(VisibleText.escape(story.source.location))")
+        }
+        if json {
+            Terminal.standardOutput.write(JSONValue.array(rows).encoded + "\n")
+        } else if lines.isEmpty {
+            Terminal.standardOutput.write("The library is empty. `cyd read` offers the bundled stories; `cyd add FOLDER` adds one.\n")
+        } else {
+            Terminal.standardOutput.write(lines.joined(separator: "\n") + "\n")
+        }
+    }
+}
+
+struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Remove a story and its pictures from the library.",
+        discussion: "Asks first on a terminal; elsewhere needs --yes. Reading progress, bookmarks and notes are kept (adding the story again resumes them) unless you confirm forgetting them, or pass --forget-progress.")
+
+    @Argument(help: "A library id (see `cyd list`) or the story's folder.")
+    var story: String
+
+    @Flag(name: .shortAndLong, help: "Do not ask.")
+    var yes = false
+
+    @Flag(help: "Also forget every profile's progress, bookmarks, notes and endings found.")
+    var forgetProgress = false
+
+    @OptionGroup var library: LibraryOptions
+
+    func run() throws {
+        let library = try library.open()
+        let record: StoryRecord
+        if let id = Int64(story), let found = try library.story(id: id) {
+            record = found
+        } else if let found = try library.story(source: StorySource(kind: .folder, location: StoryLibrary.absolutePath(story))) {
+            record = found
+        } else {
+            Terminal.standardError.write("cyd: no story '\(VisibleText.escape(story))' in the library; `cyd list` shows the ids\n")
+            throw Exit.failure
+        }
+        var forget = forgetProgress
+        if !yes {
+            guard Terminal.Stream(descriptor: STDIN_FILENO).isTerminal else {
+                Terminal.standardError.write("cyd: removing needs confirmation: run it on a terminal, or pass --yes\n")
+                throw Exit.failure
+            }
+            Terminal.standardOutput.write("Remove \(VisibleText.escape(record.title)) and its pictures? [y/N] ")
+            guard readLine()?.lowercased().hasPrefix("y") == true else {
+                Terminal.standardOutput.write("nothing removed\n")
+                return
+            }
+            if !forget {
+                Terminal.standardOutput.write("Also forget reading progress, bookmarks and notes? [y/N] ")
+                forget = readLine()?.lowercased().hasPrefix("y") == true
+            }
+        }
+        try library.remove(record, forgetProgress: forget)
+        Terminal.standardOutput.write("removed \(VisibleText.escape(record.title))\(forget ? " and its reading progress" : "; reading progress kept")\n")
+    }
+}
+
+struct Search: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Search titles, summaries, authors and chapter text.")
+
+    @Argument(parsing: .remaining, help: "Words to find (all of them, as prefixes).")
+    var words: [String]
+
+    @Flag(help: "One JSON array of matches.")
+    var json = false
+
+    @OptionGroup var library: LibraryOptions
+
+    func validate() throws {
+        if words.joined().isEmpty { throw ValidationError("give some words to search for") }
+    }
+
+    func run() throws {
+        let hits = try library.open().search(words.joined(separator: " "))
+        if json {
+            Terminal.standardOutput.write(JSONValue.array(hits.map { hit in
+                .object(["id": .number(Double(hit.story.id)), "title": .string(hit.story.title),
+                         "chapter": hit.chapterKey.map { .string($0) } ?? .null, "snippet": .string(hit.snippet)])
+            }).encoded + "\n")
+            return
+        }
+        if hits.isEmpty {
+            Terminal.standardOutput.write("no matches\n")
+            throw Exit.problemsFound
+        }
+        for hit in hits {
+            let place = hit.chapterKey.map { " (chapter '\(VisibleText.escape($0))')" } ?? ""
+            Terminal.standardOutput.write("\(String(hit.story.id).leftPadded(4))  \(VisibleText.escape(hit.story.title))\(place)\n      \(VisibleText.escape(hit.snippet))\n")
+        }
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import StoryFormat
+import StoryStore
+
+/// Options shared by the commands that use the library.
+struct LibraryOptions: ParsableArguments {
+    @Option(name: .customLong("library"), help: ArgumentHelp(
+        "The library folder (default: $CYD_HOME, else $XDG_DATA_HOME/chooseyourdestiny with caches in $XDG_CACHE_HOME).",
+        valueName: "dir"))
+    var directory: String?
+
+    func open() throws -> StoryLibrary {
+        let location = LibraryLocation.resolve(override: directory)
+        do {
+            return try StoryLibrary(location: location)
+        } catch {
+            throw CLIError("cannot open the library at \(VisibleText.escape(location.databasePath)): \(error)")
+        }
+    }
+}
+
+/// An error the user can act on: printed as "cyd: message", exit 2.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension StoryLibrary {
+    /// A library id, or a path to a story folder or story.json (added, or refreshed, on the way).
+    func resolve(_ reference: String) throws -> StoryRecord {
+        if let id = Int64(reference), let story = try story(id: id) { return story }
+        if FileStatus(reference) != nil {
+            do {
+                return try importFolder(reference).story
+            } catch let error as ImportError {
+                throw CLIError("\(VisibleText.escape(reference)): \(error)")
+            }
+        }
+        throw CLIError("no story '\(VisibleText.escape(reference))' in the library, and no such folder; `cyd list` shows the library")
+    }
+}
+
+import StoryCheck

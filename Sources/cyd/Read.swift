@@ -1,0 +1,307 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import StoryFormat
+import StoryReader
+import StoryStore
+
+struct Read: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Read a story in the terminal; you resume where you left off.",
+        discussion: """
+            STORY is a library id (see `cyd list`) or the path of a story folder or story.json \
+            (added to the library, so your place is remembered). Without STORY, pick one from the \
+            library and the bundled stories.
+
+            While reading: \(ReaderScreen.help).
+
+            When standard input is not a terminal, cyd reads one command per line and prints \
+            plain text (or JSON events with --json): handy for scripts and tests. Ctrl-C or the \
+            end of input saves and quits.
+            """)
+
+    @Argument(help: "A library id, or a story folder or story.json.")
+    var story: String?
+
+    @Flag(help: "Start again from the first chapter.")
+    var restart = false
+
+    @Option(help: "Whose progress to use; each profile has its own place, bookmarks and name.")
+    var profile = "default"
+
+    @Option(help: "The reader's first name, used for [[name]] (remembered for the profile).")
+    var name: String?
+
+    @Flag(help: "Plain text, no colour, even on a terminal.")
+    var plain = false
+
+    @Flag(help: "One JSON object per event (chapter shown, ending, error...).")
+    var json = false
+
+    @Option(help: "Colour on a terminal: auto (per NO_COLOR and CLICOLOR), always or never.")
+    var color: Validate.ColorOption = .auto
+
+    @OptionGroup var library: LibraryOptions
+
+    func validate() throws {
+        if plain && json { throw ValidationError("--plain and --json do not go together") }
+        if profile.isEmpty { throw ValidationError("--profile needs a name") }
+    }
+
+    func run() throws {
+        let input = Terminal.Stream(descriptor: STDIN_FILENO)
+        let interactive = input.isTerminal && Terminal.standardOutput.isTerminal
+        let mode: ReaderScreen.Mode = json ? .json : (plain || !Terminal.standardOutput.isTerminal ? .plain : .terminal)
+        let colors = mode == .terminal && Terminal.useColor(Terminal.ColorChoice(rawValue: color.rawValue)!, for: Terminal.standardOutput)
+        let screen = ReaderScreen(mode: mode, colors: colors)
+        do {
+            let library = try library.open()
+            guard let record = try pickStory(library, screen: screen, interactive: interactive) else { return }
+            let firstName = try resolveFirstName(library, interactive: interactive)
+            let session = try ReadingSession(library: library, story: record, profile: profile, firstName: firstName)
+            Terminal.quitOnInterrupt()
+            let resumption = try session.begin(restart: restart)
+            screen.storyOpened(record, resumption)
+            try ReaderLoop(session: session, screen: screen, interactive: interactive).run()
+        } catch let error as CLIError {
+            Terminal.standardError.write("cyd: \(error.description)\n")
+            throw Exit.failure
+        } catch let error as ReadingError {
+            Terminal.standardError.write("cyd: \(error.description)\n")
+            throw Exit.failure
+        }
+    }
+
+    func resolveFirstName(_ library: StoryLibrary, interactive: Bool) throws -> String? {
+        if let name, !name.isEmpty {
+            try library.setFirstName(name, profile: profile)
+            return name
+        }
+        if let stored = try library.firstName(profile: profile) { return stored }
+        guard interactive else { return nil }
+        Terminal.standardOutput.write("What is your first name? (used in the stories) ")
+        guard let answer = readLine()?.trimmingSpaces, !answer.isEmpty else { return nil }
+        try library.setFirstName(answer, profile: profile)
+        return answer
+    }
+
+    func pickStory(_ library: StoryLibrary, screen: ReaderScreen, interactive: Bool) throws -> StoryRecord? {
+        if let story { return try library.resolve(story) }
+        let stored = try library.stories()
+        let storedLocations = Set(stored.map(\.source.location))
+        let bundled = BundledStories.folders().filter { !storedLocations.contains($0) }
+        let options: [(title: String, open: () throws -> StoryRecord)] =
+            stored.map { record in (record.title, { record }) }
+            + bundled.map { folder in (BundledStories.title(of: folder) + " (bundled)", { try library.resolve(folder) }) }
+        guard !options.isEmpty else {
+            throw CLIError("the library is empty and no bundled stories were found; `cyd add FOLDER` adds one")
+        }
+        screen.line("Stories:")
+        for (index, option) in options.enumerated() { screen.line("  \(index + 1)) \(VisibleText.escape(option.title))") }
+        while true {
+            if interactive { Terminal.standardOutput.write("Which one? (number, q to quit) ") }
+            guard let answer = readLine()?.trimmingSpaces, answer != "q" else { return nil }
+            if let number = Int(answer), (1...options.count).contains(number) { return try options[number - 1].open() }
+            screen.error("type a number from 1 to \(options.count)")
+            if !interactive { return nil }
+        }
+    }
+}
+
+/// The command loop of `cyd read`.
+struct ReaderLoop {
+    let session: ReadingSession
+    let screen: ReaderScreen
+    let interactive: Bool
+
+    func showChapter() throws {
+        screen.chapter(
+            session.current, picture: session.picture(), endingsFound: try session.endingsFound().count, endingCount: session.endingCount)
+    }
+
+    func run() throws {
+        try showChapter()
+        while true {
+            if interactive {
+                Terminal.standardOutput.write(screen.style(ReaderScreen.shortHelp, "2") + "\n> ")
+            }
+            guard let raw = readLine() else { break }
+            let line = raw.trimmingSpaces
+            if line.isEmpty { continue }
+            let (command, argument) = split(line)
+            do {
+                if let number = Int(line) {
+                    try session.choose(number)
+                    if !interactive && screen.mode == .plain { screen.line() }
+                    try showChapter()
+                    continue
+                }
+                switch command {
+                case "q", "quit", "exit":
+                    if screen.mode == .json { screen.emit(["event": "quit"]) }
+                    return
+                case "b", "back":
+                    if try session.back() { try showChapter() } else { screen.error("you are at the start") }
+                case "r", "restart":
+                    try session.restart()
+                    try showChapter()
+                case "m", "mark", "bookmark":
+                    let name = try session.bookmark(argument)
+                    screen.message("bookmarked as '\(screen.safe(name))'", event: "bookmark", fields: ["name": .string(name)])
+                case "j", "jump":
+                    if argument.isEmpty { try listBookmarks() } else {
+                        try session.jump(to: argument)
+                        try showChapter()
+                    }
+                case "d", "delete":
+                    if try session.removeBookmark(argument) {
+                        screen.message("bookmark '\(screen.safe(argument))' removed", event: "bookmarkRemoved", fields: ["name": .string(argument)])
+                    } else {
+                        screen.error("no bookmark named '\(screen.safe(argument))'")
+                    }
+                case "n", "note":
+                    try note(argument)
+                case "h", "history":
+                    let path = try session.path()
+                    if screen.mode == .json {
+                        screen.emit(["event": "history", "chapters": .array(path.map { .string($0.key) })])
+                    } else {
+                        for (index, step) in path.enumerated() { screen.line("  \(index + 1). \(screen.safe(step.name))") }
+                    }
+                case "p", "picture":
+                    try picture(argument)
+                case "?", "help":
+                    screen.message(ReaderScreen.help, event: "help")
+                default:
+                    screen.error("'\(screen.safe(line))' is not a command; type a choice number, or ? for help")
+                }
+            } catch let error as ReadingError {
+                screen.error(error.description)
+            }
+        }
+        if screen.mode == .json { screen.emit(["event": "quit"]) }
+    }
+
+    func split(_ line: String) -> (String, String) {
+        guard let space = line.firstIndex(of: " ") else { return (line.lowercased(), "") }
+        return (line[..<space].lowercased(), String(line[line.index(after: space)...]).trimmingSpaces)
+    }
+
+    func listBookmarks() throws {
+        let marks = try session.bookmarks()
+        if screen.mode == .json {
+            screen.emit(["event": "bookmarks", "bookmarks": .array(marks.map { .object(["name": .string($0.name), "key": .string($0.chapterKey)]) })])
+        } else if marks.isEmpty {
+            screen.line("no bookmarks yet; m [name] bookmarks this chapter")
+        } else {
+            for mark in marks { screen.line("  \(screen.safe(mark.name)) → \(screen.safe(mark.chapterKey))") }
+        }
+    }
+
+    func note(_ text: String) throws {
+        if text.isEmpty {
+            let notes = try session.notes()
+            if screen.mode == .json {
+                screen.emit(["event": "notes", "notes": .array(notes.map {
+                    .object(["id": .number(Double($0.id)), "key": .string($0.chapterKey), "text": .string($0.body)])
+                })])
+            } else if notes.isEmpty {
+                screen.line("no notes yet; n TEXT writes one on this chapter")
+            } else {
+                for note in notes { screen.line("  #\(note.id) [\(screen.safe(note.chapterKey))] \(screen.safe(note.body))") }
+            }
+        } else if text.hasPrefix("-"), let id = Int64(text.dropFirst()) {
+            if try session.removeNote(id) { screen.message("note #\(id) removed", event: "noteRemoved", fields: ["id": .number(Double(id))]) } else {
+                screen.error("no note #\(id)")
+            }
+        } else {
+            let id = try session.addNote(text)
+            screen.message("note #\(id) saved (n -\(id) removes it)", event: "note", fields: ["id": .number(Double(id))])
+        }
+    }
+
+    func picture(_ argument: String) throws {
+        guard let path = session.current.record.picPath else {
+            screen.error("this chapter has no picture")
+            return
+        }
+        let (action, target) = split(argument)
+        var state = action == "retry" ? session.retryPicture() : session.waitForPicture()
+        if action == "retry" { state = session.waitForPicture() }
+        guard case .ready(let picture) = state else {
+            if case .failed(_, let reason) = state {
+                screen.message("the picture \(screen.safe(path)) could not be loaded: \(screen.safe(reason)); p retry tries again",
+                    event: "picture", fields: ["path": .string(path), "state": "failed", "reason": .string(reason)])
+            } else {
+                screen.message("the picture \(screen.safe(path)) is still loading", event: "picture", fields: ["path": .string(path), "state": "loading"])
+            }
+            return
+        }
+        switch action {
+        case "save":
+            guard !target.isEmpty else { return screen.error("p save FILE: say where to save it") }
+            try Data(picture.data).write(to: URL(fileURLWithPath: target), options: .atomic)
+            screen.message("saved \(screen.safe(path)) to \(screen.safe(target))", event: "pictureSaved", fields: ["file": .string(target)])
+        case "open":
+            let folder = session.library.location.cacheDirectory + "/pictures"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let name = String(path.split(separator: "/").last ?? "picture").filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" }
+            let file = folder + "/\(session.story.id)-" + (name.isEmpty ? "picture" : name)
+            try Data(picture.data).write(to: URL(fileURLWithPath: file), options: .atomic)
+            if Terminal.launch("xdg-open", [file]) {
+                screen.message("opened \(screen.safe(file))", event: "pictureOpened", fields: ["file": .string(file)])
+            } else {
+                screen.message("saved to \(screen.safe(file)) (no xdg-open here to open it)", event: "pictureSaved", fields: ["file": .string(file)])
+            }
+        default:
+            screen.message(
+                "picture \(screen.safe(path)): \(screen.describe(picture)), stored in the library; p save FILE saves it, p open opens it",
+                event: "picture", fields: ["path": .string(path), "state": "ready", "bytes": .number(Double(picture.data.count))])
+        }
+    }
+}
+
+/// The stories that ship with cyd, in the package's Stories/ folder.
+enum BundledStories {
+    /// $CYD_STORIES, else a Stories/ folder beside or above the executable (as in a checkout),
+    /// else ./Stories.
+    static func root() -> String? {
+        var candidates: [String] = []
+        if let override = ProcessInfo.processInfo.environment["CYD_STORIES"] { candidates.append(override) }
+        var directory = Terminal.executablePath.split(separator: "/").dropLast().map(String.init)
+        while !directory.isEmpty {
+            candidates.append("/" + directory.joined(separator: "/") + "/Stories")
+            directory.removeLast()
+        }
+        candidates.append(FileManager.default.currentDirectoryPath + "/Stories")
+        return candidates.first { folders(in: $0).count > 0 }
+    }
+
+    static func folders(in root: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted()
+            .map { root + "/" + $0 }.filter { FileStatus($0 + "/story.json")?.isRegularFile == true }
+    }
+
+    static func folders() -> [String] { root().map { folders(in: $0) } ?? [] }
+
+    static func title(of folder: String) -> String {
+        guard let bytes = try? FileBytes.read(folder + "/story.json"),
+            let name = LoadedFile.load(bytes, options: .init(lenient: true)).story?.name?.value
+        else { return folder.split(separator: "/").last.map(String.init) ?? folder }
+        return name
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        String(drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+    }
+}
+
+import StoryCheck

@@ -1,0 +1,193 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import StoryFormat
+import StoryReader
+import StoryStore
+
+/// How `cyd read` shows things: styled text on a terminal, plain text in a pipe, or one JSON
+/// object per event. Every piece of story text goes through VisibleText before it is printed.
+struct ReaderScreen {
+    enum Mode { case terminal, plain, json }
+    let mode: Mode
+    let colors: Bool
+    let output = Terminal.standardOutput
+
+    var width: Int {
+        if mode == .terminal, let columns = Terminal.width(of: output) { return min(columns, 100) }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        return 80
+    }
+
+    func safe(_ text: String) -> String { VisibleText.escape(text, keepLineBreaks: true) }
+
+    func style(_ text: String, _ code: String) -> String { colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+
+    func emit(_ event: [String: JSONValue]) {
+        output.write(JSONValue.object(event).encoded + "\n")
+    }
+
+    func line(_ text: String = "") { output.write(text + "\n") }
+
+    func storyOpened(_ story: StoryRecord, _ resumption: Resumption) {
+        switch mode {
+        case .json:
+            var event: [String: JSONValue] = ["event": "story", "id": .number(Double(story.id)), "title": .string(story.title)]
+            switch resumption {
+            case .started: event["resumption"] = "started"
+            case .resumed: event["resumption"] = "resumed"
+            case .chapterGone(let missing, let fallback):
+                event["resumption"] = "chapterGone"
+                event["missing"] = .string(missing)
+                event["fallback"] = .string(fallback)
+            }
+            emit(event)
+        default:
+            line(style(safe(story.title), "1"))
+            switch resumption {
+            case .started: break
+            case .resumed: line(style("Welcome back: you are where you left off.", "2"))
+            case .chapterGone(let missing, let fallback):
+                line("The story has changed since you last read it: your chapter ('\(safe(missing))') is no longer in it.")
+                line("You are at '\(safe(fallback))', the last chapter of your path that still exists; type r to start from the beginning instead.")
+            }
+            line()
+        }
+    }
+
+    func chapter(_ view: ChapterView, picture: PictureState, endingsFound: Int, endingCount: Int) {
+        let record = view.record
+        switch mode {
+        case .json:
+            var event: [String: JSONValue] = [
+                "event": "chapter", "key": .string(record.key), "title": .string(record.name),
+                "paragraphs": .array(view.paragraphs.map { .string($0) }),
+                "choices": .array(record.choices.enumerated().map { index, choice in
+                    .object(["number": .number(Double(index + 1)), "text": .string(choice.label), "available": .bool(choice.isAvailable)])
+                }),
+                "ending": .bool(view.isEnding),
+            ]
+            if let path = record.picPath { event["picture"] = pictureJSON(path, picture) }
+            emit(event)
+            if view.isEnding {
+                emit(["event": "ending", "key": .string(record.key), "endingsFound": .number(Double(endingsFound)), "endingsTotal": .number(Double(endingCount))])
+            }
+        default:
+            let width = width
+            let title = safe(record.name)
+            line(mode == .terminal ? style("━━ \(title) ━━", "1;36") : "== \(title) ==")
+            line()
+            for (index, paragraph) in view.paragraphs.enumerated() {
+                if index > 0 { line() }
+                for wrapped in TextLayout.wrap(safe(paragraph), width: width) { line(wrapped) }
+            }
+            if let path = record.picPath {
+                line()
+                line(style(pictureLine(path, picture), "2"))
+            }
+            line()
+            if view.isEnding {
+                line(style("The end. Endings found: \(endingsFound) of \(endingCount).", "1"))
+                line(style("r to read again from the start, b to go back, q to quit", "2"))
+            } else {
+                for (index, choice) in record.choices.enumerated() {
+                    let label = safe(choice.label) + (choice.isAvailable ? "" : " (unavailable: its chapter is missing)")
+                    let wrapped = TextLayout.wrap(label, width: width - 6, indent: "")
+                    line("  " + style("\(index + 1))", "1;33") + " " + wrapped[0])
+                    for more in wrapped.dropFirst() { line("     " + more) }
+                }
+            }
+        }
+    }
+
+    func pictureLine(_ path: String, _ state: PictureState) -> String {
+        switch state {
+        case .none: "[picture: \(safe(path))]"
+        case .loading: "[picture: \(safe(path)), loading…]"
+        case .ready(let picture): "[picture: \(safe(path)), \(describe(picture)): p to see how to save or open it]"
+        case .failed(_, let reason): "[picture: \(safe(path)) could not be loaded: \(safe(reason)); p retry to try again]"
+        }
+    }
+
+    func pictureJSON(_ path: String, _ state: PictureState) -> JSONValue {
+        switch state {
+        case .none, .loading: .object(["path": .string(path), "state": "loading"])
+        case .ready(let picture): .object(["path": .string(path), "state": "ready", "bytes": .number(Double(picture.data.count))])
+        case .failed(_, let reason): .object(["path": .string(path), "state": "failed", "reason": .string(reason)])
+        }
+    }
+
+    func describe(_ picture: StoredPicture) -> String {
+        let kind = picture.mediaType ?? Self.sniff(picture.data)
+        let size = picture.data.count < 1024 ? "\(picture.data.count) bytes" : "\(picture.data.count / 1024) KB"
+        return "\(safe(kind)), \(size)"
+    }
+
+    static func sniff(_ data: [UInt8]) -> String {
+        if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "PNG" }
+        if data.starts(with: [0xFF, 0xD8, 0xFF]) { return "JPEG" }
+        if data.starts(with: Array("GIF8".utf8)) { return "GIF" }
+        if data.count >= 12, data.starts(with: Array("RIFF".utf8)), Array(data[8..<12]) == Array("WEBP".utf8) { return "WebP" }
+        return "unknown format"
+    }
+
+    func message(_ text: String, event: String = "message", fields: [String: JSONValue] = [:]) {
+        if mode == .json {
+            var object = fields
+            object["event"] = .string(event)
+            object["message"] = .string(text)
+            emit(object)
+        } else {
+            line(text)
+        }
+    }
+
+    func error(_ text: String) {
+        if mode == .json { emit(["event": "error", "message": .string(text)]) } else { line(style(text, "31")) }
+    }
+
+    static let help = "number: choose · b back · r restart · m [name] bookmark · j [name] jump to a bookmark · d name delete a bookmark · n [text] note (n alone lists notes) · h history · p picture (p save FILE, p open, p retry) · q quit"
+    static let shortHelp = "1-9 choose · b back · r restart · m bookmark · n note · h history · p picture · q quit · ? help"
+}
+
+/// A small JSON value for events; encodes with sorted keys, escaping control characters.
+enum JSONValue: ExpressibleByStringLiteral {
+    case string(String), number(Double), bool(Bool), array([JSONValue]), object([String: JSONValue]), null
+
+    init(stringLiteral value: String) { self = .string(value) }
+
+    var encoded: String {
+        switch self {
+        case .string(let text): return Self.quote(text)
+        case .number(let value): return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        case .bool(let value): return value ? "true" : "false"
+        case .null: return "null"
+        case .array(let values): return "[" + values.map(\.encoded).joined(separator: ",") + "]"
+        case .object(let members):
+            return "{" + members.keys.sorted().map { Self.quote($0) + ":" + members[$0]!.encoded }.joined(separator: ",") + "}"
+        }
+    }
+
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || VisibleText.isC1(scalar.value) || VisibleText.isBidiControl(scalar.value) {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
