@@ -41,9 +41,11 @@ let package = Package(
         ),
         .testTarget(name: "StoryFormatTests", dependencies: ["StoryFormat"]),
         .testTarget(name: "StoryCheckTests", dependencies: ["StoryCheck", "StoryFormat"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport"]),
-        .testTarget(name: "StoryStoreTests", dependencies: ["StoryStore", "StoryReader", "StoryFormat"]),
-        .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat"]),
+        // servers and fixtures shared by the tests
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"]),
+        .testTarget(name: "StoryStoreTests", dependencies: ["StoryStore", "StoryReader", "StoryFormat", "TestSupport"]),
+        .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -25,6 +25,8 @@ public struct HTTPRequest: Sendable {
     /// Sent as If-None-Match / If-Modified-Since, for conditional requests.
     public var etag: String?
     public var lastModified: String?
+    /// A PEM file of extra certificate authorities (default: $CURL_CA_BUNDLE or $SSL_CERT_FILE).
+    public var certificateAuthorities: String? = HTTPClient.caBundle
 
     public init(url: String) { self.url = url }
 }
@@ -102,7 +104,7 @@ public struct HTTPClient: Sendable {
         let protocols = request.httpsOnly ? "https" : "http,https"
         ccurl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, protocols)
         ccurl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, protocols)
-        if let bundle = Self.caBundle { ccurl_setopt_string(handle, CURLOPT_CAINFO, bundle) }
+        if let bundle = request.certificateAuthorities { ccurl_setopt_string(handle, CURLOPT_CAINFO, bundle) }
         if headerList != nil { ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList) }
         ccurl_setopt_write_function(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
             let sink = Unmanaged<ResponseSink>.fromOpaque(context!).takeUnretainedValue()
@@ -142,7 +144,7 @@ public struct HTTPClient: Sendable {
             status: status, headers: sink.headers, body: sink.data, url: effective.map { String(cString: $0) } ?? request.url)
     }
 
-    static var caBundle: String? {
+    public static var caBundle: String? {
         for name in ["CURL_CA_BUNDLE", "SSL_CERT_FILE"] {
             if let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty { return value }
         }

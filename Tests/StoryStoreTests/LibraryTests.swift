@@ -1,0 +1,146 @@
+import Foundation
+import StoryFormat
+import StoryReader
+import StoryStore
+import TestSupport
+import Testing
+
+/// A story written from (id, [(target, label)]) pairs; the first chapter is the start.
+func storyJSON(title: String = "Tide", _ chapters: [(String, [String])], picture: String? = nil, text: String = "Hello, [[name]].") -> String {
+    let body = chapters.enumerated().map { index, chapter in
+        let choices = chapter.1.map { #"{"chapter_id": "\#($0)", "text": "Go to \#($0)"}"# }.joined(separator: ", ")
+        var fields = [#""id": "\#(chapter.0)""#, #""name": "Chapter \#(chapter.0)""#, #""text": "\#(text) This is \#(chapter.0).""#]
+        if index == 0 { fields.append(#""is_first_chapter": true"#) }
+        if let picture, index == 0 { fields.append(#""pic_path": "\#(picture)""#) }
+        if !chapter.1.isEmpty { fields.append(#""choices": [\#(choices)]"#) }
+        return "{ " + fields.joined(separator: ", ") + " }"
+    }.joined(separator: ",\n")
+    return #"{"story": {"id": "s1", "name": "\#(title)", "rating": "G", "summary": "A test story about the sea", "chapters": [\#n\#(body)]}}"#
+}
+
+final class Fixture {
+    let folder: URL
+    let library: StoryLibrary
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("story"), withIntermediateDirectories: true)
+        library = try StoryLibrary(location: LibraryLocation(home: folder.appendingPathComponent("library").path))
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    var storyFolder: String { folder.appendingPathComponent("story").path }
+
+    func write(_ json: String, name: String = "story.json") throws {
+        try Data(json.utf8).write(to: folder.appendingPathComponent("story/\(name)"))
+    }
+
+    @discardableResult
+    func add(_ json: String) throws -> ImportResult {
+        try write(json)
+        return try library.importFolder(storyFolder)
+    }
+}
+
+@Suite("The story library")
+struct LibraryTests {
+    static let fork = [("a", ["b", "c"]), ("b", []), ("c", ["d"]), ("d", [])]
+
+    @Test("adding a folder stores the story keyed by its path; adding it again changes nothing")
+    func addAndReAdd() throws {
+        let fixture = try Fixture()
+        let first = try fixture.add(storyJSON(Self.fork))
+        #expect(first.change == .added)
+        #expect(first.story.source == StorySource(kind: .folder, location: fixture.storyFolder))
+        #expect(first.story.chapterCount == 4 && first.story.endingCount == 2 && first.story.firstChapter == "a")
+        #expect(try fixture.library.importFolder(fixture.storyFolder).change == .unchanged)
+        #expect(try fixture.library.stories().count == 1)
+    }
+
+    @Test("two stories with the same author id from different places are two stories")
+    func sameIDDifferentSource() throws {
+        let one = try Fixture()
+        try one.add(storyJSON(Self.fork))
+        let otherFolder = one.folder.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: otherFolder, withIntermediateDirectories: true)
+        try Data(storyJSON(title: "Other", Self.fork).utf8).write(to: otherFolder.appendingPathComponent("story.json"))
+        try one.library.importFolder(otherFolder.path)
+        #expect(try one.library.stories().map(\.storyKey) == ["s1", "s1"])
+    }
+
+    @Test("an unreadable story is refused with the validator's findings, and nothing changes")
+    func unreadable() throws {
+        let fixture = try Fixture()
+        try fixture.add(storyJSON(Self.fork))
+        try fixture.write(#"{"story": {"id": "s1", "name": "Broken""#)
+        #expect {
+            try fixture.library.importFolder(fixture.storyFolder)
+        } throws: { error in
+            guard case ImportError.unreadable(let reports) = error else { return false }
+            return reports.flatMap(\.diagnostics).contains { $0.code == .invalidJSON }
+        }
+        #expect(try fixture.library.stories().first?.chapterCount == 4)
+    }
+
+    @Test("trailing commas are read, as readers do")
+    func lenient() throws {
+        let fixture = try Fixture()
+        let result = try fixture.add(storyJSON(Self.fork).replacingOccurrences(of: #""rating": "G","#, with: #""rating": "G", "#) + "")
+        #expect(result.change == .added)
+        try fixture.write(storyJSON(Self.fork).replacingOccurrences(of: "]}}", with: ",]}}"))
+        let updated = try fixture.library.importFolder(fixture.storyFolder)
+        #expect(updated.reports.flatMap(\.diagnostics).contains { $0.code == .trailingComma && $0.severity == .warning })
+    }
+
+    @Test("a new version keeps progress where the chapter still exists, and says where it does not")
+    func newVersionKeepsProgress() throws {
+        let fixture = try Fixture()
+        let story = try fixture.add(storyJSON(Self.fork)).story
+        let ana = try ReadingSession(library: fixture.library, story: story, profile: "ana", firstName: "Ana")
+        try ana.begin()
+        try ana.choose(2)  // c
+        let bo = try ReadingSession(library: fixture.library, story: story, profile: "bo", firstName: nil)
+        try bo.begin()
+        try bo.choose(1)  // b
+        // The new version drops chapter c.
+        let result = try fixture.add(storyJSON([("a", ["b", "d"]), ("b", []), ("d", [])]))
+        #expect(result.change == .updated)
+        #expect(result.displacedReaders == ["ana"])
+        let updated = result.story
+        let boAgain = try ReadingSession(library: fixture.library, story: updated, profile: "bo", firstName: nil)
+        #expect(try boAgain.begin() == .resumed)
+        #expect(boAgain.current.record.key == "b")
+        let anaAgain = try ReadingSession(library: fixture.library, story: updated, profile: "ana", firstName: "Ana")
+        #expect(try anaAgain.begin() == .chapterGone(missing: "c", fallback: "a"))
+        #expect(anaAgain.current.record.key == "a")
+    }
+
+    @Test("search ranks stories by titles, summaries and chapter text, with a snippet")
+    func search() throws {
+        let fixture = try Fixture()
+        try fixture.add(storyJSON(title: "The Lighthouse", Self.fork, text: "Fog rolls over the harbour."))
+        let hits = try fixture.library.search("harb")
+        #expect(hits.count == 1)
+        #expect(hits[0].snippet.contains("«harbour»"))
+        #expect(try fixture.library.search("lighthouse").first?.chapterKey == nil)
+        #expect(try fixture.library.search("nothinglikethis").isEmpty)
+        #expect(try fixture.library.search("\" OR *").isEmpty)  // FTS syntax in a query is only words
+    }
+
+    @Test("removing keeps reading progress unless asked to forget it")
+    func remove() throws {
+        let fixture = try Fixture()
+        let story = try fixture.add(storyJSON(Self.fork)).story
+        let session = try ReadingSession(library: fixture.library, story: story, profile: "ana", firstName: nil)
+        try session.begin()
+        try session.choose(2)
+        try fixture.library.remove(story, forgetProgress: false)
+        #expect(try fixture.library.stories().isEmpty)
+        let again = try fixture.add(storyJSON(Self.fork)).story
+        #expect(try fixture.library.progress(profile: "ana", story: again)?.chapterKey == "c")
+        try fixture.library.remove(again, forgetProgress: true)
+        let third = try fixture.add(storyJSON(Self.fork)).story
+        #expect(try fixture.library.progress(profile: "ana", story: third) == nil)
+    }
+}

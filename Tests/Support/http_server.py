@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""A small HTTP server for cyd's tests, on 127.0.0.1 only. Prints its port, then serves:
+
+  /picture.png          a small PNG (counted)
+  /redirect/N           N redirects, then /picture.png
+  /status/CODE          that status
+  /big/BYTES            a body of BYTES bytes
+  /stall/SECONDS        headers, a few bytes, then silence for SECONDS
+  /count/PATH           how many times PATH was requested
+
+With --tls CERT KEY it serves https, and also plain http on a second port (for /count); it
+prints both ports.
+
+Every loop is bounded; the server exits when its parent closes standard input.
+"""
+import http.server, socketserver, ssl, sys, threading, time, zlib, struct, collections
+
+counts = collections.Counter()
+lock = threading.Lock()
+
+
+def png():
+    raw = b"".join(b"\x00" + bytes([200, 40, 40]) * 4 for _ in range(4))
+    def chunk(t, d): return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 4, 8, 2, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
+PNG = png()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, code, body=b"", content_type="application/octet-stream", headers=()):
+        self.send_response(code)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        with lock:
+            counts[self.path] += 1
+        parts = self.path.strip("/").split("/")
+        if parts[0] == "picture.png":
+            self.send(200, PNG, "image/png")
+        elif parts[0] == "redirect" and len(parts) == 2:
+            n = int(parts[1])
+            self.send(302, headers=[("Location", "/picture.png" if n <= 1 else f"/redirect/{n - 1}")])
+        elif parts[0] == "status":
+            self.send(int(parts[1]), b"no")
+        elif parts[0] == "big":
+            self.send(200, b"x" * min(int(parts[1]), 64 * 1024 * 1024))
+        elif parts[0] == "stall":
+            self.send_response(200)
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.write(b"xx")
+            self.wfile.flush()
+            time.sleep(min(float(parts[1]), 30))
+        elif parts[0] == "count":
+            with lock:
+                n = counts["/" + "/".join(parts[1:])]
+            self.send(200, str(n).encode(), "text/plain")
+        else:
+            self.send(404, b"not found")
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def main():
+    servers = [Server(("127.0.0.1", 0), Handler)]
+    if len(sys.argv) == 4 and sys.argv[1] == "--tls":
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[2], sys.argv[3])
+        servers[0].socket = context.wrap_socket(servers[0].socket, server_side=True)
+        servers.append(Server(("127.0.0.1", 0), Handler))
+    print(" ".join(str(s.server_address[1]) for s in servers), flush=True)
+    for server in servers:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    sys.stdin.read()  # until the test closes our input (or dies)
+    for server in servers:
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
