@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"]),
         .testTarget(name: "StoryStoreTests", dependencies: ["StoryStore", "StoryReader", "StoryFormat", "TestSupport"]),
-        .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "TestSupport"]),
+        .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -33,6 +33,15 @@ public final class PictureFetcher: @unchecked Sendable {
     /// The picture's state; starts a fetch when it is neither stored nor being fetched.
     public func request(_ path: String, of story: StoryRecord) -> PictureState {
         if let stored = try? library.picture(path, of: story) { return .ready(stored) }
+        // A file in the story's own folder is read at once: there is nothing to wait for.
+        if case .repository = MediaReference(path), story.source.kind == .folder {
+            return lock.withLock {
+                if let state = states[path], state != .none { return state }
+                let state = settle(path, fetch(path, story), story)
+                states[path] = state
+                return state
+            }
+        }
         return lock.withLock {
             if let state = states[path], state != .none { return state }
             start(path, story)
@@ -61,24 +70,27 @@ public final class PictureFetcher: @unchecked Sendable {
         states[path] = .loading(path: path)
         group.enter()
         queue.async { [self] in
-            let result = fetch(path, story)
-            let state: PictureState
-            switch result {
-            case .success(let picture):
-                do {
-                    try library.storePicture(picture, of: story)
-                    state = .ready(picture)
-                } catch {
-                    state = .failed(path: path, reason: "could not store it: \(error)")
-                }
-            case .failure(let reason):
-                state = .failed(path: path, reason: reason.message)
-            }
+            let state = settle(path, fetch(path, story), story)
             lock.withLock {
                 states[path] = state
                 pending[path] = nil
             }
             group.leave()
+        }
+    }
+
+    /// Stores a fetched picture; the state the reader sees.
+    private func settle(_ path: String, _ result: Result<StoredPicture, Failure>, _ story: StoryRecord) -> PictureState {
+        switch result {
+        case .success(let picture):
+            do {
+                try library.storePicture(picture, of: story)
+                return .ready(picture)
+            } catch {
+                return .failed(path: path, reason: "could not store it: \(error)")
+            }
+        case .failure(let reason):
+            return .failed(path: path, reason: reason.message)
         }
     }
 

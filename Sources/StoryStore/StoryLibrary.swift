@@ -145,3 +145,22 @@ public final class StoryLibrary: Sendable {
         }
     }
 }
+
+extension StoryLibrary {
+    /// Problems found in the database: SQLite's own integrity check, and stories whose stored
+    /// chapters do not match their count (which one-transaction imports make impossible).
+    public func verify() throws -> [String] {
+        try database.read { db in
+            var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+            for row in try Row.fetchAll(
+                db,
+                sql: "SELECT s.title, s.chapter_count, (SELECT count(*) FROM chapter c WHERE c.story_id = s.id) AS stored FROM story s")
+            {
+                let expected: Int = row["chapter_count"]
+                let stored: Int = row["stored"]
+                if expected != stored { problems.append("\(row["title"] as String): \(stored) of \(expected) chapters stored") }
+            }
+            return problems
+        }
+    }
+}

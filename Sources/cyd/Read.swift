@@ -138,7 +138,6 @@ struct ReaderLoop {
             do {
                 if let number = Int(line) {
                     try session.choose(number)
-                    if !interactive && screen.mode == .plain { screen.line() }
                     try showChapter()
                     continue
                 }

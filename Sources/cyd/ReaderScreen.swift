@@ -53,7 +53,6 @@ struct ReaderScreen {
                 line("The story has changed since you last read it: your chapter ('\(safe(missing))') is no longer in it.")
                 line("You are at '\(safe(fallback))', the last chapter of your path that still exists; type r to start from the beginning instead.")
             }
-            line()
         }
     }
 
@@ -77,6 +76,7 @@ struct ReaderScreen {
         default:
             let width = width
             let title = safe(record.name)
+            line()
             line(mode == .terminal ? style("━━ \(title) ━━", "1;36") : "== \(title) ==")
             line()
             for (index, paragraph) in view.paragraphs.enumerated() {
@@ -120,7 +120,8 @@ struct ReaderScreen {
     }
 
     func describe(_ picture: StoredPicture) -> String {
-        let kind = picture.mediaType ?? Self.sniff(picture.data)
+        let sniffed = Self.sniff(picture.data)
+        let kind = sniffed == "unknown format" ? (picture.mediaType ?? sniffed) : sniffed
         let size = picture.data.count < 1024 ? "\(picture.data.count) bytes" : "\(picture.data.count / 1024) KB"
         return "\(safe(kind)), \(size)"
     }
@@ -149,7 +150,7 @@ struct ReaderScreen {
     }
 
     static let help = "number: choose · b back · r restart · m [name] bookmark · j [name] jump to a bookmark · d name delete a bookmark · n [text] note (n alone lists notes) · h history · p picture (p save FILE, p open, p retry) · q quit"
-    static let shortHelp = "1-9 choose · b back · r restart · m bookmark · n note · h history · p picture · q quit · ? help"
+    static let shortHelp = "1-9 choose · b back · r restart · m mark · n note · h history · p picture · q quit · ? help"
 }
 
 /// A small JSON value for events; encodes with sorted keys, escaping control characters.

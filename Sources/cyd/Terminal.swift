@@ -69,13 +69,21 @@ enum Terminal {
         return CommandLine.arguments.first ?? ""
     }
 
-    /// Ctrl-C while reading: progress is saved after every move, so quit at once, cleanly.
+    /// Ctrl-C (or the terminal going away) while reading: progress is saved after every move,
+    /// so quit at once, cleanly, with status 0.
     static func quitOnInterrupt() {
-        signal(SIGINT) { _ in
-            let newline: [UInt8] = [0x0A]
-            _ = newline.withUnsafeBytes { POSIX.writeBytes(STDOUT_FILENO, $0.baseAddress!, 1) }
-            _exit(0)
+        for signalNumber in [SIGINT, SIGHUP, SIGTERM] {
+            signal(signalNumber) { _ in
+                let newline: [UInt8] = [0x0A]
+                _ = newline.withUnsafeBytes { POSIX.writeBytes(STDOUT_FILENO, $0.baseAddress!, 1) }
+                _exit(0)
+            }
         }
+        // A parent may have blocked them (the mask is inherited); a reader must be able to quit.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signalNumber in [SIGINT, SIGHUP, SIGTERM] { sigaddset(&set, signalNumber) }
+        sigprocmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Starts a program found on PATH without waiting for it; false when there is none.

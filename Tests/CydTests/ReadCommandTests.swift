@@ -1,0 +1,196 @@
+import Foundation
+import StoryStore
+import TestSupport
+import Testing
+
+/// `cyd read` driven as a reader would: through piped standard input (transcripts compared),
+/// JSON events, and a real pseudo-terminal under tmux.
+@Suite("cyd read", .serialized)
+struct ReadCommandTests {
+    /// A private library for one test.
+    final class Home {
+        let folder = try! TemporaryFolder()
+        var environment: [String: String] { ["CYD_HOME": folder.path("library"), "COLUMNS": "80"] }
+
+        func read(_ arguments: [String], input: String, environment extra: [String: String] = [:]) throws -> CommandResult {
+            try Command.cyd(["read"] + arguments, environment: environment.merging(extra) { $1 }, input: input)
+        }
+    }
+
+    static let transcripts = Command.packageRoot.appendingPathComponent("Tests/Fixtures/transcripts")
+
+    @Test("a scripted reading matches its transcript")
+    func transcript() throws {
+        let home = Home()
+        let input = try String(contentsOf: Self.transcripts.appendingPathComponent("seven-stairs.input"), encoding: .utf8)
+        let expected = try String(contentsOf: Self.transcripts.appendingPathComponent("seven-stairs.expected"), encoding: .utf8)
+        let result = try home.read(["Stories/seven-stairs", "--name", "Ana"], input: input)
+        #expect(result.status == 0)
+        #expect(result.standardOutput == expected)
+    }
+
+    @Test("quit, come back, and resume where you were; --restart starts over")
+    func resume() throws {
+        let home = Home()
+        #expect(try home.read(["Stories/the-night-market"], input: "2\n1\nq\n").status == 0)
+        let again = try home.read(["Stories/the-night-market"], input: "")
+        #expect(again.status == 0)
+        #expect(again.standardOutput.contains("Welcome back: you are where you left off."))
+        #expect(again.standardOutput.contains("== Last Winter =="))
+        let restarted = try home.read(["Stories/the-night-market", "--restart"], input: "")
+        #expect(restarted.standardOutput.contains("== The Gate of Lanterns =="))
+        // A library id works as well as a path.
+        #expect(try home.read(["1"], input: "").standardOutput.contains("== The Gate of Lanterns =="))
+    }
+
+    @Test("profiles keep their own place and their own name for [[name]]")
+    func profiles() throws {
+        let home = Home()
+        _ = try home.read(["Stories/seven-stairs", "--profile", "ana", "--name", "Ana"], input: "1\n")
+        let bo = try home.read(["Stories/seven-stairs", "--profile", "bo", "--name", "Bo"], input: "")
+        #expect(bo.standardOutput.contains("\"Bo?\""))
+        #expect(bo.standardOutput.contains("== The First Landing =="))
+        let ana = try home.read(["Stories/seven-stairs", "--profile", "ana"], input: "")
+        #expect(ana.standardOutput.contains("== The Third Flight =="))
+        #expect(try home.read(["Stories/seven-stairs", "--profile", "ana", "--restart"], input: "").standardOutput.contains("\"Ana?\""))
+    }
+
+    @Test("--json prints one event per line: story, chapter, ending, error, quit")
+    func json() throws {
+        let home = Home()
+        let result = try home.read(["Stories/seven-stairs", "--json", "--name", "Ana"], input: "1\n1\n2\n7\nq\n")
+        let events = try result.standardOutput.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        #expect(events.map { $0["event"] as? String } == ["story", "chapter", "chapter", "chapter", "chapter", "ending", "error", "quit"])
+        let first = events[1]
+        #expect(first["key"] as? String == "landing")
+        #expect((first["paragraphs"] as? [String])?.last?.contains("\"Ana?\"") == true)
+        #expect((first["choices"] as? [[String: Any]])?.first?["number"] as? Int == 1)
+        #expect(events[4]["key"] as? String == "garden" && events[4]["ending"] as? Bool == true)
+        #expect(events[5]["endingsFound"] as? Int == 1 && events[5]["endingsTotal"] as? Int == 3)
+        #expect(events[6]["message"] as? String == "there are no choices here")
+    }
+
+    @Test("end of input and unknown commands never crash; exit 0")
+    func robustInput() throws {
+        let home = Home()
+        let result = try home.read(["Stories/seven-stairs"], input: "0\n-1\n99999999999999999999\nzzz\n\n   \n")
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("there is no choice 0; choose 1 to 2"))
+        #expect(result.standardOutput.contains("is not a command"))
+    }
+
+    @Test("escape sequences and bidi controls in a story are shown visibly, never sent to the terminal")
+    func hostileStory() throws {
+        let home = Home()
+        let folder = try TemporaryFolder()
+        try folder.write("story.json", #"""
+            { "story": { "id": "x", "name": "Evil\u001b]0;pwned\u0007", "rating": "G", "summary": "s",
+              "chapters": [ { "id": "a", "name": "\u009b2J", "is_first_chapter": true,
+                "text": "Clear\u001b[2J the \u202Escreen",
+                "choices": [ { "chapter_id": "b", "text": "go\u001b[31m red" } ] },
+                { "id": "b", "name": "B", "text": "end" } ] } }
+            """#)
+        for mode in [[], ["--json"]] {
+            let result = try home.read([folder.url.path] + mode, input: "h\n")
+            #expect(result.status == 0)
+            #expect(!result.standardOutput.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{9B}" || $0 == "\u{202E}" || $0 == "\u{7}" })
+            if mode.isEmpty {
+                #expect(result.standardOutput.contains("Clear^[[2J the \\u{202E}screen"))
+                #expect(result.standardOutput.contains("go^[[31m red"))
+            }
+        }
+    }
+
+    @Test("an unreadable story is refused with the validator's findings")
+    func unreadable() throws {
+        let home = Home()
+        let folder = try TemporaryFolder()
+        try folder.write("story.json", #"{"story": {"id": "x"}"#)
+        let result = try home.read([folder.url.path], input: "")
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("cannot be read"))
+    }
+
+    @Test("without a story, the bundled stories are offered")
+    func picker() throws {
+        let home = Home()
+        let result = try home.read([], input: "2\n")
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("Stories:"))
+        #expect(result.standardOutput.contains("The Keeper of Gull Rock (bundled)"))
+    }
+
+    @Test("an https picture is fetched once, stored, and served offline afterwards")
+    func webPicture() throws {
+        let certificate = try TestCertificate()
+        let server = try TestHTTPServer(tls: certificate)
+        let folder = try TemporaryFolder()
+        try folder.write("story.json", #"""
+            { "story": { "id": "p", "name": "Pictures", "rating": "G", "summary": "s",
+              "chapters": [ { "id": "a", "name": "A", "is_first_chapter": true, "text": "Look.", "pic_path": "\#(server.url("/picture.png"))",
+                "choices": [ { "chapter_id": "b", "text": "On" } ] }, { "id": "b", "name": "B", "text": "End." } ] } }
+            """#)
+        let home = Home()
+        let tls = ["CURL_CA_BUNDLE": certificate.certificate]
+        let first = try home.read([folder.url.path], input: "p\np save \(folder.path("saved.png"))\n", environment: tls)
+        #expect(first.standardOutput.contains("PNG, "))
+        #expect(FileManager.default.contents(atPath: folder.path("saved.png"))?.starts(with: [0x89, 0x50]) == true)
+        for _ in 0..<2 {
+            let again = try home.read([folder.url.path, "--restart"], input: "", environment: tls)
+            #expect(again.standardOutput.contains("[picture: \(server.url("/picture.png")), PNG, "))
+        }
+        #expect(try server.count("/picture.png") == 1)
+    }
+
+    @Test("a picture that fails shows a placeholder with the reason and can be retried")
+    func failingPicture() throws {
+        let certificate = try TestCertificate()
+        let server = try TestHTTPServer(tls: certificate)
+        let folder = try TemporaryFolder()
+        try folder.write("story.json", #"""
+            { "story": { "id": "p", "name": "Pictures", "rating": "G", "summary": "s",
+              "chapters": [ { "id": "a", "name": "A", "is_first_chapter": true, "text": "Look.", "pic_path": "\#(server.url("/status/500"))" } ] } }
+            """#)
+        let home = Home()
+        let result = try home.read([folder.url.path], input: "p\np retry\n", environment: ["CURL_CA_BUNDLE": certificate.certificate])
+        #expect(result.standardOutput.contains("could not be loaded: the server answered 500; p retry tries again"))
+        #expect(try server.count("/status/500") == 2)
+    }
+
+    @Test("a process killed while adding a large story leaves it wholly there or absent")
+    func killedDuringImport() throws {
+        let folder = try TemporaryFolder()
+        let story = folder.path("big")
+        try FileManager.default.createDirectory(atPath: story, withIntermediateDirectories: true)
+        let generate = try Command.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "scripts/generate-story.py", "20000", story + "/story.json"])
+        #expect(generate.status == 0)
+        let library = folder.path("library")
+        var outcomes: [Bool] = []
+        // Bounded: a handful of kills at different moments of the import.
+        for delay in [0.05, 0.15, 0.3, 0.5, 0.8] {
+            try? FileManager.default.removeItem(atPath: library)
+            let process = Process()
+            process.executableURL = Command.cyd
+            process.arguments = ["add", story]
+            process.environment = ["CYD_HOME": library]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            guard FileManager.default.fileExists(atPath: library + "/library.sqlite") else { continue }
+            let opened = try StoryLibrary(location: LibraryLocation(home: library))
+            #expect(try opened.verify() == [])
+            let stories = try opened.stories()
+            #expect(stories.isEmpty || stories[0].chapterCount == 20000)
+            outcomes.append(!stories.isEmpty)
+        }
+        // And a complete add afterwards works on whatever was left.
+        let finished = try Command.cyd(["add", story], environment: ["CYD_HOME": library])
+        #expect(finished.status == 0)
+        #expect(try StoryLibrary(location: LibraryLocation(home: library)).stories().first?.chapterCount == 20000)
+    }
+}

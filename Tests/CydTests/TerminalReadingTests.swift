@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+/// `cyd read` in a real pseudo-terminal: tmux runs it, send-keys types, capture-pane reads the
+/// screen, as a person at a terminal would.
+@Suite("cyd read in a terminal (tmux)", .serialized)
+struct TerminalReadingTests {
+    final class Session {
+        let name = "cyd"
+        /// A tmux server of its own, so tests never touch a user's sessions.
+        let socket = "cyd-test-\(UUID().uuidString.prefix(8))"
+        let tmux: URL
+
+        init(command: String) throws {
+            tmux = try #require(Command.which("tmux"), "tmux is not installed")
+            // The server tmux starts keeps what it inherits open, which confuses Process's wait:
+            // start it with plain posix_spawn and waitpid, standard streams on /dev/null.
+            // The shell prints the program's exit status and keeps the pane open to be read.
+            let wrapped = "trap : INT; \(command); echo \"[exited $?]\"; sleep 60"
+            #expect(Self.spawnAndWait(tmux.path, ["-L", socket, "new-session", "-d", "-s", name, "-x", "90", "-y", "45", wrapped]) == 0)
+        }
+
+        deinit { _ = try? run(["kill-server"]) }
+
+        static func spawnAndWait(_ path: String, _ arguments: [String]) -> Int32 {
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+            let argv = ([path] + arguments).map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            // Signals as a terminal user has them, whatever the test runner blocked or ignored.
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var none = sigset_t()
+            sigemptyset(&none)
+            var all = sigset_t()
+            sigfillset(&all)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setsigdefault(&attributes, &all)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+            var pid: pid_t = 0
+            guard posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0 else { return -1 }
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            return (status >> 8) & 0xFF
+        }
+
+        func run(_ arguments: [String]) throws -> CommandResult { try Command.run(tmux, ["-L", socket] + arguments) }
+
+        func type(_ keys: String...) throws { _ = try run(["send-keys", "-t", name] + keys) }
+
+        func screen() throws -> String { try run(["capture-pane", "-p", "-t", name]).standardOutput }
+
+        /// Waits (bounded: about 10 seconds) until the screen shows `text`.
+        func waitFor(_ text: String) throws -> String {
+            var last = ""
+            for _ in 0..<100 {
+                last = try screen()
+                if last.contains(text) { return last }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            Issue.record("the screen never showed \(text):\n\(last)")
+            return last
+        }
+
+        /// The program's exit status once it has exited (waiting about 5 seconds at most).
+        func exitStatus() throws -> Int? {
+            for _ in 0..<50 {
+                let screen = try screen()
+                if let range = screen.range(of: #"\[exited (\d+)\]"#, options: .regularExpression) {
+                    return Int(screen[range].dropFirst("[exited ".count).dropLast())
+                }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return nil
+        }
+    }
+
+    let home = try! TemporaryFolder()
+
+    func command(_ arguments: String) -> String {
+        "env CYD_HOME='\(home.path("library"))' NO_COLOR= '\(Command.cyd.path)' read \(arguments)"
+    }
+
+    @Test("asks the name once, wraps to the window, shows help, chooses, and resumes after quitting")
+    func readAndResume() throws {
+        let session = try Session(command: command("'\(Command.packageRoot.path)/Stories/the-keeper-of-gull-rock'"))
+        _ = try session.waitFor("What is your first name?")
+        try session.type("Mara", "Enter")
+        var screen = try session.waitFor("1-9 choose · b back")
+        #expect(screen.contains("names you, Mara, keeper of the Gull Rock light"))
+        #expect(screen.split(separator: "\n").allSatisfy { $0.count <= 90 })
+        #expect(screen.contains("\u{2501}\u{2501} Gull Rock \u{2501}\u{2501}"))
+        try session.type("2", "Enter")
+        screen = try session.waitFor("The Lamp Room")
+        try session.type("q", "Enter")
+        #expect(try session.exitStatus() == 0)
+
+        let again = try Session(command: command("'\(Command.packageRoot.path)/Stories/the-keeper-of-gull-rock'"))
+        screen = try again.waitFor("Welcome back")
+        #expect(screen.contains("The Lamp Room"))
+        #expect(!screen.contains("What is your first name?"))
+        try again.type("x", "Enter")
+        _ = try again.waitFor("is not a command")
+        try again.type("b", "Enter")
+        _ = try again.waitFor("━━ Gull Rock ━━")
+    }
+
+    @Test("Ctrl-C and Ctrl-D save and exit cleanly with status 0")
+    func interrupt() throws {
+        let story = "'\(Command.packageRoot.path)/Stories/seven-stairs' --name Ana"
+        let session = try Session(command: command(story))
+        _ = try session.waitFor("Climb after Pilot")
+        try session.type("1", "Enter")
+        _ = try session.waitFor("The Third Flight")
+        try session.type("C-c")
+        #expect(try session.exitStatus() == 0)
+
+        let resumed = try Session(command: command(story))
+        _ = try resumed.waitFor("The Third Flight")
+        try resumed.type("C-d")
+        #expect(try resumed.exitStatus() == 0)
+    }
+}
