@@ -21,14 +21,17 @@ let package = Package(
         .target(name: "StoryFormat"),
         // rules over the tree and the chapter graph -> diagnostics -> text/json/github/sarif
         .target(name: "StoryCheck", dependencies: ["StoryFormat"]),
-        // libcurl's variadic functions, wrapped so Swift can call them
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // libcurl, loaded on first use, with its variadic functions wrapped so Swift can call them
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // the only module that touches C: HTTP through libcurl (and git through libgit2, later)
         .target(name: "Transport", dependencies: ["CCurl"]),
         // the SQLite library of stories, chapters, pictures, profiles and progress
         .target(
             name: "StoryStore",
-            dependencies: ["StoryFormat", "StoryCheck", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "StoryFormat", "StoryCheck", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         // a reading session: current chapter, choose, back, bookmarks, pictures; no terminal code
         .target(name: "StoryReader", dependencies: ["StoryStore", "StoryFormat", "Transport"]),
         // the command line: the only module that knows about terminals and exit codes

@@ -23,9 +23,11 @@ enum Schema {
                         chapter_count INTEGER NOT NULL,
                         ending_count INTEGER NOT NULL,
                         added_at REAL NOT NULL,
-                        updated_at REAL NOT NULL
+                        updated_at REAL NOT NULL,
+                        chapters_indexed INTEGER NOT NULL DEFAULT 0   -- chapter text is in chapter_search
                     );
                     CREATE TABLE chapter (
+                        id INTEGER PRIMARY KEY,           -- the search index's rowid
                         story_id INTEGER NOT NULL REFERENCES story(id) ON DELETE CASCADE,
                         key TEXT NOT NULL,
                         position INTEGER NOT NULL,
@@ -34,8 +36,8 @@ enum Schema {
                         pic_path TEXT,
                         vid_path TEXT,
                         is_ending INTEGER NOT NULL,
-                        PRIMARY KEY (story_id, key)
-                    ) WITHOUT ROWID;
+                        UNIQUE (story_id, key)
+                    );
                     CREATE TABLE choice (
                         story_id INTEGER NOT NULL REFERENCES story(id) ON DELETE CASCADE,
                         chapter_key TEXT NOT NULL,
@@ -90,8 +92,13 @@ enum Schema {
                         created_at REAL NOT NULL
                     );
                     CREATE INDEX note_by_story ON note(profile, story_source);
-                    CREATE VIRTUAL TABLE search USING fts5(
-                        story_id UNINDEXED, chapter_key UNINDEXED, title, summary, author, body,
+                    -- Search indexes over the tables' own text (external content: nothing stored twice).
+                    CREATE VIRTUAL TABLE story_search USING fts5(
+                        title, summary, author, content = 'story', content_rowid = 'id',
+                        tokenize = 'unicode61 remove_diacritics 2'
+                    );
+                    CREATE VIRTUAL TABLE chapter_search USING fts5(
+                        name, body, content = 'chapter', content_rowid = 'id',
                         tokenize = 'unicode61 remove_diacritics 2'
                     );
                     """)

@@ -66,8 +66,8 @@ extension StoryLibrary {
     /// - Parameter version: a commit id for git sources; nil to use a hash of the content.
     public func importStory(bytes: [UInt8], displayPath: String, source: StorySource, version: String?, author: String?) throws -> ImportResult {
         // Read the way readers do: lenient, so published stories with trailing commas load.
-        let reports = Checker.check(bytes: bytes, path: displayPath, options: CheckOptions(lenient: true))
         let file = LoadedFile.load(bytes, fileName: displayPath, options: JSONParser.Options(lenient: true))
+        let reports = Checker.check(file, bytes: bytes, path: displayPath, options: CheckOptions(lenient: true))
         guard let story = file.story?.model(), let first = story.firstChapter else { throw ImportError.unreadable(reports: reports) }
         let version = version ?? Self.contentHash(bytes)
         let now = Self.now
@@ -83,6 +83,7 @@ extension StoryLibrary {
             let storyID: Int64
             if let existing {
                 storyID = existing.id
+                try Self.unindex(storyID: storyID, db)
                 try db.execute(
                     sql: """
                         UPDATE story SET story_key = ?, title = ?, rating = ?, summary = ?, author = ?, pic_path = ?, version = ?,
@@ -93,7 +94,6 @@ extension StoryLibrary {
                 for table in ["chapter", "choice", "picture"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE story_id = ?", arguments: [storyID])
                 }
-                try db.execute(sql: "DELETE FROM search WHERE story_id = ?", arguments: [storyID])
             } else {
                 try db.execute(
                     sql: """
@@ -105,22 +105,20 @@ extension StoryLibrary {
                                 story.picPath, version, first.id, chapters.count, endingCount, now, now])
                 storyID = db.lastInsertedRowID
             }
-            let insertChapter = try db.cachedStatement(
-                sql: "INSERT INTO chapter (story_id, key, position, name, body, pic_path, vid_path, is_ending) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-            let insertChoice = try db.cachedStatement(
-                sql: "INSERT INTO choice (story_id, chapter_key, position, target, label) VALUES (?, ?, ?, ?, ?)")
-            let insertSearch = try db.cachedStatement(
-                sql: "INSERT INTO search (story_id, chapter_key, title, summary, author, body) VALUES (?, ?, ?, ?, ?, ?)")
-            try insertSearch.execute(arguments: [storyID, nil, story.name, story.summary, author, ""])
+            // Hundreds of thousands of rows: bound straight through SQLite's C API.
+            let insertChapter = try BulkInsert(
+                db, "INSERT INTO chapter (story_id, key, position, name, body, pic_path, vid_path, is_ending) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            let insertChoice = try BulkInsert(db, "INSERT INTO choice (story_id, chapter_key, position, target, label) VALUES (?, ?, ?, ?, ?)")
             for (position, chapter) in chapters.enumerated() {
-                try insertChapter.execute(arguments: [
-                    storyID, chapter.id, position, chapter.name, chapter.text, chapter.picPath, chapter.vidPath, chapter.isEnding,
+                try insertChapter.run([
+                    .integer(storyID), .text(chapter.id), .integer(Int64(position)), .text(chapter.name), .text(chapter.text),
+                    .optionalText(chapter.picPath), .optionalText(chapter.vidPath), .integer(chapter.isEnding ? 1 : 0),
                 ])
                 for (index, choice) in chapter.choices.enumerated() {
-                    try insertChoice.execute(arguments: [storyID, chapter.id, index, choice.chapterID, choice.text])
+                    try insertChoice.run([.integer(storyID), .text(chapter.id), .integer(Int64(index)), .text(choice.chapterID), .text(choice.text)])
                 }
-                try insertSearch.execute(arguments: [storyID, chapter.id, chapter.name, nil, nil, chapter.text])
             }
+            try Self.index(storyID: storyID, db)
             // Readers whose chapter is gone in this version.
             let keys = Set(chapters.map(\.id))
             let displaced = try Row.fetchAll(db, sql: "SELECT profile, chapter_key FROM progress WHERE story_source = ?", arguments: [source.key])

@@ -64,7 +64,7 @@ public final class StoryLibrary: Sendable {
     @discardableResult
     public func remove(_ story: StoryRecord, forgetProgress: Bool) throws -> Bool {
         try database.write { db in
-            try db.execute(sql: "DELETE FROM search WHERE story_id = ?", arguments: [story.id])
+            try Self.unindex(storyID: story.id, db)
             try db.execute(sql: "DELETE FROM story WHERE id = ?", arguments: [story.id])
             let removed = db.changesCount > 0
             if forgetProgress {
@@ -118,30 +118,86 @@ public final class StoryLibrary: Sendable {
 
     // MARK: Search
 
-    /// Full-text search over titles, summaries, authors and chapter text, best match first.
+    /// Full-text search over titles, summaries, authors and chapter text, best match first:
+    /// stories whose title, summary or author match, then those matching in chapters.
     public func search(_ query: String, limit: Int = 20) throws -> [SearchHit] {
-        let terms = query.split(whereSeparator: { $0.isWhitespace || $0.isPunctuation }).map { "\"\(String($0).replacingOccurrences(of: "\"", with: "\"\""))\"*" }
+        let terms = query.split(whereSeparator: { $0.isWhitespace || $0.isPunctuation || $0.isSymbol })
+            .map { "\"\(String($0).replacingOccurrences(of: "\"", with: "\"\""))\"*" }
         guard !terms.isEmpty else { return [] }
+        let match = terms.joined(separator: " ")
+        try indexPendingChapters()
         return try database.read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT story_id, chapter_key, rank,
-                           snippet(search, -1, '«', '»', '…', 12) AS excerpt
-                    FROM search WHERE search MATCH ? ORDER BY rank LIMIT 500
-                    """,
-                arguments: [terms.joined(separator: " ")])
             var hits: [SearchHit] = []
             var seen: Set<Int64> = []
-            for row in rows {
+            let storyRows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT s.*, snippet(story_search, -1, '«', '»', '…', 12) AS excerpt
+                    FROM story_search JOIN story s ON s.id = story_search.rowid
+                    WHERE story_search MATCH ? ORDER BY story_search.rank LIMIT ?
+                    """,
+                arguments: [match, limit])
+            for row in storyRows where seen.insert(row["id"]).inserted {
+                hits.append(SearchHit(story: Self.story(row), chapterKey: nil, snippet: row["excerpt"]))
+            }
+            let chapterRows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.story_id, c.key, snippet(chapter_search, -1, '«', '»', '…', 12) AS excerpt
+                    FROM chapter_search JOIN chapter c ON c.id = chapter_search.rowid
+                    WHERE chapter_search MATCH ? ORDER BY chapter_search.rank LIMIT 500
+                    """,
+                arguments: [match])
+            for row in chapterRows where hits.count < limit {
                 let storyID: Int64 = row["story_id"]
                 guard seen.insert(storyID).inserted,
                     let story = try Row.fetchOne(db, sql: "SELECT * FROM story WHERE id = ?", arguments: [storyID]).map(Self.story)
                 else { continue }
-                hits.append(SearchHit(story: story, chapterKey: row["chapter_key"], snippet: row["excerpt"]))
-                if hits.count == limit { break }
+                hits.append(SearchHit(story: story, chapterKey: row["key"], snippet: row["excerpt"]))
             }
             return hits
+        }
+    }
+
+    /// Takes a story's rows out of the search indexes (external-content indexes need the old
+    /// text to forget it), before the rows themselves change.
+    static func unindex(storyID: Int64, _ db: Database) throws {
+        // Only rows that were indexed may be deleted from an external-content index.
+        try db.execute(
+            sql: """
+                INSERT INTO chapter_search (chapter_search, rowid, name, body) SELECT 'delete', c.id, c.name, c.body
+                    FROM chapter c JOIN story s ON s.id = c.story_id WHERE c.story_id = ? AND s.chapters_indexed = 1;
+                INSERT INTO story_search (story_search, rowid, title, summary, author)
+                    SELECT 'delete', id, title, summary, coalesce(author, '') FROM story WHERE id = ?;
+                """,
+            arguments: [storyID, storyID])
+    }
+
+    /// Indexes a story's title, summary and author at once. Chapter text waits for the first
+    /// search: tokenising a 100,000-chapter story takes about a second, and adding a story should
+    /// not wait for a search that may never come.
+    static func index(storyID: Int64, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO story_search (rowid, title, summary, author) SELECT id, title, summary, coalesce(author, '') FROM story WHERE id = ?;
+                UPDATE story SET chapters_indexed = 0 WHERE id = ?;
+                """,
+            arguments: [storyID, storyID])
+    }
+
+    /// Adds the chapter text of stories not yet indexed, one transaction per story.
+    func indexPendingChapters() throws {
+        let pending = try database.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM story WHERE chapters_indexed = 0") }
+        for storyID in pending {
+            try database.write { db in
+                guard try Bool.fetchOne(db, sql: "SELECT chapters_indexed = 0 FROM story WHERE id = ?", arguments: [storyID]) == true else { return }
+                try db.execute(
+                    sql: """
+                        INSERT INTO chapter_search (rowid, name, body) SELECT id, name, body FROM chapter WHERE story_id = ?;
+                        UPDATE story SET chapters_indexed = 1 WHERE id = ?;
+                        """,
+                    arguments: [storyID, storyID])
+            }
         }
     }
 }

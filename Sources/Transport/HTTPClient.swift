@@ -69,26 +69,23 @@ public struct HTTPClient: Sendable {
 
     public init(userAgent: String = "ChooseYourDestiny-cyd/0.1 (+https://github.com/ChooseYourDestiny)") {
         self.userAgent = userAgent
-        _ = HTTPClient.globalInit
     }
-
-    /// curl_global_init is not thread-safe: run it once, before any handle exists.
-    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     public func get(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         if request.httpsOnly, !request.url.lowercased().hasPrefix("https://") { throw .refusedScheme(request.url) }
-        guard let handle = curl_easy_init() else { throw .failed("cannot start libcurl") }
-        defer { curl_easy_cleanup(handle) }
+        guard ccurl_load() == 1 else { throw .failed(String(cString: ccurl_load_error())) }
+        guard let handle = ccurl_easy_init() else { throw .failed("cannot start libcurl") }
+        defer { ccurl_easy_cleanup(handle) }
         let sink = ResponseSink(limit: request.maximumBytes)
         let context = Unmanaged.passRetained(sink)
         defer { context.release() }
 
         var headerList: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headerList) }
+        defer { ccurl_slist_free_all(headerList) }
         var headers = request.headers
         if let etag = request.etag { headers.append(("If-None-Match", etag)) }
         if let lastModified = request.lastModified { headers.append(("If-Modified-Since", lastModified)) }
-        for (name, value) in headers { headerList = curl_slist_append(headerList, "\(name): \(value)") }
+        for (name, value) in headers { headerList = ccurl_slist_append(headerList, "\(name): \(value)") }
 
         ccurl_setopt_string(handle, CURLOPT_URL, request.url)
         ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
@@ -121,14 +118,14 @@ public struct HTTPClient: Sendable {
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         let code = errorBuffer.withUnsafeMutableBufferPointer { buffer -> CURLcode in
             ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, buffer.baseAddress)
-            let code = curl_easy_perform(handle)
+            let code = ccurl_easy_perform(handle)
             ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, nil)
             return code
         }
         if sink.overflowed || code == CURLE_FILESIZE_EXCEEDED { throw .tooLarge(limit: request.maximumBytes) }
         guard code == CURLE_OK else {
             let message = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            let detail = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+            let detail = message.isEmpty ? String(cString: ccurl_easy_strerror(code)) : message
             switch code {
             case CURLE_OPERATION_TIMEDOUT: throw .timedOut(detail)
             case CURLE_TOO_MANY_REDIRECTS: throw .tooManyRedirects(request.maximumRedirects)

@@ -61,6 +61,14 @@ public enum Checker {
         bytes: [UInt8], path: String, folder: StoryFolder? = nil, options: CheckOptions = .init()
     ) -> [FileReport] {
         let file = LoadedFile.load(bytes, fileName: path, options: JSONParser.Options(lenient: options.lenient))
+        return check(file, bytes: bytes, path: path, folder: folder, options: options)
+    }
+
+    /// Checks a file already read (with the same leniency as `options`), so a caller that needs
+    /// the tree too reads it once.
+    public static func check(
+        _ file: LoadedFile, bytes: [UInt8], path: String, folder: StoryFolder? = nil, options: CheckOptions = .init()
+    ) -> [FileReport] {
         let context = CheckContext(path: path, file: file, folder: folder)
         var diagnostics = file.diagnostics
         var otherFiles: [String: [Diagnostic]] = [:]

@@ -160,9 +160,24 @@ public final class JSONDocument: Sendable {
                 String(decoding: UnsafeBufferPointer(rebasing: buffer[r]), as: UTF8.self)
             }
         }
-        var scalars = String.UnicodeScalarView()
-        for piece in StringContent(bytes: bytes, range: r) { scalars.append(piece.scalar) }
-        return String(scalars)
+        // Copy the runs between escapes as bytes; decode only the escapes.
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(r.count)
+        bytes.withUnsafeBufferPointer { p in
+            var i = r.lowerBound
+            while i < r.upperBound {
+                var runEnd = i
+                while runEnd < r.upperBound, p[runEnd] != UInt8(ascii: "\\") { runEnd += 1 }
+                utf8.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<runEnd]))
+                i = runEnd
+                guard i < r.upperBound else { break }
+                var iterator = StringContent(bytes: bytes, range: i..<r.upperBound).makeIterator()
+                guard let piece = iterator.next() else { break }
+                utf8.append(contentsOf: Array(String(piece.scalar).utf8))
+                i = piece.source.upperBound
+            }
+        }
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     /// The decoded scalars of a string node with the byte range each came from in the file,
