@@ -8,7 +8,7 @@ enum Schema {
             try db.execute(
                 sql: """
                     CREATE TABLE story (
-                        id INTEGER PRIMARY KEY,
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,   -- ids of removed stories are never reused
                         source TEXT NOT NULL UNIQUE,      -- how the story is keyed: kind:location
                         source_kind TEXT NOT NULL,        -- folder, git, url
                         location TEXT NOT NULL,           -- folder path or URL

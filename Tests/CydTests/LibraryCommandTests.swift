@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@Suite("cyd add, list, remove and search")
+struct LibraryCommandTests {
+    let home = try! TemporaryFolder()
+    var environment: [String: String] { ["CYD_HOME": home.path("library")] }
+
+    func cyd(_ arguments: String...) throws -> CommandResult { try Command.cyd(arguments, environment: environment) }
+
+    @Test("add, then list as text and JSON with ids, progress and endings")
+    func addAndList() throws {
+        let added = try cyd("add", "Stories/the-night-market")
+        #expect(added.status == 0)
+        #expect(added.standardOutput == "added The Night Market (id 1, 13 chapters)\n")
+        #expect(try cyd("add", "Stories/the-night-market").standardOutput.hasPrefix("already up to date: The Night Market"))
+        _ = try Command.cyd(["read", "1"], environment: environment, input: "2\n1\n1\n")
+        let list = try cyd("list")
+        #expect(list.standardOutput.contains("The Night Market  [G] 13 chapters · at 'The Last Song' · endings found: 1 of 4"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try cyd("list", "--json").standardOutput.utf8)) as? [[String: Any]])
+        #expect(json.first?["id"] as? Int == 1)
+        #expect(json.first?["title"] as? String == "The Night Market")
+        #expect(json.first?["endingsFound"] as? Int == 1)
+    }
+
+    @Test("an unreadable story is refused with findings and exit 2")
+    func addUnreadable() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("story.json", #"{ "story": { "id": "x", "name": "X", "rating": "G", "summary": "s", "chapters": [ { "id": "a" } ] } }"#)
+        let result = try cyd("add", folder.url.path)
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("error[CYD201]"))
+        #expect(result.standardError.contains("nothing was added"))
+        #expect(try cyd("list", "--json").standardOutput == "[]\n")
+    }
+
+    @Test("remove asks on a terminal, needs --yes otherwise, and keeps progress unless told")
+    func remove() throws {
+        _ = try cyd("add", "Stories/seven-stairs")
+        _ = try Command.cyd(["read", "1"], environment: environment, input: "1\n")
+        let refused = try cyd("remove", "1")
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("pass --yes"))
+        let removed = try cyd("remove", "1", "--yes")
+        #expect(removed.standardOutput == "removed Seven Stairs; reading progress kept\n")
+        let again = try Command.cyd(["read", "Stories/seven-stairs"], environment: environment, input: "")
+        #expect(again.standardOutput.contains("Welcome back"))
+        #expect(try cyd("remove", "2", "--yes", "--forget-progress").standardOutput.contains("and its reading progress"))
+        #expect(try cyd("remove", "99", "--yes").status == 2)
+    }
+
+    @Test("search finds words in titles and chapter text, with a snippet")
+    func search() throws {
+        _ = try cyd("add", "Stories/the-keeper-of-gull-rock")
+        _ = try cyd("add", "Stories/seven-stairs")
+        let byText = try cyd("search", "paraffin")
+        #expect(byText.status == 0)
+        #expect(byText.standardOutput.contains("The Keeper of Gull Rock (chapter '"))
+        #expect(byText.standardOutput.contains("«paraffin»"))
+        #expect(try cyd("search", "seven").standardOutput.hasPrefix("   2  Seven Stairs\n"))
+        #expect(try cyd("search", "zeppelin").status == 1)
+    }
+}
