@@ -130,12 +130,7 @@ extension StoryLibrary {
 
     /// FNV-1a over the bytes: a version for sources that have no commit.
     static func contentHash(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
+        let hex = String(FNV1a.hash(bytes), radix: 16)
         return "fnv64:" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

@@ -120,19 +120,11 @@ struct ReaderScreen {
     }
 
     func describe(_ picture: StoredPicture) -> String {
-        let sniffed = Self.sniff(picture.data)
-        let kind = sniffed == "unknown format" ? (picture.mediaType ?? sniffed) : sniffed
+        let kind = PictureFormat.detect(Array(picture.data.prefix(12))) ?? picture.mediaType ?? "unknown format"
         let size = picture.data.count < 1024 ? "\(picture.data.count) bytes" : "\(picture.data.count / 1024) KB"
         return "\(safe(kind)), \(size)"
     }
 
-    static func sniff(_ data: [UInt8]) -> String {
-        if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "PNG" }
-        if data.starts(with: [0xFF, 0xD8, 0xFF]) { return "JPEG" }
-        if data.starts(with: Array("GIF8".utf8)) { return "GIF" }
-        if data.count >= 12, data.starts(with: Array("RIFF".utf8)), Array(data[8..<12]) == Array("WEBP".utf8) { return "WebP" }
-        return "unknown format"
-    }
 
     func message(_ text: String, event: String = "message", fields: [String: JSONValue] = [:]) {
         if mode == .json {

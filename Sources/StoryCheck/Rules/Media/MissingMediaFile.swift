@@ -42,13 +42,4 @@ extension MediaChecks {
     }
 
     static let largePictureBytes = 2 * 1024 * 1024
-
-    /// The picture format named by a file's first bytes, or nil.
-    static func pictureFormat(_ prefix: [UInt8]) -> String? {
-        if prefix.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "PNG" }
-        if prefix.starts(with: [0xFF, 0xD8, 0xFF]) { return "JPEG" }
-        if prefix.starts(with: Array("GIF87a".utf8)) || prefix.starts(with: Array("GIF89a".utf8)) { return "GIF" }
-        if prefix.count >= 12, prefix.starts(with: Array("RIFF".utf8)), Array(prefix[8..<12]) == Array("WEBP".utf8) { return "WebP" }
-        return nil
-    }
 }

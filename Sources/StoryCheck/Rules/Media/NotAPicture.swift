@@ -23,7 +23,7 @@ enum NotAPicture: Rule {
         guard let folder = context.folder else { return }
         for use in context.media where use.isPicture {
             guard case .repository(let path) = use.reference, MediaChecks.isPlainRelativePath(path), folder.fileExists(path),
-                MediaChecks.pictureFormat(folder.prefix(path)) == nil
+                PictureFormat.detect(folder.prefix(path)) == nil
             else { continue }
             findings.add(
                 "pic_path of \(use.owner) names '\(VisibleText.escape(path))', which is not a PNG, JPEG, GIF or WebP picture",

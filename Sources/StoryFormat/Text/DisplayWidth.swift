@@ -1,9 +1,7 @@
-import StoryFormat
-
 /// How many terminal cells a scalar takes: 0 for combining marks, 2 for wide East Asian
 /// characters and emoji, 1 otherwise. An approximation of wcwidth, enough to place carets.
-enum DisplayWidth {
-    static func of(_ scalar: Unicode.Scalar) -> Int {
+public enum DisplayWidth {
+    public static func of(_ scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
         if v == 0x200B || v == 0x200C || v == 0x200D || v == 0xFEFF { return 0 }
         switch scalar.properties.generalCategory {
@@ -20,7 +18,7 @@ enum DisplayWidth {
     }
 
     /// What to print for a scalar of a source line: tabs as spaces, unsafe characters visibly.
-    static func shown(_ scalar: Unicode.Scalar) -> (text: String, width: Int) {
+    public static func shown(_ scalar: Unicode.Scalar) -> (text: String, width: Int) {
         if scalar == "\t" { return ("    ", 4) }
         if VisibleText.isUnsafe(scalar) {
             let text = VisibleText.escape(String(scalar))
@@ -28,4 +26,7 @@ enum DisplayWidth {
         }
         return (String(scalar), of(scalar))
     }
+
+    /// Cells taken by a piece of text.
+    public static func of(_ text: some StringProtocol) -> Int { text.unicodeScalars.reduce(0) { $0 + of($1) } }
 }
