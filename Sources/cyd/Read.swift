@@ -60,12 +60,12 @@ struct Read: ParsableCommand {
         let mode: ReaderScreen.Mode = json ? .json : (plain || !Terminal.standardOutput.isTerminal ? .plain : .terminal)
         let colors = mode == .terminal && Terminal.useColor(Terminal.ColorChoice(rawValue: color.rawValue)!, for: Terminal.standardOutput)
         let screen = ReaderScreen(mode: mode, colors: colors)
+        Terminal.quitOnInterrupt()
         do {
             let library = try library.open()
             guard let record = try pickStory(library, screen: screen, interactive: interactive) else { return }
             let firstName = try resolveFirstName(library, interactive: interactive)
             let session = try ReadingSession(library: library, story: record, profile: profile, firstName: firstName)
-            Terminal.quitOnInterrupt()
             let resumption = try session.begin(restart: restart)
             screen.storyOpened(record, resumption)
             try ReaderLoop(session: session, screen: screen, interactive: interactive).run()
