@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "StoryStore", targets: ["StoryStore"]),
         .library(name: "StoryReader", targets: ["StoryReader"]),
         .library(name: "Transport", targets: ["Transport"]),
+        .library(name: "StorySync", targets: ["StorySync"]),
         .executable(name: "cyd", targets: ["cyd"]),
     ],
     dependencies: [
@@ -23,8 +24,10 @@ let package = Package(
         .target(name: "StoryCheck", dependencies: ["StoryFormat"]),
         // libcurl, loaded on first use, with its variadic functions wrapped so Swift can call them
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        // the only module that touches C: HTTP through libcurl (and git through libgit2, later)
-        .target(name: "Transport", dependencies: ["CCurl"]),
+        // libgit2, as a system library
+        .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
+        // the only module that touches C: HTTP through libcurl, git through libgit2
+        .target(name: "Transport", dependencies: ["CCurl", "CGit2"]),
         // the SQLite library of stories, chapters, pictures, profiles and progress
         .target(
             name: "StoryStore",
@@ -34,11 +37,13 @@ let package = Package(
             ]),
         // a reading session: current chapter, choose, back, bookmarks, pictures; no terminal code
         .target(name: "StoryReader", dependencies: ["StoryStore", "StoryFormat", "Transport"]),
+        // sources beyond folders (git repositories now; the catalogue next): Transport -> StoryStore
+        .target(name: "StorySync", dependencies: ["StoryStore", "StoryFormat", "Transport"]),
         // the command line: the only module that knows about terminals and exit codes
         .executableTarget(
             name: "cyd",
             dependencies: [
-                "StoryFormat", "StoryCheck", "StoryStore", "StoryReader",
+                "StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StorySync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -47,6 +52,7 @@ let package = Package(
         // servers and fixtures shared by the tests
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"]),
+        .testTarget(name: "StorySyncTests", dependencies: ["StorySync", "StoryStore", "StoryReader", "Transport", "TestSupport"]),
         .testTarget(name: "StoryStoreTests", dependencies: ["StoryStore", "StoryReader", "StoryFormat", "TestSupport"]),
         .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "TestSupport"]),
     ],

@@ -34,7 +34,7 @@ public final class PictureFetcher: @unchecked Sendable {
     public func request(_ path: String, of story: StoryRecord) -> PictureState {
         if let stored = try? library.picture(path, of: story) { return .ready(stored) }
         // A file in the story's own folder is read at once: there is nothing to wait for.
-        if case .repository = MediaReference(path), story.source.kind == .folder {
+        if case .repository = MediaReference(path), story.source.kind != .url {
             return lock.withLock {
                 if let state = states[path], state != .none { return state }
                 let state = settle(path, fetch(path, story), story)
@@ -112,10 +112,24 @@ public final class PictureFetcher: @unchecked Sendable {
                 return .failure(Failure(message: error.description))
             }
         case .repository(let relative):
-            guard story.source.kind == .folder else {
-                return .failure(Failure(message: "pictures of \(story.source.kind.rawValue) stories are not supported yet"))
-            }
             guard Self.isSafe(relative) else { return .failure(Failure(message: "the path leaves the story's folder")) }
+            switch story.source.kind {
+            case .folder: break
+            case .git:
+                // From the bare clone, at the commit the story was imported from.
+                do {
+                    let repository = try GitRepository.open(library.location.gitCachePath(for: story.source.location))
+                    guard let bytes = try repository.file(relative, at: story.version) else {
+                        return .failure(Failure(message: "no file \(relative) in the story's repository"))
+                    }
+                    guard bytes.count <= maximumBytes else { return .failure(Failure(message: "larger than \(maximumBytes) bytes")) }
+                    return .success(StoredPicture(path: path, data: bytes, mediaType: nil))
+                } catch {
+                    return .failure(Failure(message: error.description))
+                }
+            case .url:
+                return .failure(Failure(message: "pictures of stories added by URL are not supported yet"))
+            }
             let file = story.source.location + "/" + relative
             guard let data = FileManager.default.contents(atPath: file) else {
                 return .failure(Failure(message: "no file \(relative) in the story's folder"))

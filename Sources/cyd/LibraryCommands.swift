@@ -10,13 +10,15 @@ import Glibc
 import StoryCheck
 import StoryFormat
 import StoryStore
+import StorySync
+import Transport
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add a story to the library (or refresh it, keeping every reader's place).",
-        discussion: "SOURCE is a story folder or a story.json. Stories are read leniently, as readers do; one with errors that make it unreadable is refused with the validator's findings.")
+        discussion: "SOURCE is a story folder, a story.json, or a git URL (https://, git://, ssh://, file:// or user@host:path: cloned bare into the cache with libgit2, read from the default branch; adding it again fetches). Stories are read leniently, as readers do; one with errors that make it unreadable is refused with the validator's findings.")
 
-    @Argument(help: "A story folder or story.json.")
+    @Argument(help: "A story folder, a story.json or a git URL.")
     var source: String
 
     @OptionGroup var library: LibraryOptions
@@ -24,7 +26,7 @@ struct Add: ParsableCommand {
     func run() throws {
         let library = try library.open()
         do {
-            let result = try library.importFolder(source)
+            let result = try GitSources.isGitURL(source) ? GitSources.add(source, to: library) : library.importFolder(source)
             let story = result.story
             let verb = switch result.change {
                 case .added: "added"
@@ -45,6 +47,9 @@ struct Add: ParsableCommand {
             throw Exit.failure
         } catch let error as ImportError {
             Terminal.standardError.write("cyd: \(error.description)\n")
+            throw Exit.failure
+        } catch let error as GitError {
+            Terminal.standardError.write("cyd: \(VisibleText.escape(error.description))\n")
             throw Exit.failure
         }
     }

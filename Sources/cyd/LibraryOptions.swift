@@ -1,6 +1,7 @@
 import ArgumentParser
 import StoryFormat
 import StoryStore
+import StorySync
 
 /// Options shared by the commands that use the library.
 struct LibraryOptions: ParsableArguments {
@@ -29,6 +30,15 @@ extension StoryLibrary {
     /// A library id, or a path to a story folder or story.json (added, or refreshed, on the way).
     func resolve(_ reference: String) throws -> StoryRecord {
         if let id = Int64(reference), let story = try story(id: id) { return story }
+        if GitSources.isGitURL(reference) {
+            do {
+                return try GitSources.add(reference, to: self).story
+            } catch let error as ImportError {
+                throw CLIError("\(VisibleText.escape(reference)): \(error)")
+            } catch {
+                throw CLIError("\(VisibleText.escape(reference)): \(VisibleText.escape(String(describing: error)))")
+            }
+        }
         if FileStatus(reference) != nil {
             do {
                 return try importFolder(reference).story

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("cyd add, list, remove and search")
@@ -59,5 +60,22 @@ struct LibraryCommandTests {
         #expect(byText.standardOutput.contains("«paraffin»"))
         #expect(try cyd("search", "seven").standardOutput.hasPrefix("   2  Seven Stairs\n"))
         #expect(try cyd("search", "zeppelin").status == 1)
+    }
+
+    @Test("add and read a story from a git repository served by git daemon")
+    func gitSource() throws {
+        let server = try TestGitServer()
+        let story = try Data(contentsOf: Command.packageRoot.appendingPathComponent("Stories/seven-stairs/story.json"))
+        let commit = try server.publish("stairs", files: ["story.json": [UInt8](story)])
+        let added = try cyd("add", server.gitURL("stairs"))
+        #expect(added.status == 0, "\(added.standardError)")
+        #expect(added.standardOutput == "added Seven Stairs (id 1, 10 chapters)\n")
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(try cyd("list", "--json").standardOutput.utf8)) as? [[String: Any]])
+        #expect(list.first?["version"] as? String == commit)
+        let read = try Command.cyd(["read", server.gitURL("stairs")], environment: environment, input: "1\n")
+        #expect(read.standardOutput.contains("== The Third Flight =="))
+        let missing = try cyd("add", server.gitURL("nothing-here"))
+        #expect(missing.status == 2)
+        #expect(missing.standardError.hasPrefix("cyd: cannot clone"))
     }
 }

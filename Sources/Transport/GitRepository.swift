@@ -1,0 +1,166 @@
+import CGit2
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public struct GitError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var code: Int32
+    public var message: String
+    public var description: String { message }
+
+    /// The last libgit2 error for a failed call.
+    static func last(_ code: Int32, _ action: String) -> GitError {
+        let detail = git_error_last().map { String(cString: $0.pointee.message) } ?? "error \(code)"
+        return GitError(code: code, message: "\(action): \(detail)")
+    }
+}
+
+/// How a transfer is going, for progress displays.
+public struct GitProgress: Sendable {
+    public var receivedObjects: Int
+    public var totalObjects: Int
+    public var receivedBytes: Int
+}
+
+/// A bare git repository in the cache, through libgit2: clone, fetch the default branch without
+/// tags, and read files of a commit without a checkout. One thread at a time per repository.
+public final class GitRepository: @unchecked Sendable {
+    let handle: OpaquePointer
+    public let path: String
+
+    private init(handle: OpaquePointer, path: String) {
+        self.handle = handle
+        self.path = path
+    }
+
+    deinit { git_repository_free(handle) }
+
+    /// libgit2 wants one global initialisation before anything else.
+    static let initialised: Void = { git_libgit2_init() }()
+
+    /// Clones `url` bare into `path` (which must not exist yet).
+    public static func cloneBare(_ url: String, to path: String, progress: ((GitProgress) -> Bool)? = nil) throws(GitError) -> GitRepository {
+        _ = initialised
+        var options = git_clone_options()
+        git_clone_options_init(&options, UInt32(GIT_CLONE_OPTIONS_VERSION))
+        options.bare = 1
+        options.fetch_opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+        let box = ProgressBox(progress)
+        let payload = Unmanaged.passRetained(box)
+        defer { payload.release() }
+        options.fetch_opts.callbacks.transfer_progress = transferProgress
+        options.fetch_opts.callbacks.payload = payload.toOpaque()
+        var repository: OpaquePointer?
+        let code = git_clone(&repository, url, path, &options)
+        guard code == 0, let repository else {
+            throw box.cancelled ? GitError(code: code, message: "cancelled") : GitError.last(code, "cannot clone \(url)")
+        }
+        return GitRepository(handle: repository, path: path)
+    }
+
+    public static func open(_ path: String) throws(GitError) -> GitRepository {
+        _ = initialised
+        var repository: OpaquePointer?
+        let code = git_repository_open_bare(&repository, path)
+        guard code == 0, let repository else { throw GitError.last(code, "cannot open \(path)") }
+        return GitRepository(handle: repository, path: path)
+    }
+
+    /// Fetches from origin (branches, no tags) and returns the commit of the remote's HEAD.
+    @discardableResult
+    public func fetch(progress: ((GitProgress) -> Bool)? = nil) throws(GitError) -> String {
+        var remote: OpaquePointer?
+        var code = git_remote_lookup(&remote, handle, "origin")
+        guard code == 0, let remote else { throw GitError.last(code, "no origin") }
+        defer { git_remote_free(remote) }
+        var options = git_fetch_options()
+        git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION))
+        options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+        options.prune = GIT_FETCH_PRUNE
+        let box = ProgressBox(progress)
+        let payload = Unmanaged.passRetained(box)
+        defer { payload.release() }
+        options.callbacks.transfer_progress = transferProgress
+        options.callbacks.payload = payload.toOpaque()
+        // A bare clone maps branches onto branches; force-pushes replace them (+).
+        var refspec: UnsafeMutablePointer<CChar>? = strdup("+refs/heads/*:refs/heads/*")
+        defer { free(refspec) }
+        code = withUnsafeMutablePointer(to: &refspec) { pointer in
+            var refspecs = git_strarray(strings: pointer, count: 1)
+            return git_remote_fetch(remote, &refspecs, &options, nil)
+        }
+        guard code == 0 else { throw box.cancelled ? GitError(code: code, message: "cancelled") : GitError.last(code, "cannot fetch") }
+        return try headCommit()
+    }
+
+    /// The commit HEAD points at.
+    public func headCommit() throws(GitError) -> String {
+        var oid = git_oid()
+        let code = git_reference_name_to_id(&oid, handle, "HEAD")
+        guard code == 0 else { throw GitError.last(code, "no HEAD") }
+        return Self.hex(oid)
+    }
+
+    /// The bytes of the file at `path` in `commit` (a hex id), or nil when there is none.
+    public func file(_ path: String, at commit: String) throws(GitError) -> [UInt8]? {
+        var object: OpaquePointer?
+        let code = git_revparse_single(&object, handle, "\(commit):\(path)")
+        if code == GIT_ENOTFOUND.rawValue { return nil }
+        guard code == 0, let object else { throw GitError.last(code, "cannot read \(path)") }
+        defer { git_object_free(object) }
+        guard git_object_type(object) == GIT_OBJECT_BLOB else { return nil }
+        let size = Int(git_blob_rawsize(object))
+        guard let content = git_blob_rawcontent(object) else { return [] }
+        return Array(UnsafeBufferPointer(start: content.assumingMemoryBound(to: UInt8.self), count: size))
+    }
+
+    /// The commit of a remote's HEAD, without cloning (ls-remote).
+    public static func remoteHead(_ url: String) throws(GitError) -> String {
+        _ = initialised
+        var remote: OpaquePointer?
+        var code = git_remote_create_detached(&remote, url)
+        guard code == 0, let remote else { throw GitError.last(code, "bad remote \(url)") }
+        defer { git_remote_free(remote) }
+        var callbacks = git_remote_callbacks()
+        git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION))
+        code = git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil)
+        guard code == 0 else { throw GitError.last(code, "cannot reach \(url)") }
+        defer { git_remote_disconnect(remote) }
+        var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
+        var count = 0
+        code = git_remote_ls(&heads, &count, remote)
+        guard code == 0, let heads else { throw GitError.last(code, "cannot list \(url)") }
+        for index in 0..<count {
+            guard let head = heads[index] else { continue }
+            if String(cString: head.pointee.name) == "HEAD" { return hex(head.pointee.oid) }
+        }
+        throw GitError(code: -1, message: "\(url) has no HEAD (an empty repository?)")
+    }
+
+    static func hex(_ oid: git_oid) -> String {
+        var oid = oid
+        var buffer = [CChar](repeating: 0, count: 41)
+        git_oid_tostr(&buffer, buffer.count, &oid)
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+}
+
+/// Carries a progress closure through libgit2's C callback; returning false cancels.
+private final class ProgressBox {
+    let handler: ((GitProgress) -> Bool)?
+    var cancelled = false
+    init(_ handler: ((GitProgress) -> Bool)?) { self.handler = handler }
+}
+
+private let transferProgress: git_indexer_progress_cb = { stats, payload in
+    guard let stats, let payload else { return 0 }
+    let box = Unmanaged<ProgressBox>.fromOpaque(payload).takeUnretainedValue()
+    guard let handler = box.handler else { return 0 }
+    let progress = GitProgress(
+        receivedObjects: Int(stats.pointee.received_objects), totalObjects: Int(stats.pointee.total_objects),
+        receivedBytes: Int(stats.pointee.received_bytes))
+    if handler(progress) { return 0 }
+    box.cancelled = true
+    return -1
+}

@@ -1,0 +1,96 @@
+import Foundation
+import StoryReader
+import StoryStore
+import StorySync
+import TestSupport
+import Testing
+import Transport
+
+@Suite("Stories from git repositories (libgit2, against git daemon on 127.0.0.1)")
+struct GitSourceTests {
+    static func story(_ title: String, picture: String? = nil) -> [UInt8] {
+        let pic = picture.map { #", "pic_path": "\#($0)""# } ?? ""
+        return Array(#"""
+            { "story": { "id": "story01", "name": "\#(title)", "rating": "G", "summary": "From git",
+              "chapters": [ { "id": "a", "name": "A", "is_first_chapter": true, "text": "Hi."\#(pic), "choices": [ { "chapter_id": "b", "text": "On" } ] },
+                            { "id": "b", "name": "B", "text": "Bye." } ] } }
+            """#.utf8)
+    }
+    static let readme = Array("# Tale\n\nA #ChooseYourDestiny story.\n".utf8)
+
+    final class Setup {
+        let server = try! TestGitServer()
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-sync-\(UUID().uuidString)")
+        lazy var library = try! StoryLibrary(location: LibraryLocation(home: home.path))
+        deinit { try? FileManager.default.removeItem(at: home) }
+    }
+
+    @Test("a repository is cloned bare over git:// and its story imported at the remote HEAD")
+    func cloneAndImport() throws {
+        let setup = Setup()
+        let commit = try setup.server.publish("tale", files: ["story.json": Self.story("Tale"), "README.md": Self.readme])
+        #expect(try GitRepository.remoteHead(setup.server.gitURL("tale")) == commit)
+        let result = try GitSources.add(setup.server.gitURL("tale"), to: setup.library)
+        #expect(result.change == .added)
+        #expect(result.story.version == commit)
+        #expect(result.story.source == StorySource(kind: .git, location: setup.server.gitURL("tale")))
+        #expect(FileManager.default.fileExists(atPath: setup.library.location.gitCachePath(for: setup.server.gitURL("tale")) + "/HEAD"))
+    }
+
+    @Test("a pushed change is fetched and updates the story in place; nothing new, nothing changes")
+    func update() throws {
+        let setup = Setup()
+        try setup.server.publish("tale", files: ["story.json": Self.story("Tale")])
+        let url = setup.server.fileURL("tale")
+        try GitSources.add(url, to: setup.library)
+        #expect(try GitSources.add(url, to: setup.library).change == .unchanged)
+        let second = try setup.server.publish("tale", files: ["story.json": Self.story("Tale, revised")])
+        let updated = try GitSources.add(url, to: setup.library)
+        #expect(updated.change == .updated)
+        #expect(updated.story.title == "Tale, revised" && updated.story.version == second)
+        let forced = try setup.server.publish("tale", files: ["story.json": Self.story("Tale, rewritten")], force: true)
+        let rewritten = try GitSources.add(url, to: setup.library)
+        #expect(rewritten.story.version == forced && rewritten.story.title == "Tale, rewritten")
+    }
+
+    @Test("a repository without story.json, or that does not exist, is an error that names it")
+    func failures() throws {
+        let setup = Setup()
+        try setup.server.publish("empty", files: ["README.md": Self.readme])
+        #expect(throws: ImportError.self) { try GitSources.add(setup.server.gitURL("empty"), to: setup.library) }
+        #expect(throws: GitError.self) { try GitSources.add(setup.server.gitURL("missing"), to: setup.library) }
+        #expect(throws: GitError.self) { try GitSources.add(setup.server.fileURL("missing"), to: setup.library) }
+        #expect(try setup.library.stories().isEmpty)
+    }
+
+    @Test("repository pictures are read from the bare clone at the imported commit")
+    func pictures() throws {
+        let setup = Setup()
+        try setup.server.publish("tale", files: [
+            "story.json": Self.story("Tale", picture: "resources/a.png"), "resources/a.png": [0x89, 0x50, 0x4E, 0x47, 9, 9],
+        ])
+        let story = try GitSources.add(setup.server.gitURL("tale"), to: setup.library).story
+        let session = try ReadingSession(library: setup.library, story: story, profile: "p", firstName: nil)
+        try session.begin()
+        guard case .ready(let picture) = session.picture() else { Issue.record("\(session.picture())"); return }
+        #expect(picture.data == [0x89, 0x50, 0x4E, 0x47, 9, 9])
+    }
+
+    @Test("progress callbacks see the transfer, and returning false cancels it")
+    func progressAndCancel() throws {
+        let setup = Setup()
+        try setup.server.publish("tale", files: ["story.json": Self.story("Tale")])
+        let target = setup.home.appendingPathComponent("clone").path
+        var calls = 0
+        _ = try GitRepository.cloneBare(setup.server.gitURL("tale"), to: target) { _ in
+            calls += 1
+            return true
+        }
+        #expect(calls > 0)
+        #expect {
+            try GitRepository.cloneBare(setup.server.gitURL("tale"), to: target + "2") { _ in false }
+        } throws: { error in
+            (error as? GitError)?.message == "cancelled"
+        }
+    }
+}

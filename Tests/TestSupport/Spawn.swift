@@ -1,0 +1,41 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starts a long-running helper (a server) in its own process group with signals as a shell
+/// would give them: the test runner blocks some signals, and children inherit that mask, so a
+/// server started with Process may never die of SIGTERM. Stopped with SIGKILL to the group.
+public final class SpawnedProcess: @unchecked Sendable {
+    public let pid: pid_t
+
+    public init(_ arguments: [String]) throws {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let code = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
+        guard code == 0 else { throw TestSupportError("cannot start \(arguments[0]): \(String(cString: strerror(code)))") }
+        self.pid = pid
+    }
+
+    deinit {
+        kill(-pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+}
