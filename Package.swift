@@ -48,7 +48,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StoryFormatTests", dependencies: ["StoryFormat"]),
-        .testTarget(name: "StoryCheckTests", dependencies: ["StoryCheck", "StoryFormat"]),
+        .testTarget(name: "StoryCheckTests", dependencies: ["StoryCheck", "StoryFormat", "TestSupport"]),
         // servers and fixtures shared by the tests
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"]),

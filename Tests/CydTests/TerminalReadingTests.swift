@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `cyd read` in a real pseudo-terminal: tmux runs it, send-keys types, capture-pane reads the
@@ -13,39 +14,14 @@ struct TerminalReadingTests {
 
         init(command: String) throws {
             tmux = try #require(Command.which("tmux"), "tmux is not installed")
-            // The server tmux starts keeps what it inherits open, which confuses Process's wait:
-            // start it with plain posix_spawn and waitpid, standard streams on /dev/null.
+            // The server tmux starts keeps what it inherits open, which confuses Process's wait,
+            // and the test runner's blocked signals would reach the reader: SpawnedProcess avoids both.
             // The shell prints the program's exit status and keeps the pane open to be read.
             let wrapped = "trap : INT; \(command); echo \"[exited $?]\"; sleep 60"
-            #expect(Self.spawnAndWait(tmux.path, ["-L", socket, "new-session", "-d", "-s", name, "-x", "90", "-y", "45", wrapped]) == 0)
+            #expect(try SpawnedProcess([tmux.path, "-L", socket, "new-session", "-d", "-s", name, "-x", "90", "-y", "45", wrapped]).wait() == 0)
         }
 
         deinit { _ = try? run(["kill-server"]) }
-
-        static func spawnAndWait(_ path: String, _ arguments: [String]) -> Int32 {
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
-            let argv = ([path] + arguments).map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            // Signals as a terminal user has them, whatever the test runner blocked or ignored.
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            var none = sigset_t()
-            sigemptyset(&none)
-            var all = sigset_t()
-            sigfillset(&all)
-            posix_spawnattr_setsigmask(&attributes, &none)
-            posix_spawnattr_setsigdefault(&attributes, &all)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-            var pid: pid_t = 0
-            guard posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0 else { return -1 }
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-            return (status >> 8) & 0xFF
-        }
 
         func run(_ arguments: [String]) throws -> CommandResult { try Command.run(tmux, ["-L", socket] + arguments) }
 

@@ -1,5 +1,6 @@
 import Foundation
 import StoryFormat
+import TestSupport
 import Testing
 
 @testable import StoryCheck

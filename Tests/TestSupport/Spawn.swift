@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Starts a long-running helper (a server) in its own process group with signals as a shell
+/// Starts a helper (a server, tmux) in its own process group with signals as a shell
 /// would give them: the test runner blocks some signals, and children inherit that mask, so a
 /// server started with Process may never die of SIGTERM. Stopped with SIGKILL to the group.
 public final class SpawnedProcess: @unchecked Sendable {
@@ -33,7 +33,18 @@ public final class SpawnedProcess: @unchecked Sendable {
         self.pid = pid
     }
 
+    private var exited = false
+
+    /// Waits for the process to end; its exit status.
+    public func wait() -> Int32 {
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        exited = true
+        return (status >> 8) & 0xFF
+    }
+
     deinit {
+        guard !exited else { return }
         kill(-pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)

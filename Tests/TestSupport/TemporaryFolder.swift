@@ -1,21 +1,26 @@
 import Foundation
 
 /// A folder under the system's temporary directory, removed when the value is released.
-final class TemporaryFolder {
-    let url: URL
+public final class TemporaryFolder: @unchecked Sendable {
+    public let url: URL
 
-    init() throws {
+    public init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
     deinit { try? FileManager.default.removeItem(at: url) }
 
-    func write(_ path: String, _ bytes: [UInt8]) throws {
+    @discardableResult
+    public func write(_ path: String, _ bytes: [UInt8]) throws -> URL {
         let file = url.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(bytes).write(to: file)
+        return file
     }
 
-    func write(_ path: String, _ text: String) throws { try write(path, Array(text.utf8)) }
+    @discardableResult
+    public func write(_ path: String, _ text: String) throws -> URL { try write(path, Array(text.utf8)) }
+
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
