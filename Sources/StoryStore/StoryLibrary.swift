@@ -26,15 +26,6 @@ public final class StoryLibrary: Sendable {
         try Schema.migrator.migrate(database)
     }
 
-    /// A library in a temporary in-memory database, for tests and previews.
-    public init(inMemory: Void = ()) throws {
-        location = LibraryLocation(home: "/nonexistent")
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        database = try DatabaseQueue(configuration: configuration)
-        try Schema.migrator.migrate(database)
-    }
-
     static var now: Double { Date().timeIntervalSince1970 }
 
     // MARK: Stories

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StoryCheck
 import StoryFormat
 import StoryStore
 import StorySync
@@ -49,5 +50,3 @@ extension StoryLibrary {
         throw CLIError("no story '\(VisibleText.escape(reference))' in the library, and no such folder; `cyd list` shows the library")
     }
 }
-
-import StoryCheck

@@ -8,6 +8,7 @@ import Foundation
 import Glibc
 #endif
 import StoryFormat
+import StoryCheck
 import StoryReader
 import StoryStore
 
@@ -302,5 +303,3 @@ extension String {
         String(drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
     }
 }
-
-import StoryCheck
