@@ -26,8 +26,10 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // libgit2, as a system library
         .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
+        // a socket stream for libgit2 whose reads and writes time out: the watchdog for stalled servers
+        .target(name: "CGit2Stream", dependencies: ["CGit2"]),
         // the only module that touches C: HTTP through libcurl, git through libgit2
-        .target(name: "Transport", dependencies: ["CCurl", "CGit2"]),
+        .target(name: "Transport", dependencies: ["CCurl", "CGit2", "CGit2Stream"]),
         // the SQLite library of stories, chapters, pictures, profiles and progress
         .target(
             name: "StoryStore",
@@ -37,7 +39,7 @@ let package = Package(
             ]),
         // a reading session: current chapter, choose, back, bookmarks, pictures; no terminal code
         .target(name: "StoryReader", dependencies: ["StoryStore", "StoryFormat", "Transport"]),
-        // sources beyond folders (git repositories now; the catalogue next): Transport -> StoryStore
+        // sources beyond folders: git repositories, https story.json, the authors.json catalogue
         .target(name: "StorySync", dependencies: ["StoryStore", "StoryFormat", "Transport"]),
         // the command line: the only module that knows about terminals and exit codes
         .executableTarget(

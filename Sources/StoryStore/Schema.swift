@@ -103,6 +103,42 @@ enum Schema {
                     );
                     """)
         }
+        migrator.registerMigration("v2: the catalogue of available stories, and an HTTP cache") { db in
+            try db.execute(
+                sql: """
+                    -- One row per story repository the catalogue knows of, downloaded or not.
+                    CREATE TABLE catalogue_repo (
+                        url TEXT PRIMARY KEY,             -- the git URL cloned from
+                        author TEXT NOT NULL,             -- the authors.json name
+                        name TEXT NOT NULL,               -- the repository's name
+                        discovery TEXT NOT NULL,          -- 'listed' (authors.json repos) or 'github'
+                        pushed_at TEXT,                   -- GitHub's pushed_at when last listed
+                        is_story INTEGER,                 -- 1 story, 0 not a story, NULL not checked yet
+                        story_key TEXT,
+                        title TEXT,
+                        rating TEXT,
+                        summary TEXT,
+                        chapter_count INTEGER,
+                        head_commit TEXT,                 -- the remote HEAD the row describes
+                        checked_at REAL,                  -- when the remote was last asked
+                        last_error TEXT                   -- why the last check failed, NULL when it worked
+                    ) WITHOUT ROWID;
+                    CREATE INDEX catalogue_repo_by_author ON catalogue_repo(author);
+                    CREATE TABLE catalogue_author (
+                        name TEXT PRIMARY KEY,
+                        checked_at REAL,
+                        last_error TEXT
+                    ) WITHOUT ROWID;
+                    -- Conditional requests: the last good answer for a URL and its validators.
+                    CREATE TABLE http_cache (
+                        url TEXT PRIMARY KEY,
+                        etag TEXT,
+                        last_modified TEXT,
+                        body BLOB NOT NULL,
+                        fetched_at REAL NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

@@ -20,15 +20,7 @@ public enum GitSources {
 
     /// Clones (or fetches) the repository and imports its story.json at the remote HEAD.
     public static func add(_ url: String, to library: StoryLibrary, author: String? = nil) throws -> ImportResult {
-        let cache = library.location.gitCachePath(for: url)
-        let repository: GitRepository
-        if FileManager.default.fileExists(atPath: cache) {
-            repository = try GitRepository.open(cache)
-            try repository.fetch()
-        } else {
-            repository = try cloneAtomically(url, to: cache)
-        }
-        let commit = try repository.headCommit()
+        let (repository, commit) = try update(url, cache: library.location.gitCachePath(for: url))
         guard let bytes = try repository.file("story.json", at: commit) else {
             throw ImportError.input("\(VisibleText.escape(url)) has no story.json at the root of its default branch")
         }
@@ -36,15 +28,32 @@ public enum GitSources {
             bytes: bytes, displayPath: "\(url) story.json", source: StorySource(kind: .git, location: url), version: commit, author: author)
     }
 
+    /// Brings the bare clone of `url` at `cache` up to date (fetching, or cloning when there is
+    /// none yet) and returns it with the commit of its HEAD.
+    public static func update(_ url: String, cache: String, progress: ((GitProgress) -> Bool)? = nil) throws -> (GitRepository, String) {
+        if FileManager.default.fileExists(atPath: cache) {
+            let repository = try GitRepository.open(cache)
+            return (repository, try repository.fetch(progress: progress))
+        }
+        let repository = try cloneAtomically(url, to: cache, progress: progress)
+        return (repository, try repository.headCommit())
+    }
+
     /// Clones into a temporary folder beside the cache entry and renames it into place, so a clone
-    /// killed half-way never looks like a repository.
-    static func cloneAtomically(_ url: String, to path: String) throws -> GitRepository {
-        let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+    /// killed half-way never looks like a repository. Leftovers of killed processes are removed.
+    static func cloneAtomically(_ url: String, to path: String, progress: ((GitProgress) -> Bool)? = nil) throws -> GitRepository {
+        let slash = path.lastIndex(of: "/") ?? path.startIndex
+        let parent = String(path[..<slash])
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let prefix = String(path[path.index(after: slash)...]) + ".partial-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where name.hasPrefix(prefix) {
+            if let pid = Int32(name.dropFirst(prefix.count)), kill(pid, 0) == 0 || errno == EPERM { continue }  // still cloning
+            try? FileManager.default.removeItem(atPath: parent + "/" + name)
+        }
         let temporary = path + ".partial-\(getpid())"
         try? FileManager.default.removeItem(atPath: temporary)
         do {
-            _ = try GitRepository.cloneBare(url, to: temporary)
+            _ = try GitRepository.cloneBare(url, to: temporary, progress: progress)
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error

@@ -1,4 +1,5 @@
 import CGit2
+import CGit2Stream
 
 #if canImport(Glibc)
 import Glibc
@@ -36,8 +37,20 @@ public final class GitRepository: @unchecked Sendable {
 
     deinit { git_repository_free(handle) }
 
-    /// libgit2 wants one global initialisation before anything else.
-    static let initialised: Void = { git_libgit2_init() }()
+    /// libgit2 wants one global initialisation before anything else; the timed socket stream
+    /// (the watchdog for stalled servers) is registered at the same time.
+    static let initialised: Void = {
+        git_libgit2_init()
+        _ = cgit2_stream_install()
+    }()
+
+    /// How long a connection may take to open, and how long a transfer may go without receiving
+    /// or sending a byte before it is abandoned (git://, http:// and https:// remotes). Applies
+    /// to connections opened afterwards; defaults 10 s and 30 s.
+    public static func setNetworkTimeouts(connectSeconds: Double, stallSeconds: Double) {
+        _ = initialised
+        cgit2_stream_set_timeouts(Int32(connectSeconds * 1000), Int32(stallSeconds * 1000))
+    }
 
     /// Clones `url` bare into `path` (which must not exist yet).
     public static func cloneBare(_ url: String, to path: String, progress: ((GitProgress) -> Bool)? = nil) throws(GitError) -> GitRepository {

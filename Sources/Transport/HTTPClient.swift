@@ -47,6 +47,8 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     case timedOut(String)
     case tooManyRedirects(Int)
     case refusedScheme(String)
+    /// The connection failed or broke off (refused, reset, nothing received): worth retrying.
+    case connection(String)
     case failed(String)
 
     public var description: String {
@@ -55,6 +57,7 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .timedOut(let detail): "timed out (\(detail))"
         case .tooManyRedirects(let limit): "more than \(limit) redirects"
         case .refusedScheme(let url): "refused a non-https URL (\(url))"
+        case .connection(let detail): detail
         case .failed(let detail): detail
         }
     }
@@ -130,6 +133,8 @@ public struct HTTPClient: Sendable {
             case CURLE_OPERATION_TIMEDOUT: throw .timedOut(detail)
             case CURLE_TOO_MANY_REDIRECTS: throw .tooManyRedirects(request.maximumRedirects)
             case CURLE_UNSUPPORTED_PROTOCOL: throw request.httpsOnly ? .refusedScheme(detail) : .failed(detail)
+            case CURLE_COULDNT_CONNECT, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
+                throw .connection(detail)
             default: throw .failed(detail)
             }
         }

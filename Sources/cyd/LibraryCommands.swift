@@ -56,21 +56,64 @@ struct Add: ParsableCommand {
 }
 
 struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the stories in the library, with your progress.")
+    static let configuration = CommandConfiguration(
+        abstract: "List the stories in the library, with your progress; with --available, the catalogue's too.")
 
-    @Flag(help: "One JSON array of stories.")
+    @Flag(help: "One JSON array of stories (with --available: an object with \"available\" and \"downloaded\").")
     var json = false
+
+    @Flag(help: "Also list the catalogue's stories not downloaded yet (see `cyd sync`); their ids work with `cyd get`.")
+    var available = false
+
+    @Option(help: "Only stories whose title or author contains this text (any case).")
+    var match: String?
+
+    @Option(help: "Only stories with this rating (G, PG, ...).")
+    var rating: String?
 
     @Option(help: "Whose progress to show.")
     var profile = "default"
 
     @OptionGroup var library: LibraryOptions
 
+    func keeps(title: String?, author: String?, rating storyRating: String?) -> Bool {
+        if let match, !match.isEmpty {
+            let needle = match.lowercased()
+            guard (title?.lowercased().contains(needle) ?? false) || (author?.lowercased().contains(needle) ?? false) else { return false }
+        }
+        if let rating, storyRating?.lowercased() != rating.lowercased() { return false }
+        return true
+    }
+
     func run() throws {
         let library = try library.open()
-        let stories = try library.stories()
+        let stories = try library.stories().filter { keeps(title: $0.title, author: $0.author, rating: $0.rating) }
         var rows: [JSONValue] = []
         var lines: [String] = []
+        var availableRows: [JSONValue] = []
+        var availableLines: [String] = []
+        if available {
+            let downloaded = Dictionary(stories.map { ($0.source.key, $0) }, uniquingKeysWith: { a, _ in a })
+            for entry in try library.catalogue() where entry.isStory == true && keeps(title: entry.title, author: entry.author, rating: entry.rating) {
+                let local = downloaded[entry.source.key]
+                let updateAvailable = local.map { $0.version != entry.headCommit } ?? false
+                if local != nil, !updateAvailable, !json { continue }  // the text lists it under Downloaded
+                availableRows.append(.object([
+                    "id": .string(entry.id), "title": .string(entry.title ?? ""), "author": .string(entry.author),
+                    "rating": .string(entry.rating ?? ""), "summary": .string(entry.summary ?? ""),
+                    "chapters": .number(Double(entry.chapterCount ?? 0)), "url": .string(entry.url),
+                    "commit": entry.headCommit.map { .string($0) } ?? .null,
+                    "checkedAt": entry.checkedAt.map { .number($0.rounded()) } ?? .null,
+                    "lastError": entry.lastError.map { .string($0) } ?? .null,
+                    "downloaded": .bool(local != nil), "libraryId": local.map { .number(Double($0.id)) } ?? .null,
+                    "updateAvailable": .bool(updateAvailable),
+                ]))
+                let note = local.map { " · downloaded as \($0.id), update available (`cyd update \($0.id)`)" } ?? ""
+                let stale = entry.lastError.map { " · last check failed: \(VisibleText.escape($0))" } ?? ""
+                availableLines.append(
+                    "  \(VisibleText.escape(entry.id))  \(VisibleText.escape(entry.title ?? ""))  [\(VisibleText.escape(entry.rating ?? ""))] \(entry.chapterCount ?? 0) chapters · by \(VisibleText.escape(entry.author))\(note)\(stale)\n      \(VisibleText.escape(entry.summary ?? ""))")
+            }
+        }
         for story in stories {
             let progress = try library.progress(profile: profile, story: story)
             let found = try library.endingsFound(profile: profile, story: story).count
@@ -85,6 +128,18 @@ struct List: ParsableCommand {
             let where_ = place.map { "at '\(VisibleText.escape($0))'" } ?? "not started"
             lines.append(
                 "\(String(story.id).leftPadded(4))  \(VisibleText.escape(story.title))  [\(VisibleText.escape(story.rating))] \(story.chapterCount) chapters · \(where_) · endings found: \(found) of \(story.endingCount)\n      \(VisibleText.escape(story.source.location))")
+        }
+        if available {
+            if json {
+                Terminal.standardOutput.write(JSONValue.object(["available": .array(availableRows), "downloaded": .array(rows)]).encoded + "\n")
+                return
+            }
+            let out = Terminal.standardOutput
+            out.write("Available (\(availableLines.count)):\n")
+            out.write(availableLines.isEmpty ? "  nothing to download; `cyd sync` brings the catalogue up to date\n" : availableLines.joined(separator: "\n") + "\n")
+            out.write("\nDownloaded (\(lines.count)):\n")
+            out.write(lines.isEmpty ? "  none yet; `cyd get ID` downloads one\n" : lines.joined(separator: "\n") + "\n")
+            return
         }
         if json {
             Terminal.standardOutput.write(JSONValue.array(rows).encoded + "\n")

@@ -1,0 +1,16 @@
+#ifndef CGIT2_STREAM_H
+#define CGIT2_STREAM_H
+
+// libgit2 1.5 has no network timeouts: a server that accepts a connection and then says nothing
+// holds a clone or fetch forever. This shim registers a socket stream with libgit2 (its
+// git_stream_register hook, used by git://, http:// and, under TLS, https://) whose connect, read
+// and write wait at most a set time for the network. A transfer that stalls longer fails with a
+// libgit2 network error naming the stall. This is the watchdog.
+
+/// Registers the timed stream with libgit2 (once; libgit2 must be initialised). 0 on success.
+int cgit2_stream_install(void);
+
+/// Limits for connections opened from now on, in milliseconds (0 leaves a limit as it is).
+void cgit2_stream_set_timeouts(int connect_ms, int stall_ms);
+
+#endif

@@ -1,0 +1,215 @@
+#include "cgit2_stream.h"
+
+#include <git2.h>
+#include <git2/sys/stream.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static atomic_int connect_timeout_ms = 10000;
+static atomic_int stall_timeout_ms = 30000;
+
+void cgit2_stream_set_timeouts(int connect_ms, int stall_ms) {
+    if (connect_ms > 0) atomic_store(&connect_timeout_ms, connect_ms);
+    if (stall_ms > 0) atomic_store(&stall_timeout_ms, stall_ms);
+}
+
+typedef struct {
+    git_stream parent;
+    char *host;
+    char *port;
+    int fd;
+    int connect_ms;
+    int stall_ms;
+} timed_stream;
+
+static void set_error(const char *format, const char *host, const char *port, int value) {
+    char message[512];
+    snprintf(message, sizeof message, format, host, port, value);
+    git_error_set_str(GIT_ERROR_NET, message);
+}
+
+/// Waits until the socket is ready for `events`; 1 ready, 0 timed out, -1 error.
+static int wait_for(int fd, short events, int timeout_ms) {
+    struct pollfd entry = {.fd = fd, .events = events};
+    for (;;) {
+        int ready = poll(&entry, 1, timeout_ms);
+        if (ready < 0 && errno == EINTR) continue;
+        return ready < 0 ? -1 : (ready == 0 ? 0 : 1);
+    }
+}
+
+/// git's servers answer in many small writes; acknowledging at once (rather than after the
+/// kernel's delayed-ACK wait of up to 40 ms) keeps a server held back by Nagle's algorithm from
+/// waiting on us. Linux clears the flag after use, so it is set again after every read.
+static void quick_ack(int fd) {
+#ifdef TCP_QUICKACK
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof one);
+#else
+    (void)fd;
+#endif
+}
+
+static int timed_connect(git_stream *base) {
+    timed_stream *stream = (timed_stream *)base;
+    struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_family = AF_UNSPEC};
+    struct addrinfo *addresses = NULL;
+    int status = getaddrinfo(stream->host, stream->port, &hints, &addresses);
+    if (status != 0) {
+        char message[512];
+        snprintf(message, sizeof message, "cannot resolve %s: %s", stream->host, gai_strerror(status));
+        git_error_set_str(GIT_ERROR_NET, message);
+        return -1;
+    }
+    int last_errno = 0, timed_out = 0;
+    for (struct addrinfo *address = addresses; address; address = address->ai_next) {
+        int fd = socket(address->ai_family, address->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, address->ai_protocol);
+        if (fd < 0) {
+            last_errno = errno;
+            continue;
+        }
+        if (connect(fd, address->ai_addr, address->ai_addrlen) == 0) {
+            stream->fd = fd;
+            break;
+        }
+        if (errno == EINPROGRESS) {
+            int ready = wait_for(fd, POLLOUT, stream->connect_ms);
+            int error = 0;
+            socklen_t length = sizeof error;
+            if (ready == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == 0) {
+                stream->fd = fd;
+                break;
+            }
+            if (ready == 0) timed_out = 1;
+            last_errno = ready == 1 ? error : errno;
+        } else {
+            last_errno = errno;
+        }
+        close(fd);
+    }
+    freeaddrinfo(addresses);
+    if (stream->fd >= 0) {
+        // Requests are written whole: send them at once.
+        int one = 1;
+        setsockopt(stream->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        quick_ack(stream->fd);
+        return 0;
+    }
+    if (timed_out)
+        set_error("cannot connect to %s:%s: no answer within %d ms", stream->host, stream->port, stream->connect_ms);
+    else {
+        char message[512];
+        snprintf(message, sizeof message, "cannot connect to %s:%s: %s", stream->host, stream->port, strerror(last_errno));
+        git_error_set_str(GIT_ERROR_NET, message);
+    }
+    return -1;
+}
+
+static ssize_t timed_read(git_stream *base, void *data, size_t length) {
+    timed_stream *stream = (timed_stream *)base;
+    for (;;) {
+        ssize_t count = recv(stream->fd, data, length, 0);
+        if (count > 0) quick_ack(stream->fd);
+        if (count >= 0) return count;
+        if (errno == EINTR) continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK) {
+            set_error("cannot read from %s:%s: error %d", stream->host, stream->port, errno);
+            return -1;
+        }
+        int ready = wait_for(stream->fd, POLLIN, stream->stall_ms);
+        if (ready == 0) {
+            set_error("%s:%s stalled: nothing received for %d ms", stream->host, stream->port, stream->stall_ms);
+            return -1;
+        }
+        if (ready < 0) return -1;
+    }
+}
+
+static ssize_t timed_write(git_stream *base, const char *data, size_t length, int flags) {
+    (void)flags;
+    timed_stream *stream = (timed_stream *)base;
+    size_t written = 0;
+    while (written < length) {
+        ssize_t count = send(stream->fd, data + written, length - written, MSG_NOSIGNAL);
+        if (count >= 0) {
+            written += (size_t)count;
+            continue;
+        }
+        if (errno == EINTR) continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK) {
+            set_error("cannot write to %s:%s: error %d", stream->host, stream->port, errno);
+            return -1;
+        }
+        int ready = wait_for(stream->fd, POLLOUT, stream->stall_ms);
+        if (ready == 0) {
+            set_error("%s:%s stalled: nothing accepted for %d ms", stream->host, stream->port, stream->stall_ms);
+            return -1;
+        }
+        if (ready < 0) return -1;
+    }
+    return (ssize_t)written;
+}
+
+static int timed_close(git_stream *base) {
+    timed_stream *stream = (timed_stream *)base;
+    if (stream->fd >= 0) {
+        close(stream->fd);
+        stream->fd = -1;
+    }
+    return 0;
+}
+
+static void timed_free(git_stream *base) {
+    timed_stream *stream = (timed_stream *)base;
+    timed_close(base);
+    free(stream->host);
+    free(stream->port);
+    free(stream);
+}
+
+static int timed_init(git_stream **out, const char *host, const char *port) {
+    timed_stream *stream = calloc(1, sizeof *stream);
+    if (!stream) return -1;
+    stream->parent.version = GIT_STREAM_VERSION;
+    stream->parent.connect = timed_connect;
+    stream->parent.read = timed_read;
+    stream->parent.write = timed_write;
+    stream->parent.close = timed_close;
+    stream->parent.free = timed_free;
+    stream->host = strdup(host);
+    stream->port = strdup(port);
+    stream->fd = -1;
+    stream->connect_ms = atomic_load(&connect_timeout_ms);
+    stream->stall_ms = atomic_load(&stall_timeout_ms);
+    if (!stream->host || !stream->port) {
+        timed_free(&stream->parent);
+        return -1;
+    }
+    *out = &stream->parent;
+    return 0;
+}
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int install_status = -1;
+
+static void install(void) {
+    git_stream_registration registration = {.version = GIT_STREAM_VERSION, .init = timed_init, .wrap = NULL};
+    install_status = git_stream_register(GIT_STREAM_STANDARD, &registration);
+}
+
+int cgit2_stream_install(void) {
+    pthread_once(&once, install);
+    return install_status;
+}

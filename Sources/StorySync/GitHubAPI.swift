@@ -1,0 +1,160 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import StoryStore
+import Transport
+
+/// The parts of GitHub's REST API that discovery uses: a user's repositories (paginated by the
+/// Link header) and a repository's README. Every answer is cached with its ETag and asked for
+/// again conditionally: GitHub does not count a 304 against the rate limit.
+public struct GitHubAPI: Sendable {
+    public static let defaultBaseURL = "https://api.github.com"
+
+    public var baseURL: String
+    public var token: String?
+    var client = HTTPClient()
+    var retry = RetryPolicy()
+    let cache: StoryLibrary
+    /// Pages followed per listing at most (100 repositories a page).
+    var maximumPages = 50
+
+    public init(baseURL: String, token: String?, cache: StoryLibrary) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.token = token.flatMap { $0.isEmpty ? nil : $0 }
+        self.cache = cache
+    }
+
+    /// The API base from --github-api, else $GITHUB_API_URL (the name GitHub Actions sets), else GitHub's.
+    public static func baseURL(option: String?, environment: [String: String]) -> String {
+        option ?? environment["GITHUB_API_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultBaseURL
+    }
+
+    public struct Repository: Sendable, Decodable {
+        public var name: String
+        public var clone_url: String
+        public var fork: Bool?
+        public var archived: Bool?
+        public var size: Int?
+        public var pushed_at: String?
+    }
+
+    public enum Failure: Error, Sendable, CustomStringConvertible {
+        /// The rate limit is spent; `reset` is when it refills (Unix time), when GitHub said.
+        case rateLimited(reset: Double?, message: String)
+        case notFound(String)
+        case failed(String)
+
+        public var description: String {
+            switch self {
+            case .rateLimited(_, let message): message
+            case .notFound(let message): message
+            case .failed(let message): message
+            }
+        }
+    }
+
+    /// All of `user`'s own repositories.
+    public func repositories(of user: String) throws(Failure) -> [Repository] {
+        var url: String? = "\(baseURL)/users/\(Self.escapePath(user))/repos?per_page=100&type=owner&sort=full_name"
+        var result: [Repository] = []
+        var pages = 0
+        while let next = url, pages < maximumPages {
+            pages += 1
+            let (body, headers) = try get(next, what: "the repositories of \(user)")
+            do {
+                result += try JSONDecoder().decode([Repository].self, from: Data(body))
+            } catch {
+                throw .failed("GitHub's list of \(user)'s repositories is not the expected JSON (\(error))")
+            }
+            url = headers.flatMap { Self.nextLink(in: $0) }
+        }
+        return result
+    }
+
+    /// The text of a repository's README, or nil when it has none.
+    public func readme(owner: String, repository: String) throws(Failure) -> String? {
+        let url = "\(baseURL)/repos/\(Self.escapePath(owner))/\(Self.escapePath(repository))/readme"
+        struct Content: Decodable {
+            var content: String
+            var encoding: String?
+        }
+        let body: [UInt8]
+        do {
+            body = try get(url, what: "the README of \(owner)/\(repository)").body
+        } catch {
+            if case .notFound = error { return nil }
+            throw error
+        }
+        guard let content = try? JSONDecoder().decode(Content.self, from: Data(body)),
+              let bytes = Data(base64Encoded: content.content, options: .ignoreUnknownCharacters)
+        else { throw .failed("GitHub's README of \(owner)/\(repository) is not the expected JSON") }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A GET answered from the cache when GitHub says 304; the headers are nil for cached answers.
+    func get(_ url: String, what: String) throws(Failure) -> (body: [UInt8], headers: [String: String]?) {
+        var request = HTTPRequest(url: url)
+        request.headers = [("Accept", "application/vnd.github+json"), ("X-GitHub-Api-Version", "2022-11-28")]
+        if let token { request.headers.append(("Authorization", "Bearer \(token)")) }
+        request.totalTimeout = 60
+        let cached = try? cache.cachedResponse(url: url)
+        request.etag = cached?.etag
+        request.lastModified = cached?.lastModified
+        let response: HTTPResponse
+        do {
+            response = try client.get(request, retrying: retry)
+        } catch {
+            throw .failed("cannot reach \(baseURL) for \(what): \(error)")
+        }
+        if response.notModified, let cached { return (cached.body, response.headers) }
+        if response.isRateLimited {
+            let reset = response.rateLimitReset.map(Double.init) ?? response.retryAfter.map { Date().timeIntervalSince1970 + $0 }
+            throw .rateLimited(reset: reset, message: "GitHub's rate limit is spent (asking for \(what))\(Self.apiMessage(response.body))")
+        }
+        if response.status == 404 { throw .notFound("GitHub has no \(what) (404)") }
+        guard (200..<300).contains(response.status) else {
+            throw .failed("GitHub answered \(response.status) for \(what)\(Self.apiMessage(response.body))")
+        }
+        if response.headers["etag"] != nil || response.headers["last-modified"] != nil {
+            try? cache.storeResponse(
+                url: url, CachedResponse(etag: response.headers["etag"], lastModified: response.headers["last-modified"], body: response.body),
+                at: Date().timeIntervalSince1970)
+        }
+        return (response.body, response.headers)
+    }
+
+    /// `<https://api.github.com/user/1/repos?page=2>; rel="next", <...>; rel="last"` → the next URL.
+    static func nextLink(in headers: [String: String]) -> String? {
+        guard let link = headers["link"] else { return nil }
+        for part in link.split(separator: ",") {
+            let fields = part.split(separator: ";")
+            guard let target = fields.first, fields.dropFirst().contains(where: { $0.contains("rel=\"next\"") }) else { continue }
+            let trimmed = target.drop { $0 == " " || $0 == "<" }.prefix { $0 != ">" }
+            return String(trimmed)
+        }
+        return nil
+    }
+
+    static func escapePath(_ segment: String) -> String {
+        var result = ""
+        for byte in segment.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+                result.append(Character(Unicode.Scalar(byte)))
+            default:
+                let hex = Array("0123456789ABCDEF")
+                result += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 15)])"
+            }
+        }
+        return result
+    }
+
+    static func apiMessage(_ body: [UInt8]) -> String {
+        struct Message: Decodable { var message: String }
+        guard let message = try? JSONDecoder().decode(Message.self, from: Data(body)) else { return "" }
+        return ": \(message.message)"
+    }
+}

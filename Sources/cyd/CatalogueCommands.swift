@@ -1,0 +1,302 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import StoryFormat
+import StoryStore
+import StorySync
+import Transport
+
+struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Bring the catalogue of available stories up to date from authors.json.",
+        discussion: """
+            Reads authors.json, finds each author's story repositories (the `repos` an entry lists, or \
+            the user's GitHub repositories whose README carries #ChooseYourDestiny), and checks each one \
+            with one cheap ls-remote: only a repository whose HEAD moved is fetched (bare, into the cache) \
+            and its story.json read. Several repositories are checked at once. A broken author or \
+            repository is reported and skipped; the sync exits 1 when any failed. A sync that is \
+            interrupted keeps what it finished; run it again to carry on.
+            GitHub: set GITHUB_TOKEN for 5000 requests an hour instead of 60; answers are cached with \
+            their ETags, so a repeated sync asks for little.
+            """)
+
+    @Option(help: ArgumentHelp(
+        "authors.json: a path, a folder holding it, an https URL of it, or a git repository with it at the root (default: $CYD_CATALOGUE, else \(CatalogueSource.defaultLocation)).",
+        valueName: "source"))
+    var catalogue: String?
+
+    @Option(help: "Repositories checked at once (1 to 32).")
+    var jobs = 6
+
+    @Option(name: .customLong("github-api"), help: ArgumentHelp(
+        "The GitHub REST API base URL (default: $GITHUB_API_URL, else \(GitHubAPI.defaultBaseURL)).", valueName: "url"))
+    var githubAPI: String?
+
+    @Option(name: .customLong("max-age"), help: ArgumentHelp(
+        "Skip repositories checked successfully less than this long ago: seconds, or a number with s, m, h or d.", valueName: "age"))
+    var maximumAge: String?
+
+    @Option(name: .customLong("stall-timeout"), help: ArgumentHelp("Seconds a git transfer may go without receiving a byte before it is abandoned.", valueName: "seconds"))
+    var stallTimeout: Double = 30
+
+    @Flag(help: "Also list the repositories that did not change.")
+    var verbose = false
+
+    @OptionGroup var library: LibraryOptions
+
+    func validate() throws {
+        guard (1...32).contains(jobs) else { throw ValidationError("--jobs takes a number from 1 to 32") }
+        guard stallTimeout > 0 else { throw ValidationError("--stall-timeout takes a positive number of seconds") }
+        if let maximumAge, Self.seconds(maximumAge) == nil {
+            throw ValidationError("--max-age takes seconds or a number with s, m, h or d, like 90, 10m or 2h")
+        }
+    }
+
+    static func seconds(_ text: String) -> Double? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        if let last = text.last, let unit = units[last], let value = Double(text.dropLast()), value >= 0 { return value * unit }
+        return Double(text).flatMap { $0 >= 0 ? $0 : nil }
+    }
+
+    func run() throws {
+        let library = try library.open()
+        let environment = ProcessInfo.processInfo.environment
+        var options = SyncOptions(catalogue: catalogue ?? environment["CYD_CATALOGUE"].flatMap { $0.isEmpty ? nil : $0 } ?? CatalogueSource.defaultLocation)
+        options.jobs = jobs
+        options.githubAPI = GitHubAPI.baseURL(option: githubAPI, environment: environment)
+        options.githubToken = environment["GITHUB_TOKEN"]
+        options.maximumAge = maximumAge.flatMap(Self.seconds)
+        options.stallSeconds = stallTimeout
+        let display = SyncDisplay(stream: Terminal.standardError, verbose: verbose)
+        let started = Date()
+        let report: SyncReport
+        do {
+            report = try CatalogueSync.run(options, library: library) { display.handle($0) }
+        } catch {
+            display.finish()
+            Terminal.standardError.write("cyd: \(error.description)\n")
+            if case .invalidCatalogue = error { throw Exit.problemsFound }
+            throw Exit.failure
+        }
+        display.finish()
+        let out = Terminal.standardOutput
+        for warning in report.catalogueWarnings { out.write("warning: \(warning)\n") }
+        var parts = ["\(report.count(.new)) new", "\(report.count(.updated)) updated", "\(report.count(.unchanged)) unchanged"]
+        if report.count(.recent) > 0 { parts.append("\(report.count(.recent)) checked recently (skipped)") }
+        if report.count(.notStory) > 0 { parts.append("\(report.count(.notStory)) not stories") }
+        parts.append("\(report.count(.failed)) failed")
+        let elapsed = Date().timeIntervalSince(started)
+        out.write("Synced \(report.items.count) repositories of \(report.authors) authors in \(String(format: "%.1f", elapsed)) s: \(parts.joined(separator: ", ")).\n")
+        let failures = report.items.filter { $0.change == .failed }
+        if !failures.isEmpty || !report.authorFailures.isEmpty {
+            out.write("Failed:\n")
+            for failure in report.authorFailures { out.write("  author \(VisibleText.escape(failure.author)): \(VisibleText.escape(failure.reason))\n") }
+            for failure in failures { out.write("  \(VisibleText.escape(failure.id)) (\(VisibleText.escape(failure.url))): \(VisibleText.escape(failure.detail ?? "failed"))\n") }
+        }
+        if let limit = report.rateLimited {
+            var when = "later"
+            if let reset = limit.reset {
+                let minutes = max(1, Int((reset - Date().timeIntervalSince1970 + 59) / 60))
+                when = "in \(minutes) minute\(minutes == 1 ? "" : "s") (\(Self.clock(reset)) UTC)"
+            }
+            out.write("GitHub's rate limit stopped discovery (\(VisibleText.escape(limit.message))). Stories already known were still checked. Try again \(when)\(options.githubToken == nil ? ", or set GITHUB_TOKEN for a larger allowance" : "").\n")
+        }
+        if report.hasFailures { throw Exit.problemsFound }
+    }
+
+    static func clock(_ time: Double) -> String {
+        var seconds = time_t(time)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(format: "%02d:%02d", parts.tm_hour, parts.tm_min)
+    }
+}
+
+/// Progress for `cyd sync`: on a terminal, an overall bar with the repositories being checked,
+/// and a line for each story that is new, updated or failed; elsewhere, plain lines.
+final class SyncDisplay: @unchecked Sendable {
+    let stream: Terminal.Stream
+    let live: Bool
+    let verbose: Bool
+    private let lock = Lock()
+    private var active: [String] = []
+    private var done = 0
+    private var total = 0
+    private var drawn = false
+
+    init(stream: Terminal.Stream, verbose: Bool) {
+        self.stream = stream
+        self.live = stream.isTerminal && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+        self.verbose = verbose
+    }
+
+    func handle(_ event: SyncEvent) {
+        lock.withLock {
+            switch event {
+            case .discovering(let author, let index, let count):
+                if live { draw("finding the stories of \(VisibleText.escape(author)) (\(index + 1) of \(count))") }
+            case .checking(let count):
+                total = count
+                if !live { stream.write("checking \(count) repositories\n") }
+            case .started(let id):
+                active.append(id)
+                if live { drawBar() }
+            case .finished(let item, let done, _):
+                self.done = done
+                active.removeAll { $0 == item.id }
+                if let line = line(for: item) {
+                    if live { clear() }
+                    stream.write(line + "\n")
+                }
+                if live { drawBar() }
+            }
+        }
+    }
+
+    func line(for item: SyncReport.Item) -> String? {
+        let id = VisibleText.escape(item.id)
+        let title = item.title.map { " \u{201C}\(VisibleText.escape($0))\u{201D}" } ?? ""
+        switch item.change {
+        case .new: return "new      \(id)\(title)"
+        case .updated: return "updated  \(id)\(title)"
+        case .failed: return "failed   \(id): \(VisibleText.escape(item.detail ?? ""))"
+        case .unchanged, .recent, .notStory:
+            return verbose ? "\(item.change.rawValue.padding(8)) \(id)\(title)" : nil
+        }
+    }
+
+    private func drawBar() {
+        let width = 24
+        let filled = total == 0 ? 0 : width * done / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        draw("[\(bar)] \(done)/\(total)  \(active.prefix(3).map { VisibleText.escape($0) }.joined(separator: ", "))")
+    }
+
+    private func draw(_ text: String) {
+        let columns = Terminal.width(of: stream) ?? 80
+        stream.write("\r\u{1B}[2K" + String(text.prefix(max(10, columns - 1))))
+        drawn = true
+    }
+
+    private func clear() {
+        if drawn { stream.write("\r\u{1B}[2K") }
+        drawn = false
+    }
+
+    func finish() { lock.withLock { if live { clear() } } }
+}
+
+extension String {
+    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}
+
+/// Finds a catalogue entry by id (author/repository), URL, or a title that only one story has.
+func catalogueEntry(_ reference: String, in library: StoryLibrary) throws -> CatalogueEntry {
+    let entries = try library.catalogue().filter { $0.isStory == true }
+    let lower = reference.lowercased()
+    if let entry = entries.first(where: { $0.id.lowercased() == lower || $0.url == reference }) { return entry }
+    let byTitle = entries.filter { $0.title?.lowercased() == lower }
+    if byTitle.count == 1 { return byTitle[0] }
+    let partial = entries.filter { $0.title?.lowercased().contains(lower) == true || $0.id.lowercased().contains(lower) }
+    if partial.count == 1 { return partial[0] }
+    if partial.count > 1 || byTitle.count > 1 {
+        let names = (byTitle.isEmpty ? partial : byTitle).prefix(8).map { "\(VisibleText.escape($0.id)) (\(VisibleText.escape($0.title ?? "")))" }
+        throw CLIError("'\(VisibleText.escape(reference))' matches several stories: \(names.joined(separator: ", ")); give the id")
+    }
+    throw CLIError("no story '\(VisibleText.escape(reference))' in the catalogue; `cyd list --available` shows the ids (run `cyd sync` first)")
+}
+
+struct Get: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Download stories from the catalogue into the library.",
+        discussion: "STORY is an id from `cyd list --available` (author/repository), a repository URL, or a title.")
+
+    @Argument(help: "The stories to download.")
+    var stories: [String]
+
+    @OptionGroup var library: LibraryOptions
+
+    func validate() throws {
+        if stories.isEmpty { throw ValidationError("name a story to download; `cyd list --available` shows them") }
+    }
+
+    func run() throws {
+        let library = try library.open()
+        var failed = false
+        for reference in stories {
+            do {
+                let entry = try catalogueEntry(reference, in: library)
+                let result = try GitSources.add(entry.url, to: library, author: entry.author)
+                let story = result.story
+                let verb = result.change == .unchanged ? "already downloaded:" : "downloaded"
+                Terminal.standardOutput.write("\(verb) \(VisibleText.escape(story.title)) (id \(story.id), \(story.chapterCount) chapters); `cyd read \(story.id)` opens it\n")
+            } catch let error as CLIError {
+                Terminal.standardError.write("cyd: \(error.description)\n")
+                failed = true
+            } catch {
+                Terminal.standardError.write("cyd: cannot download \(VisibleText.escape(reference)): \(VisibleText.escape(String(describing: error)))\n")
+                failed = true
+            }
+        }
+        if failed { throw Exit.problemsFound }
+    }
+}
+
+struct Update: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Fetch newer versions of downloaded stories, keeping every reader's place.",
+        discussion: "Without STORY, every story from a git repository or a folder is refreshed. A reader whose chapter is gone from the new version is offered their last chapter that still exists, or the start.")
+
+    @Argument(help: "Library ids (see `cyd list`); all downloaded stories when none is given.")
+    var stories: [String] = []
+
+    @OptionGroup var library: LibraryOptions
+
+    func run() throws {
+        let library = try library.open()
+        var records: [StoryRecord] = []
+        if stories.isEmpty {
+            records = try library.stories()
+        } else {
+            for reference in stories {
+                guard let id = Int64(reference), let story = try library.story(id: id) else {
+                    throw CLIError("no story '\(VisibleText.escape(reference))' in the library; `cyd list` shows the ids")
+                }
+                records.append(story)
+            }
+        }
+        var failures = 0
+        var counts = (updated: 0, unchanged: 0)
+        for story in records {
+            do {
+                let result: ImportResult
+                switch story.source.kind {
+                case .git: result = try GitSources.add(story.source.location, to: library, author: story.author)
+                case .folder: result = try library.importFolder(story.source.location)
+                case .url: continue
+                }
+                if result.change == .unchanged {
+                    counts.unchanged += 1
+                } else {
+                    counts.updated += 1
+                    Terminal.standardOutput.write("updated \(VisibleText.escape(result.story.title)) (id \(story.id)) to \(result.story.version.prefix(12))\n")
+                    for reader in result.displacedReaders {
+                        Terminal.standardOutput.write("  profile '\(VisibleText.escape(reader))' was at a chapter this version no longer has; they will be offered their last chapter that exists, or the start\n")
+                    }
+                }
+            } catch {
+                failures += 1
+                let reason = if case ImportError.unreadable = error { "the new version cannot be read; the old one is kept (`cyd validate` shows why)" } else { String(describing: error) }
+                Terminal.standardError.write("cyd: cannot update \(VisibleText.escape(story.title)) (id \(story.id)): \(VisibleText.escape(reason))\n")
+            }
+        }
+        Terminal.standardOutput.write("\(counts.updated) updated, \(counts.unchanged) already up to date\(failures > 0 ? ", \(failures) failed" : "")\n")
+        if failures > 0 { throw Exit.problemsFound }
+    }
+}

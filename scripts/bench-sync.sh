@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Benchmark: catalogue sync. Makes N story repositories (default 200), serves them with
+# `git daemon` on 127.0.0.1, writes an authors.json listing them, and times side by side in one
+# hyperfine run:
+#   first sync:  cyd sync into an empty library   vs  xargs -P8 git clone --bare (empty folder)
+#   no-op sync:  cyd sync with nothing changed    vs  xargs -P8 git ls-remote
+# and prints the ratios (targets: first <= 0.5x the parallel clone, no-op <= 0.5x the parallel
+# ls-remote). Nothing leaves 127.0.0.1.
+#
+# cyd runs with its default number of jobs (6) unless CYD_JOBS is set; the peers run with -P8,
+# as the targets are stated. Note: git daemon listens with a backlog of 5, so more than about 6
+# connections at once overflow it and the kernel retries the dropped SYNs after a second; that is
+# part of what the peers at -P8 pay (see the README).
+#
+# usage: scripts/bench-sync.sh [REPOSITORIES] [PEER_JOBS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=${1:-200}
+jobs=${2:-8}
+work=${BENCH_DIR:-$(mktemp -d)}
+mkdir -p "$work"
+swift build -c release --product cyd >/dev/null
+cyd=$(swift build -c release --show-bin-path)/cyd
+
+repos="$work/repos"
+if [ ! -d "$repos/story-$count.git" ]; then
+  rm -rf "$repos"; mkdir -p "$repos"
+  seed="$work/seed"; rm -rf "$seed"; mkdir -p "$seed"
+  cp -r Stories/seven-stairs/. "$seed/"
+  for i in $(seq 1 "$count"); do
+    dir="$work/src-$i"
+    rm -rf "$dir"; cp -r "$seed" "$dir"
+    sed -i "s/\"name\": \"Seven Stairs\"/\"name\": \"Seven Stairs $i\"/" "$dir/story.json"
+    git -C "$dir" init -q -b main
+    git -C "$dir" add -A
+    git -C "$dir" -c user.name=bench -c user.email=bench@127.0.0.1 commit -q -m "story $i"
+    git clone -q --bare "$dir" "$repos/story-$i.git"
+    rm -rf "$dir"
+  done
+fi
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+git daemon --listen=127.0.0.1 --port="$port" --base-path="$repos" --export-all --reuseaddr \
+  --max-connections=64 "$repos" &
+daemon=$!
+trap 'kill $daemon 2>/dev/null' EXIT
+for _ in $(seq 1 50); do git ls-remote "git://127.0.0.1:$port/story-1.git" >/dev/null 2>&1 && break; sleep 0.1; done
+
+urls="$work/urls.txt"
+: > "$urls"
+for i in $(seq 1 "$count"); do echo "git://127.0.0.1:$port/story-$i.git" >> "$urls"; done
+python3 - "$urls" "$work/authors.json" <<'PY'
+import json, sys
+urls = [line.strip() for line in open(sys.argv[1]) if line.strip()]
+authors = [{"name": f"author{n}", "repos": urls[n::20]} for n in range(20)]
+json.dump({"authors": [a for a in authors if a["repos"]]}, open(sys.argv[2], "w"), indent=1)
+PY
+export CYD_HOME="$work/library"
+# The no-op runs need a library that has synced once.
+cyd_jobs=${CYD_JOBS:+--jobs $CYD_JOBS}
+rm -rf "$CYD_HOME"; "$cyd" sync --catalogue "$work/authors.json" $cyd_jobs >/dev/null 2>&1
+
+hyperfine --style basic --warmup 1 --runs "${RUNS:-5}" --export-json "$work/sync.json" \
+  --prepare "rm -rf '$work/first'" -n "cyd sync (first)" \
+    "CYD_HOME='$work/first' '$cyd' sync --catalogue '$work/authors.json' $cyd_jobs" \
+  --prepare "rm -rf '$work/clones' && mkdir -p '$work/clones'" -n "xargs -P$jobs git clone --bare" \
+    "cd '$work/clones' && xargs -P$jobs -n1 git clone -q --bare < '$urls'" \
+  --prepare "true" -n "cyd sync (no-op)" \
+    "'$cyd' sync --catalogue '$work/authors.json' $cyd_jobs" \
+  --prepare "true" -n "xargs -P$jobs git ls-remote" \
+    "xargs -P$jobs -n1 git ls-remote < '$urls' > /dev/null"
+
+python3 - "$work/sync.json" <<'PY'
+import json, sys
+results = {r["command"]: r["median"] for r in json.load(open(sys.argv[1]))["results"]}
+names = list(results)
+first, clone, noop, lsremote = (results[n] for n in names)
+print(f"medians: {names[0]} {first:.3f} s, {names[1]} {clone:.3f} s, {names[2]} {noop:.3f} s, {names[3]} {lsremote:.3f} s")
+print(f"first sync / parallel clone:     {first / clone:.2f} (target <= 0.5)")
+print(f"no-op sync / parallel ls-remote: {noop / lsremote:.2f} (target <= 0.5)")
+PY
