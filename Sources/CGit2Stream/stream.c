@@ -19,10 +19,19 @@
 
 static atomic_int connect_timeout_ms = 10000;
 static atomic_int stall_timeout_ms = 30000;
+// libgit2 transfers run on the calling thread, so limits can be per thread: parallel syncs with
+// different limits do not disturb each other.
+static _Thread_local int thread_connect_ms = 0;
+static _Thread_local int thread_stall_ms = 0;
 
 void cgit2_stream_set_timeouts(int connect_ms, int stall_ms) {
     if (connect_ms > 0) atomic_store(&connect_timeout_ms, connect_ms);
     if (stall_ms > 0) atomic_store(&stall_timeout_ms, stall_ms);
+}
+
+void cgit2_stream_set_thread_timeouts(int connect_ms, int stall_ms) {
+    thread_connect_ms = connect_ms > 0 ? connect_ms : 0;
+    thread_stall_ms = stall_ms > 0 ? stall_ms : 0;
 }
 
 typedef struct {
@@ -191,8 +200,8 @@ static int timed_init(git_stream **out, const char *host, const char *port) {
     stream->host = strdup(host);
     stream->port = strdup(port);
     stream->fd = -1;
-    stream->connect_ms = atomic_load(&connect_timeout_ms);
-    stream->stall_ms = atomic_load(&stall_timeout_ms);
+    stream->connect_ms = thread_connect_ms > 0 ? thread_connect_ms : atomic_load(&connect_timeout_ms);
+    stream->stall_ms = thread_stall_ms > 0 ? thread_stall_ms : atomic_load(&stall_timeout_ms);
     if (!stream->host || !stream->port) {
         timed_free(&stream->parent);
         return -1;

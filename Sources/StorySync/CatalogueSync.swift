@@ -82,8 +82,9 @@ public enum CatalogueSync {
     public static func run(
         _ options: SyncOptions, library: StoryLibrary, events: @escaping @Sendable (SyncEvent) -> Void = { _ in }
     ) throws(SyncError) -> SyncReport {
-        GitRepository.setNetworkTimeouts(connectSeconds: options.connectSeconds, stallSeconds: options.stallSeconds)
-        let contents = try CatalogueSource.read(options.catalogue, library: library)
+        let contents = try GitRepository.withNetworkTimeouts(connectSeconds: options.connectSeconds, stallSeconds: options.stallSeconds) { () throws(SyncError) in
+            try CatalogueSource.read(options.catalogue, library: library)
+        }
         let authors = try readAuthors(contents)
         var report = SyncReport()
         report.catalogueWarnings = authors.warnings
@@ -120,10 +121,13 @@ public enum CatalogueSync {
         let results = ResultList(count: toCheck.count)
         let maximumAge = options.maximumAge
         let work = toCheck
+        let (connect, stall) = (options.connectSeconds, options.stallSeconds)
         runConcurrently(jobs: options.jobs, count: work.count) { index in
             let entry = work[index]
             events(.started(id: entry.id))
-            let item = check(entry, library: library, maximumAge: maximumAge)
+            let item = GitRepository.withNetworkTimeouts(connectSeconds: connect, stallSeconds: stall) {
+                check(entry, library: library, maximumAge: maximumAge)
+            }
             let done = results.store(item, at: index)
             events(.finished(item, done: done, total: work.count))
         }

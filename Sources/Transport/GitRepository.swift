@@ -52,6 +52,15 @@ public final class GitRepository: @unchecked Sendable {
         cgit2_stream_set_timeouts(Int32(connectSeconds * 1000), Int32(stallSeconds * 1000))
     }
 
+    /// Runs `body` with these limits for the connections it opens on this thread (libgit2 works
+    /// on the calling thread), whatever other threads use.
+    public static func withNetworkTimeouts<T, E: Error>(connectSeconds: Double, stallSeconds: Double, _ body: () throws(E) -> T) throws(E) -> T {
+        _ = initialised
+        cgit2_stream_set_thread_timeouts(Int32(connectSeconds * 1000), Int32(stallSeconds * 1000))
+        defer { cgit2_stream_set_thread_timeouts(0, 0) }
+        return try body()
+    }
+
     /// Clones `url` bare into `path` (which must not exist yet).
     public static func cloneBare(_ url: String, to path: String, progress: ((GitProgress) -> Bool)? = nil) throws(GitError) -> GitRepository {
         _ = initialised

@@ -7,6 +7,9 @@
   /big/BYTES            a body of BYTES bytes
   /stall/SECONDS        headers, a few bytes, then silence for SECONDS
   /count/PATH           how many times PATH was requested
+  /flaky/N/KEY          503 with Retry-After: 0 for the first N requests (per KEY), then 200 "ok"
+  /drop/N/KEY           closes the connection without an answer N times (per KEY), then 200 "ok"
+  /slowdown             429 with Retry-After: 120 (longer than any client should wait)
 
 With --tls CERT KEY it serves https, and also plain http on a second port (for /count); it
 prints both ports.
@@ -63,6 +66,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(b"xx")
             self.wfile.flush()
             time.sleep(min(float(parts[1]), 30))
+        elif parts[0] in ("flaky", "drop") and len(parts) == 3:
+            with lock:
+                seen = counts[self.path]
+            if seen <= int(parts[1]):
+                if parts[0] == "flaky":
+                    self.send(503, b"busy", headers=[("Retry-After", "0")])
+                else:
+                    self.close_connection = True
+                    self.connection.shutdown(2)
+            else:
+                self.send(200, b"ok", "text/plain")
+        elif parts[0] == "slowdown":
+            self.send(429, b"slow down", headers=[("Retry-After", "120")])
         elif parts[0] == "count":
             with lock:
                 n = counts["/" + "/".join(parts[1:])]

@@ -43,33 +43,38 @@ public final class TestHTTPServer: @unchecked Sendable {
     public func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
 
     /// How many times `path` was requested, asked of the server itself.
-    /// Asked over a plain socket (Foundation on Linux has no HTTP without FoundationNetworking);
     public func count(_ path: String) throws -> Int {
+        let answer = try Self.ask(port: plainPort, path: "/count\(path)")
+        guard let count = Int(answer) else { throw TestSupportError("unexpected answer: \(answer)") }
+        return count
+    }
+
+    /// The body of a plain-http GET to 127.0.0.1:port, over a socket (Foundation on Linux has no
+    /// HTTP without FoundationNetworking).
+    public static func ask(port: Int, path: String) throws -> String {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestSupportError("no socket") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(plainPort).bigEndian)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw TestSupportError("cannot connect to the test server") }
-        let request = "GET /count\(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n"
+        let request = "GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n"
         _ = request.withCString { send(fd, $0, strlen($0), 0) }
         var response = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
+        for _ in 0..<10_000 {
             let got = recv(fd, &buffer, buffer.count, 0)
             if got <= 0 { break }
             response += buffer[0..<got]
         }
         let text = String(decoding: response, as: UTF8.self)
-        guard let body = text.components(separatedBy: "\r\n\r\n").last, let count = Int(body) else {
-            throw TestSupportError("unexpected answer: \(text)")
-        }
-        return count
+        guard let split = text.range(of: "\r\n\r\n") else { throw TestSupportError("unexpected answer: \(text)") }
+        return String(text[split.upperBound...])
     }
 }
 

@@ -10,7 +10,10 @@
 /// Registers the timed stream with libgit2 (once; libgit2 must be initialised). 0 on success.
 int cgit2_stream_install(void);
 
-/// Limits for connections opened from now on, in milliseconds (0 leaves a limit as it is).
+/// Default limits for connections opened from now on, in milliseconds (0 leaves a limit as it is).
 void cgit2_stream_set_timeouts(int connect_ms, int stall_ms);
+
+/// Limits for connections the calling thread opens from now on (0: the defaults).
+void cgit2_stream_set_thread_timeouts(int connect_ms, int stall_ms);
 
 #endif

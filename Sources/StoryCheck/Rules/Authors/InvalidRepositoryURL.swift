@@ -7,7 +7,8 @@ enum InvalidRepositoryURL: Rule {
         rationale: """
             The repos extension lists an author's story repositories so that discovery needs no \
             search. Each must be a URL git can clone: https://, git://, ssh://, file:// or \
-            user@host:path.
+            user@host:path. Plain http:// is refused (anyone on the way can read and change what \
+            is fetched) except to this machine (127.0.0.1, localhost, [::1]), for mirrors and tests.
             """,
         triggering: [
             .authors(#"{ "authors": [ { "name": "alice", "repos": [ ↓"github.com/alice/lighthouse" ] } ] }"#),
@@ -15,7 +16,7 @@ enum InvalidRepositoryURL: Rule {
         ],
         nonTriggering: [
             .authors(
-                #"{ "authors": [ { "name": "alice", "repos": [ "https://github.com/alice/lighthouse", "git@github.com:alice/tide.git" ] } ] }"#
+                #"{ "authors": [ { "name": "alice", "repos": [ "https://github.com/alice/lighthouse", "git@github.com:alice/tide.git", "http://127.0.0.1:8080/tide.git" ] } ] }"#
             )
         ])
 
@@ -36,6 +37,7 @@ enum InvalidRepositoryURL: Rule {
     /// scheme://host/path for https, git and ssh; file://path; or scp-like user@host:path.
     public static func isCloneable(_ url: String) -> Bool {
         url.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
-            && url.wholeMatch(of: /(?:(?:https|git|ssh):\/\/[^\/\s]+\/\S*|file:\/\/\S+|[^@\s\/:]+@[^:\s\/]+:\S+)/) != nil
+            && url.wholeMatch(
+                of: /(?:(?:https|git|ssh):\/\/[^\/\s]+\/\S*|http:\/\/(?:127\.0\.0\.1|localhost|\[::1\])(?::[0-9]+)?\/\S*|file:\/\/\S+|[^@\s\/:]+@[^:\s\/]+:\S+)/) != nil
     }
 }

@@ -1,0 +1,229 @@
+import Foundation
+import StoryStore
+import StorySync
+import TestSupport
+import Testing
+import Transport
+
+/// The catalogue keeper's sync, against real servers on 127.0.0.1: git daemon (git://), git
+/// http-backend behind an HTTP server (smart HTTP), a GitHub API stand-in, and a port that
+/// accepts connections and never answers.
+@Suite("Catalogue sync: authors.json, discovery, incremental parallel checks")
+struct CatalogueSyncTests {
+    static func story(_ title: String) -> [UInt8] { GitSourceTests.story(title) }
+    static let readme = GitSourceTests.readme
+
+    final class Setup {
+        let git = try! TestGitServer()
+        lazy var forge = try! TestForge(serving: git)
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-catalogue-\(UUID().uuidString)")
+        lazy var library = try! StoryLibrary(location: LibraryLocation(home: home.path))
+        var authorsPath: String { home.appendingPathComponent("authors.json").path }
+
+        init() { try! FileManager.default.createDirectory(at: home, withIntermediateDirectories: true) }
+        deinit { try? FileManager.default.removeItem(at: home) }
+
+        /// Writes authors.json: each author with the repositories it lists (none: found on GitHub).
+        func writeAuthors(_ authors: [(String, [String])]) throws {
+            let entries = authors.map { name, repos in
+                repos.isEmpty ? #"{ "name": "\#(name)" }"# : #"{ "name": "\#(name)", "repos": [\#(repos.map { "\"\($0)\"" }.joined(separator: ", "))] }"#
+            }
+            try Data("{ \"authors\": [\n  \(entries.joined(separator: ",\n  "))\n] }\n".utf8).write(to: URL(fileURLWithPath: authorsPath))
+        }
+
+        func sync(jobs: Int = 4, stallSeconds: Double = 30, maximumAge: Double? = nil) throws -> SyncReport {
+            var options = SyncOptions(catalogue: authorsPath)
+            options.jobs = jobs
+            options.githubAPI = forge.apiURL
+            options.stallSeconds = stallSeconds
+            options.maximumAge = maximumAge
+            return try CatalogueSync.run(options, library: library)
+        }
+
+        func entry(_ url: String) throws -> CatalogueEntry {
+            try #require(try library.catalogueEntry(url: url))
+        }
+    }
+
+    static func item(_ report: SyncReport, _ url: String) -> SyncReport.Item? { report.items.first { $0.url == url } }
+
+    @Test("a first sync records every story: title, rating, chapters, summary, HEAD commit, when checked")
+    func firstSync() throws {
+        let setup = Setup()
+        let tide = try setup.git.publish("tide", files: ["story.json": Self.story("Tide"), "README.md": Self.readme])
+        let moor = try setup.git.publish("moor", files: ["story.json": Self.story("Moor"), "README.md": Self.readme])
+        try setup.writeAuthors([("ana", [setup.git.gitURL("tide")]), ("ben", [setup.forge.httpURL("moor")])])
+        let before = Date().timeIntervalSince1970 - 1
+        let report = try setup.sync()
+        #expect(!report.hasFailures)
+        #expect(report.count(.new) == 2)
+        let entry = try setup.entry(setup.git.gitURL("tide"))
+        #expect(entry.id == "ana/tide")
+        #expect(entry.title == "Tide" && entry.rating == "G" && entry.summary == "From git" && entry.chapterCount == 2)
+        #expect(entry.headCommit == tide && entry.isStory == true && entry.lastError == nil)
+        #expect((entry.checkedAt ?? 0) >= before)
+        // Smart HTTP through git http-backend: cloned with one upload-pack POST.
+        #expect(try setup.entry(setup.forge.httpURL("moor")).headCommit == moor)
+        #expect(try setup.forge.count("POST /git/moor.git/git-upload-pack") >= 1)
+    }
+
+    @Test("a no-op sync checks every repository once and fetches nothing")
+    func noOpSync() throws {
+        let setup = Setup()
+        try setup.git.publish("moor", files: ["story.json": Self.story("Moor"), "README.md": Self.readme])
+        try setup.writeAuthors([("ben", [setup.forge.httpURL("moor")])])
+        _ = try setup.sync()
+        let fetches = try setup.forge.count("POST /git/moor.git/git-upload-pack")
+        let lists = try setup.forge.count("GET /git/moor.git/info/refs")
+        let second = try setup.sync()
+        #expect(second.count(.unchanged) == 1 && second.items.count == 1 && !second.hasFailures)
+        #expect(try setup.forge.count("POST /git/moor.git/git-upload-pack") == fetches, "nothing was fetched")
+        #expect(try setup.forge.count("GET /git/moor.git/info/refs") == lists + 1, "one ls-remote")
+        // With a maximum age, a repository checked moments ago is not even asked.
+        let third = try setup.sync(maximumAge: 3600)
+        #expect(third.count(.recent) == 1)
+        #expect(try setup.forge.count("GET /git/moor.git/info/refs") == lists + 1)
+    }
+
+    @Test("a pushed change and a force-push are picked up")
+    func pushes() throws {
+        let setup = Setup()
+        try setup.git.publish("tide", files: ["story.json": Self.story("Tide"), "README.md": Self.readme])
+        let url = setup.git.gitURL("tide")
+        try setup.writeAuthors([("ana", [url])])
+        _ = try setup.sync()
+        let pushed = try setup.git.publish("tide", files: ["story.json": Self.story("Tide, revised")])
+        let report = try setup.sync()
+        #expect(Self.item(report, url)?.change == .updated)
+        #expect(try setup.entry(url).title == "Tide, revised" && setup.entry(url).headCommit == pushed)
+        let forced = try setup.git.publish("tide", files: ["story.json": Self.story("Tide, rewritten"), "README.md": Self.readme], force: true)
+        #expect(Self.item(try setup.sync(), url)?.change == .updated)
+        #expect(try setup.entry(url).title == "Tide, rewritten" && setup.entry(url).headCommit == forced)
+    }
+
+    @Test("broken sources are reported with their reasons and skipped; the rest sync")
+    func brokenSources() throws {
+        let setup = Setup()
+        try setup.git.publish("good", files: ["story.json": Self.story("Good"), "README.md": Self.readme])
+        try setup.git.publish("untagged", files: ["story.json": Self.story("Untagged"), "README.md": Array("# Just a repo\n".utf8)])
+        try setup.git.publish("nostory", files: ["README.md": Self.readme])
+        try setup.git.publish("invalid", files: ["story.json": Array(#"{ "story": { "id": "x", "name": "Broken", "chapters": [ }"#.utf8), "README.md": Self.readme])
+        try setup.git.publish("doomed", files: ["story.json": Self.story("Doomed"), "README.md": Self.readme])
+        let urls = ["good", "untagged", "nostory", "invalid", "doomed"].map(setup.git.gitURL) + [setup.git.gitURL("missing")]
+        try setup.writeAuthors([("ana", urls)])
+        let first = try setup.sync()
+        #expect(Self.item(first, urls[4])?.change == .new)
+        try FileManager.default.removeItem(at: setup.git.root.appendingPathComponent("served/doomed.git"))  // deleted upstream
+        let report = try setup.sync()
+        #expect(report.hasFailures)
+        #expect(Self.item(report, urls[0])?.change == .unchanged)
+        #expect(Self.item(report, urls[1])?.detail?.contains("#ChooseYourDestiny") == true)
+        #expect(Self.item(report, urls[2])?.detail?.contains("no story.json") == true)
+        #expect(Self.item(report, urls[3])?.detail?.contains("invalid story") == true)
+        #expect(Self.item(report, urls[3])?.detail?.contains("story.json:1:") == true, "the finding has a line and column")
+        #expect(Self.item(report, urls[4])?.change == .failed)
+        #expect(Self.item(report, urls[5])?.change == .failed)
+        for index in 1...5 { #expect(Self.item(report, urls[index])?.change == .failed, "\(urls[index])") }
+        // The invalid story is not in the catalogue as a story; the deleted one keeps its last
+        // known version, marked with the error.
+        #expect(try setup.entry(urls[3]).isStory == false)
+        #expect(try setup.entry(urls[4]).isStory == true && setup.entry(urls[4]).lastError != nil)
+    }
+
+    @Test("a server that accepts and then stalls is abandoned by the watchdog, and the rest sync")
+    func stalledServer() throws {
+        let setup = Setup()
+        try setup.git.publish("good", files: ["story.json": Self.story("Good"), "README.md": Self.readme])
+        try setup.writeAuthors([("ana", [setup.forge.stalledURL, setup.git.gitURL("good")])])
+        let started = Date()
+        let report = try setup.sync(stallSeconds: 1)
+        #expect(Date().timeIntervalSince(started) < 20)
+        let stalled = try #require(Self.item(report, setup.forge.stalledURL))
+        #expect(stalled.change == .failed)
+        #expect(stalled.detail?.contains("stalled") == true)
+        #expect(Self.item(report, setup.git.gitURL("good"))?.change == .new)
+    }
+
+    @Test("GitHub discovery: paginated listing, only tagged non-fork repositories, ETag-cached on the next sync")
+    func gitHubDiscovery() throws {
+        let setup = Setup()
+        try setup.git.publish("tide", files: ["story.json": Self.story("Tide"), "README.md": Self.readme])
+        try setup.git.publish("dotfiles", files: ["README.md": Array("# my dotfiles\n".utf8)])
+        try setup.git.publish("moor", files: ["story.json": Self.story("Moor"), "README.md": Self.readme])
+        try setup.forge.configure(users: ["alice": [
+            .init(name: "tide", cloneURL: setup.git.gitURL("tide"), readme: "A #ChooseYourDestiny story"),
+            .init(name: "dotfiles", cloneURL: setup.git.gitURL("dotfiles"), readme: "# my dotfiles"),
+            .init(name: "moor", cloneURL: setup.forge.httpURL("moor"), readme: "Tagged #choosEyourdestiny, any case"),
+            .init(name: "forked", cloneURL: setup.git.gitURL("tide"), readme: "#ChooseYourDestiny", fork: true),
+            .init(name: "empty", cloneURL: setup.git.gitURL("none"), readme: nil, size: 0),
+        ]], pageSize: 2)
+        try setup.writeAuthors([("alice", [])])
+        let first = try setup.sync()
+        #expect(!first.hasFailures)
+        #expect(first.count(.new) == 2)
+        #expect(first.count(.notStory) == 1)
+        #expect(try setup.forge.count("GET /users/alice/repos") == 3, "three pages of two")
+        #expect(try setup.library.catalogue().filter { $0.isStory == true }.map(\.id).sorted() == ["alice/moor", "alice/tide"])
+
+        let second = try setup.sync()
+        #expect(second.count(.unchanged) == 2 && !second.hasFailures)
+        #expect(try setup.forge.count("304 /users/alice/repos") == 3, "every page answered 304 from the cache")
+        #expect(try setup.forge.count("GET /repos/alice/tide/readme") == 1, "a README is not asked for again until pushed")
+    }
+
+    @Test("GitHub's rate limit stops discovery, says when to retry, and known stories are still checked")
+    func rateLimit() throws {
+        let setup = Setup()
+        try setup.git.publish("tide", files: ["story.json": Self.story("Tide"), "README.md": Self.readme])
+        try setup.forge.configure(users: ["alice": [.init(name: "tide", cloneURL: setup.git.gitURL("tide"), readme: "#ChooseYourDestiny")]])
+        try setup.writeAuthors([("alice", []), ("bob", [])])
+        _ = try setup.sync()
+        try setup.forge.configure(users: [:], rateLimited: true)
+        let report = try setup.sync()
+        let limit = try #require(report.rateLimited)
+        #expect((limit.reset ?? 0) > Date().timeIntervalSince1970)
+        #expect(limit.message.contains("rate limit"))
+        #expect(try setup.forge.count("403 /users/bob/repos") == 0, "after the first 403, GitHub is not asked again")
+        #expect(Self.item(report, setup.git.gitURL("tide"))?.change == .unchanged)
+        #expect(try setup.library.catalogue().count == 1, "nothing was forgotten")
+    }
+
+    @Test("an unknown GitHub user and an author with a bad name are reported; the others sync")
+    func badAuthors() throws {
+        let setup = Setup()
+        try setup.git.publish("tide", files: ["story.json": Self.story("Tide"), "README.md": Self.readme])
+        try setup.writeAuthors([("ghost", []), ("-bad name-", []), ("ana", [setup.git.gitURL("tide")])])
+        let report = try setup.sync()
+        #expect(report.hasFailures)
+        #expect(report.authorFailures.map(\.author).sorted() == ["-bad name-", "ghost"])
+        #expect(report.authorFailures.first { $0.author == "-bad name-" }?.reason.contains("authors.json:") == true)
+        #expect(report.count(.new) == 1)
+    }
+
+    @Test("authors.json from a git repository, and an author dropped from it leaves the catalogue")
+    func catalogueFromGit() throws {
+        let setup = Setup()
+        try setup.git.publish("tide", files: ["story.json": Self.story("Tide"), "README.md": Self.readme])
+        try setup.git.publish("moor", files: ["story.json": Self.story("Moor"), "README.md": Self.readme])
+        func publishAuthors(_ json: String) throws { try setup.git.publish("catalogue", files: ["authors.json": Array(json.utf8)]) }
+        try publishAuthors(#"{ "authors": [ { "name": "ana", "repos": ["\#(setup.git.gitURL("tide"))"] }, { "name": "ben", "repos": ["\#(setup.git.gitURL("moor"))"] } ] }"#)
+        var options = SyncOptions(catalogue: setup.git.gitURL("catalogue"))
+        options.githubAPI = setup.forge.apiURL
+        #expect(try CatalogueSync.run(options, library: setup.library).count(.new) == 2)
+        try publishAuthors(#"{ "authors": [ { "name": "ana", "repos": ["\#(setup.git.gitURL("tide"))"] } ] }"#)
+        _ = try CatalogueSync.run(options, library: setup.library)
+        #expect(try setup.library.catalogue().map(\.id) == ["ana/tide"])
+    }
+
+    @Test("an unusable authors.json is refused with its findings, and the catalogue is left alone")
+    func invalidCatalogue() throws {
+        let setup = Setup()
+        try Data(#"{ "authors": { "name": "ana" } }"#.utf8).write(to: URL(fileURLWithPath: setup.authorsPath))
+        #expect {
+            try setup.sync()
+        } throws: { error in
+            guard case SyncError.invalidCatalogue(_, let findings) = error else { return false }
+            return findings.contains { $0.contains("authors.json:1:") }
+        }
+    }
+}
