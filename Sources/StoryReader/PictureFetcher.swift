@@ -21,6 +21,10 @@ public enum PictureState: Sendable, Equatable {
 /// bounded redirects). Fetches run in the background; reading never waits for one.
 public final class PictureFetcher: @unchecked Sendable {
     public var maximumBytes = 10 * 1024 * 1024
+    /// A download that receives almost nothing (under 512 bytes a second) for this long is abandoned.
+    public var stallSeconds = 15
+    /// Extra certificate authorities (PEM), as for `HTTPRequest`.
+    public var certificateAuthorities: String? = HTTPClient.caBundle
     private let library: StoryLibrary
     private let client = HTTPClient()
     private let queue = DispatchQueue(label: "cyd.pictures")
@@ -99,18 +103,7 @@ public final class PictureFetcher: @unchecked Sendable {
     private func fetch(_ path: String, _ story: StoryRecord) -> Result<StoredPicture, Failure> {
         switch MediaReference(path) {
         case .web(let url):
-            var request = HTTPRequest(url: url)
-            request.httpsOnly = true
-            request.maximumBytes = maximumBytes
-            request.connectTimeout = 10
-            request.totalTimeout = 60
-            do {
-                let response = try client.get(request)
-                guard response.status == 200 else { return .failure(Failure(message: "the server answered \(response.status)")) }
-                return .success(StoredPicture(path: path, data: response.body, mediaType: response.headers["content-type"]))
-            } catch {
-                return .failure(Failure(message: error.description))
-            }
+            return download(url, as: path, httpsOnly: true)
         case .repository(let relative):
             guard Self.isSafe(relative) else { return .failure(Failure(message: "the path leaves the story's folder")) }
             switch story.source.kind {
@@ -128,7 +121,9 @@ public final class PictureFetcher: @unchecked Sendable {
                     return .failure(Failure(message: error.description))
                 }
             case .url:
-                return .failure(Failure(message: "pictures of stories added by URL are not supported yet"))
+                // Beside the story.json it was downloaded from, over the same scheme.
+                let base = story.source.location
+                return download(Self.url(of: relative, besideStoryAt: base), as: path, httpsOnly: base.lowercased().hasPrefix("https://"))
             }
             let file = story.source.location + "/" + relative
             guard let data = FileManager.default.contents(atPath: file) else {
@@ -137,6 +132,46 @@ public final class PictureFetcher: @unchecked Sendable {
             guard data.count <= maximumBytes else { return .failure(Failure(message: "larger than \(maximumBytes) bytes")) }
             return .success(StoredPicture(path: path, data: [UInt8](data), mediaType: nil))
         }
+    }
+
+    private func download(_ url: String, as path: String, httpsOnly: Bool) -> Result<StoredPicture, Failure> {
+        var request = HTTPRequest(url: url)
+        request.httpsOnly = httpsOnly
+        request.maximumBytes = maximumBytes
+        request.connectTimeout = 10
+        request.totalTimeout = 60
+        request.lowSpeedSeconds = stallSeconds
+        request.certificateAuthorities = certificateAuthorities
+        do {
+            // A busy server (5xx, 429, a reset connection) gets one more try after a short wait.
+            let response = try client.get(request, retrying: RetryPolicy(attempts: 2, initialDelay: 0.5, maximumDelay: 5))
+            guard response.status == 200 else { return .failure(Failure(message: "the server answered \(response.status)")) }
+            return .success(StoredPicture(path: path, data: response.body, mediaType: response.headers["content-type"]))
+        } catch {
+            return .failure(Failure(message: error.description))
+        }
+    }
+
+    /// The URL of the picture at `relative` (already checked to stay inside) beside the
+    /// story.json at `base`, each path segment percent-encoded.
+    static func url(of relative: String, besideStoryAt base: String) -> String {
+        let withoutQuery = base.split(separator: "?", maxSplits: 1).first.map(String.init) ?? base
+        let directory = withoutQuery[...(withoutQuery.lastIndex(of: "/") ?? withoutQuery.startIndex)]
+        let hex = Array("0123456789ABCDEF")
+        let segments = relative.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            var out = ""
+            for byte in segment.utf8 {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                    out.append(Character(Unicode.Scalar(byte)))
+                default:
+                    out += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 15)])"
+                }
+            }
+            return out
+        }
+        return directory + segments.joined(separator: "/")
     }
 
     /// A relative path that stays inside the folder: no "..", no absolute path, no backslash.

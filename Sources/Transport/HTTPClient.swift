@@ -40,6 +40,13 @@ public struct HTTPResponse: Sendable {
     public var url: String
 
     public var notModified: Bool { status == 304 }
+
+    public init(status: Int, headers: [String: String], body: [UInt8], url: String) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
 }
 
 public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -251,7 +251,7 @@ struct Get: ParsableCommand {
 struct Update: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Fetch newer versions of downloaded stories, keeping every reader's place.",
-        discussion: "Without STORY, every story from a git repository or a folder is refreshed. A reader whose chapter is gone from the new version is offered their last chapter that still exists, or the start.")
+        discussion: "Without STORY, every story in the library is refreshed from where it came from: git repositories are fetched, URLs downloaded again, folders read again. A reader whose chapter is gone from the new version is offered their last chapter that still exists, or the start.")
 
     @Argument(help: "Library ids (see `cyd list`); all downloaded stories when none is given.")
     var stories: [String] = []
@@ -279,7 +279,7 @@ struct Update: ParsableCommand {
                 switch story.source.kind {
                 case .git: result = try GitSources.add(story.source.location, to: library, author: story.author)
                 case .folder: result = try library.importFolder(story.source.location)
-                case .url: continue
+                case .url: result = try WebSources.add(story.source.location, to: library)
                 }
                 if result.change == .unchanged {
                     counts.unchanged += 1

@@ -16,9 +16,9 @@ import Transport
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add a story to the library (or refresh it, keeping every reader's place).",
-        discussion: "SOURCE is a story folder, a story.json, or a git URL (https://, git://, ssh://, file:// or user@host:path: cloned bare into the cache with libgit2, read from the default branch; adding it again fetches). Stories are read leniently, as readers do; one with errors that make it unreadable is refused with the validator's findings.")
+        discussion: "SOURCE is a story folder, a story.json, an https URL of a story.json (downloaded; its repository pictures are fetched from beside it), or a git URL (https://, git://, ssh://, file:// or user@host:path: cloned bare into the cache with libgit2, read from the default branch; adding it again fetches). Stories are read leniently, as readers do; one with errors that make it unreadable is refused with the validator's findings.")
 
-    @Argument(help: "A story folder, a story.json or a git URL.")
+    @Argument(help: "A story folder, a story.json, an https URL of a story.json, or a git URL.")
     var source: String
 
     @OptionGroup var library: LibraryOptions
@@ -26,7 +26,8 @@ struct Add: ParsableCommand {
     func run() throws {
         let library = try library.open()
         do {
-            let result = try GitSources.isGitURL(source) ? GitSources.add(source, to: library) : library.importFolder(source)
+            let result = try WebSources.isStoryURL(source) || GitSources.isGitURL(source)
+                ? StoryLibrary.add(source, to: library) : library.importFolder(source)
             let story = result.story
             let verb = switch result.change {
                 case .added: "added"

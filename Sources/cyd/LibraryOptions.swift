@@ -28,12 +28,17 @@ struct CLIError: Error, CustomStringConvertible {
 }
 
 extension StoryLibrary {
+    /// Adds a source that is a URL: an https story.json is downloaded, any other URL cloned.
+    static func add(_ url: String, to library: StoryLibrary) throws -> ImportResult {
+        try WebSources.isStoryURL(url) ? WebSources.add(url, to: library) : GitSources.add(url, to: library)
+    }
+
     /// A library id, or a path to a story folder or story.json (added, or refreshed, on the way).
     func resolve(_ reference: String) throws -> StoryRecord {
         if let id = Int64(reference), let story = try story(id: id) { return story }
-        if GitSources.isGitURL(reference) {
+        if WebSources.isStoryURL(reference) || GitSources.isGitURL(reference) {
             do {
-                return try GitSources.add(reference, to: self).story
+                return try Self.add(reference, to: self).story
             } catch let error as ImportError {
                 throw CLIError("\(VisibleText.escape(reference)): \(error)")
             } catch {

@@ -9,6 +9,7 @@
   /count/PATH           how many times PATH was requested
   /flaky/N/KEY          503 with Retry-After: 0 for the first N requests (per KEY), then 200 "ok"
   /drop/N/KEY           closes the connection without an answer N times (per KEY), then 200 "ok"
+  /files/PATH           the file PATH under the folder given with --files DIR (no "..")
   /slowdown             429 with Retry-After: 120 (longer than any client should wait)
 
 With --tls CERT KEY it serves https, and also plain http on a second port (for /count); it
@@ -19,6 +20,7 @@ Every loop is bounded; the server exits when its parent closes standard input.
 import http.server, socketserver, ssl, sys, threading, time, zlib, struct, collections
 
 counts = collections.Counter()
+FILES = None
 lock = threading.Lock()
 
 
@@ -77,6 +79,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     self.connection.shutdown(2)
             else:
                 self.send(200, b"ok", "text/plain")
+        elif parts[0] == "files" and FILES and ".." not in parts:
+            import os, urllib.parse
+            path = os.path.join(FILES, *[urllib.parse.unquote(p) for p in parts[1:]])
+            if os.path.isfile(path):
+                with open(path, "rb") as f:
+                    self.send(200, f.read(), "image/png" if path.endswith(".png") else "application/json")
+            else:
+                self.send(404, b"not found")
         elif parts[0] == "slowdown":
             self.send(429, b"slow down", headers=[("Retry-After", "120")])
         elif parts[0] == "count":
@@ -93,10 +103,19 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
 
 def main():
+    global FILES
+    args = sys.argv[1:]
+    tls = None
+    if "--files" in args:
+        at = args.index("--files")
+        FILES = args[at + 1]
+        del args[at:at + 2]
+    if len(args) == 3 and args[0] == "--tls":
+        tls = (args[1], args[2])
     servers = [Server(("127.0.0.1", 0), Handler)]
-    if len(sys.argv) == 4 and sys.argv[1] == "--tls":
+    if tls:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(sys.argv[2], sys.argv[3])
+        context.load_cert_chain(tls[0], tls[1])
         servers[0].socket = context.wrap_socket(servers[0].socket, server_side=True)
         servers.append(Server(("127.0.0.1", 0), Handler))
     print(" ".join(str(s.server_address[1]) for s in servers), flush=True)

@@ -17,11 +17,12 @@ public final class TestHTTPServer: @unchecked Sendable {
         .deletingLastPathComponent()
 
     /// - Parameter tls: a certificate and key to serve https with.
-    public init(tls: TestCertificate? = nil) throws {
+    /// - Parameter files: a folder served under /files/.
+    public init(tls: TestCertificate? = nil, files: String? = nil) throws {
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.packageRoot.appendingPathComponent("Tests/Support/http_server.py").path]
-            + (tls.map { ["--tls", $0.certificate, $0.key] } ?? [])
+            + (tls.map { ["--tls", $0.certificate, $0.key] } ?? []) + (files.map { ["--files", $0] } ?? [])
         process.standardInput = input
         process.standardOutput = output
         try process.run()
