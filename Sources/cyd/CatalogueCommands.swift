@@ -92,7 +92,7 @@ struct Sync: ParsableCommand {
         if report.count(.notStory) > 0 { parts.append("\(report.count(.notStory)) not stories") }
         parts.append("\(report.count(.failed)) failed")
         let elapsed = Date().timeIntervalSince(started)
-        out.write("Synced \(report.items.count) repositories of \(report.authors) authors in \(String(format: "%.1f", elapsed)) s: \(parts.joined(separator: ", ")).\n")
+        out.write("Synced \(report.items.count) repositor\(report.items.count == 1 ? "y" : "ies") of \(report.authors) author\(report.authors == 1 ? "" : "s") in \(String(format: "%.1f", elapsed)) s: \(parts.joined(separator: ", ")).\n")
         let failures = report.items.filter { $0.change == .failed }
         if !failures.isEmpty || !report.authorFailures.isEmpty {
             out.write("Failed:\n")

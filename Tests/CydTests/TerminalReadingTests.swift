@@ -99,4 +99,24 @@ struct TerminalReadingTests {
         try resumed.type("C-d")
         #expect(try resumed.exitStatus() == 0)
     }
+
+    @Test("cyd sync on a terminal: an overall bar naming the repositories in progress, then the summary")
+    func syncProgress() throws {
+        let git = try TestGitServer()
+        let forge = try TestForge(serving: git)
+        try git.publish("tide", files: ["story.json": SyncCommandTests.story("Tide"), "README.md": SyncCommandTests.readme])
+        let authors = try home.write(
+            "authors.json", #"{ "authors": [ { "name": "ana", "repos": ["\#(git.gitURL("tide"))", "\#(forge.stalledURL)"] } ] }"#)
+        let session = try Session(
+            command: "env CYD_HOME='\(home.path("library"))' '\(Command.cyd.path)' sync --catalogue '\(authors.path)' --stall-timeout 4")
+        let during = try session.waitFor("ana/silent")
+        #expect(during.contains("[############............] 1/2  ana/silent"), "half done, the stalled one named")
+        #expect(during.contains("new      ana/tide \u{201C}Tide\u{201D}"))
+        let after = try session.waitFor("Synced 2 repositories")
+        let unwrapped = after.replacingOccurrences(of: "\n", with: "")
+        #expect(unwrapped.contains("Failed:  ana/silent (\(forge.stalledURL)): "))
+        #expect(unwrapped.contains("127.0.0.1:\(forge.stallPort) stalled: nothing received for 4000 ms"))
+        #expect(!after.contains("[####"), "the bar is cleared at the end")
+        #expect(try session.exitStatus() == 1)
+    }
 }
