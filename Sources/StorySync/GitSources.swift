@@ -31,13 +31,38 @@ public enum GitSources {
 
     /// Brings the bare clone of `url` at `cache` up to date (fetching, or cloning when there is
     /// none yet) and returns it with the commit of its HEAD.
+    ///
+    /// One process at a time works on a cache entry (an advisory lock beside it, released by the
+    /// system if the process dies), so lock files git left inside by a process that was killed
+    /// are known to be stale, and are cleared before fetching.
     public static func update(_ url: String, cache: String, progress: ((GitProgress) -> Bool)? = nil) throws -> (GitRepository, String) {
+        let parent = String(cache[..<(cache.lastIndex(of: "/") ?? cache.startIndex)])
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let lock = open(cache + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        if lock >= 0 {
+            while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
+        }
+        defer {
+            if lock >= 0 { close(lock) }  // closing releases the lock
+        }
         if FileManager.default.fileExists(atPath: cache) {
+            removeStaleLocks(in: cache)
             let repository = try GitRepository.open(cache)
             return (repository, try repository.fetch(progress: progress))
         }
         let repository = try cloneAtomically(url, to: cache, progress: progress)
         return (repository, try repository.headCommit())
+    }
+
+    /// git's own lock files (refs/heads/main.lock, packed-refs.lock, config.lock, ...) left by a
+    /// process killed mid-fetch; only called while holding the entry's lock.
+    static func removeStaleLocks(in repository: String) {
+        guard let walker = FileManager.default.enumerator(atPath: repository) else { return }
+        var visited = 0
+        while let name = walker.nextObject() as? String, visited < 100_000 {
+            visited += 1
+            if name.hasSuffix(".lock") { try? FileManager.default.removeItem(atPath: repository + "/" + name) }
+        }
     }
 
     /// Clones into a temporary folder beside the cache entry and renames it into place, so a clone

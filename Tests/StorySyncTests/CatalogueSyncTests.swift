@@ -101,6 +101,22 @@ struct CatalogueSyncTests {
         #expect(try setup.entry(url).title == "Tide, rewritten" && setup.entry(url).headCommit == forced)
     }
 
+    @Test("lock files left in the cache by a killed fetch do not block the next one")
+    func staleLocks() throws {
+        let setup = Setup()
+        try setup.git.publish("tide", files: ["story.json": Self.story("Tide"), "README.md": Self.readme])
+        let url = setup.git.gitURL("tide")
+        try setup.writeAuthors([("ana", [url])])
+        _ = try setup.sync()
+        let cache = setup.library.location.gitCachePath(for: url)
+        for lock in ["/refs/heads/main.lock", "/packed-refs.lock", "/config.lock"] {
+            FileManager.default.createFile(atPath: cache + lock, contents: Data("stale".utf8))
+        }
+        try setup.git.publish("tide", files: ["story.json": Self.story("Tide, later")])
+        #expect(Self.item(try setup.sync(), url)?.change == .updated)
+        #expect(try setup.entry(url).title == "Tide, later")
+    }
+
     @Test("broken sources are reported with their reasons and skipped; the rest sync")
     func brokenSources() throws {
         let setup = Setup()
