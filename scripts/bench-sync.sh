@@ -60,10 +60,16 @@ export CYD_HOME="$work/library"
 cyd_jobs=${CYD_JOBS:+--jobs $CYD_JOBS}
 rm -rf "$CYD_HOME"; "$cyd" sync --catalogue "$work/authors.json" $cyd_jobs >/dev/null 2>&1
 
+# Between runs, the previous run's clones are moved aside, not deleted: ext4 makes creating files
+# slow for a while after thousands were deleted (its recently_deleted inode scan), which would
+# measure the file system's bookkeeping rather than either tool. They are deleted at the end.
+trash="$work/trash"
+rm -rf "$trash"; mkdir -p "$trash"
+trap 'kill $daemon 2>/dev/null; rm -rf "$trash"' EXIT
 hyperfine --style basic --warmup 1 --runs "${RUNS:-5}" --export-json "$work/sync.json" \
-  --prepare "rm -rf '$work/first'" -n "cyd sync (first)" \
+  --prepare "mv '$work/first' '$trash/first-'\$(date +%s%N) 2>/dev/null; true" -n "cyd sync (first)" \
     "CYD_HOME='$work/first' '$cyd' sync --catalogue '$work/authors.json' $cyd_jobs" \
-  --prepare "rm -rf '$work/clones' && mkdir -p '$work/clones'" -n "xargs -P$jobs git clone --bare" \
+  --prepare "mv '$work/clones' '$trash/clones-'\$(date +%s%N) 2>/dev/null; mkdir -p '$work/clones'" -n "xargs -P$jobs git clone --bare" \
     "cd '$work/clones' && xargs -P$jobs -n1 git clone -q --bare < '$urls'" \
   --prepare "true" -n "cyd sync (no-op)" \
     "'$cyd' sync --catalogue '$work/authors.json' $cyd_jobs" \

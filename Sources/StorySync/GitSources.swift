@@ -36,16 +36,15 @@ public enum GitSources {
     /// system if the process dies), so lock files git left inside by a process that was killed
     /// are known to be stale, and are cleared before fetching.
     public static func update(_ url: String, cache: String, progress: ((GitProgress) -> Bool)? = nil) throws -> (GitRepository, String) {
-        let parent = String(cache[..<(cache.lastIndex(of: "/") ?? cache.startIndex)])
-        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        let lock = open(cache + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
-        if lock >= 0 {
-            while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
-        }
-        defer {
-            if lock >= 0 { close(lock) }  // closing releases the lock
-        }
         if FileManager.default.fileExists(atPath: cache) {
+            // The repository folder itself carries the lock (flock works on directories).
+            let lock = open(cache, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if lock >= 0 {
+                while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
+            }
+            defer {
+                if lock >= 0 { close(lock) }  // closing releases the lock
+            }
             removeStaleLocks(in: cache)
             let repository = try GitRepository.open(cache)
             return (repository, try repository.fetch(progress: progress))
@@ -78,13 +77,20 @@ public enum GitSources {
         }
         let temporary = path + ".partial-\(getpid())"
         try? FileManager.default.removeItem(atPath: temporary)
+        // An empty template: no sample hooks, description or info/exclude in every clone.
+        let template = parent + "/.empty-template"
+        try? FileManager.default.createDirectory(atPath: template, withIntermediateDirectories: true)
         do {
-            _ = try GitRepository.cloneBare(url, to: temporary, progress: progress)
+            _ = try GitRepository.cloneBare(url, to: temporary, templatePath: template, progress: progress)
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error
         }
-        try FileManager.default.moveItem(atPath: temporary, toPath: path)
+        if rename(temporary, path) != 0 {
+            // Another process cloned it first: theirs is as good as ours.
+            try? FileManager.default.removeItem(atPath: temporary)
+            guard FileManager.default.fileExists(atPath: path) else { throw ImportError.input("cannot move the clone of \(VisibleText.escape(url)) into the cache at \(path)") }
+        }
         return try GitRepository.open(path)
     }
 }

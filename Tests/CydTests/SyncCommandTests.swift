@@ -103,7 +103,7 @@ struct SyncCommandTests {
         #expect(finished.status == 0, "\(finished.standardOutput)")
         let opened = try StoryLibrary(location: LibraryLocation(home: library))
         #expect(try opened.catalogue().filter { $0.isStory == true }.count == 16)
-        let cache = ((try? FileManager.default.contentsOfDirectory(atPath: library + "/cache/git")) ?? []).filter { !$0.hasSuffix(".lock") }
+        let cache = ((try? FileManager.default.contentsOfDirectory(atPath: library + "/cache/git")) ?? []).filter { !$0.hasPrefix(".") }
         #expect(cache.count == 16 && !cache.contains { $0.contains(".partial-") }, "one clone each; clones cut short are cleared away")
         #expect(try cyd("sync", "--catalogue", authors).standardOutput.contains("0 new, 0 updated, 16 unchanged"))
     }
