@@ -258,8 +258,9 @@ public enum CatalogueSync {
 
     // MARK: One repository
 
-    /// One repository: ls-remote; when HEAD moved (or was never seen), fetch into the cache and
-    /// read README.md and story.json at the new HEAD. Stores the outcome before returning.
+    /// One repository: ls-remote; when HEAD moved, fetch into the cache and read README.md and
+    /// story.json at the new HEAD (a repository never seen is cloned straight away). Stores the
+    /// outcome before returning.
     static func check(_ entry: CatalogueEntry, library: StoryLibrary, maximumAge: Double?) -> SyncReport.Item {
         var item = SyncReport.Item(id: entry.id, url: entry.url, change: .failed, title: entry.title)
         let started = now
@@ -276,25 +277,29 @@ public enum CatalogueSync {
             }
         }
         let cache = library.location.gitCachePath(for: entry.url)
-        let head: String
-        do {
-            head = try GitRepository.remoteHead(entry.url)
-        } catch {
-            item.detail = VisibleText.escape(error.description)
-            record(.failed(item.detail!))
-            return item
-        }
-        if head == entry.headCommit, let isStory = entry.isStory, FileManager.default.fileExists(atPath: cache) {
-            record(.unchanged(commit: head))
-            if isStory {
-                item.change = .unchanged
-            } else if entry.discovery == .github {
-                item.change = .notStory
-                item.detail = entry.lastError
-            } else {
-                item.detail = entry.lastError ?? "not a story"  // still broken: reported each sync, not fetched again
+        // A repository never fetched is cloned at once: asking for its HEAD first would cost the
+        // server a second connection (and upload-pack process) for nothing.
+        if entry.headCommit != nil, FileManager.default.fileExists(atPath: cache) {
+            let head: String
+            do {
+                head = try GitRepository.remoteHead(entry.url)
+            } catch {
+                item.detail = VisibleText.escape(error.description)
+                record(.failed(item.detail!))
+                return item
             }
-            return item
+            if head == entry.headCommit, let isStory = entry.isStory {
+                record(.unchanged(commit: head))
+                if isStory {
+                    item.change = .unchanged
+                } else if entry.discovery == .github {
+                    item.change = .notStory
+                    item.detail = entry.lastError
+                } else {
+                    item.detail = entry.lastError ?? "not a story"  // still broken: reported each sync, not fetched again
+                }
+                return item
+            }
         }
         do {
             let (repository, commit) = try GitSources.update(entry.url, cache: cache)

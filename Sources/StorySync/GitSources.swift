@@ -47,7 +47,7 @@ public enum GitSources {
             }
             removeStaleLocks(in: cache)
             let repository = try GitRepository.open(cache)
-            return (repository, try repository.fetch(progress: progress))
+            return (repository, try repository.fetch(from: url, progress: progress))
         }
         let repository = try cloneAtomically(url, to: cache, progress: progress)
         return (repository, try repository.headCommit())
