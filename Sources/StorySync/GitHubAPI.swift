@@ -111,7 +111,8 @@ public struct GitHubAPI: Sendable {
         if response.notModified, let cached { return (cached.body, response.headers) }
         if response.isRateLimited {
             let reset = response.rateLimitReset.map(Double.init) ?? response.retryAfter.map { Date().timeIntervalSince1970 + $0 }
-            throw .rateLimited(reset: reset, message: "GitHub's rate limit is spent (asking for \(what))\(Self.apiMessage(response.body))")
+            let message = "GitHub's rate limit is spent (asking for \(what))\(Self.apiMessage(response.body))"
+            throw .rateLimited(reset: reset, message: message.hasSuffix(".") ? message : message + ".")
         }
         if response.status == 404 { throw .notFound("GitHub has no \(what) (404)") }
         guard (200..<300).contains(response.status) else {

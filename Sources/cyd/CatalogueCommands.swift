@@ -70,7 +70,7 @@ struct Sync: ParsableCommand {
         var options = SyncOptions(catalogue: catalogue ?? environment["CYD_CATALOGUE"].flatMap { $0.isEmpty ? nil : $0 } ?? CatalogueSource.defaultLocation)
         options.jobs = jobs
         options.githubAPI = GitHubAPI.baseURL(option: githubAPI, environment: environment)
-        options.githubToken = environment["GITHUB_TOKEN"]
+        options.githubToken = environment["GITHUB_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         options.maximumAge = maximumAge.flatMap(Self.seconds)
         options.stallSeconds = stallTimeout
         let display = SyncDisplay(stream: Terminal.standardError, verbose: verbose)
@@ -105,7 +105,7 @@ struct Sync: ParsableCommand {
                 let minutes = max(1, Int((reset - Date().timeIntervalSince1970 + 59) / 60))
                 when = "in \(minutes) minute\(minutes == 1 ? "" : "s") (\(Self.clock(reset)) UTC)"
             }
-            out.write("GitHub's rate limit stopped discovery (\(VisibleText.escape(limit.message))). Stories already known were still checked. Try again \(when)\(options.githubToken == nil ? ", or set GITHUB_TOKEN for a larger allowance" : "").\n")
+            out.write("\(VisibleText.escape(limit.message))\nDiscovery stopped there; stories already known were still checked. Try again \(when)\(options.githubToken == nil ? ", or set GITHUB_TOKEN for a larger allowance" : "").\n")
         }
         if report.hasFailures { throw Exit.problemsFound }
     }

@@ -107,4 +107,20 @@ struct SyncCommandTests {
         #expect(cache.count == 16 && !cache.contains { $0.contains(".partial-") }, "one clone each; clones cut short are cleared away")
         #expect(try cyd("sync", "--catalogue", authors).standardOutput.contains("0 new, 0 updated, 16 unchanged"))
     }
+
+    @Test("a spent GitHub rate limit: exit 1, and the message says when to try again and how to get more")
+    func rateLimited() throws {
+        let forge = try TestForge(serving: git)
+        try forge.configure(users: [:], rateLimited: true)
+        let authors = try home.write("authors.json", #"{ "authors": [ { "name": "alice" } ] }"#).path
+        var environment = environment
+        environment["GITHUB_API_URL"] = forge.apiURL
+        environment.removeValue(forKey: "GITHUB_TOKEN")
+        let result = try Command.cyd(["sync", "--catalogue", authors], environment: environment.merging(["GITHUB_TOKEN": ""]) { $1 })
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("GitHub's rate limit is spent (asking for the repositories of alice): API rate limit exceeded"))
+        #expect(result.standardOutput.contains("Discovery stopped there"))
+        #expect(result.standardOutput.contains("Try again in 30 minutes") || result.standardOutput.contains("Try again in 29 minutes"))
+        #expect(result.standardOutput.contains("or set GITHUB_TOKEN for a larger allowance"))
+    }
 }

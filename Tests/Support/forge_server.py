@@ -17,8 +17,11 @@ Prints "HTTP_PORT STALL_PORT" and serves on HTTP_PORT:
 
   Smart HTTP git: /git/NAME.git/... runs `git http-backend` over GIT_ROOT (CGI).
 
+  /error/...         500 for anything (a broken server)
+
   /_count?key=KEY    how many requests matched KEY: "GET /users/alice/repos" (any query),
-                     "304 /users/alice/repos", "POST /git/NAME.git/git-upload-pack", ...
+                     "304 /users/alice/repos", "POST /git/NAME.git/git-upload-pack",
+                     "AUTH /users/alice/repos" (requests that carried a token), ...
 
 STALL_PORT accepts connections and never says a word (a stalled git server).
 
@@ -86,6 +89,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, str(n).encode(), "text/plain")
         if parts[0] == "git":
             return self.git(method, url, body)
+        if parts[0] == "error":
+            return self.send(500, b"internal error", "text/plain")
+        if self.headers.get("Authorization"):
+            count(f"AUTH {url.path}")
         config = self.config()
         if config.get("rate_limited"):
             reset = int(time.time()) + 1800

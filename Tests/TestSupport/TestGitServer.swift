@@ -57,6 +57,11 @@ public final class TestGitServer: @unchecked Sendable {
         return try git(["rev-parse", "HEAD"], in: work).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// A repository with no commits at all.
+    public func createEmpty(_ name: String) throws {
+        try git(["init", "-q", "--bare", "-b", "main", root.appendingPathComponent("served/\(name).git").path], in: root)
+    }
+
     public func gitURL(_ name: String) -> String { "git://127.0.0.1:\(port)/\(name).git" }
     public func fileURL(_ name: String) -> String { "file://" + root.appendingPathComponent("served/\(name).git").path }
 
