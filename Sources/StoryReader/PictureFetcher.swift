@@ -157,20 +157,7 @@ public final class PictureFetcher: @unchecked Sendable {
     static func url(of relative: String, besideStoryAt base: String) -> String {
         let withoutQuery = base.split(separator: "?", maxSplits: 1).first.map(String.init) ?? base
         let directory = withoutQuery[...(withoutQuery.lastIndex(of: "/") ?? withoutQuery.startIndex)]
-        let hex = Array("0123456789ABCDEF")
-        let segments = relative.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            var out = ""
-            for byte in segment.utf8 {
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                    UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                    out.append(Character(Unicode.Scalar(byte)))
-                default:
-                    out += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 15)])"
-                }
-            }
-            return out
-        }
+        let segments = relative.split(separator: "/", omittingEmptySubsequences: false).map(percentEncodedPathSegment)
         return directory + segments.joined(separator: "/")
     }
 

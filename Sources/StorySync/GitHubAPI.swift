@@ -138,20 +138,7 @@ public struct GitHubAPI: Sendable {
         return nil
     }
 
-    static func escapePath(_ segment: String) -> String {
-        var result = ""
-        for byte in segment.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
-                result.append(Character(Unicode.Scalar(byte)))
-            default:
-                let hex = Array("0123456789ABCDEF")
-                result += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 15)])"
-            }
-        }
-        return result
-    }
+    static func escapePath(_ segment: String) -> String { percentEncodedPathSegment(segment) }
 
     static func apiMessage(_ body: [UInt8]) -> String {
         struct Message: Decodable { var message: String }
