@@ -56,7 +56,7 @@ public struct SyncReport: Sendable {
     public var catalogueWarnings: [String] = []
     /// When GitHub's rate limit stopped discovery: when it refills (Unix time), if GitHub said.
     public var rateLimited: (reset: Double?, message: String)?
-    /// How many GitHub API answers came back 304 or were not asked at all, for the curious.
+    /// Authors of authors.json that were synced (those with errors are in `authorFailures`).
     public var authors: Int = 0
 
     public var hasFailures: Bool { items.contains { $0.change == .failed } || !authorFailures.isEmpty || rateLimited != nil }

@@ -46,8 +46,12 @@ public enum GitSources {
                 if lock >= 0 { close(lock) }  // closing releases the lock
             }
             removeStaleLocks(in: cache)
-            let repository = try GitRepository.open(cache)
-            return (repository, try repository.fetch(from: url, progress: progress))
+            if let repository = try? GitRepository.open(cache) {
+                return (repository, try repository.fetch(from: url, progress: progress))
+            }
+            // Not a repository any more (damaged by hand or by a disk problem): the cache is only
+            // a cache, so it is cloned afresh.
+            try FileManager.default.removeItem(atPath: cache)
         }
         let repository = try cloneAtomically(url, to: cache, progress: progress)
         return (repository, try repository.headCommit())

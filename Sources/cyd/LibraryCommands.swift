@@ -63,7 +63,7 @@ struct List: ParsableCommand {
     @Flag(help: "One JSON array of stories (with --available: an object with \"available\" and \"downloaded\").")
     var json = false
 
-    @Flag(help: "Also list the catalogue's stories not downloaded yet (see `cyd sync`); their ids work with `cyd get`.")
+    @Flag(help: "Also list the catalogue's stories not downloaded yet (see `cyd sync`); their ids work with `cyd get`. With --json, every story of the catalogue, each with a \"downloaded\" flag.")
     var available = false
 
     @Option(help: "Only stories whose title or author contains this text (any case).")

@@ -119,6 +119,21 @@ struct CatalogueSyncTests {
         #expect(try setup.entry(url).title == "Tide, later")
     }
 
+    @Test("a cached clone damaged beyond opening is cloned afresh")
+    func damagedCache() throws {
+        let setup = Setup()
+        try setup.git.publish("tide", files: ["story.json": Self.story("Tide"), "README.md": Self.readme])
+        let url = setup.git.gitURL("tide")
+        try setup.writeAuthors([("ana", [url])])
+        _ = try setup.sync()
+        let cache = setup.library.location.gitCachePath(for: url)
+        try FileManager.default.removeItem(atPath: cache + "/HEAD")
+        try FileManager.default.removeItem(atPath: cache + "/objects")
+        try setup.git.publish("tide", files: ["story.json": Self.story("Tide, again")])
+        #expect(Self.item(try setup.sync(), url)?.change == .updated)
+        #expect(try GitRepository.open(cache).headCommit() == setup.entry(url).headCommit)
+    }
+
     @Test("broken sources are reported with their reasons and skipped; the rest sync")
     func brokenSources() throws {
         let setup = Setup()
