@@ -48,6 +48,9 @@ struct Sync: ParsableCommand {
     @Flag(help: "Also list the repositories that did not change.")
     var verbose = false
 
+    @Flag(help: "Print the report as one JSON object (progress still goes to standard error on a terminal).")
+    var json = false
+
     @OptionGroup var library: LibraryOptions
 
     func validate() throws {
@@ -85,6 +88,11 @@ struct Sync: ParsableCommand {
             throw Exit.failure
         }
         display.finish()
+        if json {
+            Terminal.standardOutput.write(Self.json(report).encoded + "\n")
+            if report.hasFailures { throw Exit.problemsFound }
+            return
+        }
         let out = Terminal.standardOutput
         for warning in report.catalogueWarnings { out.write("warning: \(warning)\n") }
         var parts = ["\(report.count(.new)) new", "\(report.count(.updated)) updated", "\(report.count(.unchanged)) unchanged"]
@@ -108,6 +116,25 @@ struct Sync: ParsableCommand {
             out.write("\(VisibleText.escape(limit.message))\nDiscovery stopped there; stories already known were still checked. Try again \(when)\(options.githubToken == nil ? ", or set GITHUB_TOKEN for a larger allowance" : "").\n")
         }
         if report.hasFailures { throw Exit.problemsFound }
+    }
+
+    static func json(_ report: SyncReport) -> JSONValue {
+        let counts = [SyncReport.Change.new, .updated, .unchanged, .recent, .notStory, .failed].map { ($0.rawValue, JSONValue.number(Double(report.count($0)))) }
+        return .object([
+            "repositories": .array(report.items.map { item in
+                .object([
+                    "id": .string(item.id), "url": .string(item.url), "change": .string(item.change.rawValue),
+                    "title": item.title.map { .string($0) } ?? .null, "detail": item.detail.map { .string($0) } ?? .null,
+                ])
+            }),
+            "authorFailures": .array(report.authorFailures.map { .object(["author": .string($0.author), "reason": .string($0.reason)]) }),
+            "warnings": .array(report.catalogueWarnings.map { .string($0) }),
+            "rateLimited": report.rateLimited.map { limit in
+                .object(["message": .string(limit.message), "reset": limit.reset.map { .number($0.rounded()) } ?? .null])
+            } ?? .null,
+            "counts": .object(Dictionary(uniqueKeysWithValues: counts)),
+            "authors": .number(Double(report.authors)),
+        ])
     }
 
     static func clock(_ time: Double) -> String {

@@ -42,6 +42,14 @@ struct SyncCommandTests {
         #expect(sync.standardOutput.contains("Failed:\n  ben/broken (\(git.gitURL("broken"))): no story.json at the root of the default branch"))
         #expect(sync.standardError.contains("new      ana/tide \u{201C}Tide\u{201D}"), "plain progress lines when not on a terminal")
 
+        let report = try cyd("sync", "--catalogue", authors, "--json")
+        #expect(report.status == 1)
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(report.standardOutput.utf8)) as? [String: Any])
+        #expect((parsed["counts"] as? [String: Int])?["unchanged"] == 2)
+        let failed = (parsed["repositories"] as? [[String: Any]])?.first { $0["change"] as? String == "failed" }
+        #expect(failed?["id"] as? String == "ben/broken")
+        #expect((failed?["detail"] as? String)?.contains("no story.json") == true)
+
         let json = try #require(try JSONSerialization.jsonObject(with: Data(try cyd("list", "--available", "--json").standardOutput.utf8)) as? [String: Any])
         let available = try #require(json["available"] as? [[String: Any]])
         #expect(available.compactMap { $0["id"] as? String }.sorted() == ["ana/night", "ana/tide"])
