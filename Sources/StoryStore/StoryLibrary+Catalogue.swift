@@ -83,6 +83,13 @@ extension StoryLibrary {
         }
     }
 
+    /// One author's repositories.
+    public func catalogue(author: String) throws -> [CatalogueEntry] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM catalogue_repo WHERE author = ? ORDER BY name", arguments: [author]).map(Self.entry)
+        }
+    }
+
     public func catalogueEntry(url: String) throws -> CatalogueEntry? {
         try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM catalogue_repo WHERE url = ?", arguments: [url]).map(Self.entry) }
     }

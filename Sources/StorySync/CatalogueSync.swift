@@ -107,7 +107,7 @@ public enum CatalogueSync {
                     toCheck += try entries.compactMap { try library.catalogueEntry(url: $0.url) }
                 } else if report.rateLimited != nil {
                     // GitHub said stop: what is known of this author is checked, nothing is asked.
-                    toCheck += try library.catalogue().filter { $0.author == author.name && $0.isStory == true }
+                    toCheck += try library.catalogue(author: author.name).filter { $0.isStory == true }
                 } else {
                     toCheck += try discoverOnGitHub(author.name, api: api, library: library, report: &report)
                 }
@@ -115,6 +115,11 @@ public enum CatalogueSync {
                 report.authorFailures.append((author.name, "cannot record the author's repositories: \(error)"))
             }
         }
+
+        // A repository listed twice (by two authors, or one author twice) is checked once: two
+        // jobs must never work on the same clone.
+        var seen = Set<String>()
+        toCheck = toCheck.filter { seen.insert($0.url).inserted }
 
         // Checks, in parallel.
         events(.checking(total: toCheck.count))
@@ -200,7 +205,7 @@ public enum CatalogueSync {
     /// asked for only when the repository was pushed since it was last looked at, so a repeated
     /// sync costs one (usually 304, uncounted) request per author.
     static func discoverOnGitHub(_ user: String, api: GitHubAPI, library: StoryLibrary, report: inout SyncReport) throws -> [CatalogueEntry] {
-        let known = Dictionary(try library.catalogue().filter { $0.author == user }.map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
+        let known = Dictionary(try library.catalogue(author: user).map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
         let repositories: [GitHubAPI.Repository]
         do {
             repositories = try api.repositories(of: user)

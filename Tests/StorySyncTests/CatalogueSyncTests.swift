@@ -119,6 +119,17 @@ struct CatalogueSyncTests {
         #expect(try setup.entry(url).title == "Tide, later")
     }
 
+    @Test("a repository listed by two authors is checked once")
+    func listedTwice() throws {
+        let setup = Setup()
+        try setup.git.publish("tide", files: ["story.json": Self.story("Tide"), "README.md": Self.readme])
+        let url = setup.git.gitURL("tide")
+        try setup.writeAuthors([("ana", [url, url]), ("ben", [url])])
+        let report = try setup.sync(jobs: 4)
+        #expect(report.items.count == 1 && report.count(.new) == 1 && !report.hasFailures)
+        #expect(try setup.library.catalogue().count == 1)
+    }
+
     @Test("a cached clone damaged beyond opening is cloned afresh")
     func damagedCache() throws {
         let setup = Setup()
