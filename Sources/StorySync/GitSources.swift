@@ -32,9 +32,9 @@ public enum GitSources {
     /// Brings the bare clone of `url` at `cache` up to date (fetching, or cloning when there is
     /// none yet) and returns it with the commit of its HEAD.
     ///
-    /// One process at a time works on a cache entry (an advisory lock beside it, released by the
-    /// system if the process dies), so lock files git left inside by a process that was killed
-    /// are known to be stale, and are cleared before fetching.
+    /// One thread or process at a time fetches into a cache entry (flock on its folder, released
+    /// by the system if the process dies), so lock files git left inside by a process that was
+    /// killed are known to be stale, and are cleared before fetching.
     public static func update(_ url: String, cache: String, progress: ((GitProgress) -> Bool)? = nil) throws -> (GitRepository, String) {
         if FileManager.default.fileExists(atPath: cache) {
             // The repository folder itself carries the lock (flock works on directories).

@@ -26,6 +26,9 @@ struct CYD: ParsableCommand {
             try command.run()
         } catch let exit as ExitCode {
             Glibc.exit(exit.rawValue)
+        } catch let error as CLIError {
+            Terminal.standardError.write("cyd: \(error.description)\n")
+            Glibc.exit(2)
         } catch {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)

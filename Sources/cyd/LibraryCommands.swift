@@ -25,6 +25,7 @@ struct Add: ParsableCommand {
 
     func run() throws {
         let library = try library.open()
+        try StoryLibrary.refusePlainHTTP(source)
         do {
             let result = try WebSources.isStoryURL(source) || GitSources.isGitURL(source)
                 ? StoryLibrary.add(source, to: library) : library.importFolder(source)

@@ -33,9 +33,16 @@ extension StoryLibrary {
         try WebSources.isStoryURL(url) ? WebSources.add(url, to: library) : GitSources.add(url, to: library)
     }
 
+    /// Plain http to another machine: refused by name, rather than mistaken for a missing folder.
+    static func refusePlainHTTP(_ source: String) throws {
+        guard source.lowercased().hasPrefix("http://"), !WebSources.isAllowed(source) else { return }
+        throw CLIError("\(VisibleText.escape(source)): plain http:// is refused (anyone on the way can read and change what is fetched); use https://")
+    }
+
     /// A library id, or a path to a story folder or story.json (added, or refreshed, on the way).
     func resolve(_ reference: String) throws -> StoryRecord {
         if let id = Int64(reference), let story = try story(id: id) { return story }
+        try Self.refusePlainHTTP(reference)
         if WebSources.isStoryURL(reference) || GitSources.isGitURL(reference) {
             do {
                 return try Self.add(reference, to: self).story
