@@ -43,10 +43,16 @@ typedef struct {
     int stall_ms;
 } timed_stream;
 
+// The last network failure this thread's streams met. libgit2's TLS layer replaces the error
+// message of a failed read with its own ("SSL error: ... Generic error"); this keeps ours.
+static _Thread_local char last_error[512];
+
+const char *cgit2_stream_last_error(void) { return last_error; }
+void cgit2_stream_clear_error(void) { last_error[0] = 0; }
+
 static void set_error(const char *format, const char *host, const char *port, int value) {
-    char message[512];
-    snprintf(message, sizeof message, format, host, port, value);
-    git_error_set_str(GIT_ERROR_NET, message);
+    snprintf(last_error, sizeof last_error, format, host, port, value);
+    git_error_set_str(GIT_ERROR_NET, last_error);
 }
 
 /// Waits until the socket is ready for `events`; 1 ready, 0 timed out, -1 error.
@@ -77,9 +83,8 @@ static int timed_connect(git_stream *base) {
     struct addrinfo *addresses = NULL;
     int status = getaddrinfo(stream->host, stream->port, &hints, &addresses);
     if (status != 0) {
-        char message[512];
-        snprintf(message, sizeof message, "cannot resolve %s: %s", stream->host, gai_strerror(status));
-        git_error_set_str(GIT_ERROR_NET, message);
+        snprintf(last_error, sizeof last_error, "cannot resolve %s: %s", stream->host, gai_strerror(status));
+        git_error_set_str(GIT_ERROR_NET, last_error);
         return -1;
     }
     int last_errno = 0, timed_out = 0;
@@ -119,9 +124,8 @@ static int timed_connect(git_stream *base) {
     if (timed_out)
         set_error("cannot connect to %s:%s: no answer within %d ms", stream->host, stream->port, stream->connect_ms);
     else {
-        char message[512];
-        snprintf(message, sizeof message, "cannot connect to %s:%s: %s", stream->host, stream->port, strerror(last_errno));
-        git_error_set_str(GIT_ERROR_NET, message);
+        snprintf(last_error, sizeof last_error, "cannot connect to %s:%s: %s", stream->host, stream->port, strerror(last_errno));
+        git_error_set_str(GIT_ERROR_NET, last_error);
     }
     return -1;
 }

@@ -10,9 +10,13 @@ public struct GitError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
 
-    /// The last libgit2 error for a failed call.
+    /// The last libgit2 error for a failed call; for a network failure under TLS, the timed
+    /// stream's own account of it (libgit2 would say only "SSL error").
     static func last(_ code: Int32, _ action: String) -> GitError {
-        let detail = git_error_last().map { String(cString: $0.pointee.message) } ?? "error \(code)"
+        var detail = git_error_last().map { String(cString: $0.pointee.message) } ?? "error \(code)"
+        let network = String(cString: cgit2_stream_last_error())
+        if !network.isEmpty, detail.hasPrefix("SSL error") { detail = network }
+        cgit2_stream_clear_error()
         return GitError(code: code, message: "\(action): \(detail)")
     }
 }
@@ -103,6 +107,7 @@ public final class GitRepository: @unchecked Sendable {
     /// branch. Returns the commit of HEAD.
     @discardableResult
     public func fetch(from url: String, progress: ((GitProgress) -> Bool)? = nil) throws(GitError) -> String {
+        cgit2_stream_clear_error()
         var remote: OpaquePointer?
         var code = git_remote_create_anonymous(&remote, handle, url)
         guard code == 0, let remote else { throw GitError.last(code, "bad remote \(url)") }
@@ -188,6 +193,7 @@ public final class GitRepository: @unchecked Sendable {
     /// The commit of a remote's HEAD, without cloning (ls-remote).
     public static func remoteHead(_ url: String) throws(GitError) -> String {
         _ = initialised
+        cgit2_stream_clear_error()
         var remote: OpaquePointer?
         var code = git_remote_create_detached(&remote, url)
         guard code == 0, let remote else { throw GitError.last(code, "bad remote \(url)") }

@@ -182,13 +182,17 @@ struct CatalogueSyncTests {
     func stalledServer() throws {
         let setup = Setup()
         try setup.git.publish("good", files: ["story.json": Self.story("Good"), "README.md": Self.readme])
-        try setup.writeAuthors([("ana", [setup.forge.stalledURL, setup.git.gitURL("good")])])
+        // The same silent port over git:// and https:// (where TLS runs over the timed stream).
+        let silentTLS = "https://127.0.0.1:\(setup.forge.stallPort)/silent.git"
+        try setup.writeAuthors([("ana", [setup.forge.stalledURL, setup.git.gitURL("good")]), ("ben", [silentTLS])])
         let started = Date()
         let report = try setup.sync(stallSeconds: 1)
         #expect(Date().timeIntervalSince(started) < 20)
-        let stalled = try #require(Self.item(report, setup.forge.stalledURL))
-        #expect(stalled.change == .failed)
-        #expect(stalled.detail?.contains("stalled") == true)
+        for url in [setup.forge.stalledURL, silentTLS] {
+            let stalled = try #require(Self.item(report, url))
+            #expect(stalled.change == .failed)
+            #expect(stalled.detail?.contains("stalled: nothing received for 1000 ms") == true, "\(stalled.detail ?? "")")
+        }
         #expect(Self.item(report, setup.git.gitURL("good"))?.change == .new)
     }
 

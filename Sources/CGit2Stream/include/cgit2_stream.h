@@ -16,4 +16,9 @@ void cgit2_stream_set_timeouts(int connect_ms, int stall_ms);
 /// Limits for connections the calling thread opens from now on (0: the defaults).
 void cgit2_stream_set_thread_timeouts(int connect_ms, int stall_ms);
 
+/// The calling thread's last network failure in a timed stream ("" when none since the last
+/// clear): libgit2's TLS layer reports a failed read as a generic SSL error, this says why.
+const char *cgit2_stream_last_error(void);
+void cgit2_stream_clear_error(void);
+
 #endif
