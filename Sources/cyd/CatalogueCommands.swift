@@ -77,6 +77,7 @@ struct Sync: ParsableCommand {
         options.maximumAge = maximumAge.flatMap(Self.seconds)
         options.stallSeconds = stallTimeout
         let display = SyncDisplay(stream: Terminal.standardError, verbose: verbose)
+        Terminal.stopSyncOnInterrupt()
         let started = Date()
         let report: SyncReport
         do {

@@ -86,6 +86,18 @@ enum Terminal {
         sigprocmask(SIG_UNBLOCK, &set, nil)
     }
 
+    /// Ctrl-C (or the terminal going away) during a sync: every finished check is already stored,
+    /// so clear the progress line, say so, and stop with the conventional status 130.
+    static func stopSyncOnInterrupt() {
+        for signalNumber in [SIGINT, SIGHUP, SIGTERM] {
+            signal(signalNumber) { _ in
+                let message: StaticString = "\r\u{1B}[2Kcyd: sync interrupted; what finished is kept, and `cyd sync` carries on from there\n"
+                _ = POSIX.writeBytes(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
+                _exit(130)
+            }
+        }
+    }
+
     /// Starts a program found on PATH without waiting for it; false when there is none.
     static func launch(_ program: String, _ arguments: [String]) -> Bool {
         let candidates: [String] = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/\(program)" }

@@ -118,5 +118,14 @@ struct TerminalReadingTests {
         #expect(unwrapped.contains("127.0.0.1:\(forge.stallPort) stalled: nothing received for 4000 ms"))
         #expect(!after.contains("[####"), "the bar is cleared at the end")
         #expect(try session.exitStatus() == 1)
+
+        // Ctrl-C during a sync: the line is cleared, the reason given, status 130.
+        let interrupted = try Session(
+            command: "env CYD_HOME='\(home.path("library"))' '\(Command.cyd.path)' sync --catalogue '\(authors.path)' --stall-timeout 30")
+        _ = try interrupted.waitFor("ana/silent")
+        try interrupted.type("C-c")
+        let stopped = try interrupted.waitFor("sync interrupted")
+        #expect(stopped.contains("cyd: sync interrupted; what finished is kept"))
+        #expect(try interrupted.exitStatus() == 130)
     }
 }
