@@ -79,6 +79,15 @@ public enum CatalogueSync {
     /// The tag a README carries to mark a repository as a story (matched without regard to case).
     public static let tag = "#ChooseYourDestiny"
 
+    /// Why a GitHub repository is not a story when its README says so: not a fault of anyone's,
+    /// so not reported as a failure (a tagged repository whose story is broken is).
+    static let noReadme = "no README"
+    static let untagged = "its README does not carry \(tag)"
+
+    static func isQuietlyNotAStory(_ entry: CatalogueEntry) -> Bool {
+        entry.discovery == .github && entry.isStory == false && (entry.lastError == noReadme || entry.lastError == untagged)
+    }
+
     public static func run(
         _ options: SyncOptions, library: StoryLibrary, events: @escaping @Sendable (SyncEvent) -> Void = { _ in }
     ) throws(SyncError) -> SyncReport {
@@ -231,8 +240,10 @@ public enum CatalogueSync {
         var toCheck: [CatalogueEntry] = []
         for (repository, entry) in zip(candidates, entries) {
             let previous = known[entry.url]
-            if let previous, previous.pushedAt == repository.pushed_at, let isStory = previous.isStory {
-                if isStory { toCheck.append(previous) }
+            if let previous, previous.pushedAt == repository.pushed_at, previous.isStory != nil {
+                // Known: a story, or a tagged repository whose story is broken (checked again, and
+                // reported again, without fetching unless it moved); an untagged one is left be.
+                if !isQuietlyNotAStory(previous) { toCheck.append(previous) }
                 continue
             }
             if report.rateLimited != nil {
@@ -253,7 +264,7 @@ public enum CatalogueSync {
             if let readme, readme.lowercased().contains(tag.lowercased()) {
                 if let current = try library.catalogueEntry(url: entry.url) { toCheck.append(current) }
             } else {
-                let reason = readme == nil ? "no README" : "its README does not carry \(tag)"
+                let reason = readme == nil ? noReadme : untagged
                 try library.recordCheck(url: entry.url, CatalogueCheck(.notStory(commit: nil, reason: reason), checkedAt: now))
                 report.items.append(.init(id: entry.id, url: entry.url, change: .notStory, detail: reason))
             }
@@ -297,7 +308,7 @@ public enum CatalogueSync {
                 record(.unchanged(commit: head))
                 if isStory {
                     item.change = .unchanged
-                } else if entry.discovery == .github {
+                } else if isQuietlyNotAStory(entry) {
                     item.change = .notStory
                     item.detail = entry.lastError
                 } else {
@@ -309,9 +320,10 @@ public enum CatalogueSync {
         do {
             let (repository, commit) = try GitSources.update(entry.url, cache: cache)
             if entry.discovery == .listed {
-                let readme = try ["README.md", "readme.md", "Readme.md", "README.markdown", "README"].lazy.compactMap {
-                    try repository.file($0, at: commit)
-                }.first
+                var readme: [UInt8]?
+                for name in ["README.md", "readme.md", "Readme.md", "README.markdown", "README"] where readme == nil {
+                    readme = try repository.file(name, at: commit)
+                }
                 guard let readme, String(decoding: readme, as: UTF8.self).lowercased().contains(tag.lowercased()) else {
                     let reason = readme == nil
                         ? "no README.md at the root: add one that mentions \(tag), the tag that marks a story repository"

@@ -225,6 +225,20 @@ struct CatalogueSyncTests {
         #expect(try setup.forge.count("AUTH /users/alice/repos") == 6, "the token went with every request")
     }
 
+    @Test("a tagged GitHub repository without a story is reported on every sync, but fetched only once")
+    func taggedButBroken() throws {
+        let setup = Setup()
+        try setup.git.publish("draft", files: ["README.md": Self.readme])
+        try setup.forge.configure(users: ["alice": [.init(name: "draft", cloneURL: setup.forge.httpURL("draft"), readme: "#ChooseYourDestiny soon")]])
+        try setup.writeAuthors([("alice", [])])
+        for _ in 0..<2 {
+            let report = try setup.sync()
+            #expect(Self.item(report, setup.forge.httpURL("draft"))?.change == .failed)
+            #expect(Self.item(report, setup.forge.httpURL("draft"))?.detail?.contains("no story.json") == true)
+        }
+        #expect(try setup.forge.count("POST /git/draft.git/git-upload-pack") == 1)
+    }
+
     @Test("GitHub's rate limit stops discovery, says when to retry, and known stories are still checked")
     func rateLimit() throws {
         let setup = Setup()
