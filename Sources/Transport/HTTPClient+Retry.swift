@@ -63,7 +63,7 @@ extension HTTPClient {
                 default: throw error
                 }
             }
-            delay = min(policy.maximumDelay, delay * 2) * Double.random(in: 1...1.25)
+            delay = min(policy.maximumDelay, delay * 2 * Double.random(in: 1...1.25))
         }
         throw .failed("unreachable")
     }
