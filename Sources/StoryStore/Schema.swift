@@ -134,6 +134,7 @@ enum Schema {
                         url TEXT PRIMARY KEY,
                         etag TEXT,
                         last_modified TEXT,
+                        link TEXT,                        -- the Link header (pagination), as a 304 may omit it
                         body BLOB NOT NULL,
                         fetched_at REAL NOT NULL
                     ) WITHOUT ROWID;

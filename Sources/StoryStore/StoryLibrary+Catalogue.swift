@@ -65,11 +65,14 @@ public struct CatalogueCheck: Sendable {
 public struct CachedResponse: Sendable {
     public var etag: String?
     public var lastModified: String?
+    /// The Link header that came with the body (GitHub's pagination).
+    public var link: String?
     public var body: [UInt8]
 
-    public init(etag: String?, lastModified: String?, body: [UInt8]) {
+    public init(etag: String?, lastModified: String?, link: String? = nil, body: [UInt8]) {
         self.etag = etag
         self.lastModified = lastModified
+        self.link = link
         self.body = body
     }
 }
@@ -187,8 +190,8 @@ extension StoryLibrary {
 
     public func cachedResponse(url: String) throws -> CachedResponse? {
         try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT etag, last_modified, body FROM http_cache WHERE url = ?", arguments: [url]).map {
-                CachedResponse(etag: $0["etag"], lastModified: $0["last_modified"], body: [UInt8](($0["body"] as Data?) ?? Data()))
+            try Row.fetchOne(db, sql: "SELECT etag, last_modified, link, body FROM http_cache WHERE url = ?", arguments: [url]).map {
+                CachedResponse(etag: $0["etag"], lastModified: $0["last_modified"], link: $0["link"], body: [UInt8](($0["body"] as Data?) ?? Data()))
             }
         }
     }
@@ -196,8 +199,8 @@ extension StoryLibrary {
     public func storeResponse(url: String, _ response: CachedResponse, at time: Double) throws {
         try database.write { db in
             try db.execute(
-                sql: "INSERT OR REPLACE INTO http_cache (url, etag, last_modified, body, fetched_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [url, response.etag, response.lastModified, Data(response.body), time])
+                sql: "INSERT OR REPLACE INTO http_cache (url, etag, last_modified, link, body, fetched_at) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [url, response.etag, response.lastModified, response.link, Data(response.body), time])
         }
     }
 }

@@ -93,7 +93,8 @@ public struct GitHubAPI: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// A GET answered from the cache when GitHub says 304; the headers are nil for cached answers.
+    /// A GET answered from the cache when GitHub says 304 (with the Link header that came with the
+    /// cached body, should the 304 not repeat it).
     func get(_ url: String, what: String) throws(Failure) -> (body: [UInt8], headers: [String: String]?) {
         var request = HTTPRequest(url: url)
         request.headers = [("Accept", "application/vnd.github+json"), ("X-GitHub-Api-Version", "2022-11-28")]
@@ -108,7 +109,11 @@ public struct GitHubAPI: Sendable {
         } catch {
             throw .failed("cannot reach \(baseURL) for \(what): \(error)")
         }
-        if response.notModified, let cached { return (cached.body, response.headers) }
+        if response.notModified, let cached {
+            var headers = response.headers
+            if headers["link"] == nil, let link = cached.link { headers["link"] = link }
+            return (cached.body, headers)
+        }
         if response.isRateLimited {
             let reset = response.rateLimitReset.map(Double.init) ?? response.retryAfter.map { Date().timeIntervalSince1970 + $0 }
             let message = "GitHub's rate limit is spent (asking for \(what))\(Self.apiMessage(response.body))"
@@ -120,7 +125,10 @@ public struct GitHubAPI: Sendable {
         }
         if response.headers["etag"] != nil || response.headers["last-modified"] != nil {
             try? cache.storeResponse(
-                url: url, CachedResponse(etag: response.headers["etag"], lastModified: response.headers["last-modified"], body: response.body),
+                url: url,
+                CachedResponse(
+                    etag: response.headers["etag"], lastModified: response.headers["last-modified"], link: response.headers["link"],
+                    body: response.body),
                 at: Date().timeIntervalSince1970)
         }
         return (response.body, response.headers)

@@ -150,7 +150,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_response(304)
             self.send_header("ETag", etag)
             for name, value in headers:
-                self.send_header(name, value)
+                if name != "Link":  # a 304 need not repeat it: the client keeps it with the cached body
+                    self.send_header(name, value)
             self.send_header("Content-Length", "0")
             self.end_headers()
             count(f"304 {urllib.parse.urlsplit(self.path).path}")
