@@ -53,22 +53,13 @@ public enum CatalogueSource {
     static func download(_ url: String, library: StoryLibrary) throws(SyncError) -> Contents {
         var request = HTTPRequest(url: url)
         request.maximumBytes = 8 * 1024 * 1024
-        let cached = try? library.cachedResponse(url: url)
-        request.etag = cached?.etag
-        request.lastModified = cached?.lastModified
         let response: HTTPResponse
         do {
-            response = try HTTPClient().get(request, retrying: RetryPolicy())
+            response = try HTTPClient().getConditionally(request, cache: library, retrying: RetryPolicy())
         } catch {
             throw .catalogue("cannot download \(VisibleText.escape(url)): \(error)")
         }
-        if response.notModified, let cached { return Contents(bytes: cached.body, displayName: url) }
         guard response.status == 200 else { throw .catalogue("cannot download \(VisibleText.escape(url)): the server answered \(response.status)") }
-        if response.headers["etag"] != nil || response.headers["last-modified"] != nil {
-            try? library.storeResponse(
-                url: url, CachedResponse(etag: response.headers["etag"], lastModified: response.headers["last-modified"], body: response.body),
-                at: Date().timeIntervalSince1970)
-        }
         return Contents(bytes: response.body, displayName: url)
     }
 }

@@ -57,7 +57,7 @@ public struct GitHubAPI: Sendable {
 
     /// All of `user`'s own repositories.
     public func repositories(of user: String) throws(Failure) -> [Repository] {
-        var url: String? = "\(baseURL)/users/\(Self.escapePath(user))/repos?per_page=100&type=owner&sort=full_name"
+        var url: String? = "\(baseURL)/users/\(percentEncodedPathSegment(user))/repos?per_page=100&type=owner&sort=full_name"
         var result: [Repository] = []
         var pages = 0
         while let next = url, pages < maximumPages {
@@ -68,14 +68,14 @@ public struct GitHubAPI: Sendable {
             } catch {
                 throw .failed("GitHub's list of \(user)'s repositories is not the expected JSON (\(error))")
             }
-            url = headers.flatMap { Self.nextLink(in: $0) }
+            url = Self.nextLink(in: headers)
         }
         return result
     }
 
     /// The text of a repository's README, or nil when it has none.
     public func readme(owner: String, repository: String) throws(Failure) -> String? {
-        let url = "\(baseURL)/repos/\(Self.escapePath(owner))/\(Self.escapePath(repository))/readme"
+        let url = "\(baseURL)/repos/\(percentEncodedPathSegment(owner))/\(percentEncodedPathSegment(repository))/readme"
         struct Content: Decodable {
             var content: String
             var encoding: String?
@@ -93,26 +93,18 @@ public struct GitHubAPI: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// A GET answered from the cache when GitHub says 304 (with the Link header that came with the
-    /// cached body, should the 304 not repeat it).
-    func get(_ url: String, what: String) throws(Failure) -> (body: [UInt8], headers: [String: String]?) {
+    /// A GET, asked conditionally and answered from the cache when GitHub says 304; GitHub's
+    /// rate limit, 404 and other failures as `Failure`s.
+    func get(_ url: String, what: String) throws(Failure) -> (body: [UInt8], headers: [String: String]) {
         var request = HTTPRequest(url: url)
         request.headers = [("Accept", "application/vnd.github+json"), ("X-GitHub-Api-Version", "2022-11-28")]
         if let token { request.headers.append(("Authorization", "Bearer \(token)")) }
         request.totalTimeout = 60
-        let cached = try? cache.cachedResponse(url: url)
-        request.etag = cached?.etag
-        request.lastModified = cached?.lastModified
         let response: HTTPResponse
         do {
-            response = try client.get(request, retrying: retry)
+            response = try client.getConditionally(request, cache: cache, retrying: retry)
         } catch {
             throw .failed("cannot reach \(baseURL) for \(what): \(error)")
-        }
-        if response.notModified, let cached {
-            var headers = response.headers
-            if headers["link"] == nil, let link = cached.link { headers["link"] = link }
-            return (cached.body, headers)
         }
         if response.isRateLimited {
             let reset = response.rateLimitReset.map(Double.init) ?? response.retryAfter.map { Date().timeIntervalSince1970 + $0 }
@@ -122,14 +114,6 @@ public struct GitHubAPI: Sendable {
         if response.status == 404 { throw .notFound("GitHub has no \(what) (404)") }
         guard (200..<300).contains(response.status) else {
             throw .failed("GitHub answered \(response.status) for \(what)\(Self.apiMessage(response.body))")
-        }
-        if response.headers["etag"] != nil || response.headers["last-modified"] != nil {
-            try? cache.storeResponse(
-                url: url,
-                CachedResponse(
-                    etag: response.headers["etag"], lastModified: response.headers["last-modified"], link: response.headers["link"],
-                    body: response.body),
-                at: Date().timeIntervalSince1970)
         }
         return (response.body, response.headers)
     }
@@ -145,8 +129,6 @@ public struct GitHubAPI: Sendable {
         }
         return nil
     }
-
-    static func escapePath(_ segment: String) -> String { percentEncodedPathSegment(segment) }
 
     static func apiMessage(_ body: [UInt8]) -> String {
         struct Message: Decodable { var message: String }

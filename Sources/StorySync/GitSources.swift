@@ -16,7 +16,7 @@ public enum GitSources {
     /// Whether a source names a git repository rather than a folder.
     public static func isGitURL(_ source: String) -> Bool {
         ["https://", "git://", "ssh://", "file://"].contains { source.hasPrefix($0) } || source.wholeMatch(of: /[^@\s\/:]+@[^:\s\/]+:\S+/) != nil
-            || source.wholeMatch(of: /http:\/\/(?:127\.0\.0\.1|localhost|\[::1\])(?::[0-9]+)?\/\S*/) != nil  // plain http: this machine only
+            || isLoopbackHTTP(source)  // plain http: this machine only
     }
 
     /// Clones (or fetches) the repository and imports its story.json at the remote HEAD.

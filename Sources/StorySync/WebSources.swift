@@ -20,8 +20,7 @@ public enum WebSources {
 
     /// Plain http is accepted only to this machine; anything else must be https.
     public static func isAllowed(_ url: String) -> Bool {
-        let lower = url.lowercased()
-        return lower.hasPrefix("https://") || lower.wholeMatch(of: /http:\/\/(?:127\.0\.0\.1|localhost|\[::1\])(?::[0-9]+)?\/.*/) != nil
+        url.lowercased().hasPrefix("https://") || isLoopbackHTTP(url)
     }
 
     public static func add(

@@ -314,9 +314,7 @@ struct Update: ParsableCommand {
                 } else {
                     counts.updated += 1
                     Terminal.standardOutput.write("updated \(VisibleText.escape(result.story.title)) (id \(story.id)) to \(result.story.version.prefix(12))\n")
-                    for reader in result.displacedReaders {
-                        Terminal.standardOutput.write("  profile '\(VisibleText.escape(reader))' was at a chapter this version no longer has; they will be offered their last chapter that exists, or the start\n")
-                    }
+                    reportDisplacedReaders(result.displacedReaders)
                 }
             } catch {
                 failures += 1

@@ -40,9 +40,7 @@ struct Add: ParsableCommand {
             if totals.errors + totals.warnings > 0 {
                 Terminal.standardOutput.write("  the story has \(totals.phrase); `cyd validate \(VisibleText.escape(source))` shows them\n")
             }
-            for reader in result.displacedReaders {
-                Terminal.standardOutput.write("  profile '\(VisibleText.escape(reader))' was at a chapter this version no longer has; they will be offered their last chapter that exists, or the start\n")
-            }
+            reportDisplacedReaders(result.displacedReaders)
         } catch ImportError.unreadable(let reports) {
             Terminal.standardError.write(ReportFormat.text.render(reports.filter { !$0.diagnostics.isEmpty }))
             Terminal.standardError.write("cyd: \(VisibleText.escape(source)) cannot be read as a story; nothing was added\n")
@@ -54,6 +52,13 @@ struct Add: ParsableCommand {
             Terminal.standardError.write("cyd: \(VisibleText.escape(error.description))\n")
             throw Exit.failure
         }
+    }
+}
+
+/// After a story was updated: the profiles whose chapter the new version no longer has.
+func reportDisplacedReaders(_ profiles: [String]) {
+    for reader in profiles {
+        Terminal.standardOutput.write("  profile '\(VisibleText.escape(reader))' was at a chapter this version no longer has; they will be offered their last chapter that exists, or the start\n")
     }
 }
 

@@ -70,9 +70,6 @@ struct Read: ParsableCommand {
             let resumption = try session.begin(restart: restart)
             screen.storyOpened(record, resumption)
             try ReaderLoop(session: session, screen: screen, interactive: interactive).run()
-        } catch let error as CLIError {
-            Terminal.standardError.write("cyd: \(error.description)\n")
-            throw Exit.failure
         } catch let error as ReadingError {
             Terminal.standardError.write("cyd: \(error.description)\n")
             throw Exit.failure

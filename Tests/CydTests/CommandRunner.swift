@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the built `cyd` (and other programs) as a user would, capturing what they print.
 struct CommandResult {
@@ -53,6 +56,21 @@ enum Command {
         return CommandResult(
             status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
             standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Starts cyd, and kills it (SIGKILL, no chance to tidy up) `delay` seconds later, or as soon
+    /// after as it is still running.
+    static func cydKilled(after delay: Double, _ arguments: [String], environment: [String: String]) throws {
+        let process = Process()
+        process.executableURL = cyd
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: delay)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 
     /// A program found on PATH, or nil.

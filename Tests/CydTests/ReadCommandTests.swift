@@ -173,15 +173,7 @@ struct ReadCommandTests {
         // Bounded: a handful of kills at different moments of the import.
         for delay in [0.05, 0.15, 0.3, 0.5, 0.8] {
             try? FileManager.default.removeItem(atPath: library)
-            let process = Process()
-            process.executableURL = Command.cyd
-            process.arguments = ["add", story]
-            process.environment = ["CYD_HOME": library]
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try Command.cydKilled(after: delay, ["add", story], environment: ["CYD_HOME": library])
             guard FileManager.default.fileExists(atPath: library + "/library.sqlite") else { continue }
             let opened = try StoryLibrary(location: LibraryLocation(home: library))
             #expect(try opened.verify() == [])

@@ -90,16 +90,7 @@ struct SyncCommandTests {
         let library = home.path("library")
         // Bounded: a few kills at different moments.
         for delay in [0.1, 0.3, 0.6] {
-            let process = Process()
-            process.executableURL = Command.cyd
-            process.arguments = ["sync", "--catalogue", authors, "--jobs", "2"]
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try Command.cydKilled(after: delay, ["sync", "--catalogue", authors, "--jobs", "2"], environment: environment)
             guard FileManager.default.fileExists(atPath: library + "/library.sqlite") else { continue }
             let opened = try StoryLibrary(location: LibraryLocation(home: library))
             #expect(try opened.verify() == [])

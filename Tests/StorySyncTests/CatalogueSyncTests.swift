@@ -42,6 +42,15 @@ struct CatalogueSyncTests {
             return try CatalogueSync.run(options, library: library)
         }
 
+        /// Publishes a story repository, lists it as `author`'s only one, and syncs once; its URL.
+        func syncedStory(_ name: String, title: String, author: String = "ana") throws -> String {
+            try git.publish(name, files: ["story.json": CatalogueSyncTests.story(title), "README.md": CatalogueSyncTests.readme])
+            let url = git.gitURL(name)
+            try writeAuthors([(author, [url])])
+            _ = try sync()
+            return url
+        }
+
         func entry(_ url: String) throws -> CatalogueEntry {
             try #require(try library.catalogueEntry(url: url))
         }
@@ -90,10 +99,7 @@ struct CatalogueSyncTests {
     @Test("a pushed change and a force-push are picked up")
     func pushes() throws {
         let setup = Setup()
-        try setup.git.publish("tide", files: ["story.json": Self.story("Tide"), "README.md": Self.readme])
-        let url = setup.git.gitURL("tide")
-        try setup.writeAuthors([("ana", [url])])
-        _ = try setup.sync()
+        let url = try setup.syncedStory("tide", title: "Tide")
         let pushed = try setup.git.publish("tide", files: ["story.json": Self.story("Tide, revised")])
         let report = try setup.sync()
         #expect(Self.item(report, url)?.change == .updated)
@@ -106,10 +112,7 @@ struct CatalogueSyncTests {
     @Test("lock files left in the cache by a killed fetch do not block the next one")
     func staleLocks() throws {
         let setup = Setup()
-        try setup.git.publish("tide", files: ["story.json": Self.story("Tide"), "README.md": Self.readme])
-        let url = setup.git.gitURL("tide")
-        try setup.writeAuthors([("ana", [url])])
-        _ = try setup.sync()
+        let url = try setup.syncedStory("tide", title: "Tide")
         let cache = setup.library.location.gitCachePath(for: url)
         for lock in ["/refs/heads/main.lock", "/packed-refs.lock", "/config.lock"] {
             FileManager.default.createFile(atPath: cache + lock, contents: Data("stale".utf8))
@@ -133,10 +136,7 @@ struct CatalogueSyncTests {
     @Test("a cached clone damaged beyond opening is cloned afresh")
     func damagedCache() throws {
         let setup = Setup()
-        try setup.git.publish("tide", files: ["story.json": Self.story("Tide"), "README.md": Self.readme])
-        let url = setup.git.gitURL("tide")
-        try setup.writeAuthors([("ana", [url])])
-        _ = try setup.sync()
+        let url = try setup.syncedStory("tide", title: "Tide")
         let cache = setup.library.location.gitCachePath(for: url)
         try FileManager.default.removeItem(atPath: cache + "/HEAD")
         try FileManager.default.removeItem(atPath: cache + "/objects")

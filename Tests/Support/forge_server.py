@@ -27,7 +27,9 @@ STALL_PORT accepts connections and never says a word (a stalled git server).
 
 Every loop is bounded; the server exits when its parent closes standard input.
 """
-import base64, collections, hashlib, http.server, json, os, socket, socketserver, subprocess, sys, threading, time, urllib.parse
+import base64, collections, hashlib, json, os, socket, subprocess, sys, threading, time, urllib.parse
+
+import http_server  # beside this file: the quiet handler and the threading server
 
 CONFIG, GIT_ROOT = sys.argv[1], sys.argv[2]
 counts = collections.Counter()
@@ -39,20 +41,12 @@ def count(key):
         counts[key] += 1
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
+class Handler(http_server.Handler):
+    """The plain test server's quiet HTTP/1.1 handler, with the forge's own routes; every answer
+    is counted by status and path."""
 
     def send(self, code, body=b"", content_type="application/json; charset=utf-8", headers=()):
-        self.send_response(code)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        for name, value in headers:
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(body)
+        super().send(code, body, content_type, headers)
         count(f"{code} {urllib.parse.urlsplit(self.path).path}")
 
     def config(self):
@@ -188,11 +182,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
             yield name, value.strip()
 
 
-class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-
 def stall(listener):
     held = []
     for _ in range(256):  # bounded: at most 256 connections are held open, in silence
@@ -204,7 +193,7 @@ def stall(listener):
 
 
 def main():
-    server = Server(("127.0.0.1", 0), Handler)
+    server = http_server.Server(("127.0.0.1", 0), Handler)
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(16)
