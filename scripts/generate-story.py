@@ -5,7 +5,11 @@ Every chapter is reachable and every path reaches an ending, so `cyd validate` r
 rules over the whole file and finds nothing. About 750 bytes a chapter: 100,000 chapters make
 a file of about 75 MB. Deterministic for a given N and seed.
 
-usage: generate-story.py CHAPTERS OUTPUT [--seed N] [--pictures]
+With --flaws N the story is broken on purpose, for the bad-day benchmark: N choices lead to
+misspelt chapter ids (each has one close match, so every finding carries a suggestion) and N
+chapters are orphans that nothing leads to. The file stays about the same size.
+
+usage: generate-story.py CHAPTERS OUTPUT [--seed N] [--pictures] [--flaws N]
 """
 import argparse
 import json
@@ -34,6 +38,7 @@ def main():
     parser.add_argument("output")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--pictures", action="store_true", help="give every tenth chapter a picture")
+    parser.add_argument("--flaws", type=int, default=0, help="misspelt choice targets and orphan chapters")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     n = args.chapters
@@ -62,6 +67,19 @@ def main():
         else:
             chapter["is_ending"] = True
         chapters.append(chapter)
+    if args.flaws:
+        flaw_rng = random.Random(args.seed + 1)
+        with_choices = [c for c in chapters[1:] if "choices" in c]
+        for chapter in flaw_rng.sample(with_choices, min(args.flaws, len(with_choices))):
+            choice = chapter["choices"][-1]
+            choice["chapter_id"] = choice["chapter_id"].replace("chapter", "chaptre", 1)
+        # Orphans replace ordinary chapters near the end, so the size stays the same. Each one
+        # becomes an ending that nothing leads to: the chapter before it no longer points at it.
+        for i in range(max(1, n - 2 * args.flaws), n - 1, 2):
+            orphan = chapters[i]
+            orphan["id"] = f"orphan{i:06d}"
+            orphan.pop("choices", None)
+            orphan["is_ending"] = True
     story = {
         "story": {
             "id": f"generated{n}",

@@ -84,12 +84,19 @@ public enum Checker {
                 }
             }
         }
-        diagnostics = diagnostics.filter { options.keeps($0.code) }.sortedByPosition()
+        file.document?.resolvePointers(&diagnostics)
+        var kept: [DiagnosticCode: Bool] = [:]
+        diagnostics = diagnostics.filter { diagnostic in
+            if let decision = kept[diagnostic.code] { return decision }
+            let decision = options.keeps(diagnostic.code)
+            kept[diagnostic.code] = decision
+            return decision
+        }.sortedBySeverityThenPosition()
         var reports = [FileReport(path: path, bytes: bytes, kind: file.kind, diagnostics: diagnostics, summary: summary(context))]
         for (other, found) in otherFiles.sorted(by: { $0.key < $1.key }) {
             let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
             let otherPath = directory.isEmpty ? other : directory + "/" + other
-            let otherBytes = folder?.read(other).map { Array($0) } ?? []
+            let otherBytes = folder.flatMap { try? $0.read(other) } ?? []
             reports.append(FileReport(path: otherPath, bytes: otherBytes, kind: nil, diagnostics: found))
         }
         return reports

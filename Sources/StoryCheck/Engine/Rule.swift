@@ -69,7 +69,7 @@ public struct Findings {
         diagnostics.append(
             Diagnostic(
                 code: code, severity: .error, message: message, help: help, range: document.range(node),
-                pointer: document.pointer(to: node), related: related))
+                subject: node, related: related))
     }
 
     /// A finding at a byte range inside a node (a character inside a string).
@@ -77,7 +77,7 @@ public struct Findings {
         diagnostics.append(
             Diagnostic(
                 code: code, severity: .error, message: message, help: help, range: range,
-                pointer: node.flatMap { document?.pointer(to: $0) } ?? ""))
+                subject: node))
     }
 
     /// A finding about another file of the story folder (README.md): reported against that file.

@@ -5,6 +5,12 @@ import StoryFormat
 ///
 /// Edges are kept in compressed rows (one flat array and offsets), not an array per chapter:
 /// 100,000 chapters cost two allocations, not 200,000.
+///
+/// A duplicated chapter id (CYD301) is ambiguous: a reader follows the first chapter holding
+/// it, but the author may have meant any of them. For reachability and endings a choice naming
+/// it counts as leading to every chapter holding it (through one extra node per duplicated id,
+/// so the cost stays linear), so the duplicate is reported once, as itself, and not again as
+/// unreachable chapters or traps that only exist under one reading of the ambiguity.
 public struct StoryGraph: Sendable {
     public let chapterCount: Int
     /// Chapter index by id; with duplicate ids, the first chapter holding it.
@@ -22,6 +28,9 @@ public struct StoryGraph: Sendable {
 
     private let successorOffsets: [Int32]
     private let successorList: [Int32]
+    /// For each duplicated id, the chapters holding it, the first first; a choice naming it
+    /// leads to node `chapterCount + group`.
+    public let duplicateGroups: [[Int32]]
 
     public init(_ story: StorySyntax) {
         let chapters = story.chapters
@@ -30,12 +39,26 @@ public struct StoryGraph: Sendable {
         let index = ChapterIndex(ids: chapters.map { $0.id == nil ? nil : $0.idValue })
         self.index = index
 
-        var offsets = [Int32](repeating: 0, count: count + 1)
+        // Chapters sharing an id, gathered under the first chapter holding it.
+        var groupOf = [Int32](repeating: -1, count: count)
+        var groups: [[Int32]] = []
+        for (position, chapter) in chapters.enumerated() where chapter.id != nil {
+            guard let first = index[chapter.idValue], first != position else { continue }
+            if groupOf[first] < 0 {
+                groupOf[first] = Int32(groups.count)
+                groups.append([Int32(first)])
+            }
+            groups[Int(groupOf[first])].append(Int32(position))
+        }
+        duplicateGroups = groups
+        let nodeCount = count + groups.count
+
+        var offsets = [Int32](repeating: 0, count: nodeCount + 1)
         var list: [Int32] = []
         list.reserveCapacity(story.choices.count)
         var missing: [Int] = []
         var endings: [Int] = []
-        var inDegree = [Int32](repeating: 0, count: count + 1)
+        var inDegree = [Int32](repeating: 0, count: nodeCount + 1)
         for (position, chapter) in chapters.enumerated() {
             if chapter.hasNoChoices { endings.append(position) }
             let first = Int(chapter.choiceStart)
@@ -44,13 +67,21 @@ public struct StoryGraph: Sendable {
                 guard choice.targetNode >= 0 else { continue }
                 let targetNode = Int(choice.targetNode)
                 if let target = index.position(ofIDAt: targetNode, in: story.document) {
-                    list.append(Int32(target))
-                    inDegree[target] += 1
+                    let node = groupOf[target] < 0 ? target : count + Int(groupOf[target])
+                    list.append(Int32(node))
+                    inDegree[node] += 1
                 } else if !story.document.contentRange(targetNode).isEmpty {
                     missing.append(choiceIndex)
                 }
             }
             offsets[position + 1] = Int32(list.count)
+        }
+        for (group, members) in groups.enumerated() {
+            for member in members {
+                list.append(member)
+                inDegree[Int(member)] += 1
+            }
+            offsets[count + group + 1] = Int32(list.count)
         }
         successorOffsets = offsets
         successorList = list
@@ -59,24 +90,27 @@ public struct StoryGraph: Sendable {
         start = chapters.firstIndex { $0.isFirstChapter?.value == true }
 
         // Predecessors, in compressed rows too, for the backward search from the endings.
-        var predecessorOffsets = [Int32](repeating: 0, count: count + 1)
-        for target in 0..<count { predecessorOffsets[target + 1] = predecessorOffsets[target] + inDegree[target] }
+        var predecessorOffsets = [Int32](repeating: 0, count: nodeCount + 1)
+        for target in 0..<nodeCount { predecessorOffsets[target + 1] = predecessorOffsets[target] + inDegree[target] }
         var fill = predecessorOffsets
         var predecessors = [Int32](repeating: 0, count: list.count)
-        for source in 0..<count {
+        for source in 0..<nodeCount {
             for edge in Int(offsets[source])..<Int(offsets[source + 1]) {
                 let target = Int(list[edge])
                 predecessors[Int(fill[target])] = Int32(source)
                 fill[target] += 1
             }
         }
-        reachable = Self.search(from: start.map { [$0] } ?? [], offsets: offsets, list: list, count: count)
-        canFinish = Self.search(from: endings, offsets: predecessorOffsets, list: predecessors, count: count)
+        reachable = Array(Self.search(from: start.map { [$0] } ?? [], offsets: offsets, list: list, count: nodeCount).prefix(count))
+        canFinish = Array(Self.search(from: endings, offsets: predecessorOffsets, list: predecessors, count: nodeCount).prefix(count))
     }
 
-    /// The chapters a chapter's valid choices lead to, in order (repeats included).
+    /// The chapters a chapter's valid choices lead to, in order (repeats included), as a reader
+    /// follows them: a duplicated id leads to the first chapter holding it.
     public func successors(of chapter: Int) -> [Int] {
-        successorList[Int(successorOffsets[chapter])..<Int(successorOffsets[chapter + 1])].map(Int.init)
+        successorList[Int(successorOffsets[chapter])..<Int(successorOffsets[chapter + 1])].map { node in
+            node < chapterCount ? Int(node) : Int(duplicateGroups[Int(node) - chapterCount][0])
+        }
     }
 
     /// Breadth-first search; iterative, so a 100k-chapter chain needs no deep stack.

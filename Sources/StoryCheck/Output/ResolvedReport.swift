@@ -26,20 +26,30 @@ public struct ResolvedReport: Sendable {
         }
         let lines = LineIndex(report.bytes)
         self.lines = lines
+        // Every offset of every finding, resolved in one sweep over the file.
+        var offsets: [Int] = []
+        offsets.reserveCapacity(report.diagnostics.count * 2)
+        for diagnostic in report.diagnostics {
+            offsets.append(diagnostic.range.lowerBound)
+            offsets.append(diagnostic.range.upperBound)
+            for related in diagnostic.related { offsets.append(related.range.lowerBound) }
+        }
+        let positions = lines.positions(of: offsets)
+        var next = 0
         diagnostics = report.diagnostics.map { diagnostic in
-            let start = lines.position(of: diagnostic.range.lowerBound)
-            let end = diagnostic.range.isEmpty ? start : lines.position(of: diagnostic.range.upperBound)
-            return ResolvedDiagnostic(
-                diagnostic: diagnostic, start: start, end: end,
-                related: diagnostic.related.map { ($0.message, lines.position(of: $0.range.lowerBound)) })
+            let start = positions[next]
+            let end = diagnostic.range.isEmpty ? start : positions[next + 1]
+            next += 2
+            let related = diagnostic.related.map { related -> (message: String, position: SourcePosition) in
+                defer { next += 1 }
+                return (related.message, positions[next])
+            }
+            return ResolvedDiagnostic(diagnostic: diagnostic, start: start, end: end, related: related)
         }
     }
 
-    /// The text of a line, decoded (invalid bytes become U+FFFD).
-    func lineText(_ line: Int) -> String {
-        guard let lines else { return "" }
-        return String(decoding: lines.lineBytes(line), as: UTF8.self)
-    }
+    /// The bytes of the file, for source excerpts.
+    var lineIndex: LineIndex? { lines }
 }
 
 /// Totals over all files, for summaries and exit codes.
@@ -74,10 +84,12 @@ func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count =
 public enum ReportFormat: String, Sendable, CaseIterable {
     case text, json, github, sarif
 
-    public func render(_ reports: [FileReport], style: TextStyle = .plain) -> String {
+    /// - Parameter maximumPerRule: text only: findings shown per rule and file before the rest
+    ///   are summed up in one line (nil shows all). The other formats always keep every finding.
+    public func render(_ reports: [FileReport], style: TextStyle = .plain, maximumPerRule: Int? = nil) -> String {
         let resolved = reports.map(ResolvedReport.init)
         switch self {
-        case .text: return TextReport(style: style).render(resolved)
+        case .text: return TextReport(style: style, maximumPerRule: maximumPerRule).render(resolved)
         case .json: return JSONReport.render(resolved)
         case .github: return GitHubReport.render(resolved)
         case .sarif: return SARIFReport.render(resolved)

@@ -3,13 +3,34 @@ import StoryFormat
 /// rustc-like text: `error[CODE]: message`, `--> file:line:col`, the line with a caret, `= help:`.
 struct TextReport {
     let style: TextStyle
+    /// Findings shown per rule and file before the rest are counted in one line; nil shows all.
+    /// A flood (thousands of unreachable chapters) would bury everything else on a terminal.
+    var maximumPerRule: Int? = nil
     /// Source lines longer than this many cells are shown as a window around the finding.
     let maximumLineWidth = 110
 
     func render(_ reports: [ResolvedReport]) -> String {
         var out = ""
         for report in reports {
-            for item in report.diagnostics { out += diagnostic(item, in: report) + "\n" }
+            var shown: [DiagnosticCode: Int] = [:]
+            var codesCut: [DiagnosticCode] = []
+            for item in report.diagnostics {
+                let code = item.diagnostic.code
+                let count = shown[code, default: 0]
+                shown[code] = count + 1
+                if let maximumPerRule, count >= maximumPerRule {
+                    if count == maximumPerRule { codesCut.append(code) }
+                    continue
+                }
+                out += diagnostic(item, in: report) + "\n"
+            }
+            for code in codesCut {
+                let more = shown[code]! - maximumPerRule!
+                let name = RuleCatalogue.description(of: code).map { " (\($0.name))" } ?? ""
+                out += style.dim(
+                    "… and \(plural(more, "more finding")) of \(code)\(name) in \(VisibleText.escape(report.report.path)), "
+                        + "not shown: --max-per-rule 0 shows every one, and --format json lists them all") + "\n\n"
+            }
         }
         for report in reports { out += summary(report) + "\n" }
         if reports.count > 1 {
@@ -22,7 +43,8 @@ struct TextReport {
     func diagnostic(_ item: ResolvedDiagnostic, in report: ResolvedReport) -> String {
         let d = item.diagnostic
         let name = item.rule.map { " " + style.dim("(\($0.name))") } ?? ""
-        var lines = [style.severity(d.severity, "\(d.severity.rawValue)[\(d.code)]") + style.bold(": \(d.message)") + name]
+        // Every text from the file reaches the terminal through VisibleText, here, once.
+        var lines = [style.severity(d.severity, "\(d.severity.rawValue)[\(d.code)]") + style.bold(": \(VisibleText.escape(d.message))") + name]
         let gutter = String(repeating: " ", count: String(item.start.line).count)
         lines.append("\(gutter)\(style.blue("-->")) \(VisibleText.escape(report.report.path)):\(item.start.line):\(item.start.column)")
         if !report.report.bytes.isEmpty {
@@ -32,23 +54,37 @@ struct TextReport {
             lines.append("\(gutter) \(style.blue("|")) \(style.severity(d.severity, caret))")
         }
         for related in item.related {
-            lines.append("\(gutter) \(style.blue("=")) \(style.bold("note")): \(related.message) at \(report.report.path):\(related.position)")
+            lines.append("\(gutter) \(style.blue("=")) \(style.bold("note")): \(VisibleText.escape(related.message)) at \(VisibleText.escape(report.report.path)):\(related.position)")
         }
-        if let help = d.help { lines.append("\(gutter) \(style.blue("=")) \(style.green(style.bold("help")))\(style.green(":")) \(help)") }
+        if let help = d.help { lines.append("\(gutter) \(style.blue("=")) \(style.green(style.bold("help")))\(style.green(":")) \(VisibleText.escape(help))") }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The finding's line, made safe and cut to a window, with carets under the range.
+    /// The finding's line, made safe and cut to a window, with carets under the range. Only a
+    /// bounded piece of the line around the finding is decoded, so a finding on a 150 MB line
+    /// (a minified file) costs as little as one on a short line.
     func sourceAndCaret(_ item: ResolvedDiagnostic, in report: ResolvedReport) -> (String, String) {
-        let scalars = Array(report.lineText(item.start.line).unicodeScalars)
-        let startIndex = min(item.start.column - 1, scalars.count)
-        let endIndex = item.end.line == item.start.line ? max(startIndex + 1, min(item.end.column - 1, scalars.count)) : scalars.count
+        guard let lines = report.lineIndex else { return ("", "^") }
+        let line = lines.lineRange(item.start.line)
+        let bytes = lines.bytes
+        let startByte = min(max(item.diagnostic.range.lowerBound, line.lowerBound), line.upperBound)
+        let endByte = item.end.line == item.start.line ? min(max(item.diagnostic.range.upperBound, startByte), line.upperBound) : line.upperBound
+        // A window of bytes: enough before the finding for context, enough after to fill a line.
+        var windowStart = max(line.lowerBound, startByte - 4 * 40)
+        while windowStart > line.lowerBound, windowStart < bytes.count, bytes[windowStart] & 0xC0 == 0x80 { windowStart -= 1 }
+        var windowEnd = min(line.upperBound, startByte + 4 * (maximumLineWidth + 8))
+        while windowEnd < line.upperBound, bytes[windowEnd] & 0xC0 == 0x80 { windowEnd += 1 }
+        func scalarCount(_ range: Range<Int>) -> Int {
+            range.isEmpty ? 0 : String(decoding: bytes[range], as: UTF8.self).unicodeScalars.count
+        }
+        let scalars = Array(String(decoding: bytes[windowStart..<windowEnd], as: UTF8.self).unicodeScalars)
+        let startIndex = min(scalarCount(windowStart..<startByte), scalars.count)
+        let endIndex = max(startIndex + 1, min(scalarCount(windowStart..<min(endByte, windowEnd)), scalars.count))
         let shown = scalars.map(DisplayWidth.shown)
-        // A window around the finding for long (or minified) lines.
         var first = 0
         var last = shown.count
         let total = shown.reduce(0) { $0 + $1.width }
-        if total > maximumLineWidth {
+        if total > maximumLineWidth || windowStart > line.lowerBound || windowEnd < line.upperBound {
             first = max(0, startIndex - 30)
             var width = 0
             last = first
@@ -57,15 +93,16 @@ struct TextReport {
                 last += 1
             }
         }
-        var source = first > 0 ? "…" : ""
-        var caret = first > 0 ? " " : ""
+        let cutBefore = first > 0 || windowStart > line.lowerBound
+        var source = cutBefore ? "…" : ""
+        var caret = cutBefore ? " " : ""
         for index in first..<last {
             source += shown[index].text
             if index < endIndex {
                 caret += String(repeating: index >= startIndex ? "^" : " ", count: shown[index].width)
             }
         }
-        if last < shown.count { source += "…" }
+        if last < shown.count || windowEnd < line.upperBound { source += "…" }
         if !caret.contains("^") { caret += "^" }  // a point at the end of the line, or zero-width text
         return (source, caret)
     }

@@ -49,10 +49,15 @@ public struct Diagnostic: Sendable, Hashable {
     /// RFC 6901 pointer to the JSON value concerned ("" is the whole document).
     public var pointer: String
     public var related: [RelatedLocation]
+    /// The node the finding is about, while its `pointer` is still to be worked out. Pointers of
+    /// all findings are worked out together in one walk over the tree
+    /// (`JSONDocument.resolvePointers`): one walk per finding would make a file with many
+    /// findings cost findings x file.
+    public var subject: Int?
 
     public init(
         code: DiagnosticCode, severity: Severity, message: String, help: String? = nil,
-        range: Range<Int>, pointer: String = "", related: [RelatedLocation] = []
+        range: Range<Int>, pointer: String = "", subject: Int? = nil, related: [RelatedLocation] = []
     ) {
         self.code = code
         self.severity = severity
@@ -60,6 +65,7 @@ public struct Diagnostic: Sendable, Hashable {
         self.help = help
         self.range = range
         self.pointer = pointer
+        self.subject = subject
         self.related = related
     }
 }
@@ -71,6 +77,15 @@ extension Array where Element == Diagnostic {
     public func sortedByPosition() -> [Diagnostic] {
         sorted {
             ($0.range.lowerBound, $0.code, $0.message) < ($1.range.lowerBound, $1.code, $1.message)
+        }
+    }
+
+    /// Errors first, then warnings, then notes, each in file order: the cause of a cascade (a
+    /// duplicated id, a syntax error) is an error and is read before what follows from it.
+    public func sortedBySeverityThenPosition() -> [Diagnostic] {
+        sorted {
+            if $0.severity != $1.severity { return $0.severity > $1.severity }
+            return ($0.range.lowerBound, $0.code, $0.message) < ($1.range.lowerBound, $1.code, $1.message)
         }
     }
 }

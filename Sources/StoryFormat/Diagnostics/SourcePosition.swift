@@ -59,6 +59,52 @@ public struct LineIndex: Sendable {
         return SourcePosition(line: line, column: column)
     }
 
+    /// Positions of many offsets, in the order given, from one forward sweep: each line's columns
+    /// are counted once, however many findings it holds (a minified file is one line, and
+    /// counting from its start for each finding would cost findings x file).
+    public func positions(of offsets: [Int]) -> [SourcePosition] {
+        let order = offsets.indices.sorted { offsets[$0] < offsets[$1] }
+        var result = [SourcePosition](repeating: SourcePosition(line: 1, column: 1), count: offsets.count)
+        var line = 0  // 1-based line of the cursor; 0 before the first offset
+        var cursor = 0  // byte offset already counted up to
+        var column = 1
+        var first = 0  // where columns start on the cursor's line
+        bytes.withUnsafeBufferPointer { bytes in
+            for position in order {
+                let offset = min(max(offsets[position], 0), bytes.count)
+                let offsetLine = self.line(of: offset)
+                if offsetLine != line {
+                    line = offsetLine
+                    cursor = lineStarts[line - 1]
+                    // A byte-order mark is invisible in editors: columns start after it.
+                    if cursor == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+                        cursor = min(3, offset)
+                    }
+                    first = cursor
+                    column = 1
+                }
+                while cursor < offset {
+                    // A scalar starts at every byte that is not a UTF-8 continuation byte; a stray
+                    // continuation byte (invalid UTF-8) counts as a column of its own.
+                    let byte = bytes[cursor]
+                    if byte & 0xC0 != 0x80 || cursor == first || bytes[cursor - 1] < 0x80 { column += 1 }
+                    cursor += 1
+                }
+                result[position] = SourcePosition(line: line, column: column)
+            }
+        }
+        return result
+    }
+
+    /// The byte range of a 1-based line without its line break (CR LF or LF).
+    public func lineRange(_ line: Int) -> Range<Int> {
+        guard line >= 1, line <= lineStarts.count else { return 0..<0 }
+        let start = lineStarts[line - 1]
+        var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
+        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return start..<max(start, end)
+    }
+
     /// The text of a 1-based line without its line break (CR LF or LF).
     public func lineBytes(_ line: Int) -> ArraySlice<UInt8> {
         guard line >= 1, line <= lineStarts.count else { return [] }

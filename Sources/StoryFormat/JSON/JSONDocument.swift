@@ -60,10 +60,7 @@ public final class JSONDocument: Sendable {
     init(bytes: [UInt8], nodes: [JSONNode]) {
         self.bytes = bytes
         self.nodes = nodes
-        self.parents = ParentTable()
     }
-
-    private let parents: ParentTable
 
     /// The root value, or nil when the file could not be parsed.
     public var root: Int? { nodes.isEmpty ? nil : 0 }
@@ -192,41 +189,69 @@ public final class JSONDocument: Sendable {
     /// The raw source text of a node, for messages.
     public func sourceText(_ node: Int) -> String { String(decoding: bytes[range(node)], as: UTF8.self) }
 
-    /// The parent of a node (nil for the root). The parent table is built on first use, which
-    /// only happens when a finding needs a pointer.
-    public func parent(of node: Int) -> Int? { parents.table(for: self)[node].map(Int.init) }
+    /// RFC 6901 pointer to a node. For a key node, the pointer of its member's value.
+    public func pointer(to node: Int) -> String { pointers(to: [node])[0] }
 
-    /// RFC 6901 JSON pointer to a node. For a key node, the pointer of its member's value.
-    public func pointer(to node: Int) -> String {
-        var path: [String] = []
-        var current = node
-        if let p = parent(of: current), kind(p) == .object, isKey(current, in: p) { current += 1 }
-        while let p = parent(of: current) {
-            switch kind(p) {
-            case .object:
-                path.append(escapePointer(string(current - 1)))
-            default:
-                var index = 0
-                var child = p + 1
-                while child < current {
-                    index += 1
-                    child = Int(nodes[child].next)
-                }
-                path.append(String(index))
-            }
-            current = p
+    /// RFC 6901 pointers to many nodes, in the order given, from one walk over the tree in
+    /// document order that skips every subtree holding none of them: O(nodes + k log k) for k
+    /// nodes, and memory for the k pointers and the nesting depth only. (A walk per node would
+    /// make a file with many findings cost findings x file.)
+    public func pointers(to targets: [Int]) -> [String] {
+        guard !targets.isEmpty else { return [] }
+        let order = targets.indices.sorted { targets[$0] < targets[$1] }
+        var result = [String](repeating: "", count: targets.count)
+        // One frame per open container: its node, how many children were met so far, and for an
+        // object the key of the member being walked.
+        struct Frame {
+            var node: Int
+            var children: Int
+            var key: Int
         }
-        return path.reversed().map { "/" + $0 }.joined()
+        var stack: [Frame] = []
+        var next = 0
+        while next < order.count, targets[order[next]] < 0 { next += 1 }
+        var index = 0
+        while next < order.count, index < nodes.count {
+            while let top = stack.last, Int(nodes[top.node].next) <= index { stack.removeLast() }
+            if !stack.isEmpty {
+                let frame = stack.count - 1
+                if nodes[stack[frame].node].kind == .object, stack[frame].children % 2 == 0 { stack[frame].key = index }
+                stack[frame].children += 1
+            }
+            if targets[order[next]] == index {
+                var path = ""
+                for frame in stack {
+                    path += "/"
+                    // The child at each level is the node of the frame above it, or the target.
+                    path += nodes[frame.node].kind == .object ? escapePointer(string(frame.key)) : String(frame.children - 1)
+                }
+                while next < order.count, targets[order[next]] == index {
+                    result[order[next]] = path
+                    next += 1
+                }
+                guard next < order.count else { break }
+            }
+            let target = targets[order[next]]
+            let subtreeEnd = Int(nodes[index].next)
+            if target < subtreeEnd, kind(index) == .object || kind(index) == .array {
+                stack.append(Frame(node: index, children: 0, key: -1))
+                index += 1
+            } else {
+                index = subtreeEnd
+            }
+        }
+        return result
     }
 
-    func isKey(_ node: Int, in object: Int) -> Bool {
-        var child = object + 1
-        var isKeySlot = true
-        while child < node {
-            child = Int(nodes[child].next)
-            isKeySlot.toggle()
+    /// Fills in the pointers of findings that name their subject node, all in one walk.
+    public func resolvePointers(_ diagnostics: inout [Diagnostic]) {
+        let pending = diagnostics.indices.filter { diagnostics[$0].subject != nil }
+        guard !pending.isEmpty else { return }
+        let found = pointers(to: pending.map { diagnostics[$0].subject! })
+        for (position, pointer) in zip(pending, found) {
+            diagnostics[position].pointer = pointer
+            diagnostics[position].subject = nil
         }
-        return isKeySlot
     }
 
     private func escapePointer(_ token: String) -> String {
@@ -277,29 +302,6 @@ public final class JSONDocument: Sendable {
                 cursor = Int(nodes[value].next)
                 return (key, value)
             }
-        }
-    }
-}
-
-/// Built once, on demand, from a document's nodes: the parent of every node.
-private final class ParentTable: @unchecked Sendable {
-    private let lock = Lock()
-    private var parents: [UInt32?]?
-
-    func table(for document: JSONDocument) -> [UInt32?] {
-        lock.withLock {
-            if let parents { return parents }
-            var table = [UInt32?](repeating: nil, count: document.nodes.count)
-            var stack: [Int] = []
-            for index in document.nodes.indices {
-                while let top = stack.last, Int(document.nodes[top].next) <= index { stack.removeLast() }
-                table[index] = stack.last.map { UInt32($0) }
-                if document.nodes[index].kind == .object || document.nodes[index].kind == .array {
-                    stack.append(index)
-                }
-            }
-            parents = table
-            return table
         }
     }
 }

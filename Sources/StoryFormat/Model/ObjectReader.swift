@@ -61,7 +61,7 @@ struct ObjectReader {
                 Diagnostic(
                     code: .missingKey, severity: .error, message: "\(label()) is missing the required key '\(spec.name)'",
                     help: "add \"\(spec.name)\": \(example(spec.expected)); the original reader refuses a story without it",
-                    range: start..<(start + 1), pointer: document.pointer(to: object)))
+                    range: start..<(start + 1), subject: object))
         }
         return slots
     }
@@ -97,7 +97,7 @@ struct ObjectReader {
                 Diagnostic(
                     code: .wrongType, severity: .error,
                     message: "'\(spec.name)' of \(label()) must be \(noun(spec.expected)), found \(kind.noun)",
-                    help: wrongTypeHelp(value, spec), range: document.range(value), pointer: document.pointer(to: value)))
+                    help: wrongTypeHelp(value, spec), range: document.range(value), subject: value))
             return false
         }
         if spec.expected == .nonEmptyString, document.isBlank(value) {
@@ -105,7 +105,7 @@ struct ObjectReader {
                 Diagnostic(
                     code: .emptyValue, severity: .error, message: "'\(spec.name)' of \(label()) is empty",
                     help: "write a \(spec.name == "id" || spec.name == "chapter_id" ? "short identifier" : "text") between the quotes",
-                    range: document.range(value), pointer: document.pointer(to: value)))
+                    range: document.range(value), subject: value))
         }
         return true
     }
@@ -136,7 +136,7 @@ struct ObjectReader {
                 code: .unknownKey, severity: .warning,
                 message: "unknown key '\(VisibleText.escape(name))' in \(label)",
                 help: suggestion.map { "did you mean '\($0)'?" } ?? "readers ignore it; known keys here: \(specs.map(\.name).joined(separator: ", "))",
-                range: document.range(key), pointer: document.pointer(to: key)))
+                range: document.range(key), subject: key))
     }
 
     private func noun(_ expected: KeySpec.Expected) -> String {
@@ -161,40 +161,57 @@ struct ObjectReader {
 /// "Did you mean" for keys and ids: the same letters ignoring case, '_', '-' and spaces first,
 /// then a small edit distance.
 public enum KeySuggestion {
+    /// For a few candidates (the keys of an object); `SuggestionIndex` serves many.
     public static func nearest(to name: String, among candidates: [String]) -> String? {
         let folded = fold(name)
         if let exact = candidates.first(where: { fold($0) == folded }) { return exact }
-        // Short names get no fuzzy match: one edit turns any one-letter id into any other.
-        let limit = min(3, name.count / 3)
-        guard limit > 0 else { return nil }
+        let query = Array(name.lowercased().unicodeScalars)
+        let limit = limit(for: query.count)
+        guard limit > 0, query.count <= SuggestionIndex.longestFuzzy else { return nil }
         var best: (String, Int)?
         for candidate in candidates {
-            let distance = editDistance(Array(name.lowercased().unicodeScalars), Array(candidate.lowercased().unicodeScalars), limit: limit)
+            let distance = editDistance(query, Array(candidate.lowercased().unicodeScalars), limit: limit)
             if distance <= limit, distance < (best?.1 ?? .max) { best = (candidate, distance) }
         }
         return best?.0
     }
 
+    /// Short names get no fuzzy match: one edit turns any one-letter id into any other.
+    static func limit(for length: Int) -> Int { min(3, length / 3) }
+
     static func fold(_ text: String) -> String {
         String(text.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" && $0 != " " })
     }
 
-    /// Levenshtein distance, giving up (returning limit + 1) once it exceeds `limit`.
+    /// Levenshtein distance, giving up (returning limit + 1) once it exceeds `limit`. Only the
+    /// band of width 2 x limit + 1 around the diagonal is computed: O(length x limit).
     public static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int {
         if abs(a.count - b.count) > limit { return limit + 1 }
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            var rowMin = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                rowMin = min(rowMin, current[j])
+        let outside = limit + 1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (b.count + 1)) { buffer in
+            var previous = UnsafeMutableBufferPointer(rebasing: buffer[0...b.count])
+            var current = UnsafeMutableBufferPointer(rebasing: buffer[(b.count + 1)...])
+            for j in 0...b.count { previous[j] = j <= limit ? j : outside }
+            for i in 1...a.count {
+                let low = max(1, i - limit)
+                let high = min(b.count, i + limit)
+                current[0] = i <= limit ? i : outside
+                if low > 1 { current[low - 1] = outside }
+                var rowMin = current[0]
+                if low <= high {
+                    for j in low...high {
+                        let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                        let value = min(substitution, previous[j] + 1, current[j - 1] + 1, outside)
+                        current[j] = value
+                        rowMin = min(rowMin, value)
+                    }
+                }
+                if high < b.count { current[high + 1] = outside }
+                if rowMin > limit { return outside }
+                swap(&previous, &current)
             }
-            if rowMin > limit { return limit + 1 }
-            swap(&previous, &current)
+            return min(previous[b.count], outside)
         }
-        return previous[b.count]
     }
 }

@@ -62,6 +62,18 @@ public enum StoryDecoder {
         if let vid = syntax.vidPath { syntax.media.append(MediaSyntax(path: vid, chapter: nil, isPicture: false)) }
         if let chapters = fields.node(6) {
             syntax.chaptersNode = chapters
+            // Exact capacities up front: growing by doubling would copy (and, for a moment, hold
+            // twice) arrays of hundreds of thousands of entries.
+            var choiceCount = 0
+            var chapterCount = 0
+            for element in document.elements(of: chapters) {
+                chapterCount += 1
+                if document.kind(element) == .object, let choices = document.member(element, "choices"), document.kind(choices) == .array {
+                    choiceCount += document.count(of: choices)
+                }
+            }
+            syntax.chapters.reserveCapacity(chapterCount)
+            syntax.choices.reserveCapacity(choiceCount)
             var index = 0
             for element in document.elements(of: chapters) {
                 defer { index += 1 }
@@ -71,7 +83,7 @@ public enum StoryDecoder {
                             code: .wrongType, severity: .error,
                             message: "chapter \(index + 1) must be an object, found \(document.kind(element).noun)",
                             help: "write each chapter as { \"id\": ..., \"name\": ..., \"text\": ... }",
-                            range: document.range(element), pointer: document.pointer(to: element)))
+                            range: document.range(element), subject: element))
                     continue
                 }
                 decodeChapter(element, index: index, into: &syntax, reader: &reader)
@@ -82,7 +94,7 @@ public enum StoryDecoder {
                     Diagnostic(
                         code: .noChapters, severity: .error, message: "the story has no chapters",
                         help: "add at least one chapter marked \"is_first_chapter\": true",
-                        range: start..<(start + 1), pointer: document.pointer(to: chapters)))
+                        range: start..<(start + 1), subject: chapters))
             }
         }
         return (syntax, reader.diagnostics)
@@ -129,7 +141,7 @@ public enum StoryDecoder {
                             code: .wrongType, severity: .error,
                             message: "choice \(choiceIndex + 1) of \(chapter.label) must be an object, found \(document.kind(element).noun)",
                             help: "write each choice as { \"chapter_id\": \"...\", \"text\": \"...\" }",
-                            range: document.range(element), pointer: document.pointer(to: element)))
+                            range: document.range(element), subject: element))
                     continue
                 }
                 let choiceFields = reader.read(element, specs: choiceKeys, label: "choice \(choiceIndex + 1) of \(chapter.label)")
@@ -163,7 +175,7 @@ public enum StoryDecoder {
                         code: .wrongType, severity: .error,
                         message: "author \(index + 1) must be an object, found \(document.kind(element).noun)",
                         help: document.kind(element) == .string ? "write { \"name\": \(document.sourceText(element)) }" : "write { \"name\": \"...\" }",
-                        range: document.range(element), pointer: document.pointer(to: element)))
+                        range: document.range(element), subject: element))
                 continue
             }
             let fields = reader.read(element, specs: authorKeys, label: "author \(index + 1)")
@@ -179,7 +191,7 @@ public enum StoryDecoder {
                                 code: .wrongType, severity: .error,
                                 message: "each repository of author \(index + 1) must be a string, found \(document.kind(repo).noun)",
                                 help: "write the repository's git URL in double quotes", range: document.range(repo),
-                                pointer: document.pointer(to: repo)))
+                                subject: repo))
                     }
                 }
             }

@@ -24,6 +24,7 @@ public struct LoadedFile: Sendable {
             file.authors = syntax
             file.diagnostics += findings
         }
+        document.resolvePointers(&file.diagnostics)
         return file
     }
 }

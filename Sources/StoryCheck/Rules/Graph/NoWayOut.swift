@@ -39,33 +39,75 @@ enum NoWayOut: Rule {
         for position in 0..<graph.chapterCount where !trapped[position] {
             for next in graph.successors(of: position) where trapped[next] { isEntry[next] = true }
         }
+        guard isEntry.contains(true) else { return }
+        let fates = Fates(graph: graph, trapped: trapped)
         for position in 0..<graph.chapterCount where isEntry[position] {
             let chapter = story.chapters[position]
-            let path = loop(from: position, graph: graph, trapped: trapped)
             let help: String
-            if path.count > 1, path.first == path.last || graph.successors(of: path.last!).contains(where: { path.contains($0) }) {
-                let ids = path.compactMap { story.chapters[$0].id?.value }
+            switch fates.fate(of: position) {
+            case .loop(let chapters):
+                let ids = chapters.compactMap { story.chapters[$0].id?.value }
                 let shown = ids.prefix(6).map { VisibleText.escape($0) }.joined(separator: " → ") + (ids.count > 6 ? " → …" : "")
                 help = "every path loops (\(shown)); add a choice that leads out, or an ending"
-            } else {
-                help = "\(story.chapters[path.last!].label) has choices, but none leads to an existing chapter; fix its choices"
+            case .stuck(let last):
+                help = "\(story.chapters[last].label) has choices, but none leads to an existing chapter; fix its choices"
             }
             findings.add("no ending can be reached from \(chapter.label)", help: help, at: chapter.id?.node ?? chapter.node)
         }
     }
 
-    /// Follows choices inside the trapped region until a chapter repeats, and returns that loop.
-    static func loop(from start: Int, graph: StoryGraph, trapped: [Bool]) -> [Int] {
-        var order: [Int: Int] = [:]
-        var path: [Int] = []
-        var current = start
-        while order[current] == nil, path.count < 1000 {
-            order[current] = path.count
-            path.append(current)
-            guard let next = graph.successors(of: current).first(where: { trapped[$0] }) else { return path }
-            current = next
+    /// Where following the first trapped choice from each trapped chapter ends: in a loop, or at
+    /// a chapter whose choices all lead nowhere. Worked out for all chapters at once, each
+    /// followed once (O(chapters)), however many entries the trapped region has.
+    struct Fates {
+        enum Fate { case loop([Int]), stuck(Int) }
+        private let graph: StoryGraph
+        /// For each trapped chapter: a chapter on the loop it falls into, or -2 - the stuck chapter.
+        private var end: [Int32]
+
+        init(graph: StoryGraph, trapped: [Bool]) {
+            self.graph = graph
+            let unknown: Int32 = -1
+            let inProgress: Int32 = Int32.min
+            var end = [Int32](repeating: unknown, count: graph.chapterCount)
+            for root in 0..<graph.chapterCount where trapped[root] && end[root] == unknown {
+                var path: [Int] = []
+                var current = root
+                var result: Int32
+                while true {
+                    if end[current] == inProgress {
+                        result = Int32(current)  // closed a new loop
+                        break
+                    }
+                    if end[current] != unknown {
+                        result = end[current]
+                        break
+                    }
+                    end[current] = inProgress
+                    path.append(current)
+                    guard let next = graph.successors(of: current).first(where: { trapped[$0] }) else {
+                        result = -2 - Int32(current)
+                        break
+                    }
+                    current = next
+                }
+                for chapter in path { end[chapter] = result }
+            }
+            self.end = end
         }
-        guard let loopStart = order[current] else { return path }
-        return Array(path[loopStart...]) + [current]
+
+        func fate(of chapter: Int) -> Fate {
+            let found = Int(end[chapter])
+            guard found >= 0 else { return .stuck(-2 - found) }
+            // The loop itself, from the chapter found on it, shown up to a few steps.
+            var loop = [found]
+            var current = found
+            while loop.count <= 7, let next = graph.successors(of: current).first(where: { end[$0] >= 0 }) {
+                loop.append(next)
+                if next == found { break }
+                current = next
+            }
+            return .loop(loop)
+        }
     }
 }

@@ -30,18 +30,25 @@ enum DuplicateChoiceTarget: Rule {
         guard let story = context.story else { return }
         for chapter in story.chapters where chapter.numberOfChoices > 1 {
             let choices = story.choices(of: chapter)
-            // A chapter has a handful of choices: comparing each with those before it beats hashing.
-            for (offset, choice) in zip(choices.indices, choices) {
-                guard choice.targetNode >= 0,
-                    let first = choices[choices.startIndex..<offset].first(where: {
+            var firstByTarget: [String: Int] = [:]
+            for (offset, choice) in zip(choices.indices, choices) where choice.targetNode >= 0 {
+                let first: Int?
+                if choices.count <= 16 {
+                    // A handful of choices (almost every chapter): comparing bytes beats hashing.
+                    first = choices[choices.startIndex..<offset].first(where: {
                         $0.targetNode >= 0 && story.document.stringEquals(Int($0.targetNode), Int(choice.targetNode))
-                    }),
-                    let target = story.target(of: choice)
-                else { continue }
+                    }).map { Int($0.targetNode) }
+                } else {
+                    // Thousands of choices in one chapter: a table, so the cost stays linear.
+                    let text = story.document.string(Int(choice.targetNode))
+                    first = firstByTarget[text]
+                    if first == nil { firstByTarget[text] = Int(choice.targetNode) }
+                }
+                guard let first, let target = story.target(of: choice) else { continue }
                 findings.add(
                     "two choices of \(chapter.label) lead to '\(VisibleText.escape(target.value))'",
                     help: "lead one of them elsewhere, or merge them", at: target.node,
-                    related: [RelatedLocation(message: "the other choice", range: story.document.range(Int(first.targetNode)))])
+                    related: [RelatedLocation(message: "the other choice", range: story.document.range(first))])
             }
         }
     }

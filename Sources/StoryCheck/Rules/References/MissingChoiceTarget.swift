@@ -27,11 +27,11 @@ enum MissingChoiceTarget: Rule {
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         guard let story = context.story, let graph = context.graph, !graph.missingTargets.isEmpty else { return }
-        let ids = story.chapters.compactMap { $0.id?.value }
+        let suggestions = SuggestionIndex(story.chapters.compactMap { $0.id?.value })
         for choiceIndex in graph.missingTargets {
             guard let target = story.target(of: story.choices[choiceIndex]) else { continue }
             do {
-                let suggestion = KeySuggestion.nearest(to: target.value, among: ids)
+                let suggestion = suggestions.nearest(to: target.value)
                 findings.add(
                     "choice target '\(VisibleText.escape(target.value))' does not exist",
                     help: suggestion.map { "did you mean '\(VisibleText.escape($0))'?" }

@@ -1,0 +1,120 @@
+/// "Did you mean" over many candidates (a story's chapter ids), built once and asked once per
+/// finding, with the work of each question bounded whatever the number of candidates: 50,000
+/// misspelt targets among 100,000 ids must not cost 50,000 x 100,000 comparisons.
+///
+/// A question is answered from, in order: the same letters ignoring case, '_', '-' and spaces;
+/// then the smallest edit distance (at most `KeySuggestion.limit`) among the candidates nearest
+/// to the question in sorted order, and in sorted order of the text read backwards. A typo
+/// leaves the text before it or the text after it intact, so the right id sorts beside the typo
+/// in one of the two orders. Small sets (below `exhaustiveBelow`) are searched whole.
+///
+/// Candidates are kept folded in one flat byte buffer, so 100,000 ids cost a few megabytes and
+/// no allocation each.
+public struct SuggestionIndex: Sendable {
+    private let candidates: [String]
+    /// The folded text of every candidate (lowercased; '_', '-' and ' ' dropped), back to back.
+    private let folded: [UInt8]
+    private let starts: [Int32]
+    /// Candidate positions sorted by folded text, and by folded text read backwards.
+    private let forward: [Int32]
+    private let backward: [Int32]
+
+    /// Neighbours examined on each side of the question, in each order.
+    public static let neighbours = 8
+    public static let exhaustiveBelow = 128
+    /// Texts longer than this (in bytes, folded) get only the exact match.
+    public static let longestFuzzy = 64
+
+    public init(_ candidates: [String]) {
+        self.candidates = candidates
+        var folded: [UInt8] = []
+        var starts: [Int32] = [0]
+        starts.reserveCapacity(candidates.count + 1)
+        for candidate in candidates {
+            Self.fold(candidate, into: &folded)
+            starts.append(Int32(folded.count))
+        }
+        self.folded = folded
+        self.starts = starts
+        let count = candidates.count
+        forward = Self.sorted(count, folded, starts, reversed: false)
+        backward = count < Self.exhaustiveBelow ? [] : Self.sorted(count, folded, starts, reversed: true)
+    }
+
+    public func nearest(to name: String) -> String? {
+        var query: [UInt8] = []
+        Self.fold(name, into: &query)
+        let order = forward
+        // The first candidate not below the question in an order.
+        func lowerBound(_ order: [Int32], reversed: Bool) -> Int {
+            var low = 0
+            var high = order.count
+            while low < high {
+                let middle = (low + high) / 2
+                if Self.compare(slice(Int(order[middle])), query[...], reversed: reversed) < 0 { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        let exact = lowerBound(order, reversed: false)
+        if exact < order.count, Self.compare(slice(Int(order[exact])), query[...], reversed: false) == 0 {
+            // The first in file order among equal folded texts (sorting was stable).
+            return candidates[Int(order[exact])]
+        }
+        let queryScalars = Array(String(decoding: query, as: UTF8.self).unicodeScalars)
+        let limit = KeySuggestion.limit(for: queryScalars.count)
+        guard limit > 0, query.count <= Self.longestFuzzy else { return nil }
+        var best: (position: Int, distance: Int)?
+        func consider(_ position: Int) {
+            let candidate = slice(position)
+            guard abs(candidate.count - query.count) <= 4 * limit, candidate.count <= 4 * Self.longestFuzzy else { return }
+            let scalars = Array(String(decoding: candidate, as: UTF8.self).unicodeScalars)
+            let distance = KeySuggestion.editDistance(queryScalars, scalars, limit: best?.distance ?? limit)
+            guard distance <= limit else { return }
+            if best == nil || distance < best!.distance || (distance == best!.distance && position < best!.position) {
+                best = (position, distance)
+            }
+        }
+        if candidates.count < Self.exhaustiveBelow {
+            for position in candidates.indices { consider(position) }
+        } else {
+            for slot in max(0, exact - Self.neighbours)..<min(order.count, exact + Self.neighbours) { consider(Int(order[slot])) }
+            let back = lowerBound(backward, reversed: true)
+            for slot in max(0, back - Self.neighbours)..<min(backward.count, back + Self.neighbours) { consider(Int(backward[slot])) }
+        }
+        return best.map { candidates[$0.position] }
+    }
+
+    private func slice(_ position: Int) -> ArraySlice<UInt8> { folded[Int(starts[position])..<Int(starts[position + 1])] }
+
+    static func fold(_ text: String, into buffer: inout [UInt8]) {
+        for scalar in text.unicodeScalars where scalar != "_" && scalar != "-" && scalar != " " {
+            if scalar.isASCII {
+                let byte = UInt8(scalar.value)
+                buffer.append(byte >= 65 && byte <= 90 ? byte + 32 : byte)
+            } else {
+                buffer.append(contentsOf: String(scalar).lowercased().utf8)
+            }
+        }
+    }
+
+    private static func sorted(_ count: Int, _ folded: [UInt8], _ starts: [Int32], reversed: Bool) -> [Int32] {
+        func slice(_ i: Int32) -> ArraySlice<UInt8> { folded[Int(starts[Int(i)])..<Int(starts[Int(i) + 1])] }
+        // Ties broken by position, so the first candidate in file order comes first.
+        return (0..<Int32(count)).sorted { a, b in
+            let order = compare(slice(a), slice(b), reversed: reversed)
+            return order != 0 ? order < 0 : a < b
+        }
+    }
+
+    static func compare(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>, reversed: Bool) -> Int {
+        let count = min(a.count, b.count)
+        var i = 0
+        while i < count {
+            let x = reversed ? a[a.endIndex - 1 - i] : a[a.startIndex + i]
+            let y = reversed ? b[b.endIndex - 1 - i] : b[b.startIndex + i]
+            if x != y { return x < y ? -1 : 1 }
+            i += 1
+        }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
+}
