@@ -243,14 +243,22 @@ struct ReaderLoop {
         switch action {
         case "save":
             guard !target.isEmpty else { return screen.error("p save FILE: say where to save it") }
-            try Data(picture.data).write(to: URL(fileURLWithPath: target), options: .atomic)
+            do {
+                try AtomicFile.write(picture.data, to: target)
+            } catch {
+                return screen.error("the picture was not saved: \(error.description)")
+            }
             screen.message("saved \(screen.safe(path)) to \(screen.safe(target))", event: "pictureSaved", fields: ["file": .string(target)])
         case "open":
             let folder = session.library.location.cacheDirectory + "/pictures"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let name = String(path.split(separator: "/").last ?? "picture").filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" }
             let file = folder + "/\(session.story.id)-" + (name.isEmpty ? "picture" : name)
-            try Data(picture.data).write(to: URL(fileURLWithPath: file), options: .atomic)
+            do {
+                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try AtomicFile.write(picture.data, to: file)
+            } catch {
+                return screen.error("the picture could not be opened: \(error.description)")
+            }
             if Terminal.launch("xdg-open", [file]) {
                 screen.message("opened \(screen.safe(file))", event: "pictureOpened", fields: ["file": .string(file)])
             } else {

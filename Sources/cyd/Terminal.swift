@@ -110,8 +110,5 @@ enum Terminal {
     }
 
     /// Writes a file so that a reader never sees half of it: a temporary file, then a rename.
-    static func writeAtomically(_ text: String, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        try Data(text.utf8).write(to: url, options: .atomic)
-    }
+
 }

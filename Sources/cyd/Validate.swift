@@ -44,12 +44,16 @@ struct Validate: ParsableCommand {
     @Option(name: .customLong("ignore"), parsing: .singleValue, help: ArgumentHelp("Do not report these codes, rule names or categories (comma-separated, repeatable).", valueName: "codes"))
     var ignored: [String] = []
 
+    @Option(help: ArgumentHelp("Text format: show at most N findings of each rule per file, then one line counting the rest (0 shows all; json, github and sarif always list every finding).", valueName: "N"))
+    var maxPerRule: Int = 50
+
     @Option(help: "Colour: auto (on a terminal, per NO_COLOR and CLICOLOR), always or never.")
     var color: ColorOption = .auto
 
     enum ColorOption: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
 
     func validate() throws {
+        guard maxPerRule >= 0 else { throw ValidationError("--max-per-rule takes 0 (show all) or a positive number") }
         for name in (selected + ignored).flatMap(Self.split) where RuleCatalogue.find(name) == nil && RuleCategory(rawValue: name) == nil {
             throw ValidationError("unknown code, rule or category '\(VisibleText.escape(name))'; see `cyd rules`")
         }
@@ -79,12 +83,12 @@ struct Validate: ParsableCommand {
         let reportFormat = ReportFormat(rawValue: format.rawValue)!
         let colors = output == nil && format == .text
             && Terminal.useColor(Terminal.ColorChoice(rawValue: color.rawValue)!, for: Terminal.standardOutput)
-        let rendered = reportFormat.render(reports, style: TextStyle(colors: colors))
+        let rendered = reportFormat.render(reports, style: TextStyle(colors: colors), maximumPerRule: maxPerRule > 0 ? maxPerRule : nil)
         if let output {
             do {
-                try Terminal.writeAtomically(rendered, to: output)
+                try AtomicFile.write(rendered, to: output)
             } catch {
-                Terminal.standardError.write("cyd: cannot write '\(VisibleText.escape(output))': \(error)\n")
+                Terminal.standardError.write("cyd: \(error.description)\n")
                 throw Exit.failure
             }
         } else {
