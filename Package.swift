@@ -20,8 +20,10 @@ let package = Package(
     targets: [
         // bytes -> JSON tree with source positions -> story model; no dependencies
         .target(name: "StoryFormat"),
+        // reading local files safely: regular files only, nothing outside a story folder
+        .target(name: "LocalFiles"),
         // rules over the tree and the chapter graph -> diagnostics -> text/json/github/sarif
-        .target(name: "StoryCheck", dependencies: ["StoryFormat"]),
+        .target(name: "StoryCheck", dependencies: ["StoryFormat", "LocalFiles"]),
         // libcurl, loaded on first use, with its variadic functions wrapped so Swift can call them
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // libgit2, as a system library
@@ -38,14 +40,14 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         // a reading session: current chapter, choose, back, bookmarks, pictures; no terminal code
-        .target(name: "StoryReader", dependencies: ["StoryStore", "StoryFormat", "Transport"]),
+        .target(name: "StoryReader", dependencies: ["StoryStore", "StoryFormat", "Transport", "LocalFiles"]),
         // sources beyond folders: git repositories, https story.json, the authors.json catalogue
         .target(name: "StorySync", dependencies: ["StoryStore", "StoryFormat", "Transport"]),
         // the command line: the only module that knows about terminals and exit codes
         .executableTarget(
             name: "cyd",
             dependencies: [
-                "StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StorySync",
+                "StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StorySync", "LocalFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

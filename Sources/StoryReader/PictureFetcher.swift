@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Dispatch
+import LocalFiles
 import StoryFormat
 import StoryStore
 import Transport
@@ -125,12 +126,15 @@ public final class PictureFetcher: @unchecked Sendable {
                 let base = story.source.location
                 return download(Self.url(of: relative, besideStoryAt: base), as: path, httpsOnly: base.lowercased().hasPrefix("https://"))
             }
-            let file = story.source.location + "/" + relative
-            guard let data = FileManager.default.contents(atPath: file) else {
+            // Regular files only, and never through a link that leads out of the folder.
+            do {
+                let bytes = try LocalFile.read(relative, inside: story.source.location, limit: maximumBytes)
+                return .success(StoredPicture(path: path, data: bytes, mediaType: nil))
+            } catch .missing {
                 return .failure(Failure(message: "no file \(relative) in the story's folder"))
+            } catch {
+                return .failure(Failure(message: "\(relative) in the story's folder cannot be read: \(error.description)"))
             }
-            guard data.count <= maximumBytes else { return .failure(Failure(message: "larger than \(maximumBytes) bytes")) }
-            return .success(StoredPicture(path: path, data: [UInt8](data), mediaType: nil))
         }
     }
 

@@ -107,7 +107,13 @@ struct RuleExampleTests {
         }
         let folder = try TemporaryFolder()
         try folder.write(example.fileName, bytes)
-        for (path, content) in files { try folder.write(path, RuleExample.decode(content).bytes) }
+        for (path, content) in files {
+            if content.hasPrefix(RuleExample.linkPrefix) {
+                try folder.link(path, to: String(content.dropFirst(RuleExample.linkPrefix.count)))
+            } else {
+                try folder.write(path, RuleExample.decode(content).bytes)
+            }
+        }
         return Checker.check(bytes: bytes, path: example.fileName, folder: StoryFolder(root: folder.url), options: options)
     }
 }

@@ -22,5 +22,14 @@ public final class TemporaryFolder: @unchecked Sendable {
     @discardableResult
     public func write(_ path: String, _ text: String) throws -> URL { try write(path, Array(text.utf8)) }
 
+    /// A symbolic link at `path` (relative to the folder) pointing at `target`, as given.
+    @discardableResult
+    public func link(_ path: String, to target: String) throws -> URL {
+        let file = url.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: target)
+        return file
+    }
+
     public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }

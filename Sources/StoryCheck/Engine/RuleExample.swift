@@ -38,6 +38,10 @@ public struct RuleExample: Sendable {
     /// An authors.json.
     public static func authors(_ source: String) -> RuleExample { RuleExample(source, fileName: "authors.json") }
 
+    /// A folder file that is a symbolic link to `target`, rather than a file.
+    public static func link(_ target: String) -> String { linkPrefix + target }
+    public static let linkPrefix = "⟨link⟩"
+
     /// The README every folder example has unless it says otherwise.
     public static let taggedReadme = "# An example\n\nA story for #ChooseYourDestiny readers.\n"
 

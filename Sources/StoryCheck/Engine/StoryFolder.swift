@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import LocalFiles
 import StoryFormat
 #if canImport(Glibc)
 import Glibc
@@ -28,7 +29,15 @@ public final class StoryFolder: @unchecked Sendable {
             guard listing(directory).contains(component) else { return false }
             directory = directory.isEmpty ? component : directory + "/" + component
         }
-        return FileStatus(url(directory).path)?.isRegularFile == true
+        return FileStatus(url(directory).path)?.isRegularFile == true && leavesFolder(path) == nil
+    }
+
+    /// Where `path` really leads when a symbolic link takes it outside the folder; nil when it
+    /// stays inside (or does not exist). Such a file is never read: a link to /etc/passwd in
+    /// a story folder is not a picture.
+    public func leavesFolder(_ path: String) -> String? {
+        if case .outside(let real) = LocalFile.containment(of: url(path).path, inside: root.path) { return real }
+        return nil
     }
 
     /// A file whose path differs from `path` only in case, to suggest it.
@@ -43,17 +52,23 @@ public final class StoryFolder: @unchecked Sendable {
 
     public func size(_ path: String) -> Int? { FileStatus(url(path).path)?.size }
 
-    /// The first bytes of a file, for recognising pictures.
+    /// The first bytes of a regular file inside the folder, for recognising pictures.
     public func prefix(_ path: String, count: Int = 16) -> [UInt8] {
-        let fd = open(url(path).path, O_RDONLY)
+        guard leavesFolder(path) == nil else { return [] }
+        let fd = open(url(path).path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return [] }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return [] }
         var buffer = [UInt8](repeating: 0, count: count)
         let got = buffer.withUnsafeMutableBytes { POSIX.readBytes(fd, $0.baseAddress!, count) }
         return Array(buffer.prefix(max(0, got)))
     }
 
-    public func read(_ path: String) -> Data? { try? Data(contentsOf: url(path)) }
+    /// A regular file of the folder (a README), refused when a link takes it outside.
+    public func read(_ path: String, limit: Int = 16 << 20) throws(LocalFile.Failure) -> [UInt8] {
+        try LocalFile.read(path, inside: root.path, limit: limit)
+    }
 
     public func url(_ path: String) -> URL { path.isEmpty ? root : root.appendingPathComponent(path) }
 

@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import LocalFiles
 import StoryFormat
 
 /// A path given to `cyd validate`, resolved to the file to check and, for a folder, the folder.
@@ -51,36 +52,13 @@ public struct ValidationTarget: Sendable {
     }
 }
 
-/// Whole-file reads straight into a byte array (no intermediate Data copy, so a 75 MB story
-/// costs 75 MB).
+/// Whole-file reads of regular files only, straight into a byte array.
 public enum FileBytes {
     public static func read(_ path: String, displayPath: String? = nil, limit: Int = JSONParser.Options().maximumSize) throws(ValidationTarget.InputError) -> [UInt8] {
-        let shown = VisibleText.escape(displayPath ?? path)
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw .init(description: "cannot read '\(shown)': \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .init(description: "cannot read '\(shown)': \(String(cString: strerror(errno)))") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .init(description: "'\(shown)' is not a regular file") }
-        let size = Int(info.st_size)
-        guard size <= limit else {
-            throw .init(description: "'\(shown)' is \(size) bytes, more than the limit of \(limit) bytes")
+        do {
+            return try LocalFile.read(path, limit: limit)
+        } catch {
+            throw .init(description: "cannot read '\(VisibleText.escape(displayPath ?? path))': \(error.description)")
         }
-        var failure: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            count = 0
-            while count < size {
-                let got = POSIX.readBytes(fd, buffer.baseAddress! + count, size - count)
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                if got == 0 { break }
-                count += got
-            }
-        }
-        if failure != 0 { throw .init(description: "cannot read '\(shown)': \(String(cString: strerror(failure)))") }
-        return bytes
     }
 }

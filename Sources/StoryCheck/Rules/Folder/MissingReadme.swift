@@ -16,7 +16,7 @@ enum MissingReadme: Rule {
         ])
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
-        guard let folder = context.folder, !folder.fileExists("README.md") else { return }
+        guard let folder = context.folder, !folder.fileExists("README.md"), folder.leavesFolder("README.md") == nil else { return }
         let other = folder.caseInsensitiveMatch("README.md")
         findings.add(
             "the story folder has no README.md",
