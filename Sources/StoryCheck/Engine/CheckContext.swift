@@ -26,6 +26,18 @@ public final class CheckContext {
         TextScan(document: document, placeholderNodes: story?.chapters.compactMap(\.textNode) ?? [])
     }
 
+    /// Whether a string node is a chapter id or a choice target (CYD305 judges control
+    /// characters there; the text rules judge them everywhere else). Built on first use, which
+    /// only happens when some string holds a control character.
+    public func isIdentifier(_ node: Int) -> Bool { identifierNodes.contains(node) }
+
+    private lazy var identifierNodes: Set<Int> = {
+        guard let story else { return [] }
+        var nodes = Set(story.chapters.compactMap { $0.id?.node })
+        for choice in story.choices where choice.targetNode >= 0 { nodes.insert(Int(choice.targetNode)) }
+        return nodes
+    }()
+
     /// Every picture and video reference of the story, with what it belongs to.
     public private(set) lazy var media: [MediaUse] = {
         guard let story else { return [] }

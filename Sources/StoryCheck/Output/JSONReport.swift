@@ -69,6 +69,35 @@ enum JSONReport {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return "{}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return terminalSafe(String(decoding: data, as: UTF8.self)) + "\n"
+    }
+
+    /// The encoder leaves DEL, C1 controls and bidi controls raw inside strings, as JSON allows;
+    /// written as \u escapes instead they mean the same to a JSON reader and nothing to a
+    /// terminal that shows the report.
+    static func terminalSafe(_ json: String) -> String {
+        // Almost every report has none: a byte scan decides (C1 controls are C2 80..9F in UTF-8,
+        // bidi controls E2 80 AA..AE and E2 81 A6..A9).
+        var json = json
+        let clean = json.withUTF8 { utf8 in
+            for index in utf8.indices where utf8[index] == 0x7F || utf8[index] == 0xC2 || utf8[index] == 0xE2 {
+                if utf8[index] == 0x7F { return false }
+                if index + 1 < utf8.count, utf8[index] == 0xC2, utf8[index + 1] >= 0x80 && utf8[index + 1] <= 0x9F { return false }
+                if index + 1 < utf8.count, utf8[index] == 0xE2, utf8[index + 1] == 0x80 || utf8[index + 1] == 0x81 { return false }
+            }
+            return true
+        }
+        guard !clean else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            let v = scalar.value
+            if v == 0x7F || VisibleText.isC1(v) || VisibleText.isBidiControl(v) {
+                let hex = String(v, radix: 16)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 }

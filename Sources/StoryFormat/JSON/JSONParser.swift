@@ -444,7 +444,7 @@ private struct ParserState {
         default:
             let length = i + 2 <= n ? (UTF8Validation.sequenceLength(p, at: i + 1, end: n)) : 1
             report(
-                .invalidJSON, .error, "invalid escape '\\\(String(decoding: UnsafeBufferPointer(rebasing: p[(i + 1)..<min(n, i + 1 + max(length, 1))]), as: UTF8.self))'",
+                .invalidJSON, .error, "invalid escape '\\\(VisibleText.escape(String(decoding: UnsafeBufferPointer(rebasing: p[(i + 1)..<min(n, i + 1 + max(length, 1))]), as: UTF8.self)))'",
                 help: "valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX; write a backslash as \\\\",
                 at: start..<min(n, i + 1 + max(length, 1)))
             i += 1 + max(length, 1)

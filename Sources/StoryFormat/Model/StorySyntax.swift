@@ -42,9 +42,14 @@ public struct StorySyntax: Sendable {
         choice.targetNode < 0 ? nil : Located(document.string(Int(choice.targetNode)), node: Int(choice.targetNode))
     }
 
-    /// The plain model, or nil when a required value is missing or has the wrong type.
+    /// The plain model, or nil when a required value is missing or has the wrong type, or when
+    /// a chapter id or choice target holds a control character (it could not be stored and
+    /// read back as it is: a NUL would cut it short).
     public func model() -> Story? {
         guard let id, let name, let rating, let summary, chaptersNode != nil else { return nil }
+        func isKey(_ text: String) -> Bool {
+            !text.unicodeScalars.contains { VisibleText.isUnsafe($0) && !VisibleText.isBidiControl($0.value) && $0 != "\t" && $0 != "\n" && $0 != "\r" }
+        }
         var pictures: [Int: String] = [:]
         var videos: [Int: String] = [:]
         for use in media {
@@ -54,10 +59,10 @@ public struct StorySyntax: Sendable {
         var chapters: [Chapter] = []
         chapters.reserveCapacity(self.chapters.count)
         for chapter in self.chapters {
-            guard let chapterID = chapter.id, let nameNode = chapter.nameNode, let textNode = chapter.textNode else { return nil }
+            guard let chapterID = chapter.id, isKey(chapterID.value), let nameNode = chapter.nameNode, let textNode = chapter.textNode else { return nil }
             var choices: [Choice] = []
             for choice in self.choices(of: chapter) {
-                guard let target = target(of: choice), let textNode = choice.textNode else { return nil }
+                guard let target = target(of: choice), isKey(target.value), let textNode = choice.textNode else { return nil }
                 choices.append(Choice(chapterID: target.value, text: document.string(textNode)))
             }
             chapters.append(

@@ -17,7 +17,7 @@ enum ControlCharacter: Rule {
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         guard let scan = context.text else { return }
-        for finding in scan.findings where finding.kind == .control {
+        for finding in scan.findings where finding.kind == .control && !context.isIdentifier(finding.node) {
             findings.add(
                 "control character \(TextRules.name(finding.scalar)) in text",
                 help: "remove it; it is invisible or disruptive on screen", range: finding.range, node: finding.node)

@@ -19,7 +19,7 @@ enum TerminalEscapeSequence: Rule {
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         guard let scan = context.text else { return }
-        for finding in scan.findings where finding.kind == .escapeIntroducer {
+        for finding in scan.findings where finding.kind == .escapeIntroducer && !context.isIdentifier(finding.node) {
             findings.add(
                 "terminal escape character \(TextRules.name(finding.scalar)) in text",
                 help: "remove it; story text cannot style or control the reader's screen", range: finding.range, node: finding.node)

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Fuzzes the JSON reader, the story and authors decoders, every rule and every output format
+# with libFuzzer and AddressSanitizer (swiftc -sanitize=fuzzer,address).
+#
+# usage: scripts/fuzz.sh [SECONDS] [-- libFuzzer options...]
+#   SECONDS  how long to run (default 60); the corpus grows in .build/fuzz/corpus, seeded from
+#            Stories/ and Tests/Fixtures; crashes are written to .build/fuzz/crash-*.
+# Every input that ever crashed it is kept in Tests/Fixtures/fuzz-regressions/ and replayed
+# first (a crash there fails the run at once).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+[ "${1:-}" = "--" ] && shift
+out=.build/fuzz
+mkdir -p "$out/corpus" "$out/objects"
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-bare-slash-regex)
+
+build() {
+  swiftc "${flags[@]}" -module-name LocalFiles -emit-module -emit-module-path "$out/objects/LocalFiles.swiftmodule" \
+    -emit-library -static -o "$out/objects/libLocalFiles.a" $(find Sources/LocalFiles -name '*.swift')
+  swiftc "${flags[@]}" -module-name StoryFormat -emit-module -emit-module-path "$out/objects/StoryFormat.swiftmodule" \
+    -emit-library -static -o "$out/objects/libStoryFormat.a" $(find Sources/StoryFormat -name '*.swift')
+  swiftc "${flags[@]}" -I "$out/objects" -module-name StoryCheck -emit-module -emit-module-path "$out/objects/StoryCheck.swiftmodule" \
+    -emit-library -static -o "$out/objects/libStoryCheck.a" $(find Sources/StoryCheck -name '*.swift')
+  swiftc "${flags[@]}" -I "$out/objects" -L "$out/objects" -lStoryCheck -lStoryFormat -lLocalFiles \
+    -o "$out/fuzz-story" Tests/Fuzz/FuzzStory.swift
+}
+build
+
+# Seeds: our stories, the fixtures, and every regression input.
+find Stories Tests/Fixtures -name '*.json' -size -16k -exec cp {} "$out/corpus/" \; 2>/dev/null || true
+regressions=Tests/Fixtures/fuzz-regressions
+if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
+  "$out/fuzz-story" "$regressions"/* >/dev/null 2>&1 || { echo "a kept regression input crashes again" >&2; exit 1; }
+fi
+exec "$out/fuzz-story" "$out/corpus" -max_total_time="$seconds" -max_len=1024 -timeout=10 -rss_limit_mb=2048 \
+  -artifact_prefix="$out/" -print_final_stats=1 "$@"
