@@ -65,7 +65,7 @@ def cases(scale):
     dup = chain(s(20_000))
     yield "all-ids-duplicated", dump(story(dup + [chapter(c["id"]) for c in dup]))
     n = s(20_000)
-    yield "misspelt-targets", dump(story([chapter("start", first=True, choices=[f"chapter-{i:06d}x" for i in range(s(50_000))])] + [chapter(f"chapter-{i:06d}") for i in range(n)]))
+    yield "misspelt-targets", dump(story([chapter("start", first=True, choices=[f"chapter-{i % n:06d}x" for i in range(s(50_000))])] + [chapter(f"chapter-{i:06d}") for i in range(n)]))
     yield "escape-flood", dump(story([chapter("a", "\u001b[31m\u202e" * s(100_000), first=True)]))
     yield "many-choices", dump(story([chapter("a", first=True, choices=[f"b{i}" for i in range(s(100_000))])] + [chapter(f"b{i}") for i in range(s(100_000))]))
     yield "unreachable-flood", dump(story([chapter("start", first=True)] + [chapter(f"lost{i}") for i in range(s(200_000))]))

@@ -76,12 +76,17 @@ public struct LineIndex: Sendable {
                 if offsetLine != line {
                     line = offsetLine
                     cursor = lineStarts[line - 1]
-                    // A byte-order mark is invisible in editors: columns start after it.
-                    if cursor == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-                        cursor = min(3, offset)
-                    }
                     first = cursor
                     column = 1
+                }
+                // With a byte-order mark, the first line's columns count from after it.
+                if line == 1, first == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+                    if offset <= 3 {
+                        result[position] = SourcePosition(line: 1, column: 1)
+                        continue
+                    }
+                    cursor = 3
+                    first = 3
                 }
                 while cursor < offset {
                     // A scalar starts at every byte that is not a UTF-8 continuation byte; a stray

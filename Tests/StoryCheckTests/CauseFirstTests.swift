@@ -1,0 +1,64 @@
+import Foundation
+import StoryFormat
+import TestSupport
+import Testing
+
+@testable import StoryCheck
+
+@Suite("Findings point at causes")
+struct CauseFirstTests {
+    static let sevenStairs = TestHTTPServer.packageRoot.appendingPathComponent("Stories/seven-stairs/story.json")
+
+    @Test("a chapter renamed to another's id gives the duplicate and the choices it broke, nothing downstream")
+    func duplicatedID() throws {
+        let text = try String(contentsOf: Self.sevenStairs, encoding: .utf8)
+        let renamed = text.replacingOccurrences(of: #""id": "call""#, with: #""id": "window""#)
+        #expect(renamed != text)
+        let codes = Checker.check(bytes: Array(renamed.utf8), path: "story.json")[0].diagnostics.map(\.code.rawValue)
+        #expect(Set(codes) == ["CYD301", "CYD302"], "\(codes)")
+        #expect(!codes.contains("CYD501") && !codes.contains("CYD502"))
+    }
+
+    @Test("errors come before warnings, each in file order")
+    func errorsFirst() {
+        let story = #"""
+            { "story": { "id": "s", "name": "S", "rating": "G", "summary": "x", "colour": "blue",
+              "chapters": [ { "id": "a", "name": "A", "text": "A", "is_first_chapter": true, "choices": [ { "chapter_id": "zz", "text": "On" } ] },
+                            { "id": "lost", "name": "L", "text": "L" } ] } }
+            """#
+        let found = Checker.check(bytes: Array(story.utf8), path: "story.json")[0].diagnostics
+        let severities = found.map(\.severity)
+        #expect(severities == severities.sorted(by: >))
+        #expect(Set(found.prefix(2).map(\.code.rawValue)) == ["CYD502", "CYD302"], "the errors")
+        #expect(Set(found.dropFirst(2).map(\.code.rawValue)) == ["CYD204", "CYD501"], "then the warnings, though the unknown key comes first in the file")
+    }
+
+    @Test("text shows a flood of one rule up to the cap and counts the rest; json keeps every finding")
+    func floodCap() throws {
+        let chapters = (0..<120).map { #"{ "id": "lost\#($0)", "name": "L", "text": "L" }"# }.joined(separator: ",\n")
+        let story = #"{ "story": { "id": "s", "name": "S", "rating": "G", "summary": "x", "chapters": [ { "id": "a", "name": "A", "text": "A", "is_first_chapter": true },"#
+            + chapters + "] } }"
+        let reports = Checker.check(bytes: Array(story.utf8), path: "story.json")
+        let text = ReportFormat.text.render(reports, maximumPerRule: 50)
+        #expect(text.components(separatedBy: "warning[CYD501]").count - 1 == 50)
+        #expect(text.contains("… and 70 more findings of CYD501 (unreachable-chapter) in story.json, not shown"))
+        let json = try JSONSerialization.jsonObject(with: Data(ReportFormat.json.render(reports, maximumPerRule: 50).utf8)) as! [String: Any]
+        let files = json["files"] as! [[String: Any]]
+        #expect((files[0]["diagnostics"] as! [Any]).count == 120)
+        #expect(ReportFormat.text.render(reports).components(separatedBy: "warning[CYD501]").count - 1 == 120)
+    }
+
+    @Test("ids with a NUL or an escape character are errors, and such a story has no model to store")
+    func controlCharactersInIDs() throws {
+        let story = #"""
+            { "story": { "id": "s", "name": "S", "rating": "G", "summary": "x",
+              "chapters": [ { "id": "a\u0000x", "name": "A", "text": "A", "is_first_chapter": true, "choices": [ { "chapter_id": "a\u0000y", "text": "On" } ] },
+                            { "id": "a\u0000y", "name": "B", "text": "B\u0007" } ] } }
+            """#
+        let report = Checker.check(bytes: Array(story.utf8), path: "story.json")[0]
+        #expect(report.diagnostics.filter { $0.code.rawValue == "CYD305" }.count == 3)
+        #expect(report.diagnostics.filter { $0.code.rawValue == "CYD703" }.count == 1, "the bell in text stays a text warning")
+        #expect(report.diagnostics.allSatisfy { $0.code.rawValue != "CYD302" }, "the ids differ after the NUL, so the target exists")
+        #expect(LoadedFile.load(Array(story.utf8)).story?.model() == nil)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import StoryFormat
+import Testing
+
+@testable import StoryCheck
+
+/// What makes a flawed file cost what a clean one costs: every finding's pointer, position and
+/// suggestion comes from work done once for the file, and those shared results must equal the
+/// answers worked out one at a time.
+@Suite("Findings at linear cost")
+struct LinearCostTests {
+    /// A nested document with arrays, objects, escapes and non-ASCII keys.
+    static let nested = #"{"a/b": {"m~n": [0, {"x": true, "é🦊": [1, 2, [3, {"y\"z": null}]]}]}, "list": [[], {}, "s", 4]}"#
+
+    /// The pointer of a node found the slow way: by searching the tree from the root.
+    static func slowPointer(_ document: JSONDocument, to target: Int) -> String? {
+        func search(_ node: Int, _ path: String) -> String? {
+            if node == target { return path }
+            switch document.kind(node) {
+            case .object:
+                for (key, value) in document.members(of: node) {
+                    let token = document.string(key).replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+                    if key == target { return path + "/" + token }
+                    if let found = search(value, path + "/" + token) { return found }
+                }
+            case .array:
+                for (index, element) in document.elements(of: node).enumerated() {
+                    if let found = search(element, path + "/\(index)") { return found }
+                }
+            default: break
+            }
+            return nil
+        }
+        return search(0, "")
+    }
+
+    @Test("pointers to many nodes at once equal the pointer of each, in any order and with repeats")
+    func batchPointers() throws {
+        let document = try #require(JSONParser().parse(Array(Self.nested.utf8)).document)
+        let all = Array(document.nodes.indices)
+        let expected = all.map { Self.slowPointer(document, to: $0) }
+        #expect(document.pointers(to: all).map(Optional.some) == expected)
+        let shuffled = all.reversed() + all.filter { $0 % 3 == 0 }
+        #expect(document.pointers(to: Array(shuffled)).map(Optional.some) == shuffled.map { Self.slowPointer(document, to: $0) })
+    }
+
+    @Test("positions of many offsets in one sweep equal each offset's own, on CRLF, BOM, tabs and invalid bytes")
+    func batchPositions() {
+        var bytes: [UInt8] = [0xEF, 0xBB, 0xBF]
+        bytes += Array("{ \"é\": \"🦊\tx\",\r\n  \"k\": [1,\n2], \"bad\": \"".utf8) + [0x80, 0xC3, 0x41] + Array("\" }\n".utf8)
+        let lines = LineIndex(bytes)
+        let offsets = Array(0...bytes.count) + [bytes.count + 5, -3] + Array((0...bytes.count).reversed())
+        #expect(lines.positions(of: offsets) == offsets.map { lines.position(of: $0) })
+    }
+
+    @Test("suggestions among many ids find a typo at the start, the middle or the end, and nothing far away")
+    func suggestionIndex() throws {
+        let ids = (0..<20_000).map { String(format: "chapter-%05d", $0) } + ["Cellar_Door"]
+        let index = SuggestionIndex(ids)
+        #expect(index.nearest(to: "chaptre-01234") == "chapter-01234")
+        #expect(index.nearest(to: "xhapter-01234") == "chapter-01234")
+        let dropped = try #require(index.nearest(to: "chapter-0123"), "a dropped digit")
+        #expect(KeySuggestion.editDistance(Array("chapter-0123".unicodeScalars), Array(dropped.unicodeScalars), limit: 3) == 1)
+        #expect(index.nearest(to: "chapter-12345x") == "chapter-12345")
+        #expect(index.nearest(to: "cellar door") == "Cellar_Door", "folded match: case, '_', '-' and spaces")
+        #expect(index.nearest(to: "completely-different") == nil)
+        #expect(SuggestionIndex(["cellar", "attic"]).nearest(to: "celar") == "cellar", "small sets are searched whole")
+        #expect(SuggestionIndex(["a", "b"]).nearest(to: "c") == nil, "short ids get no fuzzy match")
+    }
+
+    @Test("the banded edit distance agrees with the full one up to its limit")
+    func editDistance() {
+        func full(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+            var row = Array(0...b.count)
+            for i in 1...max(1, a.count) where !a.isEmpty {
+                var next = [i] + Array(repeating: 0, count: b.count)
+                for j in 1...max(1, b.count) where !b.isEmpty {
+                    next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                }
+                row = next
+            }
+            return a.isEmpty ? b.count : row[b.count]
+        }
+        let words = ["", "a", "ab", "abc", "kitten", "sitting", "flaw", "lawn", "chapter", "chaptre", "🦊é", "é🦊x", "intention", "execution"]
+        for a in words {
+            for b in words {
+                let (x, y) = (Array(a.unicodeScalars), Array(b.unicodeScalars))
+                for limit in 0...4 {
+                    #expect(KeySuggestion.editDistance(x, y, limit: limit) == min(full(x, y), limit + 1), "\(a) / \(b) / \(limit)")
+                }
+            }
+        }
+    }
+}
