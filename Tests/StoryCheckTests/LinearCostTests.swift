@@ -50,7 +50,8 @@ struct LinearCostTests {
         bytes += Array("{ \"é\": \"🦊\tx\",\r\n  \"k\": [1,\n2], \"bad\": \"".utf8) + [0x80, 0xC3, 0x41] + Array("\" }\n".utf8)
         let lines = LineIndex(bytes)
         let offsets = Array(0...bytes.count) + [bytes.count + 5, -3] + Array((0...bytes.count).reversed())
-        #expect(lines.positions(of: offsets) == offsets.map { lines.position(of: $0) })
+        #expect(LineIndex.locate(offsets, in: bytes).map(\.position) == offsets.map { lines.position(of: $0) })
+        #expect(LineIndex.locate(offsets, in: bytes).map(\.lineStart) == offsets.map { lines.start(ofLine: lines.position(of: $0).line) })
     }
 
     @Test("suggestions among many ids find a typo at the start, the middle or the end, and nothing far away")

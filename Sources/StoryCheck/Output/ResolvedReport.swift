@@ -7,6 +7,8 @@ public struct ResolvedDiagnostic: Sendable {
     /// One past the last character (as in SARIF).
     public var end: SourcePosition
     public var related: [(message: String, position: SourcePosition)]
+    /// Byte offset where the finding's line starts, for the source excerpt.
+    public var lineStart: Int = 0
 
     public var rule: RuleDescription? { RuleCatalogue.description(of: diagnostic.code) }
 }
@@ -15,17 +17,13 @@ public struct ResolvedDiagnostic: Sendable {
 public struct ResolvedReport: Sendable {
     public var report: FileReport
     public var diagnostics: [ResolvedDiagnostic]
-    let lines: LineIndex?
 
     public init(_ report: FileReport) {
         self.report = report
         guard !report.diagnostics.isEmpty else {
-            lines = nil
             diagnostics = []
             return
         }
-        let lines = LineIndex(report.bytes)
-        self.lines = lines
         // Every offset of every finding, resolved in one sweep over the file.
         var offsets: [Int] = []
         offsets.reserveCapacity(report.diagnostics.count * 2)
@@ -34,22 +32,20 @@ public struct ResolvedReport: Sendable {
             offsets.append(diagnostic.range.upperBound)
             for related in diagnostic.related { offsets.append(related.range.lowerBound) }
         }
-        let positions = lines.positions(of: offsets)
+        let located = LineIndex.locate(offsets, in: report.bytes)
         var next = 0
         diagnostics = report.diagnostics.map { diagnostic in
-            let start = positions[next]
-            let end = diagnostic.range.isEmpty ? start : positions[next + 1]
+            let start = located[next].position
+            let end = diagnostic.range.isEmpty ? start : located[next + 1].position
+            let lineStart = located[next].lineStart
             next += 2
             let related = diagnostic.related.map { related -> (message: String, position: SourcePosition) in
                 defer { next += 1 }
-                return (related.message, positions[next])
+                return (related.message, located[next].position)
             }
-            return ResolvedDiagnostic(diagnostic: diagnostic, start: start, end: end, related: related)
+            return ResolvedDiagnostic(diagnostic: diagnostic, start: start, end: end, related: related, lineStart: lineStart)
         }
     }
-
-    /// The bytes of the file, for source excerpts.
-    var lineIndex: LineIndex? { lines }
 }
 
 /// Totals over all files, for summaries and exit codes.

@@ -64,16 +64,23 @@ struct TextReport {
     /// bounded piece of the line around the finding is decoded, so a finding on a 150 MB line
     /// (a minified file) costs as little as one on a short line.
     func sourceAndCaret(_ item: ResolvedDiagnostic, in report: ResolvedReport) -> (String, String) {
-        guard let lines = report.lineIndex else { return ("", "^") }
-        let line = lines.lineRange(item.start.line)
-        let bytes = lines.bytes
-        let startByte = min(max(item.diagnostic.range.lowerBound, line.lowerBound), line.upperBound)
+        let bytes = report.report.bytes
+        let lineStart = min(item.lineStart, bytes.count)
+        let startByte = min(max(item.diagnostic.range.lowerBound, lineStart), bytes.count)
+        // The line ends at the next line feed (a CR before it is not shown), looked for only as
+        // far as the window reaches: a 150 MB line is never scanned whole.
+        let reach = min(bytes.count, startByte + 4 * (maximumLineWidth + 8))
+        var lineEnd = startByte
+        while lineEnd < reach, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+        let lineContinues = lineEnd == reach && reach < bytes.count && bytes[reach] != 0x0A
+        if !lineContinues, lineEnd > lineStart, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+        let line = lineStart..<max(lineStart, lineEnd)
         let endByte = item.end.line == item.start.line ? min(max(item.diagnostic.range.upperBound, startByte), line.upperBound) : line.upperBound
         // A window of bytes: enough before the finding for context, enough after to fill a line.
         var windowStart = max(line.lowerBound, startByte - 4 * 40)
         while windowStart > line.lowerBound, windowStart < bytes.count, bytes[windowStart] & 0xC0 == 0x80 { windowStart -= 1 }
-        var windowEnd = min(line.upperBound, startByte + 4 * (maximumLineWidth + 8))
-        while windowEnd < line.upperBound, bytes[windowEnd] & 0xC0 == 0x80 { windowEnd += 1 }
+        var windowEnd = line.upperBound
+        while windowEnd > startByte, windowEnd < bytes.count, bytes[windowEnd] & 0xC0 == 0x80, lineContinues { windowEnd -= 1 }
         func scalarCount(_ range: Range<Int>) -> Int {
             range.isEmpty ? 0 : String(decoding: bytes[range], as: UTF8.self).unicodeScalars.count
         }
@@ -84,7 +91,7 @@ struct TextReport {
         var first = 0
         var last = shown.count
         let total = shown.reduce(0) { $0 + $1.width }
-        if total > maximumLineWidth || windowStart > line.lowerBound || windowEnd < line.upperBound {
+        if total > maximumLineWidth || windowStart > line.lowerBound || lineContinues {
             first = max(0, startIndex - 30)
             var width = 0
             last = first
@@ -102,7 +109,7 @@ struct TextReport {
                 caret += String(repeating: index >= startIndex ? "^" : " ", count: shown[index].width)
             }
         }
-        if last < shown.count || windowEnd < line.upperBound { source += "…" }
+        if last < shown.count || lineContinues { source += "…" }
         if !caret.contains("^") { caret += "^" }  // a point at the end of the line, or zero-width text
         return (source, caret)
     }

@@ -42,6 +42,7 @@ public struct LineIndex: Sendable {
     }
 
     public func position(of offset: Int) -> SourcePosition {
+        // One offset: a table of line starts answers at once (see `locate` for many).
         let clamped = min(max(offset, 0), bytes.count)
         let line = line(of: clamped)
         var start = lineStarts[line - 1]
@@ -57,48 +58,6 @@ public struct LineIndex: Sendable {
             index += 1
         }
         return SourcePosition(line: line, column: column)
-    }
-
-    /// Positions of many offsets, in the order given, from one forward sweep: each line's columns
-    /// are counted once, however many findings it holds (a minified file is one line, and
-    /// counting from its start for each finding would cost findings x file).
-    public func positions(of offsets: [Int]) -> [SourcePosition] {
-        let order = offsets.indices.sorted { offsets[$0] < offsets[$1] }
-        var result = [SourcePosition](repeating: SourcePosition(line: 1, column: 1), count: offsets.count)
-        var line = 0  // 1-based line of the cursor; 0 before the first offset
-        var cursor = 0  // byte offset already counted up to
-        var column = 1
-        var first = 0  // where columns start on the cursor's line
-        bytes.withUnsafeBufferPointer { bytes in
-            for position in order {
-                let offset = min(max(offsets[position], 0), bytes.count)
-                let offsetLine = self.line(of: offset)
-                if offsetLine != line {
-                    line = offsetLine
-                    cursor = lineStarts[line - 1]
-                    first = cursor
-                    column = 1
-                }
-                // With a byte-order mark, the first line's columns count from after it.
-                if line == 1, first == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-                    if offset <= 3 {
-                        result[position] = SourcePosition(line: 1, column: 1)
-                        continue
-                    }
-                    cursor = 3
-                    first = 3
-                }
-                while cursor < offset {
-                    // A scalar starts at every byte that is not a UTF-8 continuation byte; a stray
-                    // continuation byte (invalid UTF-8) counts as a column of its own.
-                    let byte = bytes[cursor]
-                    if byte & 0xC0 != 0x80 || cursor == first || bytes[cursor - 1] < 0x80 { column += 1 }
-                    cursor += 1
-                }
-                result[position] = SourcePosition(line: line, column: column)
-            }
-        }
-        return result
     }
 
     /// The byte range of a 1-based line without its line break (CR LF or LF).
@@ -121,4 +80,94 @@ public struct LineIndex: Sendable {
 
     /// Byte offset of the start of `line`, for slicing.
     public func start(ofLine line: Int) -> Int { lineStarts[line - 1] }
+}
+
+/// A position worked out for a finding, with where its line starts (for the source excerpt).
+public struct LocatedOffset: Sendable, Hashable {
+    public var position: SourcePosition
+    /// Byte offset of the first byte of the line.
+    public var lineStart: Int
+}
+
+extension LineIndex {
+    /// Positions of many offsets, in the order given, from one forward sweep over the file and
+    /// without a table of line starts: lines are counted eight bytes at a time between
+    /// findings, and columns only from the start of a finding's line (or from the previous
+    /// finding on the same line). A minified file is one line, and counting from its start
+    /// for each finding would cost findings x file.
+    public static func locate(_ offsets: [Int], in bytes: [UInt8]) -> [LocatedOffset] {
+        let order = offsets.indices.sorted { offsets[$0] < offsets[$1] }
+        var result = [LocatedOffset](repeating: LocatedOffset(position: SourcePosition(line: 1, column: 1), lineStart: 0), count: offsets.count)
+        let hasBOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        bytes.withUnsafeBufferPointer { bytes in
+            var line = 1
+            var lineStart = 0
+            var scanned = 0  // newlines are counted up to here
+            var cursor = 0  // columns are counted up to here, on `lineStart`'s line
+            var column = 1
+            var first = 0  // where columns start on this line (after a byte-order mark)
+            for position in order {
+                let offset = min(max(offsets[position], 0), bytes.count)
+                // Lines between the last finding and this one.
+                let (newlines, lastNewline) = countNewlines(bytes, from: scanned, to: offset)
+                if newlines > 0 {
+                    line += newlines
+                    lineStart = lastNewline + 1
+                    cursor = lineStart
+                    first = lineStart
+                    column = 1
+                }
+                scanned = offset
+                if line == 1, hasBOM, first == 0 {
+                    // A byte-order mark is invisible in editors: columns start after it.
+                    if offset <= 3 {
+                        result[position] = LocatedOffset(position: SourcePosition(line: 1, column: 1), lineStart: 0)
+                        continue
+                    }
+                    cursor = 3
+                    first = 3
+                }
+                while cursor < offset {
+                    // A scalar starts at every byte that is not a UTF-8 continuation byte; a stray
+                    // continuation byte (invalid UTF-8) counts as a column of its own.
+                    let byte = bytes[cursor]
+                    if byte & 0xC0 != 0x80 || cursor == first || bytes[cursor - 1] < 0x80 { column += 1 }
+                    cursor += 1
+                }
+                result[position] = LocatedOffset(position: SourcePosition(line: line, column: column), lineStart: lineStart)
+            }
+        }
+        return result
+    }
+
+    /// How many line feeds `bytes[from..<to]` holds, and where the last one is; eight bytes at a
+    /// time (a word with no line feed costs a few instructions).
+    static func countNewlines(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> (count: Int, last: Int) {
+        var count = 0
+        var last = -1
+        var index = from
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let feeds: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= to {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ feeds
+                // A high bit for each byte of `word` that is zero: each line feed, exactly.
+                let zero = ~(((word & low) &+ low) | word | low)
+                if zero != 0 {
+                    count += zero.nonzeroBitCount
+                    last = index + (63 - zero.leadingZeroBitCount) / 8
+                }
+                index += 8
+            }
+        }
+        while index < to {
+            if bytes[index] == 0x0A {
+                count += 1
+                last = index
+            }
+            index += 1
+        }
+        return (count, last)
+    }
 }

@@ -20,7 +20,7 @@ public struct SuggestionIndex: Sendable {
     private let backward: [Int32]
 
     /// Neighbours examined on each side of the question, in each order.
-    public static let neighbours = 8
+    public static let neighbours = 5
     public static let exhaustiveBelow = 128
     /// Texts longer than this (in bytes, folded) get only the exact match.
     public static let longestFuzzy = 64
@@ -78,6 +78,8 @@ public struct SuggestionIndex: Sendable {
             for position in candidates.indices { consider(position) }
         } else {
             for slot in max(0, exact - Self.neighbours)..<min(order.count, exact + Self.neighbours) { consider(Int(order[slot])) }
+            // One edit away is as near as a different text gets.
+            if best?.distance == 1 { return candidates[best!.position] }
             let back = lowerBound(backward, reversed: true)
             for slot in max(0, back - Self.neighbours)..<min(backward.count, back + Self.neighbours) { consider(Int(backward[slot])) }
         }
@@ -99,8 +101,20 @@ public struct SuggestionIndex: Sendable {
 
     private static func sorted(_ count: Int, _ folded: [UInt8], _ starts: [Int32], reversed: Bool) -> [Int32] {
         func slice(_ i: Int32) -> ArraySlice<UInt8> { folded[Int(starts[Int(i)])..<Int(starts[Int(i) + 1])] }
+        // The first eight bytes (from the end, for the backward order) as one number, so most
+        // comparisons are one integer comparison; the texts are compared only on a tie.
+        let keys: [UInt64] = (0..<count).map { i in
+            let text = slice(Int32(i))
+            var key: UInt64 = 0
+            for k in 0..<8 {
+                let byte: UInt8 = k < text.count ? (reversed ? text[text.endIndex - 1 - k] : text[text.startIndex + k]) : 0
+                key = key << 8 | UInt64(byte)
+            }
+            return key
+        }
         // Ties broken by position, so the first candidate in file order comes first.
         return (0..<Int32(count)).sorted { a, b in
+            if keys[Int(a)] != keys[Int(b)] { return keys[Int(a)] < keys[Int(b)] }
             let order = compare(slice(a), slice(b), reversed: reversed)
             return order != 0 ? order < 0 : a < b
         }
