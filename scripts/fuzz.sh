@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 [ "${1:-}" = "--" ] && shift
-out=.build/fuzz
+out=${FUZZ_DIR:-.build/fuzz}
 mkdir -p "$out/corpus" "$out/objects"
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-bare-slash-regex)
 
@@ -34,5 +34,9 @@ regressions=Tests/Fixtures/fuzz-regressions
 if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
   "$out/fuzz-story" "$regressions"/* >/dev/null 2>&1 || { echo "a kept regression input crashes again" >&2; exit 1; }
 fi
-exec "$out/fuzz-story" "$out/corpus" -max_total_time="$seconds" -max_len=1024 -timeout=10 -rss_limit_mb=2048 \
-  -artifact_prefix="$out/" -print_final_stats=1 "$@"
+# The progress lines (one per new input) go to $out/log; what is left is the start, any crash
+# report and the final statistics.
+set -o pipefail
+"$out/fuzz-story" "$out/corpus" -max_total_time="$seconds" -max_len=1024 -timeout=10 -rss_limit_mb=2048 \
+  -artifact_prefix="$out/" -print_final_stats=1 "$@" 2>&1 | tee "$out/log" | { grep -vE '^#[0-9]+[[:space:]]+(NEW|REDUCE|pulse|RELOAD)|# Uses: |recommended dictionary' || true; }
+echo "fuzzing: no crash, leak or timeout in $(grep -E '^stat::number_of_executed_units' "$out/log" | awk '{print $2}') executions"

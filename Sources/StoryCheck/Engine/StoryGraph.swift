@@ -25,6 +25,10 @@ public struct StoryGraph: Sendable {
     public let canFinish: [Bool]
     /// Indices (into `StorySyntax.choices`) of choices whose target does not exist.
     public let missingTargets: [Int]
+    /// For each choice (by index into `StorySyntax.choices`), the chapter it leads to as a
+    /// reader follows it (the first chapter holding a duplicated id); -1 when it leads nowhere.
+    /// Rules compare these numbers instead of the ids' text.
+    public let choiceTargets: [Int32]
 
     private let successorOffsets: [Int32]
     private let successorList: [Int32]
@@ -57,6 +61,7 @@ public struct StoryGraph: Sendable {
         var list: [Int32] = []
         list.reserveCapacity(story.choices.count)
         var missing: [Int] = []
+        var choiceTargets = [Int32](repeating: -1, count: story.choices.count)
         var endings: [Int] = []
         var inDegree = [Int32](repeating: 0, count: nodeCount + 1)
         for (position, chapter) in chapters.enumerated() {
@@ -67,6 +72,7 @@ public struct StoryGraph: Sendable {
                 guard choice.targetNode >= 0 else { continue }
                 let targetNode = Int(choice.targetNode)
                 if let target = index.position(ofIDAt: targetNode, in: story.document) {
+                    choiceTargets[choiceIndex] = Int32(target)
                     let node = groupOf[target] < 0 ? target : count + Int(groupOf[target])
                     list.append(Int32(node))
                     inDegree[node] += 1
@@ -86,6 +92,7 @@ public struct StoryGraph: Sendable {
         successorOffsets = offsets
         successorList = list
         missingTargets = missing
+        self.choiceTargets = choiceTargets
         self.endings = endings
         start = chapters.firstIndex { $0.isFirstChapter?.value == true }
 

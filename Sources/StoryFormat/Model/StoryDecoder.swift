@@ -62,18 +62,9 @@ public enum StoryDecoder {
         if let vid = syntax.vidPath { syntax.media.append(MediaSyntax(path: vid, chapter: nil, isPicture: false)) }
         if let chapters = fields.node(6) {
             syntax.chaptersNode = chapters
-            // Exact capacities up front: growing by doubling would copy (and, for a moment, hold
-            // twice) arrays of hundreds of thousands of entries.
-            var choiceCount = 0
-            var chapterCount = 0
-            for element in document.elements(of: chapters) {
-                chapterCount += 1
-                if document.kind(element) == .object, let choices = document.member(element, "choices"), document.kind(choices) == .array {
-                    choiceCount += document.count(of: choices)
-                }
-            }
-            syntax.chapters.reserveCapacity(chapterCount)
-            syntax.choices.reserveCapacity(choiceCount)
+            // The exact capacity up front: growing by doubling would copy an array of hundreds
+            // of thousands of chapters several times.
+            syntax.chapters.reserveCapacity(document.count(of: chapters))
             var index = 0
             for element in document.elements(of: chapters) {
                 defer { index += 1 }

@@ -27,17 +27,23 @@ enum DuplicateChoiceTarget: Rule {
         ])
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
-        guard let story = context.story else { return }
+        guard let story = context.story, let graph = context.graph else { return }
         for chapter in story.chapters where chapter.numberOfChoices > 1 {
             let choices = story.choices(of: chapter)
             var firstByTarget: [String: Int] = [:]
             for (offset, choice) in zip(choices.indices, choices) where choice.targetNode >= 0 {
                 let first: Int?
                 if choices.count <= 16 {
-                    // A handful of choices (almost every chapter): comparing bytes beats hashing.
-                    first = choices[choices.startIndex..<offset].first(where: {
-                        $0.targetNode >= 0 && story.document.stringEquals(Int($0.targetNode), Int(choice.targetNode))
-                    }).map { Int($0.targetNode) }
+                    // A handful of choices (almost every chapter): the graph has resolved each
+                    // target to a chapter, so numbers are compared; text only where both lead
+                    // nowhere.
+                    let resolved = graph.choiceTargets[offset]
+                    first = choices[choices.startIndex..<offset].indices.first(where: { earlier in
+                        let other = graph.choiceTargets[earlier]
+                        guard choices[earlier].targetNode >= 0 else { return false }
+                        if resolved >= 0 || other >= 0 { return resolved == other }
+                        return story.document.stringEquals(Int(choices[earlier].targetNode), Int(choice.targetNode))
+                    }).map { Int(choices[$0].targetNode) }
                 } else {
                     // Thousands of choices in one chapter: a table, so the cost stays linear.
                     let text = story.document.string(Int(choice.targetNode))

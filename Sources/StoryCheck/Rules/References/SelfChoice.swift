@@ -26,10 +26,14 @@ enum SelfChoice: Rule {
         ])
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
-        guard let story = context.story else { return }
-        for choice in story.choices {
+        guard let story = context.story, let graph = context.graph else { return }
+        for (index, choice) in story.choices.enumerated() {
             let chapter = story.chapters[choice.chapter]
-            guard let id = chapter.id, choice.targetNode >= 0, story.document.stringEquals(id.node, Int(choice.targetNode)),
+            // The target as resolved by the graph (a duplicated id resolves to its first chapter,
+            // so a choice naming the chapter's own id is compared by text too).
+            let resolved = Int(graph.choiceTargets[index])
+            guard chapter.id != nil, resolved >= 0,
+                resolved == choice.chapter || (story.chapters[resolved].idValue == chapter.idValue),
                 let target = story.target(of: choice)
             else { continue }
             do {

@@ -1,0 +1,14 @@
+import Foundation
+import Testing
+
+/// The README's rule table is `cyd rules --markdown`, so a new rule cannot be missing from it.
+@Suite("README")
+struct ReadmeTests {
+    @Test("the rule table in the README is exactly what cyd rules --markdown prints")
+    func ruleTable() throws {
+        let readme = try String(contentsOf: Command.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let table = try Command.cyd(["rules", "--markdown"]).standardOutput
+        #expect(!table.isEmpty)
+        #expect(readme.contains(table), "run `cyd rules --markdown` and paste it into the README's rule table")
+    }
+}
