@@ -47,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "cyd",
             dependencies: [
-                "StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StorySync", "LocalFiles",
+                "StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StorySync", "LocalFiles", "Transport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

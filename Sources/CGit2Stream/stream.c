@@ -15,6 +15,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 static atomic_int connect_timeout_ms = 10000;
@@ -33,6 +34,35 @@ void cgit2_stream_set_thread_timeouts(int connect_ms, int stall_ms) {
     thread_connect_ms = connect_ms > 0 ? connect_ms : 0;
     thread_stall_ms = stall_ms > 0 ? stall_ms : 0;
 }
+
+// The calling thread's operation: its limits and what its streams have received so far. A
+// server cannot outlive these: every read checks them before and after waiting.
+static _Thread_local int operation_active = 0;
+static _Thread_local cgit2_stream_limits operation;
+static _Thread_local long long operation_deadline_ms;
+static _Thread_local long long operation_received;
+static _Thread_local long long operation_writes;
+static _Thread_local long long window_start_ms;
+static _Thread_local long long window_bytes;
+
+static long long now_ms(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+void cgit2_stream_begin_operation(cgit2_stream_limits limits) {
+    operation = limits;
+    operation_active = 1;
+    long long now = now_ms();
+    operation_deadline_ms = limits.total_ms > 0 ? now + limits.total_ms : 0;
+    operation_received = 0;
+    operation_writes = 0;
+    window_start_ms = now;
+    window_bytes = 0;
+}
+
+void cgit2_stream_end_operation(void) { operation_active = 0; }
 
 typedef struct {
     git_stream parent;
@@ -130,19 +160,77 @@ static int timed_connect(git_stream *base) {
     return -1;
 }
 
+static void set_limit_error(const char *format, const char *host, const char *port, long long value) {
+    snprintf(last_error, sizeof last_error, format, host, port, value);
+    git_error_set_str(GIT_ERROR_NET, last_error);
+}
+
+/// Checks the operation's limits after `count` more bytes arrived (0 to check the clock only).
+/// 0 when within them; -1 (with the error set) when the server is to be abandoned.
+static int within_limits(timed_stream *stream, ssize_t count) {
+    if (!operation_active) return 0;
+    long long now = now_ms();
+    if (operation_deadline_ms > 0 && now >= operation_deadline_ms) {
+        set_limit_error("%s:%s took too long: the transfer did not end within %lld s", stream->host, stream->port,
+                        (long long)operation.total_ms / 1000);
+        return -1;
+    }
+    if (count > 0) {
+        operation_received += count;
+        window_bytes += count;
+        if (operation.max_advertisement_bytes > 0 && operation_writes <= 1 &&
+            operation_received > operation.max_advertisement_bytes) {
+            set_limit_error("%s:%s advertised more than %lld bytes of refs; no repository of stories has that many",
+                            stream->host, stream->port, operation.max_advertisement_bytes);
+            return -1;
+        }
+        if (operation.max_bytes > 0 && operation_received > operation.max_bytes) {
+            set_limit_error("%s:%s sent more than %lld bytes, the limit for one repository", stream->host, stream->port,
+                            operation.max_bytes);
+            return -1;
+        }
+    }
+    if (operation.low_speed_ms > 0 && now - window_start_ms >= operation.low_speed_ms) {
+        long long expected = (long long)operation.low_speed_bytes_per_second * (now - window_start_ms) / 1000;
+        if (window_bytes < expected) {
+            snprintf(last_error, sizeof last_error, "%s:%s is too slow: fewer than %d bytes a second for %d s", stream->host,
+                     stream->port, operation.low_speed_bytes_per_second, operation.low_speed_ms / 1000);
+            git_error_set_str(GIT_ERROR_NET, last_error);
+            return -1;
+        }
+        window_start_ms = now;
+        window_bytes = 0;
+    }
+    return 0;
+}
+
 static ssize_t timed_read(git_stream *base, void *data, size_t length) {
     timed_stream *stream = (timed_stream *)base;
     for (;;) {
         ssize_t count = recv(stream->fd, data, length, 0);
         if (count > 0) quick_ack(stream->fd);
-        if (count >= 0) return count;
+        if (count >= 0) return within_limits(stream, count) == 0 ? count : -1;
         if (errno == EINTR) continue;
         if (errno != EAGAIN && errno != EWOULDBLOCK) {
-            set_error("cannot read from %s:%s: error %d", stream->host, stream->port, errno);
+            snprintf(last_error, sizeof last_error, "cannot read from %s:%s: %s", stream->host, stream->port, strerror(errno));
+            git_error_set_str(GIT_ERROR_NET, last_error);
             return -1;
         }
-        int ready = wait_for(stream->fd, POLLIN, stream->stall_ms);
+        if (within_limits(stream, 0) != 0) return -1;
+        // Wait no longer than the stall timeout, the deadline, or the end of the speed window.
+        int wait_ms = stream->stall_ms;
+        if (operation_active) {
+            long long now = now_ms();
+            if (operation_deadline_ms > 0 && operation_deadline_ms - now < wait_ms) wait_ms = (int)(operation_deadline_ms - now);
+            if (operation.low_speed_ms > 0) {
+                long long window_end = window_start_ms + operation.low_speed_ms;
+                if (window_end - now < wait_ms) wait_ms = (int)(window_end - now);
+            }
+            if (wait_ms < 1) wait_ms = 1;
+        }
+        int ready = wait_for(stream->fd, POLLIN, wait_ms);
         if (ready == 0) {
+            if (wait_ms < stream->stall_ms) continue;  // a limit's moment, not a stall: checked above
             set_error("%s:%s stalled: nothing received for %d ms", stream->host, stream->port, stream->stall_ms);
             return -1;
         }
@@ -153,6 +241,7 @@ static ssize_t timed_read(git_stream *base, void *data, size_t length) {
 static ssize_t timed_write(git_stream *base, const char *data, size_t length, int flags) {
     (void)flags;
     timed_stream *stream = (timed_stream *)base;
+    if (operation_active) operation_writes++;
     size_t written = 0;
     while (written < length) {
         ssize_t count = send(stream->fd, data + written, length - written, MSG_NOSIGNAL);
@@ -162,7 +251,8 @@ static ssize_t timed_write(git_stream *base, const char *data, size_t length, in
         }
         if (errno == EINTR) continue;
         if (errno != EAGAIN && errno != EWOULDBLOCK) {
-            set_error("cannot write to %s:%s: error %d", stream->host, stream->port, errno);
+            snprintf(last_error, sizeof last_error, "cannot write to %s:%s: %s", stream->host, stream->port, strerror(errno));
+            git_error_set_str(GIT_ERROR_NET, last_error);
             return -1;
         }
         int ready = wait_for(stream->fd, POLLOUT, stream->stall_ms);

@@ -108,7 +108,7 @@ public final class PictureFetcher: @unchecked Sendable {
         case .repository(let relative):
             guard Self.isSafe(relative) else { return .failure(Failure(message: "the path leaves the story's folder")) }
             switch story.source.kind {
-            case .folder: break
+            case .folder, .file: break
             case .git:
                 // From the bare clone, at the commit the story was imported from.
                 do {
@@ -128,7 +128,7 @@ public final class PictureFetcher: @unchecked Sendable {
             }
             // Regular files only, and never through a link that leads out of the folder.
             do {
-                let bytes = try LocalFile.read(relative, inside: story.source.location, limit: maximumBytes)
+                let bytes = try LocalFile.read(relative, inside: story.source.folder ?? story.source.location, limit: maximumBytes)
                 return .success(StoredPicture(path: path, data: bytes, mediaType: nil))
             } catch .missing {
                 return .failure(Failure(message: "no file \(relative) in the story's folder"))

@@ -177,13 +177,28 @@ public final class ReadingSession {
 
     // MARK: Moving
 
+    /// Why the reader's place could not be saved at the last move (a full disk, a read-only
+    /// library), or nil. The move happens all the same, and the next move saves it again.
+    public private(set) var unsaved: LibraryError?
+
     private func go(to key: String, keepingHistory newHistory: [String]) throws {
-        guard let chapter = try library.chapter(key, of: story) else { throw ReadingError.chapterMissing(key) }
+        guard let chapter = try library.chapter(key, of: story) else {
+            if try !library.contains(story) { throw LibraryError.storyRemoved(title: story.title) }
+            throw ReadingError.chapterMissing(key)
+        }
         let trimmed = Array(newHistory.suffix(StoryLibrary.historyLimit))
-        try library.saveProgress(
-            Progress(chapterKey: key, history: trimmed, updatedAt: 0), profile: profile, story: story, reachedEnding: chapter.isEnding)
         history = trimmed
         current = view(chapter)
+        do {
+            try library.saveProgress(
+                Progress(chapterKey: key, history: trimmed, updatedAt: 0), profile: profile, story: story, reachedEnding: chapter.isEnding)
+            unsaved = nil
+        } catch LibraryError.storyRemoved(let title) {
+            throw LibraryError.storyRemoved(title: title)
+        } catch {
+            guard let worded = LibraryError.worded(error, path: library.location.databasePath) else { throw error }
+            unsaved = worded
+        }
     }
 
     func view(_ chapter: ChapterRecord) -> ChapterView {

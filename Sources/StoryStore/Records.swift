@@ -1,8 +1,10 @@
 /// Where a story came from; the key of a story in the library.
 public struct StorySource: Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: String, Sendable { case folder, git, url }
+    /// `folder`: a story folder (its story.json); `file`: any other story file, keyed by its own
+    /// path, so two files in one folder are two stories; `git`; `url`: an https story.json.
+    public enum Kind: String, Sendable { case folder, file, git, url }
     public var kind: Kind
-    /// An absolute folder path, a git URL or an https URL.
+    /// An absolute folder or file path, a git URL or an https URL.
     public var location: String
 
     public init(kind: Kind, location: String) {
@@ -13,6 +15,15 @@ public struct StorySource: Sendable, Hashable, CustomStringConvertible {
     /// "folder:/home/ana/stories/tide": unique, and what progress is keyed by.
     public var key: String { "\(kind.rawValue):\(location)" }
     public var description: String { key }
+
+    /// The folder pictures are read from, for folder and file sources.
+    public var folder: String? {
+        switch kind {
+        case .folder: location
+        case .file: String(location[..<(location.lastIndex(of: "/") ?? location.startIndex)])
+        case .git, .url: nil
+        }
+    }
 
     public init?(key: String) {
         guard let colon = key.firstIndex(of: ":"), let kind = Kind(rawValue: String(key[..<colon])) else { return nil }

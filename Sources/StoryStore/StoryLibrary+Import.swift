@@ -24,9 +24,16 @@ public enum ImportError: Error, CustomStringConvertible {
     /// The story cannot be read; the reports say why, with positions.
     case unreadable(reports: [FileReport])
     case input(String)
+    /// The source already holds another story (another author's id): replacing it takes
+    /// `replace: true` (`cyd add --replace`).
+    case differentStory(existingTitle: String, existingID: String, newTitle: String, newID: String)
 
     public var description: String {
         switch self {
+        case .differentStory(let existingTitle, let existingID, let newTitle, let newID):
+            return "this source already holds '\(VisibleText.escape(existingTitle))' (story id '\(VisibleText.escape(existingID))'), "
+                + "and now holds '\(VisibleText.escape(newTitle))' (story id '\(VisibleText.escape(newID))'); nothing was changed. "
+                + "To put the new story in its place, add it again with --replace"
         case .unreadable(let reports):
             let totals = ReportTotals(reports)
             return "the story cannot be read (\(totals.phrase)); run `cyd validate` on it for details"
@@ -36,15 +43,24 @@ public enum ImportError: Error, CustomStringConvertible {
 }
 
 extension StoryLibrary {
-    /// Reads a story folder (or a story.json) from disk and imports it, keyed by its absolute path.
-    public func importFolder(_ path: String) throws -> ImportResult {
+    /// Reads a story folder (or a story file) from disk and imports it, keyed by its absolute
+    /// path: a folder (or the story.json in it) by the folder, any other file by its own path.
+    public func importFolder(_ path: String, replace: Bool = false) throws -> ImportResult {
         let target: ValidationTarget
         do { target = try ValidationTarget.resolve(path) } catch { throw ImportError.input(error.description) }
         let bytes: [UInt8]
         do { bytes = try target.read() } catch { throw ImportError.input(error.description) }
-        let folder = target.folder?.root.path ?? target.fileURL.deletingLastPathComponent().path
-        let source = StorySource(kind: .folder, location: Self.absolutePath(folder))
-        return try importStory(bytes: bytes, displayPath: target.displayPath, source: source, version: nil, author: nil)
+        return try importStory(bytes: bytes, displayPath: target.displayPath, source: Self.source(of: target), version: nil, author: nil, replace: replace)
+    }
+
+    /// The source a path on disk is kept under.
+    public static func source(of target: ValidationTarget) -> StorySource {
+        if let folder = target.folder { return StorySource(kind: .folder, location: absolutePath(folder.root.path)) }
+        let file = absolutePath(target.fileURL.path)
+        if target.fileURL.lastPathComponent == "story.json" {
+            return StorySource(kind: .folder, location: absolutePath(target.fileURL.deletingLastPathComponent().path))
+        }
+        return StorySource(kind: .file, location: file)
     }
 
     /// An absolute, normalised path: the key of a folder source.
@@ -64,7 +80,9 @@ extension StoryLibrary {
     /// Imports a story's bytes in one transaction: afterwards the story is in the library whole,
     /// or (if the process dies, or the story is unreadable) exactly as it was before.
     /// - Parameter version: a commit id for git sources; nil to use a hash of the content.
-    public func importStory(bytes: [UInt8], displayPath: String, source: StorySource, version: String?, author: String?) throws -> ImportResult {
+    /// - Parameter replace: put the story in place of another story (another author's id) that
+    ///   the source held; without it that is refused (`ImportError.differentStory`).
+    public func importStory(bytes: [UInt8], displayPath: String, source: StorySource, version: String?, author: String?, replace: Bool = false) throws -> ImportResult {
         // Read the way readers do: lenient, so published stories with trailing commas load.
         let file = LoadedFile.load(bytes, fileName: displayPath, options: JSONParser.Options(lenient: true))
         let reports = Checker.check(file, bytes: bytes, path: displayPath, options: CheckOptions(lenient: true))
@@ -76,6 +94,9 @@ extension StoryLibrary {
             let existing = try Row.fetchOne(db, sql: "SELECT * FROM story WHERE source = ?", arguments: [source.key]).map(Self.story)
             if let existing, existing.version == version {
                 return ImportResult(story: existing, change: .unchanged, reports: reports, displacedReaders: [])
+            }
+            if let existing, existing.storyKey != story.id, !replace {
+                throw ImportError.differentStory(existingTitle: existing.title, existingID: existing.storyKey, newTitle: story.name, newID: story.id)
             }
             var seen = Set<String>()
             let chapters = story.chapters.filter { seen.insert($0.id).inserted }  // duplicate ids: the first wins

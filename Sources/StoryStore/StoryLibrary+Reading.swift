@@ -38,12 +38,27 @@ extension StoryLibrary {
         }
     }
 
+    /// Reading state is written only for a story that is still in the library, checked in the
+    /// same transaction as the write: a story removed (and perhaps forgotten) by another cyd
+    /// while it is read must not get notes and bookmarks back behind the user's back.
+    static func requireStory(_ story: StoryRecord, _ db: Database) throws {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM story WHERE id = ?)", arguments: [story.id]) == true else {
+            throw LibraryError.storyRemoved(title: story.title)
+        }
+    }
+
+    /// Whether the story is still in the library (another cyd may have removed it).
+    public func contains(_ story: StoryRecord) throws -> Bool {
+        try database.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM story WHERE id = ?)", arguments: [story.id]) == true }
+    }
+
     /// Saves where a reader is (and, when the chapter is an ending, that they found it), in one
     /// transaction.
     public func saveProgress(_ progress: Progress, profile: String, story: StoryRecord, reachedEnding: Bool) throws {
         let history = Array(progress.history.suffix(Self.historyLimit))
         let encoded = String(decoding: try JSONEncoder().encode(history), as: UTF8.self)
         try database.write { db in
+            try Self.requireStory(story, db)
             try db.execute(
                 sql: """
                     INSERT INTO progress (profile, story_source, chapter_key, history, updated_at) VALUES (?, ?, ?, ?, ?)
@@ -85,6 +100,7 @@ extension StoryLibrary {
 
     public func addBookmark(_ name: String, chapterKey: String, profile: String, story: StoryRecord) throws {
         try database.write { db in
+            try Self.requireStory(story, db)
             try db.execute(
                 sql: """
                     INSERT INTO bookmark (profile, story_source, name, chapter_key, created_at) VALUES (?, ?, ?, ?, ?)
@@ -114,6 +130,7 @@ extension StoryLibrary {
     @discardableResult
     public func addNote(_ body: String, chapterKey: String, profile: String, story: StoryRecord) throws -> Int64 {
         try database.write { db in
+            try Self.requireStory(story, db)
             try db.execute(
                 sql: "INSERT INTO note (profile, story_source, chapter_key, body, created_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [profile, story.source.key, chapterKey, body, Self.now])

@@ -3,6 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GRDB
 import StoryFormat
 
@@ -13,17 +18,70 @@ public final class StoryLibrary: Sendable {
     public let location: LibraryLocation
     let database: DatabaseQueue
 
-    public init(location: LibraryLocation) throws {
+    /// Opens (making it if needed) the library. Any number of processes may open one library at
+    /// once, even one that does not exist yet: making the folder, the switch to WAL and the
+    /// migrations happen under an advisory lock on `library.lock` beside the database, and every
+    /// connection waits (up to 5 s) for a writer rather than failing. A database written by a
+    /// newer cyd is refused untouched.
+    public init(location: LibraryLocation) throws(LibraryError) {
         self.location = location
-        try FileManager.default.createDirectory(atPath: location.dataDirectory, withIntermediateDirectories: true)
+        let path = location.databasePath
+        do {
+            try FileManager.default.createDirectory(atPath: location.dataDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw .folder(path: location.dataDirectory, reason: Self.folderProblem(location.dataDirectory))
+        }
+        let lock = open(location.dataDirectory + "/library.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        defer { if lock >= 0 { close(lock) } }
+        // A read-only folder cannot hold a lock file; opening goes on without it (and SQLite
+        // says what it can do there).
+        if lock >= 0 { while flock(lock, LOCK_EX) != 0 && errno == EINTR {} }
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
-        database = try DatabaseQueue(path: location.databasePath, configuration: configuration)
-        try Schema.migrator.migrate(database)
+        do {
+            let database = try DatabaseQueue(path: path, configuration: configuration)
+            let migrator = Schema.migrator
+            let names = migrator.migrations
+            try database.writeWithoutTransaction { db in
+                let known = Set(names)
+                let unknown = try migrator.appliedIdentifiers(db).subtracting(known).sorted()
+                let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+                if !unknown.isEmpty || version > names.count {
+                    throw LibraryError.newerLibrary(path: path, unknownMigrations: unknown.isEmpty ? ["schema version \(version)"] : unknown)
+                }
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                }
+            }
+            try migrator.migrate(database)
+            try database.writeWithoutTransaction { db in
+                if try Int.fetchOne(db, sql: "PRAGMA user_version") != names.count {
+                    try db.execute(sql: "PRAGMA user_version = \(names.count)")
+                }
+            }
+            self.database = database
+        } catch let error as LibraryError {
+            throw error
+        } catch {
+            throw LibraryError.worded(error, path: path) ?? .storage(path: path, failure: .other(code: -1, message: String(describing: error)))
+        }
+    }
+
+    /// Why a folder cannot be made or written, in words.
+    static func folderProblem(_ path: String) -> String {
+        var probe = path
+        while !probe.isEmpty, access(probe, F_OK) != 0 { probe = String(probe[..<(probe.lastIndex(of: "/") ?? probe.startIndex)]) }
+        if probe.isEmpty { probe = "/" }
+        var info = stat()
+        if stat(probe, &info) == 0, info.st_mode & S_IFMT != S_IFDIR { return "'\(probe)' is not a folder" }
+        if access(probe, W_OK) != 0 {
+            return errno == EROFS ? "the file system is read-only" : "'\(probe)' cannot be written (permission denied)"
+        }
+        return "it cannot be made"
     }
 
     static var now: Double { Date().timeIntervalSince1970 }

@@ -20,13 +20,14 @@ public enum GitSources {
     }
 
     /// Clones (or fetches) the repository and imports its story.json at the remote HEAD.
-    public static func add(_ url: String, to library: StoryLibrary, author: String? = nil) throws -> ImportResult {
+    public static func add(_ url: String, to library: StoryLibrary, author: String? = nil, replace: Bool = false) throws -> ImportResult {
         let (repository, commit) = try update(url, cache: library.location.gitCachePath(for: url))
         guard let bytes = try repository.file("story.json", at: commit) else {
             throw ImportError.input("\(VisibleText.escape(url)) has no story.json at the root of its default branch")
         }
         return try library.importStory(
-            bytes: bytes, displayPath: "\(url) story.json", source: StorySource(kind: .git, location: url), version: commit, author: author)
+            bytes: bytes, displayPath: "\(url) story.json", source: StorySource(kind: .git, location: url), version: commit, author: author,
+            replace: replace)
     }
 
     /// Brings the bare clone of `url` at `cache` up to date (fetching, or cloning when there is

@@ -24,7 +24,7 @@ public enum WebSources {
     }
 
     public static func add(
-        _ url: String, to library: StoryLibrary, certificateAuthorities: String? = HTTPClient.caBundle
+        _ url: String, to library: StoryLibrary, certificateAuthorities: String? = HTTPClient.caBundle, replace: Bool = false
     ) throws -> ImportResult {
         guard isAllowed(url) else {
             throw ImportError.input("\(VisibleText.escape(url)): only https:// URLs are downloaded (plain http can be read and changed on the way)")
@@ -43,6 +43,7 @@ public enum WebSources {
             throw ImportError.input("cannot download \(VisibleText.escape(url)): the server answered \(response.status)")
         }
         return try library.importStory(
-            bytes: response.body, displayPath: url, source: StorySource(kind: .url, location: url), version: nil, author: nil)
+            bytes: response.body, displayPath: url, source: StorySource(kind: .url, location: url), version: nil, author: nil,
+            replace: replace)
     }
 }

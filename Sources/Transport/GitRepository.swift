@@ -58,6 +58,53 @@ public final class GitRepository: @unchecked Sendable {
 
     /// Runs `body` with these limits for the connections it opens on this thread (libgit2 works
     /// on the calling thread), whatever other threads use.
+    /// What one clone, fetch or ls-remote may take from a server, whatever the server does: the
+    /// stall timeout says how long silence may last; these bound a server that never stops
+    /// (endless refs, an endless pack) or trickles (one byte a second). Enforced in the socket
+    /// stream, so libgit2 cannot outlive them.
+    public struct Limits: Sendable, Hashable {
+        /// The whole operation.
+        public var totalSeconds: Double
+        /// Everything received from the server.
+        public var maximumBytes: Int64
+        /// The refs the server advertises before the client asks for anything (10,000 refs
+        /// take about 1 MB).
+        public var maximumAdvertisementBytes: Int64
+        /// Objects a pack may declare (the indexer keeps an entry for each in memory).
+        public var maximumObjects: Int
+        /// Abandon a server sending fewer than this many bytes a second ...
+        public var lowSpeedBytesPerSecond: Int
+        /// ... for this long.
+        public var lowSpeedSeconds: Double
+
+        public init(
+            totalSeconds: Double, maximumBytes: Int64, maximumAdvertisementBytes: Int64, maximumObjects: Int, lowSpeedBytesPerSecond: Int,
+            lowSpeedSeconds: Double
+        ) {
+            self.maximumObjects = maximumObjects
+            self.totalSeconds = totalSeconds
+            self.maximumBytes = maximumBytes
+            self.maximumAdvertisementBytes = maximumAdvertisementBytes
+            self.lowSpeedBytesPerSecond = lowSpeedBytesPerSecond
+            self.lowSpeedSeconds = lowSpeedSeconds
+        }
+
+        /// 10 minutes, 512 MiB, 16 MiB of refs, 1 million objects, and at least 1 KiB/s over
+        /// any 30 s.
+        public static let standard = Limits(
+            totalSeconds: 600, maximumBytes: 512 << 20, maximumAdvertisementBytes: 16 << 20, maximumObjects: 1_000_000,
+            lowSpeedBytesPerSecond: 1024, lowSpeedSeconds: 30)
+
+        nonisolated(unsafe) public static var current = standard
+
+        var c: cgit2_stream_limits {
+            cgit2_stream_limits(
+                total_ms: Int32(min(totalSeconds * 1000, Double(Int32.max))), max_bytes: maximumBytes,
+                max_advertisement_bytes: maximumAdvertisementBytes, low_speed_bytes_per_second: Int32(lowSpeedBytesPerSecond),
+                low_speed_ms: Int32(lowSpeedSeconds * 1000))
+        }
+    }
+
     public static func withNetworkTimeouts<T, E: Error>(connectSeconds: Double, stallSeconds: Double, _ body: () throws(E) -> T) throws(E) -> T {
         _ = initialised
         cgit2_stream_set_thread_timeouts(Int32(connectSeconds * 1000), Int32(stallSeconds * 1000))
@@ -117,7 +164,7 @@ public final class GitRepository: @unchecked Sendable {
         options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
         options.prune = GIT_FETCH_PRUNE
         options.update_fetchhead = 0
-        let box = ProgressBox(progress)
+        let box = ProgressBox(progress, maximumObjects: Limits.current.maximumObjects)
         let payload = Unmanaged.passRetained(box)
         defer { payload.release() }
         options.callbacks.transfer_progress = transferProgress
@@ -126,9 +173,14 @@ public final class GitRepository: @unchecked Sendable {
         defer { free(refspec) }
         code = withUnsafeMutablePointer(to: &refspec) { pointer in
             var refspecs = git_strarray(strings: pointer, count: 1)
+            cgit2_stream_begin_operation(Limits.current.c)
+            defer { cgit2_stream_end_operation() }
             return git_remote_fetch(remote, &refspecs, &options, nil)
         }
         guard code == 0 else {
+            if let objects = box.tooManyObjects {
+                throw GitError(code: code, message: "cannot fetch \(url): the server's pack holds \(objects) objects, more than the limit of \(box.maximumObjects)")
+            }
             throw box.cancelled ? GitError(code: code, message: "cancelled") : GitError.last(code, "cannot fetch \(url)")
         }
         try followDefaultBranch(of: remote, url)
@@ -200,6 +252,8 @@ public final class GitRepository: @unchecked Sendable {
         defer { git_remote_free(remote) }
         var callbacks = git_remote_callbacks()
         git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION))
+        cgit2_stream_begin_operation(Limits.current.c)
+        defer { cgit2_stream_end_operation() }
         code = git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil)
         guard code == 0 else { throw GitError.last(code, "cannot reach \(url)") }
         defer { git_remote_disconnect(remote) }
@@ -225,13 +279,24 @@ public final class GitRepository: @unchecked Sendable {
 /// Carries a progress closure through libgit2's C callback; returning false cancels.
 private final class ProgressBox {
     let handler: ((GitProgress) -> Bool)?
+    let maximumObjects: Int
     var cancelled = false
-    init(_ handler: ((GitProgress) -> Bool)?) { self.handler = handler }
+    /// The objects a pack declared when that was over the limit.
+    var tooManyObjects: Int?
+    init(_ handler: ((GitProgress) -> Bool)?, maximumObjects: Int) {
+        self.handler = handler
+        self.maximumObjects = maximumObjects
+    }
 }
 
 private let transferProgress: git_indexer_progress_cb = { stats, payload in
     guard let stats, let payload else { return 0 }
     let box = Unmanaged<ProgressBox>.fromOpaque(payload).takeUnretainedValue()
+    // A pack declares its object count first: one that declares too many is refused at once.
+    if box.maximumObjects > 0, Int(stats.pointee.total_objects) > box.maximumObjects {
+        box.tooManyObjects = Int(stats.pointee.total_objects)
+        return -1
+    }
     guard let handler = box.handler else { return 0 }
     let progress = GitProgress(
         receivedObjects: Int(stats.pointee.received_objects), totalObjects: Int(stats.pointee.total_objects),

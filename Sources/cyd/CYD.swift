@@ -5,6 +5,14 @@ import Glibc
 import Darwin
 #endif
 import StoryCheck
+import StoryFormat
+import StoryStore
+import Transport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 @main
 struct CYD: ParsableCommand {
@@ -21,6 +29,7 @@ struct CYD: ParsableCommand {
 
     /// Runs the command with cyd's exit codes: usage errors exit 2, not ArgumentParser's 64.
     static func main() {
+        GitLimitsFromEnvironment.apply()
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -30,6 +39,10 @@ struct CYD: ParsableCommand {
             Terminal.standardError.write("cyd: \(error.description)\n")
             Glibc.exit(2)
         } catch {
+            if let words = LibraryError.words(for: error) {
+                Terminal.standardError.write("cyd: \(VisibleText.escape(words))\n")
+                Glibc.exit(2)
+            }
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if code == .success {
@@ -46,4 +59,25 @@ struct CYD: ParsableCommand {
 enum Exit {
     static let problemsFound = ExitCode(1)
     static let failure = ExitCode(2)
+}
+
+/// What a git server may send, overridable for tuning and tests (defaults in the README):
+/// CYD_GIT_TOTAL_SECONDS, CYD_GIT_MAX_BYTES, CYD_GIT_MAX_REFS_BYTES, CYD_GIT_MAX_OBJECTS and
+/// CYD_GIT_LOW_SPEED ("BYTES/SECONDS": abandoned below BYTES a second for SECONDS).
+enum GitLimitsFromEnvironment {
+    static func apply(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
+        var limits = GitRepository.Limits.current
+        if let value = environment["CYD_GIT_TOTAL_SECONDS"].flatMap(Double.init), value > 0 { limits.totalSeconds = value }
+        if let value = environment["CYD_GIT_MAX_BYTES"].flatMap(Int64.init), value > 0 { limits.maximumBytes = value }
+        if let value = environment["CYD_GIT_MAX_REFS_BYTES"].flatMap(Int64.init), value > 0 { limits.maximumAdvertisementBytes = value }
+        if let value = environment["CYD_GIT_MAX_OBJECTS"].flatMap(Int.init), value > 0 { limits.maximumObjects = value }
+        if let value = environment["CYD_GIT_LOW_SPEED"] {
+            let parts = value.split(separator: "/")
+            if parts.count == 2, let bytes = Int(parts[0]), let seconds = Double(parts[1]), bytes >= 0, seconds > 0 {
+                limits.lowSpeedBytesPerSecond = bytes
+                limits.lowSpeedSeconds = seconds
+            }
+        }
+        GitRepository.Limits.current = limits
+    }
 }

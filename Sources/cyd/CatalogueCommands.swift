@@ -306,7 +306,7 @@ struct Update: ParsableCommand {
                 let result: ImportResult
                 switch story.source.kind {
                 case .git: result = try GitSources.add(story.source.location, to: library, author: story.author)
-                case .folder: result = try library.importFolder(story.source.location)
+                case .folder, .file: result = try library.importFolder(story.source.location)
                 case .url: result = try WebSources.add(story.source.location, to: library)
                 }
                 if result.change == .unchanged {

@@ -21,6 +21,9 @@ struct Add: ParsableCommand {
     @Argument(help: "A story folder, a story.json, an https URL of a story.json, or a git URL.")
     var source: String
 
+    @Flag(help: "Put the story in place of a different story (another story id) that this source held before.")
+    var replace = false
+
     @OptionGroup var library: LibraryOptions
 
     func run() throws {
@@ -28,7 +31,7 @@ struct Add: ParsableCommand {
         try StoryLibrary.refusePlainHTTP(source)
         do {
             let result = try WebSources.isStoryURL(source) || GitSources.isGitURL(source)
-                ? StoryLibrary.add(source, to: library) : library.importFolder(source)
+                ? StoryLibrary.add(source, to: library, replace: replace) : library.importFolder(source, replace: replace)
             let story = result.story
             let verb = switch result.change {
                 case .added: "added"
@@ -179,7 +182,9 @@ struct Remove: ParsableCommand {
         let record: StoryRecord
         if let id = Int64(story), let found = try library.story(id: id) {
             record = found
-        } else if let found = try library.story(source: StorySource(kind: .folder, location: StoryLibrary.absolutePath(story))) {
+        } else if let found = try library.story(source: StorySource(kind: .folder, location: StoryLibrary.absolutePath(story)))
+            ?? library.story(source: StorySource(kind: .file, location: StoryLibrary.absolutePath(story)))
+        {
             record = found
         } else {
             Terminal.standardError.write("cyd: no story '\(VisibleText.escape(story))' in the library; `cyd list` shows the ids\n")

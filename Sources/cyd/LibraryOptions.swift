@@ -12,11 +12,10 @@ struct LibraryOptions: ParsableArguments {
     var directory: String?
 
     func open() throws -> StoryLibrary {
-        let location = LibraryLocation.resolve(override: directory)
         do {
-            return try StoryLibrary(location: location)
+            return try StoryLibrary(location: LibraryLocation.resolve(override: directory))
         } catch {
-            throw CLIError("cannot open the library at \(VisibleText.escape(location.databasePath)): \(error)")
+            throw CLIError(VisibleText.escape(error.description))
         }
     }
 }
@@ -29,8 +28,8 @@ struct CLIError: Error, CustomStringConvertible {
 
 extension StoryLibrary {
     /// Adds a source that is a URL: an https story.json is downloaded, any other URL cloned.
-    static func add(_ url: String, to library: StoryLibrary) throws -> ImportResult {
-        try WebSources.isStoryURL(url) ? WebSources.add(url, to: library) : GitSources.add(url, to: library)
+    static func add(_ url: String, to library: StoryLibrary, replace: Bool = false) throws -> ImportResult {
+        try WebSources.isStoryURL(url) ? WebSources.add(url, to: library, replace: replace) : GitSources.add(url, to: library, replace: replace)
     }
 
     /// Plain http to another machine: refused by name, rather than mistaken for a missing folder.

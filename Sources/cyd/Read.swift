@@ -180,6 +180,16 @@ struct ReaderLoop {
                 }
             } catch let error as ReadingError {
                 screen.error(error.description)
+            } catch LibraryError.storyRemoved(let title) {
+                screen.error(LibraryError.storyRemoved(title: VisibleText.escape(title)).description)
+                return
+            } catch {
+                // A storage error (a full disk, a read-only library) is shown, and reading goes on.
+                guard let worded = LibraryError.worded(error, path: session.library.location.databasePath) else { throw error }
+                screen.error(VisibleText.escape(worded.description))
+            }
+            if let unsaved = session.unsaved {
+                screen.error("your place was not saved: \(VisibleText.escape(unsaved.description)); the next move saves it again")
             }
         }
         if screen.mode == .json { screen.emit(["event": "quit"]) }

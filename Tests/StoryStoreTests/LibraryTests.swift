@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// A story written from (id, [(target, label)]) pairs; the first chapter is the start.
-func storyJSON(title: String = "Tide", _ chapters: [(String, [String])], picture: String? = nil, text: String = "Hello, [[name]].") -> String {
+func storyJSON(title: String = "Tide", id: String = "s1", _ chapters: [(String, [String])], picture: String? = nil, text: String = "Hello, [[name]].") -> String {
     let body = chapters.enumerated().map { index, chapter in
         let choices = chapter.1.map { #"{"chapter_id": "\#($0)", "text": "Go to \#($0)"}"# }.joined(separator: ", ")
         var fields = [#""id": "\#(chapter.0)""#, #""name": "Chapter \#(chapter.0)""#, #""text": "\#(text) This is \#(chapter.0).""#]
@@ -15,7 +15,7 @@ func storyJSON(title: String = "Tide", _ chapters: [(String, [String])], picture
         if !chapter.1.isEmpty { fields.append(#""choices": [\#(choices)]"#) }
         return "{ " + fields.joined(separator: ", ") + " }"
     }.joined(separator: ",\n")
-    return #"{"story": {"id": "s1", "name": "\#(title)", "rating": "G", "summary": "A test story about the sea", "chapters": [\#n\#(body)]}}"#
+    return #"{"story": {"id": "\#(id)", "name": "\#(title)", "rating": "G", "summary": "A test story about the sea", "chapters": [\#n\#(body)]}}"#
 }
 
 final class Fixture {

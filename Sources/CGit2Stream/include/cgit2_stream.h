@@ -16,6 +16,21 @@ void cgit2_stream_set_timeouts(int connect_ms, int stall_ms);
 /// Limits for connections the calling thread opens from now on (0: the defaults).
 void cgit2_stream_set_thread_timeouts(int connect_ms, int stall_ms);
 
+/// Limits on everything a server can send during one operation (a clone, a fetch, an ls-remote)
+/// of the calling thread, on top of the stall timeout; 0 turns a limit off.
+typedef struct {
+    int total_ms;                     // the whole operation, however busy the server keeps it
+    long long max_bytes;              // everything received (the pack, mostly)
+    long long max_advertisement_bytes;  // received before the client's second request: the refs
+    int low_speed_bytes_per_second;   // below this rate ...
+    int low_speed_ms;                 // ... for this long: abandoned (a server trickling bytes)
+} cgit2_stream_limits;
+
+/// Starts an operation under `limits` on the calling thread; its counters start at zero.
+void cgit2_stream_begin_operation(cgit2_stream_limits limits);
+/// Ends it: the thread's streams are unlimited again (but for the stall timeout).
+void cgit2_stream_end_operation(void);
+
 /// The calling thread's last network failure in a timed stream ("" when none since the last
 /// clear): libgit2's TLS layer reports a failed read as a generic SSL error, this says why.
 const char *cgit2_stream_last_error(void);
