@@ -46,3 +46,22 @@ print(f"read with one choice, 100 chapters:  median {small * 1000:.1f} ms, peak 
 print(f"read with one choice, 100k chapters: median {large * 1000:.1f} ms, peak {int(sys.argv[3]) / 1024:.1f} MB")
 print(f"ratio 100k / 100: {large / small:.2f}")
 PY
+
+# A chapter of 50 MB (60,000 paragraphs, with [[name]]): showing it costs its size, not more.
+mkdir -p "$work/huge-chapter"
+python3 - "$work/huge-chapter/story.json" <<'PY'
+import json, sys
+text = ("Hello [[name]]. The lantern swings over the harbour and the gulls wait for the tide. " * 10 + "\n\n") * 60000
+chapters = [{"id": "a", "name": "A", "text": text, "is_first_chapter": True, "choices": [{"chapter_id": "b", "text": "On"}]},
+            {"id": "b", "name": "B", "text": "The end.", "is_ending": True}]
+json.dump({"story": {"id": "huge", "name": "A huge chapter", "rating": "G", "summary": "50 MB of text", "chapters": chapters}}, open(sys.argv[1], "w"))
+PY
+huge=$("$cyd" add "$work/huge-chapter" | sed -n 's/.*(id \([0-9]*\),.*/\1/p')
+hyperfine --style none --warmup 1 --runs 5 --export-json "$work/huge.json" \
+  -n "read huge" "$cyd read $huge --restart --plain --name Ana < /dev/null > /dev/null" >/dev/null
+huge_kb=$(/usr/bin/time -f %M "$cyd" read "$huge" --restart --plain --name Ana </dev/null 2>&1 >/dev/null | tail -1)
+python3 - "$work/huge.json" "$huge_kb" "$(stat -c %s "$work/huge-chapter/story.json")" <<'PY'
+import json, statistics, sys
+time = statistics.median(json.load(open(sys.argv[1]))["results"][0]["times"])
+print(f"show one chapter of {int(sys.argv[3]) / 1e6:.0f} MB (plain, to /dev/null): median {time:.2f} s, peak {int(sys.argv[2]) / 1024:.0f} MB")
+PY

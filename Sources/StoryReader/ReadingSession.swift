@@ -208,9 +208,31 @@ public final class ReadingSession {
 }
 
 extension String {
-    /// Replaces every exact "[[name]]", as the original reader did.
+    /// Replaces every exact "[[name]]", as the original reader did; one pass over the UTF-8
+    /// bytes, so a huge chapter costs its size.
     func replacingPlaceholder(with name: String) -> String {
-        guard contains("[[name]]") else { return self }
-        return split(separator: "[[name]]", omittingEmptySubsequences: false).joined(separator: name)
+        let placeholder = Array("[[name]]".utf8)
+        var text = self
+        return text.withUTF8 { bytes -> String in
+            var result: [UInt8] = []
+            var copied = 0
+            var index = 0
+            while index + placeholder.count <= bytes.count {
+                if bytes[index] == 0x5B, bytes[index + 1] == 0x5B,
+                    placeholder.indices.allSatisfy({ bytes[index + $0] == placeholder[$0] })
+                {
+                    if result.isEmpty { result.reserveCapacity(bytes.count) }
+                    result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
+                    result.append(contentsOf: name.utf8)
+                    index += placeholder.count
+                    copied = index
+                } else {
+                    index += 1
+                }
+            }
+            guard copied > 0 else { return self }
+            result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+            return String(decoding: result, as: UTF8.self)
+        }
     }
 }

@@ -79,10 +79,20 @@ struct ReaderScreen {
             line()
             line(mode == .terminal ? style("━━ \(title) ━━", "1;36") : "== \(title) ==")
             line()
+            // The text in one write per 64 KB, not one per line: a huge chapter is 600,000 lines.
+            var page = ""
             for (index, paragraph) in view.paragraphs.enumerated() {
-                if index > 0 { line() }
-                for wrapped in TextLayout.wrap(safe(paragraph), width: width) { line(wrapped) }
+                if index > 0 { page += "\n" }
+                for wrapped in TextLayout.wrap(safe(paragraph), width: width) {
+                    page += wrapped
+                    page += "\n"
+                }
+                if page.utf8.count > 65536 {
+                    output.write(page)
+                    page = ""
+                }
             }
+            output.write(page)
             if let path = record.picPath {
                 line()
                 line(style(pictureLine(path, picture), "2"))

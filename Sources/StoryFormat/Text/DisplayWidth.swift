@@ -3,6 +3,8 @@
 public enum DisplayWidth {
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
+        // Almost all text: no table to consult.
+        if v >= 0x20 && v < 0x300 { return 1 }
         if v == 0x200B || v == 0x200C || v == 0x200D || v == 0xFEFF { return 0 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark: return 0
@@ -28,5 +30,9 @@ public enum DisplayWidth {
     }
 
     /// Cells taken by a piece of text.
-    public static func of(_ text: some StringProtocol) -> Int { text.unicodeScalars.reduce(0) { $0 + of($1) } }
+    public static func of(_ text: some StringProtocol) -> Int {
+        var cells = 0
+        for scalar in text.unicodeScalars { cells += of(scalar) }
+        return cells
+    }
 }
