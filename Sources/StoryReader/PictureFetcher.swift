@@ -90,10 +90,11 @@ public final class PictureFetcher: @unchecked Sendable {
         case .success(let picture):
             do {
                 try library.storePicture(picture, of: story)
-                return .ready(picture)
             } catch {
-                return .failed(path: path, reason: "could not store it: \(error)")
+                // Not kept for offline reading (a read-only library, a full disk), but shown now.
+                guard LibraryError.words(for: error) != nil else { return .failed(path: path, reason: "could not store it: \(error)") }
             }
+            return .ready(picture)
         case .failure(let reason):
             return .failed(path: path, reason: reason.message)
         }

@@ -67,8 +67,26 @@ public final class StoryLibrary: Sendable {
         } catch let error as LibraryError {
             throw error
         } catch {
-            throw LibraryError.worded(error, path: path) ?? .storage(path: path, failure: .other(code: -1, message: String(describing: error)))
+            let worded = LibraryError.worded(error, path: path) ?? .storage(path: path, failure: .other(code: -1, message: String(describing: error)))
+            // A library on a read-only medium, in a folder this user cannot write, or on a full
+            // disk is still read: list, search and read work, and each save says why it cannot.
+            guard case .storage(_, let failure) = worded, [.readOnly, .cannotOpen, .io, .full].contains(failure),
+                access(path, R_OK) == 0, let database = Self.openReadOnly(path, configuration)
+            else { throw worded }
+            self.database = database
         }
+    }
+
+    /// The library opened for reading only, when it can be: `immutable=1` because SQLite may not
+    /// create the -shm file a WAL database otherwise needs. Nil when that fails too, or when the
+    /// library needs migrations this process could not apply.
+    static func openReadOnly(_ path: String, _ configuration: Configuration) -> DatabaseQueue? {
+        var readOnly = configuration
+        readOnly.readonly = true
+        guard let database = try? DatabaseQueue(path: "file:\(path)?immutable=1", configuration: readOnly),
+            (try? database.read({ db in try Schema.migrator.hasCompletedMigrations(db) && !Schema.migrator.hasBeenSuperseded(db) })) == true
+        else { return nil }
+        return database
     }
 
     /// Why a folder cannot be made or written, in words.

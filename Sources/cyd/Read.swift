@@ -78,14 +78,15 @@ struct Read: ParsableCommand {
 
     func resolveFirstName(_ library: StoryLibrary, interactive: Bool) throws -> String? {
         if let name, !name.isEmpty {
-            try library.setFirstName(name, profile: profile)
+            // Kept for next time when the library can be written; used now regardless.
+            do { try library.setFirstName(name, profile: profile) } catch where LibraryError.words(for: error) != nil {}
             return name
         }
         if let stored = try library.firstName(profile: profile) { return stored }
         guard interactive else { return nil }
         Terminal.standardOutput.write("What is your first name? (used in the stories) ")
         guard let answer = readLine()?.trimmingSpaces, !answer.isEmpty else { return nil }
-        try library.setFirstName(answer, profile: profile)
+        do { try library.setFirstName(answer, profile: profile) } catch where LibraryError.words(for: error) != nil {}
         return answer
     }
 
@@ -121,6 +122,9 @@ struct ReaderLoop {
     func showChapter() throws {
         screen.chapter(
             session.current, picture: session.picture(), endingsFound: try session.endingsFound().count, endingCount: session.endingCount)
+        if let unsaved = session.unsaved {
+            screen.error("your place was not saved: \(VisibleText.escape(unsaved.description)); the next move saves it again")
+        }
     }
 
     func run() throws {
@@ -187,9 +191,6 @@ struct ReaderLoop {
                 // A storage error (a full disk, a read-only library) is shown, and reading goes on.
                 guard let worded = LibraryError.worded(error, path: session.library.location.databasePath) else { throw error }
                 screen.error(VisibleText.escape(worded.description))
-            }
-            if let unsaved = session.unsaved {
-                screen.error("your place was not saved: \(VisibleText.escape(unsaved.description)); the next move saves it again")
             }
         }
         if screen.mode == .json { screen.emit(["event": "quit"]) }
