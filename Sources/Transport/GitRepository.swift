@@ -72,15 +72,19 @@ public final class GitRepository: @unchecked Sendable {
         public var maximumAdvertisementBytes: Int64
         /// Objects a pack may declare (the indexer keeps an entry for each in memory).
         public var maximumObjects: Int
+        /// Refs the server may advertise (counted once the advertisement is complete; the bytes
+        /// limit above stops one that never completes).
+        public var maximumRefs: Int
         /// Abandon a server sending fewer than this many bytes a second ...
         public var lowSpeedBytesPerSecond: Int
         /// ... for this long.
         public var lowSpeedSeconds: Double
 
         public init(
-            totalSeconds: Double, maximumBytes: Int64, maximumAdvertisementBytes: Int64, maximumObjects: Int, lowSpeedBytesPerSecond: Int,
-            lowSpeedSeconds: Double
+            totalSeconds: Double, maximumBytes: Int64, maximumAdvertisementBytes: Int64, maximumRefs: Int, maximumObjects: Int,
+            lowSpeedBytesPerSecond: Int, lowSpeedSeconds: Double
         ) {
+            self.maximumRefs = maximumRefs
             self.maximumObjects = maximumObjects
             self.totalSeconds = totalSeconds
             self.maximumBytes = maximumBytes
@@ -89,10 +93,10 @@ public final class GitRepository: @unchecked Sendable {
             self.lowSpeedSeconds = lowSpeedSeconds
         }
 
-        /// 10 minutes, 512 MiB, 16 MiB of refs, 1 million objects, and at least 1 KiB/s over
-        /// any 30 s.
+        /// 10 minutes, 512 MiB, 10,000 refs in at most 16 MiB, 1 million objects, and at least
+        /// 1 KiB/s over any 30 s.
         public static let standard = Limits(
-            totalSeconds: 600, maximumBytes: 512 << 20, maximumAdvertisementBytes: 16 << 20, maximumObjects: 1_000_000,
+            totalSeconds: 600, maximumBytes: 512 << 20, maximumAdvertisementBytes: 16 << 20, maximumRefs: 10_000, maximumObjects: 1_000_000,
             lowSpeedBytesPerSecond: 1024, lowSpeedSeconds: 30)
 
         nonisolated(unsafe) public static var current = standard
@@ -171,11 +175,29 @@ public final class GitRepository: @unchecked Sendable {
         options.callbacks.payload = payload.toOpaque()
         var refspec: UnsafeMutablePointer<CChar>? = strdup("+refs/heads/*:refs/heads/*")
         defer { free(refspec) }
+        let maximumRefs = Limits.current.maximumRefs
+        var refCount = 0
+        // git_remote_fetch in its steps, so the advertised refs can be counted before anything
+        // is downloaded: connect, list, download, update the branches, prune.
         code = withUnsafeMutablePointer(to: &refspec) { pointer in
             var refspecs = git_strarray(strings: pointer, count: 1)
             cgit2_stream_begin_operation(Limits.current.c)
             defer { cgit2_stream_end_operation() }
-            return git_remote_fetch(remote, &refspecs, &options, nil)
+            var code = git_remote_connect(remote, GIT_DIRECTION_FETCH, &options.callbacks, &options.proxy_opts, &options.custom_headers)
+            guard code == 0 else { return code }
+            defer { git_remote_disconnect(remote) }
+            var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
+            code = git_remote_ls(&heads, &refCount, remote)
+            guard code == 0 else { return code }
+            if maximumRefs > 0, refCount > maximumRefs { return -1 }
+            code = git_remote_download(remote, &refspecs, &options)
+            guard code == 0 else { return code }
+            code = git_remote_update_tips(remote, &options.callbacks, 0, GIT_REMOTE_DOWNLOAD_TAGS_NONE, nil)
+            guard code == 0 else { return code }
+            return git_remote_prune(remote, &options.callbacks)
+        }
+        if maximumRefs > 0, refCount > maximumRefs {
+            throw GitError(code: -1, message: "cannot fetch \(url): the server advertised \(refCount) refs, more than the limit of \(maximumRefs)")
         }
         guard code == 0 else {
             if let objects = box.tooManyObjects {
@@ -261,6 +283,10 @@ public final class GitRepository: @unchecked Sendable {
         var count = 0
         code = git_remote_ls(&heads, &count, remote)
         guard code == 0, let heads else { throw GitError.last(code, "cannot list \(url)") }
+        let maximumRefs = Limits.current.maximumRefs
+        if maximumRefs > 0, count > maximumRefs {
+            throw GitError(code: -1, message: "cannot list \(url): the server advertised \(count) refs, more than the limit of \(maximumRefs)")
+        }
         for index in 0..<count {
             guard let head = heads[index] else { continue }
             if String(cString: head.pointee.name) == "HEAD" { return hex(head.pointee.oid) }

@@ -62,7 +62,7 @@ enum Exit {
 }
 
 /// What a git server may send, overridable for tuning and tests (defaults in the README):
-/// CYD_GIT_TOTAL_SECONDS, CYD_GIT_MAX_BYTES, CYD_GIT_MAX_REFS_BYTES, CYD_GIT_MAX_OBJECTS and
+/// CYD_GIT_TOTAL_SECONDS, CYD_GIT_MAX_BYTES, CYD_GIT_MAX_REFS, CYD_GIT_MAX_REFS_BYTES, CYD_GIT_MAX_OBJECTS and
 /// CYD_GIT_LOW_SPEED ("BYTES/SECONDS": abandoned below BYTES a second for SECONDS).
 enum GitLimitsFromEnvironment {
     static func apply(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -71,6 +71,7 @@ enum GitLimitsFromEnvironment {
         if let value = environment["CYD_GIT_MAX_BYTES"].flatMap(Int64.init), value > 0 { limits.maximumBytes = value }
         if let value = environment["CYD_GIT_MAX_REFS_BYTES"].flatMap(Int64.init), value > 0 { limits.maximumAdvertisementBytes = value }
         if let value = environment["CYD_GIT_MAX_OBJECTS"].flatMap(Int.init), value > 0 { limits.maximumObjects = value }
+        if let value = environment["CYD_GIT_MAX_REFS"].flatMap(Int.init), value > 0 { limits.maximumRefs = value }
         if let value = environment["CYD_GIT_LOW_SPEED"] {
             let parts = value.split(separator: "/")
             if parts.count == 2, let bytes = Int(parts[0]), let seconds = Double(parts[1]), bytes >= 0, seconds > 0 {

@@ -19,6 +19,7 @@ struct HostileGitServerTests {
         Case(mode: "endless-refs", environment: [:], message: "advertised more than 16777216 bytes of refs", seconds: 30),
         Case(mode: "endless-refs", environment: ["CYD_GIT_MAX_REFS_BYTES": "1000000000", "CYD_GIT_MAX_BYTES": "5000000"],
              message: "sent more than 5000000 bytes", seconds: 30),
+        Case(mode: "many-refs", environment: [:], message: "advertised 20001 refs, more than the limit of 10000", seconds: 30),
         Case(mode: "trickle", environment: ["CYD_GIT_LOW_SPEED": "1024/3"], message: "is too slow: fewer than 1024 bytes a second for 3 s", seconds: 10),
         Case(mode: "trickle", environment: ["CYD_GIT_LOW_SPEED": "0/1", "CYD_GIT_TOTAL_SECONDS": "3"], message: "did not end within 3 s", seconds: 10),
         Case(mode: "garbage", environment: [:], message: "cannot clone", seconds: 10),

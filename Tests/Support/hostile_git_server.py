@@ -5,6 +5,7 @@ usage: hostile_git_server.py MODE [PORTFILE]
   prints the port it listens on (or writes it to PORTFILE), then serves until killed
   endless-refs  advertises refs without end (a client must stop at its advertisement limit)
   trickle       sends a valid advertisement one byte a second
+  many-refs     advertises 20,000 branches (a finite list, over the default count limit)
   garbage       answers with random bytes, then closes
   huge-pack     advertises one branch, then sends a pack declaring 100 million objects,
                 followed by an endless stream of small objects
@@ -57,6 +58,10 @@ def serve(conn, mode):
                 conn.sendall(batch)
                 sent += len(batch)
                 n += 1
+        elif mode == "many-refs":
+            conn.sendall(pkt(f"{OID} HEAD\0symref=HEAD:refs/heads/main\n"))
+            conn.sendall(b"".join(pkt(f"{OID} refs/heads/branch-{i:06d}\n") for i in range(20000)) + b"0000")
+            read_pkt(conn)
         elif mode == "trickle":
             data = pkt(f"{OID} HEAD\0\n") + pkt(f"{OID} refs/heads/main\n") + b"0000"
             for byte in (data * 100)[:300]:
