@@ -38,5 +38,5 @@ fi
 # report and the final statistics.
 set -o pipefail
 "$out/fuzz-story" "$out/corpus" -max_total_time="$seconds" -max_len=1024 -timeout=10 -rss_limit_mb=2048 \
-  -artifact_prefix="$out/" -print_final_stats=1 "$@" 2>&1 | tee "$out/log" | { grep -vE '^#[0-9]+[[:space:]]+(NEW|REDUCE|pulse|RELOAD)|# Uses: |recommended dictionary' || true; }
+  -artifact_prefix="$out/" -print_final_stats=1 "$@" 2>&1 | tee "$out/log" | { grep -vE '^#[0-9]+[[:space:]]+(NEW|REDUCE|pulse|RELOAD)|# Uses: |recommended dictionary|NEW_FUNC' || true; }
 echo "fuzzing: no crash, leak or timeout in $(grep -E '^stat::number_of_executed_units' "$out/log" | awk '{print $2}') executions"
