@@ -63,6 +63,9 @@ public enum StorageFailure: Sendable, Equatable, CustomStringConvertible {
         case .SQLITE_BUSY, .SQLITE_LOCKED: self = .busy
         case .SQLITE_IOERR: self = .io
         case .SQLITE_PERM, .SQLITE_AUTH: self = .permission
+        case .SQLITE_ERROR where (error.message ?? "").hasPrefix("no such column") || (error.message ?? "").hasPrefix("no such table"):
+            // Our own statements name only what our migrations made: the schema was changed by hand.
+            self = .damaged
         default: self = .other(code: error.resultCode.primaryResultCode.rawValue, message: error.message ?? "no message")
         }
     }

@@ -73,6 +73,16 @@ struct LibraryFaultCommandTests {
         #expect(damaged.standardError.contains("the database file is damaged"), "\(damaged.standardError)")
         #expect(!damaged.standardError.contains("SQLite error"))
 
+        let renamed = folder.path("renamed")
+        #expect(try Command.cyd(["add", Command.packageRoot.appendingPathComponent("Stories/seven-stairs").path], environment: ["CYD_HOME": renamed]).status == 0)
+        _ = try Command.run(
+            Command.which("python3")!,
+            ["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('ALTER TABLE progress RENAME COLUMN chapter_key TO x'); c.commit()",
+             renamed + "/library.sqlite"])
+        let tampered = try Command.cyd(["list"], environment: ["CYD_HOME": renamed])
+        #expect(tampered.status == 2)
+        #expect(tampered.standardError.contains("the database file is damaged"), "\(tampered.standardError)")
+
         try folder.write("not-a-folder", "x")
         let blocked = try Command.cyd(["list"], environment: ["CYD_HOME": folder.path("not-a-folder/library")])
         #expect(blocked.status == 2)
