@@ -37,19 +37,8 @@ enum AtomicFile {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw WriteError(description: "cannot write \(shown): \(reason(errno))") }
         var failure: Int32 = 0
-        bytes.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let count = POSIX.writeBytes(fd, buffer.baseAddress! + written, buffer.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                written += count
-            }
-            if fsync(fd) != 0 { failure = errno }
-        }
+        failure = bytes.withUnsafeBytes { POSIX.writeAll(fd, $0) }
+        if failure == 0, fsync(fd) != 0 { failure = errno }
         if close(fd) != 0, failure == 0 { failure = errno }
         if failure == 0, rename(temporary, path) != 0 { failure = errno }
         if failure != 0 {

@@ -18,17 +18,7 @@ enum Terminal {
         /// Writes everything, retrying short writes; a closed pipe (EPIPE) ends quietly.
         func write(_ text: String) {
             var text = text
-            text.withUTF8 { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = POSIX.writeBytes(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        return
-                    }
-                    offset += written
-                }
-            }
+            _ = text.withUTF8 { POSIX.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
         }
 
         var isTerminal: Bool { isatty(descriptor) == 1 }

@@ -21,4 +21,19 @@ public enum POSIX {
         Darwin.write(fd, buffer, count)
         #endif
     }
+
+    /// Writes all of `buffer`, retrying short and interrupted writes; 0, or the errno that
+    /// stopped it.
+    public static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32 {
+        var offset = 0
+        while offset < buffer.count {
+            let written = writeBytes(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += written
+        }
+        return 0
+    }
 }
