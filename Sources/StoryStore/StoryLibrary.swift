@@ -83,7 +83,10 @@ public final class StoryLibrary: Sendable {
     static func openReadOnly(_ path: String, _ configuration: Configuration) -> DatabaseQueue? {
         var readOnly = configuration
         readOnly.readonly = true
-        guard let database = try? DatabaseQueue(path: "file:\(path)?immutable=1", configuration: readOnly),
+        // In a URI, '%', '?' and '#' in the path must be escaped.
+        let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
+            .replacingOccurrences(of: "#", with: "%23")
+        guard let database = try? DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: readOnly),
             (try? database.read({ db in try Schema.migrator.hasCompletedMigrations(db) && !Schema.migrator.hasBeenSuperseded(db) })) == true
         else { return nil }
         return database

@@ -63,6 +63,8 @@ struct StoryModelTests {
     func paragraphs() {
         let chapter = Chapter(id: "a", name: "A", text: "One\r\nstill one\r\n\r\nTwo\n \nThree\n\n\n")
         #expect(chapter.paragraphs == ["One\nstill one", "Two", "Three"])
+        #expect(Chapter(id: "a", name: "A", text: "\t \n\n  café 🦊\r\n\t\r\nfin").paragraphs == ["  café 🦊", "fin"])
+        #expect(Chapter(id: "a", name: "A", text: "").paragraphs == [])
     }
 
     @Test("visible text never passes escape sequences or bidi controls on")
