@@ -6,7 +6,7 @@
 #   SECONDS  how long to run (default 60); the corpus grows in .build/fuzz/corpus, seeded from
 #            Stories/ and Tests/Fixtures; crashes are written to .build/fuzz/crash-*.
 # Every input that ever crashed it is kept in Tests/Fixtures/fuzz-regressions/ and replayed
-# first (a crash there fails the run at once).
+# first (a crash, leak or a run over 10 s there fails the run at once).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -32,7 +32,7 @@ build
 find Stories Tests/Fixtures -name '*.json' -size -16k -exec cp {} "$out/corpus/" \; 2>/dev/null || true
 regressions=Tests/Fixtures/fuzz-regressions
 if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
-  "$out/fuzz-story" "$regressions"/* >/dev/null 2>&1 || { echo "a kept regression input crashes again" >&2; exit 1; }
+  "$out/fuzz-story" -timeout=10 "$regressions"/* >/dev/null 2>&1 || { echo "a kept regression input fails again (crash, leak or over 10 s)" >&2; exit 1; }
 fi
 # The progress lines (one per new input) go to $out/log; what is left is the start, any crash
 # report and the final statistics.

@@ -93,7 +93,8 @@ enum JSONReport {
             let v = scalar.value
             if v == 0x7F || VisibleText.isC1(v) || VisibleText.isBidiControl(v) {
                 let hex = String(v, radix: 16)
-                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+                // One scalar at a time: append(contentsOf:) on a scalar view copies it each call.
+                for piece in ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars { out.append(piece) }
             } else {
                 out.append(scalar)
             }

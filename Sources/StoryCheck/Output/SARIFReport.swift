@@ -110,7 +110,7 @@ enum SARIFReport {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 let hex = Array("0123456789ABCDEF".unicodeScalars)
-                encoded.unicodeScalars.append(contentsOf: ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                for piece in ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] { encoded.unicodeScalars.append(piece) }
             }
         }
         return path.hasPrefix("/") ? "file://" + encoded : encoded

@@ -15,9 +15,12 @@ public enum VisibleText {
                 out.append("^")
                 out.append(Unicode.Scalar(UInt8(v + 0x40)))
             } else if v == 0x7F {
-                out.append(contentsOf: "^?".unicodeScalars)
+                out.append("^")
+                out.append("?")
             } else if isC1(v) || isBidiControl(v) {
-                out.append(contentsOf: "\\u{\(String(v, radix: 16, uppercase: true))}".unicodeScalars)
+                // One scalar at a time: UnicodeScalarView.append(contentsOf:) copies the whole
+                // view each call, which made escaping a text full of controls quadratic.
+                for piece in "\\u{\(String(v, radix: 16, uppercase: true))}".unicodeScalars { out.append(piece) }
             } else {
                 out.append(scalar)
             }
