@@ -1,4 +1,5 @@
 import Foundation
+import StoryFormat
 import TestSupport
 import Testing
 
@@ -184,9 +185,6 @@ struct HostileInputTests {
 /// What the terminal-safety test checks, for outputs of the command line too.
 enum TerminalSafetyCheck {
     static func unsafe(_ text: String) -> [Unicode.Scalar] {
-        text.unicodeScalars.filter { scalar in
-            let v = scalar.value
-            return scalar != "\n" && (v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v))
-        }
+        text.unicodeScalars.filter { $0 != "\n" && VisibleText.isUnsafe($0) }
     }
 }

@@ -60,24 +60,6 @@ public struct LineIndex: Sendable {
         return SourcePosition(line: line, column: column)
     }
 
-    /// The byte range of a 1-based line without its line break (CR LF or LF).
-    public func lineRange(_ line: Int) -> Range<Int> {
-        guard line >= 1, line <= lineStarts.count else { return 0..<0 }
-        let start = lineStarts[line - 1]
-        var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
-        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        return start..<max(start, end)
-    }
-
-    /// The text of a 1-based line without its line break (CR LF or LF).
-    public func lineBytes(_ line: Int) -> ArraySlice<UInt8> {
-        guard line >= 1, line <= lineStarts.count else { return [] }
-        let start = lineStarts[line - 1]
-        var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
-        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        return bytes[start..<max(start, end)]
-    }
-
     /// Byte offset of the start of `line`, for slicing.
     public func start(ofLine line: Int) -> Int { lineStarts[line - 1] }
 }
