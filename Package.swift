@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "StoryStore", targets: ["StoryStore"]),
         .library(name: "StoryReader", targets: ["StoryReader"]),
         .library(name: "Transport", targets: ["Transport"]),
+        .library(name: "StorySources", targets: ["StorySources"]),
         .library(name: "StorySync", targets: ["StorySync"]),
         .executable(name: "cyd", targets: ["cyd"]),
     ],
@@ -32,22 +33,26 @@ let package = Package(
         .target(name: "CGit2Stream", dependencies: ["CGit2"]),
         // the only module that touches C: HTTP through libcurl, git through libgit2
         .target(name: "Transport", dependencies: ["CCurl", "CGit2", "CGit2Stream"]),
-        // the SQLite library of stories, chapters, pictures, profiles and progress
+        // the SQLite library of stories, chapters, pictures, profiles and progress; stores Story values
         .target(
             name: "StoryStore",
             dependencies: [
-                "StoryFormat", "StoryCheck", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "StoryFormat", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
-        // a reading session: current chapter, choose, back, bookmarks, pictures; no terminal code
-        .target(name: "StoryReader", dependencies: ["StoryStore", "StoryFormat", "Transport", "LocalFiles"]),
-        // sources beyond folders: git repositories, https story.json, the authors.json catalogue
-        .target(name: "StorySync", dependencies: ["StoryStore", "StoryFormat", "Transport"]),
+        // a reading session: current chapter, choose, back, bookmarks, pictures; no terminal, no network
+        .target(name: "StoryReader", dependencies: ["StoryStore", "StoryFormat"]),
+        // where stories come from: one resolver over folders, files, git repositories and https
+        // story.json; reading -> checking -> storing composed; pictures for the reader
+        .target(
+            name: "StorySources",
+            dependencies: ["StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "Transport", "LocalFiles"]),
+        // the catalogue: authors.json -> repositories -> checks; the published index
+        .target(name: "StorySync", dependencies: ["StorySources", "StoryStore", "StoryCheck", "StoryFormat", "Transport"]),
         // the command line: the only module that knows about terminals and exit codes
         .executableTarget(
             name: "cyd",
             dependencies: [
-                "StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StorySync", "LocalFiles", "Transport",
+                "StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -56,8 +61,10 @@ let package = Package(
         // servers and fixtures shared by the tests
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"]),
-        .testTarget(name: "StorySyncTests", dependencies: ["StorySync", "StoryStore", "StoryReader", "Transport", "TestSupport"]),
-        .testTarget(name: "StoryStoreTests", dependencies: ["StoryStore", "StoryReader", "StoryFormat", "TestSupport"]),
+        .testTarget(
+            name: "StorySyncTests", dependencies: ["StorySync", "StorySources", "StoryStore", "StoryReader", "StoryCheck", "Transport", "TestSupport"]),
+        .testTarget(
+            name: "StoryStoreTests", dependencies: ["StoryStore", "StorySources", "StoryReader", "StoryFormat", "StoryCheck", "Transport", "TestSupport"]),
         .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -54,7 +54,7 @@ public final class ReadingSession {
         self.story = story
         self.profile = profile
         self.firstName = firstName
-        self.pictures = pictures ?? PictureFetcher(library: library)
+        self.pictures = pictures ?? PictureFetcher(library: library, source: nil)
         guard let first = try library.chapter(story.firstChapter, of: story) else { throw ReadingError.chapterMissing(story.firstChapter) }
         history = []
         current = ChapterView(record: first, paragraphs: [])

@@ -18,6 +18,11 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case storage(path: String, failure: StorageFailure)
     /// The story was removed from the library (by another cyd) while it was being read.
     case storyRemoved(title: String)
+    /// The source already holds another story (another author's id): replacing it takes
+    /// `replace: true` (`cyd add --replace`).
+    case differentStory(existingTitle: String, existingID: String, newTitle: String, newID: String)
+    /// A story with no chapter marked as the first cannot be read, so it is not stored.
+    case noFirstChapter(title: String)
 
     public var description: String {
         switch self {
@@ -32,6 +37,11 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the library \(path): \(failure)"
         case .storyRemoved(let title):
             return "'\(title)' was removed from the library while you read it; nothing more is saved for it (add it again to read on)"
+        case .differentStory(let existingTitle, let existingID, let newTitle, let newID):
+            return "this source already holds '\(existingTitle)' (story id '\(existingID)'), and now holds '\(newTitle)' (story id '\(newID)'); "
+                + "nothing was changed. To put the new story in its place, add it again with --replace"
+        case .noFirstChapter(let title):
+            return "'\(title)' has no chapter marked \"is_first_chapter\": true, so it cannot be read; nothing was stored"
         }
     }
 }

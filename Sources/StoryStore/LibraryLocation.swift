@@ -14,14 +14,6 @@ public struct LibraryLocation: Sendable, Hashable {
 
     public var databasePath: String { dataDirectory + "/library.sqlite" }
 
-    /// Where the bare clone of a git source is kept: a readable name and a hash of the URL.
-    public func gitCachePath(for url: String) -> String {
-        let name = url.split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? "repository"
-        let safe = String(name.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }.prefix(40))
-        let hash = String(FNV1a.hash(Array(url.utf8)), radix: 16)
-        return cacheDirectory + "/git/" + (safe.isEmpty ? "repository" : safe) + "-" + hash
-    }
-
     public init(dataDirectory: String, cacheDirectory: String) {
         self.dataDirectory = dataDirectory
         self.cacheDirectory = cacheDirectory

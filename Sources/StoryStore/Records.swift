@@ -1,8 +1,23 @@
-/// Where a story came from; the key of a story in the library.
+import GRDB
+
+/// Where a story came from, as the library keys it: a kind and a location. Which kinds exist and
+/// how each is recognised, fetched and read is the business of the source module (StorySources);
+/// storage only keeps the pair, so a new kind of source needs no change here.
 public struct StorySource: Sendable, Hashable, CustomStringConvertible {
-    /// `folder`: a story folder (its story.json); `file`: any other story file, keyed by its own
-    /// path, so two files in one folder are two stories; `git`; `url`: an https story.json.
-    public enum Kind: String, Sendable { case folder, file, git, url }
+    /// An open set of names: the kinds below, and any a newer cyd adds.
+    public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+        /// A story folder (its story.json), keyed by the folder's real path.
+        public static let folder = Kind(rawValue: "folder")
+        /// Any other story file, keyed by its own real path: two files in one folder are two stories.
+        public static let file = Kind(rawValue: "file")
+        /// A git repository's story.json at its default branch.
+        public static let git = Kind(rawValue: "git")
+        /// A story.json at an https URL.
+        public static let url = Kind(rawValue: "url")
+    }
     public var kind: Kind
     /// An absolute folder or file path, a git URL or an https URL.
     public var location: String
@@ -16,18 +31,11 @@ public struct StorySource: Sendable, Hashable, CustomStringConvertible {
     public var key: String { "\(kind.rawValue):\(location)" }
     public var description: String { key }
 
-    /// The folder pictures are read from, for folder and file sources.
-    public var folder: String? {
-        switch kind {
-        case .folder: location
-        case .file: String(location[..<(location.lastIndex(of: "/") ?? location.startIndex)])
-        case .git, .url: nil
-        }
-    }
-
     public init?(key: String) {
-        guard let colon = key.firstIndex(of: ":"), let kind = Kind(rawValue: String(key[..<colon])) else { return nil }
-        self.init(kind: kind, location: String(key[key.index(after: colon)...]))
+        guard let colon = key.firstIndex(of: ":"), colon > key.startIndex else { return nil }
+        let kind = String(key[..<colon])
+        guard kind.allSatisfy({ $0.isLetter || $0 == "-" }) else { return nil }
+        self.init(kind: Kind(rawValue: kind), location: String(key[key.index(after: colon)...]))
     }
 }
 
@@ -48,6 +56,37 @@ public struct StoryRecord: Sendable, Hashable {
     public var endingCount: Int
     public var addedAt: Double
     public var updatedAt: Double
+}
+
+/// The `story` table, column by column.
+extension StoryRecord: FetchableRecord, TableRecord {
+    public static let databaseTableName = "story"
+
+    public enum Columns {
+        public static let id = Column("id"), source = Column("source"), sourceKind = Column("source_kind"), location = Column("location")
+        public static let storyKey = Column("story_key"), title = Column("title"), rating = Column("rating"), summary = Column("summary")
+        public static let author = Column("author"), picPath = Column("pic_path"), version = Column("version")
+        public static let firstChapter = Column("first_chapter"), chapterCount = Column("chapter_count"), endingCount = Column("ending_count")
+        public static let addedAt = Column("added_at"), updatedAt = Column("updated_at")
+    }
+
+    public init(row: Row) throws {
+        id = row[Columns.id]
+        let key: String = row[Columns.source]
+        source = StorySource(key: key) ?? StorySource(kind: StorySource.Kind(rawValue: row[Columns.sourceKind]), location: row[Columns.location])
+        storyKey = row[Columns.storyKey]
+        title = row[Columns.title]
+        rating = row[Columns.rating]
+        summary = row[Columns.summary]
+        author = row[Columns.author]
+        picPath = row[Columns.picPath]
+        version = row[Columns.version]
+        firstChapter = row[Columns.firstChapter]
+        chapterCount = row[Columns.chapterCount]
+        endingCount = row[Columns.endingCount]
+        addedAt = row[Columns.addedAt]
+        updatedAt = row[Columns.updatedAt]
+    }
 }
 
 public struct ChoiceRecord: Sendable, Hashable {

@@ -12,11 +12,49 @@ import GRDB
 import StoryFormat
 
 /// The local library: stories, their chapters and pictures, and each profile's reading state,
-/// in one SQLite database (WAL, one writer). Every write is one transaction, so a process killed
-/// anywhere leaves either the old state or the new one.
+/// in one SQLite database. Every write is one transaction, so a process killed anywhere leaves
+/// either the old state or the new one. Opened as a `DatabasePool` (WAL): readers do not wait for
+/// the writer, so a reader can page through a story while a sync or an import writes.
 public final class StoryLibrary: Sendable {
     public let location: LibraryLocation
-    let database: DatabaseQueue
+    let database: any DatabaseWriter
+
+    /// A library on a database the caller opened (an in-memory `DatabaseQueue` in tests, say);
+    /// migrations are applied, a database of a newer cyd is refused.
+    public init(location: LibraryLocation, database: any DatabaseWriter) throws(LibraryError) {
+        self.location = location
+        do {
+            try Self.prepare(database, path: location.databasePath)
+        } catch {
+            throw LibraryError.worded(error, path: location.databasePath) ?? .storage(path: location.databasePath, failure: .other(code: -1, message: String(describing: error)))
+        }
+        self.database = database
+    }
+
+    /// Throws `newerLibrary` for a database with migrations this cyd does not know.
+    static func refuseNewer(_ database: any DatabaseWriter, path: String) throws {
+        let names = Schema.migrator.migrations
+        try database.read { db in
+            let unknown = try Schema.migrator.appliedIdentifiers(db).subtracting(Set(names)).sorted()
+            let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            if !unknown.isEmpty || version > names.count {
+                throw LibraryError.newerLibrary(path: path, unknownMigrations: unknown.isEmpty ? ["schema version \(version)"] : unknown)
+            }
+        }
+    }
+
+    /// Refuses a newer schema, migrates, and records the schema version.
+    static func prepare(_ database: any DatabaseWriter, path: String) throws {
+        let migrator = Schema.migrator
+        let names = migrator.migrations
+        try refuseNewer(database, path: path)
+        try migrator.migrate(database)
+        try database.writeWithoutTransaction { db in
+            if try Int.fetchOne(db, sql: "PRAGMA user_version") != names.count {
+                try db.execute(sql: "PRAGMA user_version = \(names.count)")
+            }
+        }
+    }
 
     /// Opens (making it if needed) the library. Any number of processes may open one library at
     /// once, even one that does not exist yet: making the folder, the switch to WAL and the
@@ -43,26 +81,12 @@ public final class StoryLibrary: Sendable {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         do {
-            let database = try DatabaseQueue(path: path, configuration: configuration)
-            let migrator = Schema.migrator
-            let names = migrator.migrations
-            try database.writeWithoutTransaction { db in
-                let known = Set(names)
-                let unknown = try migrator.appliedIdentifiers(db).subtracting(known).sorted()
-                let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-                if !unknown.isEmpty || version > names.count {
-                    throw LibraryError.newerLibrary(path: path, unknownMigrations: unknown.isEmpty ? ["schema version \(version)"] : unknown)
-                }
-                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
-                    try db.execute(sql: "PRAGMA journal_mode = WAL")
-                }
-            }
-            try migrator.migrate(database)
-            try database.writeWithoutTransaction { db in
-                if try Int.fetchOne(db, sql: "PRAGMA user_version") != names.count {
-                    try db.execute(sql: "PRAGMA user_version = \(names.count)")
-                }
-            }
+            // A database of a newer cyd is refused before the pool opens it: opening a pool writes
+            // (GRDB makes sure the WAL file exists), and such a file is to be left untouched.
+            try Self.refuseNewer(DatabaseQueue(path: path, configuration: configuration), path: path)
+            // The pool switches the file to WAL itself.
+            let database = try DatabasePool(path: path, configuration: configuration)
+            try Self.prepare(database, path: path)
             self.database = database
         } catch let error as LibraryError {
             throw error
@@ -110,23 +134,15 @@ public final class StoryLibrary: Sendable {
     // MARK: Stories
 
     public func stories() throws -> [StoryRecord] {
-        try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM story ORDER BY title COLLATE NOCASE, id").map(Self.story) }
+        try database.read { db in try StoryRecord.fetchAll(db, sql: "SELECT * FROM story ORDER BY title COLLATE NOCASE, id") }
     }
 
     public func story(id: Int64) throws -> StoryRecord? {
-        try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM story WHERE id = ?", arguments: [id]).map(Self.story) }
+        try database.read { db in try StoryRecord.fetchOne(db, key: id) }
     }
 
     public func story(source: StorySource) throws -> StoryRecord? {
-        try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM story WHERE source = ?", arguments: [source.key]).map(Self.story) }
-    }
-
-    static func story(_ row: Row) -> StoryRecord {
-        StoryRecord(
-            id: row["id"], source: StorySource(key: row["source"]) ?? StorySource(kind: .folder, location: row["location"]),
-            storyKey: row["story_key"], title: row["title"], rating: row["rating"], summary: row["summary"],
-            author: row["author"], picPath: row["pic_path"], version: row["version"], firstChapter: row["first_chapter"],
-            chapterCount: row["chapter_count"], endingCount: row["ending_count"], addedAt: row["added_at"], updatedAt: row["updated_at"])
+        try database.read { db in try StoryRecord.filter(StoryRecord.Columns.source == source.key).fetchOne(db) }
     }
 
     /// Removes a story with its chapters and pictures; its readers' progress, bookmarks, notes and
@@ -208,7 +224,7 @@ public final class StoryLibrary: Sendable {
                     """,
                 arguments: [match, limit])
             for row in storyRows where seen.insert(row["id"]).inserted {
-                hits.append(SearchHit(story: Self.story(row), chapterKey: nil, snippet: row["excerpt"]))
+                hits.append(SearchHit(story: try StoryRecord(row: row), chapterKey: nil, snippet: row["excerpt"]))
             }
             let chapterRows = try Row.fetchAll(
                 db,
@@ -221,7 +237,7 @@ public final class StoryLibrary: Sendable {
             for row in chapterRows where hits.count < limit {
                 let storyID: Int64 = row["story_id"]
                 guard seen.insert(storyID).inserted,
-                    let story = try Row.fetchOne(db, sql: "SELECT * FROM story WHERE id = ?", arguments: [storyID]).map(Self.story)
+                    let story = try StoryRecord.fetchOne(db, sql: "SELECT * FROM story WHERE id = ?", arguments: [storyID])
                 else { continue }
                 hits.append(SearchHit(story: story, chapterKey: row["key"], snippet: row["excerpt"]))
             }

@@ -7,6 +7,7 @@ import Foundation
 import Glibc
 #endif
 import StoryFormat
+import StorySources
 import StoryStore
 import Transport
 
@@ -28,9 +29,9 @@ public enum CatalogueSource {
         if (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && lower.split(separator: "?").first?.hasSuffix(".json") == true {
             return try download(source, library: library)
         }
-        if GitSources.isGitURL(source) {
+        if GitSource.isGitURL(source) {
             do {
-                let (repository, commit) = try GitSources.update(source, cache: library.location.gitCachePath(for: source))
+                let (repository, commit) = try GitSource.update(source, cache: GitSource.cachePath(for: source, cacheDirectory: library.location.cacheDirectory))
                 guard let bytes = try repository.file("authors.json", at: commit) else {
                     throw SyncError.catalogue("\(VisibleText.escape(source)) has no authors.json at the root of its default branch")
                 }

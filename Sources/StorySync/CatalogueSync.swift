@@ -5,6 +5,7 @@ import Foundation
 #endif
 import StoryCheck
 import StoryFormat
+import StorySources
 import StoryStore
 import Transport
 
@@ -292,7 +293,7 @@ public enum CatalogueSync {
                 item.detail = "cannot record the check: \(error)"
             }
         }
-        let cache = library.location.gitCachePath(for: entry.url)
+        let cache = GitSource.cachePath(for: entry.url, cacheDirectory: library.location.cacheDirectory)
         // A repository never fetched is cloned at once: asking for its HEAD first would cost the
         // server a second connection (and upload-pack process) for nothing.
         if entry.headCommit != nil, FileManager.default.fileExists(atPath: cache) {
@@ -318,7 +319,7 @@ public enum CatalogueSync {
             }
         }
         do {
-            let (repository, commit) = try GitSources.update(entry.url, cache: cache)
+            let (repository, commit) = try GitSource.update(entry.url, cache: cache)
             if entry.discovery == .listed {
                 var readme: [UInt8]?
                 for name in ["README.md", "readme.md", "Readme.md", "README.markdown", "README"] where readme == nil {

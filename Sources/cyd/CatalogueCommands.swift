@@ -8,6 +8,7 @@ import Foundation
 import Glibc
 #endif
 import StoryFormat
+import StorySources
 import StoryStore
 import StorySync
 import Transport
@@ -255,20 +256,21 @@ struct Get: ParsableCommand {
     }
 
     func run() throws {
-        let library = try library.open()
+        let importer = try library.importer()
+        let library = importer.library
         var failed = false
         for reference in stories {
             do {
                 let entry = try catalogueEntry(reference, in: library)
-                let result = try GitSources.add(entry.url, to: library, author: entry.author)
+                let result = try importer.importStory(from: entry.source, author: entry.author)
                 let story = result.story
                 let verb = result.change == .unchanged ? "already downloaded:" : "downloaded"
                 Terminal.standardOutput.write("\(verb) \(VisibleText.escape(story.title)) (id \(story.id), \(story.chapterCount) chapters); `cyd read \(story.id)` opens it\n")
             } catch let error as CLIError {
                 Terminal.standardError.write("cyd: \(error.description)\n")
                 failed = true
-            } catch {
-                Terminal.standardError.write("cyd: cannot download \(VisibleText.escape(reference)): \(VisibleText.escape(String(describing: error)))\n")
+            } catch let error as SourceError {
+                Terminal.standardError.write("cyd: cannot download \(VisibleText.escape(reference)): \(VisibleText.escape(error.description))\n")
                 failed = true
             }
         }
@@ -281,34 +283,20 @@ struct Update: ParsableCommand {
         abstract: "Fetch newer versions of downloaded stories, keeping every reader's place.",
         discussion: "Without STORY, every story in the library is refreshed from where it came from: git repositories are fetched, URLs downloaded again, folders read again. A reader whose chapter is gone from the new version is offered their last chapter that still exists, or the start.")
 
-    @Argument(help: "Library ids (see `cyd list`); all downloaded stories when none is given.")
+    @Argument(help: "Library ids (see `cyd list`), catalogue ids (author/repository) or sources; all downloaded stories when none is given.")
     var stories: [String] = []
 
     @OptionGroup var library: LibraryOptions
 
     func run() throws {
-        let library = try library.open()
-        var records: [StoryRecord] = []
-        if stories.isEmpty {
-            records = try library.stories()
-        } else {
-            for reference in stories {
-                guard let id = Int64(reference), let story = try library.story(id: id) else {
-                    throw CLIError("no story '\(VisibleText.escape(reference))' in the library; `cyd list` shows the ids")
-                }
-                records.append(story)
-            }
-        }
+        let importer = try library.importer()
+        let library = importer.library
+        let records = try stories.isEmpty ? library.stories() : stories.map { try StoryReference.require($0, in: library) }
         var failures = 0
         var counts = (updated: 0, unchanged: 0)
         for story in records {
             do {
-                let result: ImportResult
-                switch story.source.kind {
-                case .git: result = try GitSources.add(story.source.location, to: library, author: story.author)
-                case .folder, .file: result = try library.importFolder(story.source.location)
-                case .url: result = try WebSources.add(story.source.location, to: library)
-                }
+                let result = try importer.importStory(from: story.source, author: story.author)
                 if result.change == .unchanged {
                     counts.unchanged += 1
                 } else {
@@ -318,7 +306,7 @@ struct Update: ParsableCommand {
                 }
             } catch {
                 failures += 1
-                let reason = if case ImportError.unreadable = error { "the new version cannot be read; the old one is kept (`cyd validate` shows why)" } else { String(describing: error) }
+                let reason = if case SourceError.unreadable = error { "the new version cannot be read; the old one is kept (`cyd validate` shows why)" } else { String(describing: error) }
                 Terminal.standardError.write("cyd: cannot update \(VisibleText.escape(story.title)) (id \(story.id)): \(VisibleText.escape(reason))\n")
             }
         }

@@ -9,6 +9,7 @@ import Glibc
 #endif
 import StoryCheck
 import StoryFormat
+import StorySources
 import StoryStore
 import StorySync
 import Transport
@@ -27,11 +28,9 @@ struct Add: ParsableCommand {
     @OptionGroup var library: LibraryOptions
 
     func run() throws {
-        let library = try library.open()
-        try StoryLibrary.refusePlainHTTP(source)
+        let importer = try library.importer()
         do {
-            let result = try WebSources.isStoryURL(source) || GitSources.isGitURL(source)
-                ? StoryLibrary.add(source, to: library, replace: replace) : library.importFolder(source, replace: replace)
+            let result = try importer.add(source, replace: replace)
             let story = result.story
             let verb = switch result.change {
                 case .added: "added"
@@ -44,14 +43,11 @@ struct Add: ParsableCommand {
                 Terminal.standardOutput.write("  the story has \(totals.phrase); `cyd validate \(VisibleText.escape(source))` shows them\n")
             }
             reportDisplacedReaders(result.displacedReaders)
-        } catch ImportError.unreadable(let reports) {
+        } catch .unreadable(let reports) {
             Terminal.standardError.write(ReportFormat.text.render(reports.filter { !$0.diagnostics.isEmpty }))
             Terminal.standardError.write("cyd: \(VisibleText.escape(source)) cannot be read as a story; nothing was added\n")
             throw Exit.failure
-        } catch let error as ImportError {
-            Terminal.standardError.write("cyd: \(error.description)\n")
-            throw Exit.failure
-        } catch let error as GitError {
+        } catch {
             Terminal.standardError.write("cyd: \(VisibleText.escape(error.description))\n")
             throw Exit.failure
         }
@@ -84,6 +80,9 @@ struct List: ParsableCommand {
     @Option(help: "Whose progress to show.")
     var profile = "default"
 
+    @Argument(help: "Only these stories: library ids, catalogue ids (author/repository) or sources.")
+    var stories: [String] = []
+
     @OptionGroup var library: LibraryOptions
 
     func keeps(title: String?, author: String?, rating storyRating: String?) -> Bool {
@@ -97,7 +96,11 @@ struct List: ParsableCommand {
 
     func run() throws {
         let library = try library.open()
-        let stories = try library.stories().filter { keeps(title: $0.title, author: $0.author, rating: $0.rating) }
+        var stories = try library.stories().filter { keeps(title: $0.title, author: $0.author, rating: $0.rating) }
+        if !self.stories.isEmpty {
+            let wanted = Set(try self.stories.map { try StoryReference.require($0, in: library).id })
+            stories = stories.filter { wanted.contains($0.id) }
+        }
         var rows: [JSONValue] = []
         var lines: [String] = []
         var availableRows: [JSONValue] = []
@@ -166,7 +169,7 @@ struct Remove: ParsableCommand {
         abstract: "Remove a story and its pictures from the library.",
         discussion: "Asks first on a terminal; elsewhere needs --yes. Reading progress, bookmarks and notes are kept (adding the story again resumes them) unless you confirm forgetting them, or pass --forget-progress.")
 
-    @Argument(help: "A library id (see `cyd list`) or the story's folder.")
+    @Argument(help: "A library id (see `cyd list`), a catalogue id (author/repository), or the story's folder or URL.")
     var story: String
 
     @Flag(name: .shortAndLong, help: "Do not ask.")
@@ -180,14 +183,10 @@ struct Remove: ParsableCommand {
     func run() throws {
         let library = try library.open()
         let record: StoryRecord
-        if let id = Int64(story), let found = try library.story(id: id) {
-            record = found
-        } else if let found = try library.story(source: StorySource(kind: .folder, location: StoryLibrary.absolutePath(story)))
-            ?? library.story(source: StorySource(kind: .file, location: StoryLibrary.absolutePath(story)))
-        {
-            record = found
-        } else {
-            Terminal.standardError.write("cyd: no story '\(VisibleText.escape(story))' in the library; `cyd list` shows the ids\n")
+        do {
+            record = try StoryReference.require(story, in: library)
+        } catch let error as CLIError {
+            Terminal.standardError.write("cyd: \(error.description)\n")
             throw Exit.failure
         }
         var forget = forgetProgress

@@ -1,3 +1,4 @@
+import LocalFiles
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -10,7 +11,9 @@ import Glibc
 import StoryFormat
 import StoryCheck
 import StoryReader
+import StorySources
 import StoryStore
+import Transport
 
 struct Read: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -66,7 +69,8 @@ struct Read: ParsableCommand {
             let library = try library.open()
             guard let record = try pickStory(library, screen: screen, interactive: interactive) else { return }
             let firstName = try resolveFirstName(library, interactive: interactive)
-            let session = try ReadingSession(library: library, story: record, profile: profile, firstName: firstName)
+            let pictures = PictureFetcher(library: library, source: LibraryPictures(context: SourceContext(location: library.location, certificateAuthorities: HTTPClient.caBundle)))
+            let session = try ReadingSession(library: library, story: record, profile: profile, firstName: firstName, pictures: pictures)
             let resumption = try session.begin(restart: restart)
             screen.storyOpened(record, resumption)
             try ReaderLoop(session: session, screen: screen, interactive: interactive).run()
@@ -90,24 +94,36 @@ struct Read: ParsableCommand {
         return answer
     }
 
+    /// The story named on the command line, or one picked from the library (numbered by library
+    /// id, with source and progress) and the bundled stories not added yet (b1, b2, ...).
     func pickStory(_ library: StoryLibrary, screen: ReaderScreen, interactive: Bool) throws -> StoryRecord? {
-        if let story { return try library.resolve(story) }
+        let importer = StoryImporter(library: library, certificateAuthorities: HTTPClient.caBundle)
+        if let story { return try StoryReference.findOrAdd(story, importer: importer) }
         let stored = try library.stories()
         let storedLocations = Set(stored.map(\.source.location))
-        let bundled = BundledStories.folders().filter { !storedLocations.contains($0) }
-        let options: [(title: String, open: () throws -> StoryRecord)] =
-            stored.map { record in (record.title, { record }) }
-            + bundled.map { folder in (BundledStories.title(of: folder) + " (bundled)", { try library.resolve(folder) }) }
-        guard !options.isEmpty else {
+        let bundled = BundledStories.folders().filter { folder in !storedLocations.contains(LocalFile.realPath(folder) ?? folder) }
+        guard !stored.isEmpty || !bundled.isEmpty else {
             throw CLIError("the library is empty and no bundled stories were found; `cyd add FOLDER` adds one")
         }
         screen.line("Stories:")
-        for (index, option) in options.enumerated() { screen.line("  \(index + 1)) \(VisibleText.escape(option.title))") }
+        for record in stored {
+            let place = (try? library.progress(profile: profile, story: record))?.flatMap { try? library.chapter($0.chapterKey, of: record)?.name }
+            let progress = place.map { "at '\($0)'" } ?? "not started"
+            screen.line("  \(String(record.id).leftPadded(3))) \(VisibleText.escape(record.title)) · \(VisibleText.escape(progress)) · \(VisibleText.escape(record.source.location))")
+        }
+        for (index, folder) in bundled.enumerated() {
+            screen.line("  b\(index + 1)) \(VisibleText.escape(BundledStories.title(of: folder))) · bundled, not started · \(VisibleText.escape(folder))")
+        }
+        let ids = Set(stored.map { String($0.id) })
         while true {
             if interactive { Terminal.standardOutput.write("Which one? (number, q to quit) ") }
-            guard let answer = readLine()?.trimmingSpaces, answer != "q" else { return nil }
-            if let number = Int(answer), (1...options.count).contains(number) { return try options[number - 1].open() }
-            screen.error("type a number from 1 to \(options.count)")
+            guard let answer = readLine()?.trimmingSpaces.lowercased(), answer != "q" else { return nil }
+            if ids.contains(answer), let id = Int64(answer), let record = try library.story(id: id) { return record }
+            if answer.hasPrefix("b"), let number = Int(answer.dropFirst()), (1...max(1, bundled.count)).contains(number), number <= bundled.count {
+                return try StoryReference.findOrAdd(bundled[number - 1], importer: importer)
+            }
+            let choices = (stored.map { String($0.id) } + bundled.indices.map { "b\($0 + 1)" }).joined(separator: ", ")
+            screen.error("type one of \(choices)")
             if !interactive { return nil }
         }
     }

@@ -1,3 +1,4 @@
+import LocalFiles
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -113,13 +113,20 @@ struct ReadCommandTests {
         #expect(result.standardError.contains("cannot be read"))
     }
 
-    @Test("without a story, the bundled stories are offered")
+    @Test("without a story, the picker numbers library stories by id, with source and progress, and offers bundled ones as b1, b2, ...")
     func picker() throws {
         let home = Home()
-        let result = try home.read([], input: "2\n")
-        #expect(result.status == 0)
-        #expect(result.standardOutput.contains("Stories:"))
-        #expect(result.standardOutput.contains("The Keeper of Gull Rock (bundled)"))
+        let first = try home.read([], input: "b2\n")
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput.contains("Stories:"))
+        #expect(first.standardOutput.contains("b2) The Keeper of Gull Rock · bundled, not started · "))
+        // Reading it added it to the library: now it is listed by its library id, with its place.
+        let again = try home.read([], input: "1\n")
+        #expect(again.status == 0, "\(again.standardError)")
+        let line = again.standardOutput.split(separator: "\n").first { $0.contains("The Keeper of Gull Rock") }.map(String.init) ?? ""
+        #expect(line.hasPrefix("    1) The Keeper of Gull Rock · at '"), "\(line)")
+        #expect(line.hasSuffix("/Stories/the-keeper-of-gull-rock"), "\(line)")
+        #expect(!again.standardOutput.contains("b2) The Keeper of Gull Rock"), "a bundled story already added is listed once")
     }
 
     @Test("an https picture is fetched once, stored, and served offline afterwards")

@@ -1,6 +1,7 @@
 import Foundation
 import StoryFormat
 import StoryReader
+import StorySources
 import StoryStore
 import TestSupport
 import Testing
@@ -61,7 +62,7 @@ struct LibraryFaultTests {
         #expect {
             _ = try fixture.library.importFolder(folder + "/a.json")
         } throws: { error in
-            guard case ImportError.differentStory(let old, _, let new, _) = error else { return false }
+            guard case SourceError.library(.differentStory(let old, _, let new, _)) = error else { return false }
             return old == "First" && new == "Second"
         }
         #expect(try fixture.library.story(id: first.story.id)?.title == "First")

@@ -1,6 +1,7 @@
 import Foundation
 import StoryFormat
 import StoryReader
+import StorySources
 import StoryStore
 import TestSupport
 import Testing
@@ -77,7 +78,7 @@ struct LibraryTests {
         #expect {
             try fixture.library.importFolder(fixture.storyFolder)
         } throws: { error in
-            guard case ImportError.unreadable(let reports) = error else { return false }
+            guard case SourceError.unreadable(let reports) = error else { return false }
             return reports.flatMap(\.diagnostics).contains { $0.code == .invalidJSON }
         }
         #expect(try fixture.library.stories().first?.chapterCount == 4)
@@ -142,5 +143,13 @@ struct LibraryTests {
         try fixture.library.remove(again, forgetProgress: true)
         let third = try fixture.add(storyJSON(Self.fork)).story
         #expect(try fixture.library.progress(profile: "ana", story: third) == nil)
+    }
+}
+
+extension StoryLibrary {
+    /// Adds a folder or story file the way `cyd add` does: read, checked, stored.
+    @discardableResult
+    func importFolder(_ path: String, replace: Bool = false) throws(SourceError) -> ImportResult {
+        try StoryImporter(library: self).add(path, replace: replace)
     }
 }

@@ -1,8 +1,10 @@
 import Foundation
 import StoryFormat
 import StoryReader
+import StorySources
 import StoryStore
 import TestSupport
+import Transport
 import Testing
 
 @Suite("Reading sessions")
@@ -11,7 +13,9 @@ struct ReadingSessionTests {
 
     func session(_ fixture: Fixture, profile: String = "ana", name: String? = "Ana") throws -> ReadingSession {
         let story = try fixture.library.stories().first!
-        return try ReadingSession(library: fixture.library, story: story, profile: profile, firstName: name)
+        let pictures = PictureFetcher(
+            library: fixture.library, source: LibraryPictures(context: SourceContext(location: fixture.library.location, certificateAuthorities: HTTPClient.caBundle)))
+        return try ReadingSession(library: fixture.library, story: story, profile: profile, firstName: name, pictures: pictures)
     }
 
     @Test("starts at the first chapter with [[name]] filled in; choosing moves and is saved")

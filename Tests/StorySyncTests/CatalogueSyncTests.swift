@@ -1,4 +1,5 @@
 import Foundation
+import StorySources
 import StoryStore
 import StorySync
 import TestSupport
@@ -113,7 +114,7 @@ struct CatalogueSyncTests {
     func staleLocks() throws {
         let setup = Setup()
         let url = try setup.syncedStory("tide", title: "Tide")
-        let cache = setup.library.location.gitCachePath(for: url)
+        let cache = GitSource.cachePath(for: url, cacheDirectory: setup.library.location.cacheDirectory)
         for lock in ["/refs/heads/main.lock", "/packed-refs.lock", "/config.lock"] {
             FileManager.default.createFile(atPath: cache + lock, contents: Data("stale".utf8))
         }
@@ -137,7 +138,7 @@ struct CatalogueSyncTests {
     func damagedCache() throws {
         let setup = Setup()
         let url = try setup.syncedStory("tide", title: "Tide")
-        let cache = setup.library.location.gitCachePath(for: url)
+        let cache = GitSource.cachePath(for: url, cacheDirectory: setup.library.location.cacheDirectory)
         try FileManager.default.removeItem(atPath: cache + "/HEAD")
         try FileManager.default.removeItem(atPath: cache + "/objects")
         try setup.git.publish("tide", files: ["story.json": Self.story("Tide, again")])

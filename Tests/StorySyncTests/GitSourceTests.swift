@@ -1,5 +1,6 @@
 import Foundation
 import StoryReader
+import StorySources
 import StoryStore
 import StorySync
 import TestSupport
@@ -23,6 +24,8 @@ struct GitSourceTests {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-sync-\(UUID().uuidString)")
         lazy var library = try! StoryLibrary(location: LibraryLocation(home: home.path))
         deinit { try? FileManager.default.removeItem(at: home) }
+        @discardableResult
+        func add(_ url: String) throws(SourceError) -> ImportResult { try StoryImporter(library: library).add(url) }
     }
 
     @Test("a repository is cloned bare over git:// and its story imported at the remote HEAD")
@@ -30,11 +33,11 @@ struct GitSourceTests {
         let setup = Setup()
         let commit = try setup.server.publish("tale", files: ["story.json": Self.story("Tale"), "README.md": Self.readme])
         #expect(try GitRepository.remoteHead(setup.server.gitURL("tale")) == commit)
-        let result = try GitSources.add(setup.server.gitURL("tale"), to: setup.library)
+        let result = try setup.add(setup.server.gitURL("tale"))
         #expect(result.change == .added)
         #expect(result.story.version == commit)
         #expect(result.story.source == StorySource(kind: .git, location: setup.server.gitURL("tale")))
-        #expect(FileManager.default.fileExists(atPath: setup.library.location.gitCachePath(for: setup.server.gitURL("tale")) + "/HEAD"))
+        #expect(FileManager.default.fileExists(atPath: GitSource.cachePath(for: setup.server.gitURL("tale"), cacheDirectory: setup.library.location.cacheDirectory) + "/HEAD"))
     }
 
     @Test("a pushed change is fetched and updates the story in place; nothing new, nothing changes")
@@ -42,14 +45,14 @@ struct GitSourceTests {
         let setup = Setup()
         try setup.server.publish("tale", files: ["story.json": Self.story("Tale")])
         let url = setup.server.fileURL("tale")
-        try GitSources.add(url, to: setup.library)
-        #expect(try GitSources.add(url, to: setup.library).change == .unchanged)
+        try setup.add(url)
+        #expect(try setup.add(url).change == .unchanged)
         let second = try setup.server.publish("tale", files: ["story.json": Self.story("Tale, revised")])
-        let updated = try GitSources.add(url, to: setup.library)
+        let updated = try setup.add(url)
         #expect(updated.change == .updated)
         #expect(updated.story.title == "Tale, revised" && updated.story.version == second)
         let forced = try setup.server.publish("tale", files: ["story.json": Self.story("Tale, rewritten")], force: true)
-        let rewritten = try GitSources.add(url, to: setup.library)
+        let rewritten = try setup.add(url)
         #expect(rewritten.story.version == forced && rewritten.story.title == "Tale, rewritten")
     }
 
@@ -57,9 +60,20 @@ struct GitSourceTests {
     func failures() throws {
         let setup = Setup()
         try setup.server.publish("empty", files: ["README.md": Self.readme])
-        #expect(throws: ImportError.self) { try GitSources.add(setup.server.gitURL("empty"), to: setup.library) }
-        #expect(throws: GitError.self) { try GitSources.add(setup.server.gitURL("missing"), to: setup.library) }
-        #expect(throws: GitError.self) { try GitSources.add(setup.server.fileURL("missing"), to: setup.library) }
+        #expect {
+            try setup.add(setup.server.gitURL("empty"))
+        } throws: { error in
+            guard case SourceError.noStoryFile = error else { return false }
+            return true
+        }
+        for missing in [setup.server.gitURL("missing"), setup.server.fileURL("missing")] {
+            #expect {
+                try setup.add(missing)
+            } throws: { error in
+                guard case SourceError.transport(let source, .git) = error else { return false }
+                return source == missing
+            }
+        }
         #expect(try setup.library.stories().isEmpty)
     }
 
@@ -69,8 +83,9 @@ struct GitSourceTests {
         try setup.server.publish("tale", files: [
             "story.json": Self.story("Tale", picture: "resources/a.png"), "resources/a.png": [0x89, 0x50, 0x4E, 0x47, 9, 9],
         ])
-        let story = try GitSources.add(setup.server.gitURL("tale"), to: setup.library).story
-        let session = try ReadingSession(library: setup.library, story: story, profile: "p", firstName: nil)
+        let story = try setup.add(setup.server.gitURL("tale")).story
+        let pictures = PictureFetcher(library: setup.library, source: LibraryPictures(context: SourceContext(location: setup.library.location)))
+        let session = try ReadingSession(library: setup.library, story: story, profile: "p", firstName: nil, pictures: pictures)
         try session.begin()
         guard case .ready(let picture) = session.picture() else { Issue.record("\(session.picture())"); return }
         #expect(picture.data == [0x89, 0x50, 0x4E, 0x47, 9, 9])

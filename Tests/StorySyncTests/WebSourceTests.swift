@@ -1,5 +1,6 @@
 import Foundation
 import StoryReader
+import StorySources
 import StoryStore
 import StorySync
 import TestSupport
@@ -29,13 +30,14 @@ struct WebSourceTests {
         let home = try TemporaryFolder()
         let library = try StoryLibrary(location: LibraryLocation(home: home.url.path))
         let url = server.url("/files/tide/story.json")
-        let result = try WebSources.add(url, to: library, certificateAuthorities: certificate.certificate)
+        let importer = StoryImporter(library: library, certificateAuthorities: certificate.certificate)
+        let result = try importer.add(url)
         #expect(result.change == .added && result.story.title == "Tide" && result.story.source == StorySource(kind: .url, location: url))
-        #expect(try WebSources.add(url, to: library, certificateAuthorities: certificate.certificate).change == .unchanged)
+        #expect(try importer.add(url).change == .unchanged)
 
-        let fetcher = PictureFetcher(library: library)
-        fetcher.certificateAuthorities = certificate.certificate
-        fetcher.stallSeconds = 2
+        var context = SourceContext(location: library.location, certificateAuthorities: certificate.certificate)
+        context.stallSeconds = 2
+        let fetcher = PictureFetcher(library: library, source: LibraryPictures(context: context))
         func fetch(_ path: String) -> PictureState {
             _ = fetcher.request(path, of: result.story)
             return fetcher.wait(path, of: result.story, timeout: 30)
@@ -55,12 +57,17 @@ struct WebSourceTests {
 
     @Test("plain http is refused except to this machine")
     func plainHTTP() throws {
-        #expect(WebSources.isStoryURL("https://example.com/tide/story.json?raw=1"))
-        #expect(!WebSources.isStoryURL("https://example.com/alice/tide.git"))
-        #expect(!WebSources.isAllowed("http://example.com/story.json"))
-        #expect(WebSources.isAllowed("http://127.0.0.1:8080/story.json"))
+        #expect(try Sources.recognise("https://example.com/tide/story.json?raw=1").kind == .url)
+        #expect(try Sources.recognise("https://example.com/alice/tide.git").kind == .git)
+        #expect(try Sources.recognise("http://127.0.0.1:8080/story.json").kind == .url)
+        #expect(throws: SourceError.self) { try Sources.recognise("http://example.com/story.json") }
         let home = try TemporaryFolder()
         let library = try StoryLibrary(location: LibraryLocation(home: home.url.path))
-        #expect(throws: ImportError.self) { try WebSources.add("http://example.com/story.json", to: library) }
+        #expect {
+            try StoryImporter(library: library).add("http://example.com/story.json")
+        } throws: { error in
+            guard case SourceError.plainHTTP = error else { return false }
+            return true
+        }
     }
 }

@@ -81,18 +81,3 @@ public final class StoryFolder: @unchecked Sendable {
         }
     }
 }
-
-/// What stat(2) says of a path.
-public struct FileStatus: Sendable {
-    public var isRegularFile: Bool
-    public var isDirectory: Bool
-    public var size: Int
-
-    public init?(_ path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        isRegularFile = info.st_mode & S_IFMT == S_IFREG
-        isDirectory = info.st_mode & S_IFMT == S_IFDIR
-        size = Int(info.st_size)
-    }
-}

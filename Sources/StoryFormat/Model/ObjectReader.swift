@@ -1,5 +1,5 @@
 /// What a key of a format object must hold.
-struct KeySpec {
+struct KeySpec: Sendable {
     enum Expected { case string, nonEmptyString, boolean, array, object }
     let name: String
     let expected: Expected
@@ -14,22 +14,33 @@ struct KeySpec {
     }
 }
 
-/// Value nodes of an object's known keys, by spec index: up to eight keys, no allocation.
-struct Slots {
-    private var storage: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (-1, -1, -1, -1, -1, -1, -1, -1)
-    /// Present but unusable (wrong type): not reported as missing.
-    static let unusable: Int32 = -2
+/// Value nodes of an object's keys, one field per key: what a `KeyTable` fills in.
+/// -1: absent; `KeyTable.unusable` (-2): present with the wrong type (not reported as missing).
+protocol KeyFields { init() }
 
-    subscript(index: Int) -> Int32 {
-        get { withUnsafeBytes(of: storage) { $0.load(fromByteOffset: index * 4, as: Int32.self) } }
-        set { withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: index * 4, as: Int32.self) } }
+/// One table per kind of object: each key, what it must hold, and the field its value node goes
+/// to. Tables have any number of keys; adding one is one line here and one field.
+struct KeyTable<Fields: KeyFields>: Sendable {
+    struct Key: Sendable {
+        let spec: KeySpec
+        let field: WritableKeyPath<Fields, Int32> & Sendable
+    }
+    let keys: [Key]
+    static var unusable: Int32 { -2 }
+
+    init(_ keys: [(String, KeySpec.Expected, required: Bool, WritableKeyPath<Fields, Int32> & Sendable)]) {
+        self.keys = keys.map { Key(spec: KeySpec(name: $0.0, expected: $0.1, required: $0.required), field: $0.3) }
     }
 
-    /// The usable value node of a key, if any.
-    func node(_ index: Int) -> Int? { self[index] >= 0 ? Int(self[index]) : nil }
+    var names: [String] { keys.map(\.spec.name) }
 }
 
-/// Reads the members of one object against its key specs, reporting missing keys, wrong types,
+extension Int32 {
+    /// The usable value node a field holds, if any.
+    var node: Int? { self >= 0 ? Int(self) : nil }
+}
+
+/// Reads the members of one object against its key table, reporting missing keys, wrong types,
 /// empty strings and unknown keys (with "did you mean" for near misses). Shared by the story and
 /// authors decoders.
 struct ObjectReader {
@@ -38,10 +49,9 @@ struct ObjectReader {
 
     init(document: JSONDocument) { self.document = document }
 
-    /// Value nodes by spec index (the last one for duplicate keys); nil where absent or wrong.
-    mutating func read(_ object: Int, specs: [KeySpec], label: @autoclosure () -> String) -> Slots {
-        precondition(specs.count <= 8)
-        var slots = Slots()
+    /// Value nodes by key (the last one for duplicate keys); -1 where absent, -2 where wrong.
+    mutating func read<Fields: KeyFields>(_ object: Int, _ table: KeyTable<Fields>, label: @autoclosure () -> String) -> Fields {
+        var fields = Fields()
         let nodes = document.nodes
         var child = object + 1
         let end = Int(nodes[object].next)
@@ -49,34 +59,36 @@ struct ObjectReader {
             let key = child
             let value = child + 1
             child = Int(nodes[value].next)
-            guard let index = specIndex(key, specs) else {
-                reportUnknown(key: key, specs: specs, label: label())
+            guard let index = keyIndex(key, table) else {
+                reportUnknown(key: key, names: table.names, label: label())
                 continue
             }
-            slots[index] = check(value, specs[index], label: label) ? Int32(value) : Slots.unusable
+            let entry = table.keys[index]
+            fields[keyPath: entry.field] = check(value, entry.spec, label: label) ? Int32(value) : KeyTable<Fields>.unusable
         }
-        for (index, spec) in specs.enumerated() where spec.required && slots[index] == -1 {
+        for entry in table.keys where entry.spec.required && fields[keyPath: entry.field] == -1 {
             let start = document.range(object).lowerBound
+            let spec = entry.spec
             diagnostics.append(
                 Diagnostic(
                     code: .missingKey, severity: .error, message: "\(label()) is missing the required key '\(spec.name)'",
                     help: "add \"\(spec.name)\": \(example(spec.expected)); the original reader refuses a story without it",
                     range: start..<(start + 1), subject: object))
         }
-        return slots
+        return fields
     }
 
-    /// Which spec a key names, comparing bytes (keys with escapes are decoded first).
-    private func specIndex(_ key: Int, _ specs: [KeySpec]) -> Int? {
+    /// Which key of the table a key node names, comparing bytes (keys with escapes are decoded first).
+    private func keyIndex<Fields>(_ key: Int, _ table: KeyTable<Fields>) -> Int? {
         if document.hasEscapes(key) {
             let name = document.string(key)
-            return specs.firstIndex { $0.name == name }
+            return table.keys.firstIndex { $0.spec.name == name }
         }
         let range = document.contentRange(key)
         return document.bytes.withUnsafeBufferPointer { buffer in
             let base = buffer.baseAddress! + range.lowerBound
-            for (index, spec) in specs.enumerated() where spec.bytes.count == range.count {
-                if spec.bytes.withUnsafeBufferPointer({ memEqual(base, $0.baseAddress!, range.count) }) { return index }
+            for (index, entry) in table.keys.enumerated() where entry.spec.bytes.count == range.count {
+                if entry.spec.bytes.withUnsafeBufferPointer({ memEqual(base, $0.baseAddress!, range.count) }) { return index }
             }
             return nil
         }
@@ -128,14 +140,14 @@ struct ObjectReader {
         }
     }
 
-    private mutating func reportUnknown(key: Int, specs: [KeySpec], label: String) {
+    private mutating func reportUnknown(key: Int, names: [String], label: String) {
         let name = document.string(key)
-        let suggestion = KeySuggestion.nearest(to: name, among: specs.map(\.name))
+        let suggestion = KeySuggestion.nearest(to: name, among: names)
         diagnostics.append(
             Diagnostic(
                 code: .unknownKey, severity: .warning,
                 message: "unknown key '\(VisibleText.escape(name))' in \(label)",
-                help: suggestion.map { "did you mean '\($0)'?" } ?? "readers ignore it; known keys here: \(specs.map(\.name).joined(separator: ", "))",
+                help: suggestion.map { "did you mean '\($0)'?" } ?? "readers ignore it; known keys here: \(names.joined(separator: ", "))",
                 range: document.range(key), subject: key))
     }
 

@@ -1,42 +1,53 @@
 /// Decodes story and authors files from a parsed document, reporting every structural problem
 /// instead of stopping at the first.
 public enum StoryDecoder {
-    static let rootKeys = [KeySpec(name: "story", expected: .object, required: true)]
-    static let storyKeys = [
-        KeySpec(name: "id", expected: .nonEmptyString, required: true),
-        KeySpec(name: "name", expected: .nonEmptyString, required: true),
-        KeySpec(name: "rating", expected: .nonEmptyString, required: true),
-        KeySpec(name: "summary", expected: .nonEmptyString, required: true),
-        KeySpec(name: "pic_path", expected: .nonEmptyString, required: false),
-        KeySpec(name: "vid_path", expected: .nonEmptyString, required: false),
-        KeySpec(name: "chapters", expected: .array, required: true),
-    ]
-    static let chapterKeys = [
-        KeySpec(name: "id", expected: .nonEmptyString, required: true),
-        KeySpec(name: "name", expected: .nonEmptyString, required: true),
-        KeySpec(name: "text", expected: .string, required: true),
-        KeySpec(name: "is_first_chapter", expected: .boolean, required: false),
-        KeySpec(name: "is_ending", expected: .boolean, required: false),
-        KeySpec(name: "pic_path", expected: .nonEmptyString, required: false),
-        KeySpec(name: "vid_path", expected: .nonEmptyString, required: false),
-        KeySpec(name: "choices", expected: .array, required: false),
-    ]
-    static let choiceKeys = [
-        KeySpec(name: "chapter_id", expected: .nonEmptyString, required: true),
-        KeySpec(name: "text", expected: .nonEmptyString, required: true),
-    ]
-    static let authorsRootKeys = [KeySpec(name: "authors", expected: .array, required: true)]
-    static let authorKeys = [
-        KeySpec(name: "name", expected: .nonEmptyString, required: true),
-        KeySpec(name: "repos", expected: .array, required: false),
-    ]
+    struct RootFields: KeyFields { var story: Int32 = -1 }
+    struct StoryFields: KeyFields {
+        var id: Int32 = -1, name: Int32 = -1, rating: Int32 = -1, summary: Int32 = -1
+        var picPath: Int32 = -1, vidPath: Int32 = -1, chapters: Int32 = -1
+    }
+    struct ChapterFields: KeyFields {
+        var id: Int32 = -1, name: Int32 = -1, text: Int32 = -1, isFirstChapter: Int32 = -1, isEnding: Int32 = -1
+        var picPath: Int32 = -1, vidPath: Int32 = -1, choices: Int32 = -1
+    }
+    struct ChoiceFields: KeyFields { var chapterID: Int32 = -1, text: Int32 = -1 }
+    struct AuthorsRootFields: KeyFields { var authors: Int32 = -1 }
+    struct AuthorFields: KeyFields { var name: Int32 = -1, repos: Int32 = -1 }
+
+    // One table per object of the format. The original reader's keys, plus `is_ending`.
+    static let rootKeys = KeyTable<RootFields>([("story", .object, required: true, \.story)])
+    static let storyKeys = KeyTable<StoryFields>([
+        ("id", .nonEmptyString, required: true, \.id),
+        ("name", .nonEmptyString, required: true, \.name),
+        ("rating", .nonEmptyString, required: true, \.rating),
+        ("summary", .nonEmptyString, required: true, \.summary),
+        ("pic_path", .nonEmptyString, required: false, \.picPath),
+        ("vid_path", .nonEmptyString, required: false, \.vidPath),
+        ("chapters", .array, required: true, \.chapters),
+    ])
+    static let chapterKeys = KeyTable<ChapterFields>([
+        ("id", .nonEmptyString, required: true, \.id),
+        ("name", .nonEmptyString, required: true, \.name),
+        ("text", .string, required: true, \.text),
+        ("is_first_chapter", .boolean, required: false, \.isFirstChapter),
+        ("is_ending", .boolean, required: false, \.isEnding),
+        ("pic_path", .nonEmptyString, required: false, \.picPath),
+        ("vid_path", .nonEmptyString, required: false, \.vidPath),
+        ("choices", .array, required: false, \.choices),
+    ])
+    static let choiceKeys = KeyTable<ChoiceFields>([
+        ("chapter_id", .nonEmptyString, required: true, \.chapterID),
+        ("text", .nonEmptyString, required: true, \.text),
+    ])
+    static let authorsRootKeys = KeyTable<AuthorsRootFields>([("authors", .array, required: true, \.authors)])
+    static let authorKeys = KeyTable<AuthorFields>([
+        ("name", .nonEmptyString, required: true, \.name),
+        ("repos", .array, required: false, \.repos),
+    ])
 
     /// The keys each object of a story file may hold, for documentation and suggestions.
     public static var knownStoryKeys: [String: [String]] {
-        [
-            "root": rootKeys.map(\.name), "story": storyKeys.map(\.name), "chapter": chapterKeys.map(\.name),
-            "choice": choiceKeys.map(\.name),
-        ]
+        ["root": rootKeys.names, "story": storyKeys.names, "chapter": chapterKeys.names, "choice": choiceKeys.names]
     }
 
     public static func decodeStory(_ document: JSONDocument) -> (StorySyntax, [Diagnostic]) {
@@ -46,21 +57,21 @@ public enum StoryDecoder {
         guard document.kind(root) == .object else {
             return (syntax, [notAnObject(document, root, "the file", example: "{ \"story\": { ... } }")])
         }
-        guard let story = reader.read(root, specs: rootKeys, label: "the file").node(0) else { return (syntax, reader.diagnostics) }
+        guard let story = reader.read(root, rootKeys, label: "the file").story.node else { return (syntax, reader.diagnostics) }
         syntax.storyNode = story
-        let fields = reader.read(story, specs: storyKeys, label: "the story")
-        func string(_ index: Int) -> Located<String>? {
-            fields.node(index).map { Located(document.string($0), node: $0) }
+        let fields = reader.read(story, storyKeys, label: "the story")
+        func string(_ node: Int32) -> Located<String>? {
+            node.node.map { Located(document.string($0), node: $0) }
         }
-        syntax.id = string(0)
-        syntax.name = string(1)
-        syntax.rating = string(2)
-        syntax.summary = string(3)
-        syntax.picPath = string(4)
-        syntax.vidPath = string(5)
+        syntax.id = string(fields.id)
+        syntax.name = string(fields.name)
+        syntax.rating = string(fields.rating)
+        syntax.summary = string(fields.summary)
+        syntax.picPath = string(fields.picPath)
+        syntax.vidPath = string(fields.vidPath)
         if let pic = syntax.picPath { syntax.media.append(MediaSyntax(path: pic, chapter: nil, isPicture: true)) }
         if let vid = syntax.vidPath { syntax.media.append(MediaSyntax(path: vid, chapter: nil, isPicture: false)) }
-        if let chapters = fields.node(6) {
+        if let chapters = fields.chapters.node {
             syntax.chaptersNode = chapters
             // The exact capacity up front: growing by doubling would copy an array of hundreds
             // of thousands of chapters several times.
@@ -99,29 +110,29 @@ public enum StoryDecoder {
             chapter.idNode = Int32(idNode)
             chapter.idValue = document.string(idNode)
         }
-        let fields = reader.read(node, specs: chapterKeys, label: chapter.label)
-        if fields[0] < 0 {
+        let fields = reader.read(node, chapterKeys, label: chapter.label)
+        if fields.id < 0 {
             chapter.idNode = -1
             chapter.idValue = ""
         }
-        chapter.storedNameNode = max(-1, fields[1])
-        chapter.storedTextNode = max(-1, fields[2])
-        if let first = fields.node(3) {
+        chapter.storedNameNode = max(-1, fields.name)
+        chapter.storedTextNode = max(-1, fields.text)
+        if let first = fields.isFirstChapter.node {
             chapter.firstNode = Int32(first)
             if document.kind(first) == .true { chapter.flags |= ChapterSyntax.isFirst }
         }
-        if let ending = fields.node(4) {
+        if let ending = fields.isEnding.node {
             chapter.endingNode = Int32(ending)
             if document.kind(ending) == .true { chapter.flags |= ChapterSyntax.isEnding }
         }
-        if let pic = fields.node(5) {
+        if let pic = fields.picPath.node {
             syntax.media.append(MediaSyntax(path: Located(document.string(pic), node: pic), chapter: index, isPicture: true))
         }
-        if let vid = fields.node(6) {
+        if let vid = fields.vidPath.node {
             syntax.media.append(MediaSyntax(path: Located(document.string(vid), node: vid), chapter: index, isPicture: false))
         }
         chapter.choiceStart = Int32(syntax.choices.count)
-        if let choices = fields.node(7) {
+        if let choices = fields.choices.node {
             chapter.storedChoicesNode = Int32(choices)
             var choiceIndex = 0
             for element in document.elements(of: choices) {
@@ -135,12 +146,12 @@ public enum StoryDecoder {
                             range: document.range(element), subject: element))
                     continue
                 }
-                let choiceFields = reader.read(element, specs: choiceKeys, label: "choice \(choiceIndex + 1) of \(chapter.label)")
+                let choiceFields = reader.read(element, choiceKeys, label: "choice \(choiceIndex + 1) of \(chapter.label)")
                 var choice = ChoiceSyntax(storedNode: Int32(element), storedIndex: Int32(choiceIndex), storedChapter: Int32(index))
-                if let target = choiceFields.node(0) {
+                if let target = choiceFields.chapterID.node {
                     choice.targetNode = Int32(target)
                 }
-                choice.storedTextNode = max(-1, choiceFields[1])
+                choice.storedTextNode = max(-1, choiceFields.text)
                 syntax.choices.append(choice)
             }
         }
@@ -155,7 +166,7 @@ public enum StoryDecoder {
         guard document.kind(root) == .object else {
             return (syntax, [notAnObject(document, root, "the file", example: "{ \"authors\": [ { \"name\": \"...\" } ] }")])
         }
-        guard let authors = reader.read(root, specs: authorsRootKeys, label: "the catalogue").node(0) else {
+        guard let authors = reader.read(root, authorsRootKeys, label: "the catalogue").authors.node else {
             return (syntax, reader.diagnostics)
         }
         syntax.authorsNode = authors
@@ -169,10 +180,10 @@ public enum StoryDecoder {
                         range: document.range(element), subject: element))
                 continue
             }
-            let fields = reader.read(element, specs: authorKeys, label: "author \(index + 1)")
+            let fields = reader.read(element, authorKeys, label: "author \(index + 1)")
             var author = AuthorSyntax(node: element, index: index)
-            author.name = fields.node(0).map { Located(document.string($0), node: $0) }
-            if let repos = fields.node(1) {
+            author.name = fields.name.node.map { Located(document.string($0), node: $0) }
+            if let repos = fields.repos.node {
                 for repo in document.elements(of: repos) {
                     if document.kind(repo) == .string {
                         author.repos.append(Located(document.string(repo), node: repo))

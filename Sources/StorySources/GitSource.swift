@@ -11,23 +11,60 @@ import StoryStore
 import Transport
 
 /// Stories that live in git repositories: cloned bare into the cache with libgit2, fetched again
-/// to update, and imported from the default branch's story.json without a checkout.
-public enum GitSources {
-    /// Whether a source names a git repository rather than a folder.
+/// to update, and read from the default branch's story.json without a checkout. Pictures are read
+/// from the same clone, at the commit the story was stored from.
+public enum GitSource: SourceKind {
+    public static let kind = StorySource.Kind.git
+
+    /// https://, git://, ssh://, file://, user@host:path, and plain http to this machine.
+    public static func recognise(_ text: String) throws(SourceError) -> StorySource? {
+        isGitURL(text) ? StorySource(kind: kind, location: text) : nil
+    }
+
+    /// Whether a string names a git repository rather than a folder.
     public static func isGitURL(_ source: String) -> Bool {
         ["https://", "git://", "ssh://", "file://"].contains { source.hasPrefix($0) } || source.wholeMatch(of: /[^@\s\/:]+@[^:\s\/]+:\S+/) != nil
             || isLoopbackHTTP(source)  // plain http: this machine only
     }
 
-    /// Clones (or fetches) the repository and imports its story.json at the remote HEAD.
-    public static func add(_ url: String, to library: StoryLibrary, author: String? = nil, replace: Bool = false) throws -> ImportResult {
-        let (repository, commit) = try update(url, cache: library.location.gitCachePath(for: url))
-        guard let bytes = try repository.file("story.json", at: commit) else {
-            throw ImportError.input("\(VisibleText.escape(url)) has no story.json at the root of its default branch")
+    public static func fetch(_ source: StorySource, in context: SourceContext) throws(SourceError) -> FetchedStory {
+        let url = source.location
+        let repository: GitRepository
+        let commit: String
+        do {
+            (repository, commit) = try update(url, cache: cachePath(for: url, in: context))
+        } catch let error as GitError {
+            throw .transport(source: url, failure: .git(error))
+        } catch let error as SourceError {
+            throw error
+        } catch {
+            throw .cache(path: cachePath(for: url, in: context), reason: String(describing: error))
         }
-        return try library.importStory(
-            bytes: bytes, displayPath: "\(url) story.json", source: StorySource(kind: .git, location: url), version: commit, author: author,
-            replace: replace)
+        let bytes: [UInt8]?
+        do { bytes = try repository.file("story.json", at: commit) } catch { throw .transport(source: url, failure: .git(error)) }
+        guard let bytes else { throw .noStoryFile(url: url) }
+        return FetchedStory(bytes: bytes, version: commit, displayName: "\(url) story.json")
+    }
+
+    public static func file(_ path: String, of source: StorySource, at version: String, in context: SourceContext) throws(SourceError) -> [UInt8]? {
+        do {
+            let repository = try GitRepository.open(cachePath(for: source.location, in: context))
+            return try repository.file(path, at: version)
+        } catch {
+            throw .transport(source: source.location, failure: .git(error))
+        }
+    }
+
+    /// Where the bare clone of a repository is kept: a readable name and a hash of the URL.
+    public static func cachePath(for url: String, in context: SourceContext) -> String {
+        cachePath(for: url, cacheDirectory: context.cacheDirectory)
+    }
+
+    public static func cachePath(for url: String, cacheDirectory: String) -> String {
+        let name = url.split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? "repository"
+        let safe = String(name.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }.prefix(40))
+        let hash = String(FNV1a.hash(Array(url.utf8)), radix: 16)
+        return cacheDirectory + "/git/" + (safe.isEmpty ? "repository" : safe) + "-" + hash
     }
 
     /// Brings the bare clone of `url` at `cache` up to date (fetching, or cloning when there is
@@ -94,7 +131,7 @@ public enum GitSources {
         if rename(temporary, path) != 0 {
             // Another process cloned it first: theirs is as good as ours.
             try? FileManager.default.removeItem(atPath: temporary)
-            guard FileManager.default.fileExists(atPath: path) else { throw ImportError.input("cannot move the clone of \(VisibleText.escape(url)) into the cache at \(path)") }
+            guard FileManager.default.fileExists(atPath: path) else { throw SourceError.cache(path: path, reason: "the clone of \(url) cannot be moved into place") }
         }
         return try GitRepository.open(path)
     }

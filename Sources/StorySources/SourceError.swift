@@ -1,0 +1,67 @@
+import StoryCheck
+import StoryStore
+import Transport
+
+/// Why a source could not be recognised, fetched, read or stored: cases a caller can act on.
+/// `description` words them for people; the CLI escapes them for the terminal.
+public enum SourceError: Error, Sendable, CustomStringConvertible {
+    /// Not a folder or file that exists, and not a URL of a kind we know.
+    case unrecognised(String)
+    /// Plain http to another machine: anyone on the way can read and change what is fetched.
+    case plainHTTP(url: String)
+    /// A source stored by a newer cyd, of a kind this one does not know.
+    case unknownKind(StorySource.Kind)
+    /// A folder or file that cannot be used: it holds no story.json, or cannot be read.
+    case unusableFile(path: String, reason: String)
+    /// A repository with no story.json at the root of its default branch.
+    case noStoryFile(url: String)
+    /// The network or the git transport failed; Transport's error says how.
+    case transport(source: String, failure: TransportFailure)
+    /// The server answered, but not with the file.
+    case httpStatus(url: String, status: Int)
+    /// The story cannot be read as a story; the reports say where and why.
+    case unreadable(reports: [FileReport])
+    /// A picture path that leaves the story's folder or repository.
+    case pathLeavesStory(String)
+    /// The git cache could not be used.
+    case cache(path: String, reason: String)
+    /// The library refused (storage, or another story held by the source).
+    case library(LibraryError)
+
+    public var description: String {
+        switch self {
+        case .unrecognised(let text):
+            return "no story folder, story file or URL '\(text)'; give a story folder, a story.json, an https URL of a story.json, or a git URL"
+        case .plainHTTP(let url):
+            return "\(url): plain http:// is refused (anyone on the way can read and change what is fetched); use https://"
+        case .unknownKind(let kind):
+            return "the source kind '\(kind)' was stored by a newer cyd; upgrade cyd to use it"
+        case .unusableFile(let path, let reason): return "\(path): \(reason)"
+        case .noStoryFile(let url): return "\(url) has no story.json at the root of its default branch"
+        case .transport(let source, let failure):
+            // Transport's own words usually name the URL already ("cannot clone git://...").
+            let words = failure.description
+            return words.contains(source) ? words : "cannot fetch \(source): \(words)"
+        case .httpStatus(let url, let status): return "cannot download \(url): the server answered \(status)"
+        case .unreadable(let reports):
+            return "the story cannot be read (\(ReportTotals(reports).phrase)); run `cyd validate` on it for details"
+        case .pathLeavesStory(let path): return "the path \(path) leaves the story's folder"
+        case .cache(let path, let reason): return "the git cache \(path) cannot be used: \(reason)"
+        case .library(let error): return error.description
+        }
+    }
+
+}
+
+/// A failure of git or HTTP, as Transport reported it.
+public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    case git(GitError)
+    case http(HTTPError)
+
+    public var description: String {
+        switch self {
+        case .git(let error): error.description
+        case .http(let error): error.description
+        }
+    }
+}

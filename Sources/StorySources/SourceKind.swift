@@ -1,0 +1,94 @@
+import StoryStore
+
+/// One kind of place a story can come from. A kind recognises the strings that name it, fetches
+/// the story file with the version it is at, and reads other files of the story (pictures) at a
+/// version. `Sources.kinds` lists the kinds; adding one is a file with a type like this and one
+/// line in that list.
+public protocol SourceKind: Sendable {
+    /// The name the library stores the kind under.
+    static var kind: StorySource.Kind { get }
+    /// The source `text` names, when it names one of this kind; nil to let the next kind try.
+    /// Throws when the text is of this kind but cannot be used (plain http, a folder without a story).
+    static func recognise(_ text: String) throws(SourceError) -> StorySource?
+    /// The story file's bytes and the version they are at.
+    static func fetch(_ source: StorySource, in context: SourceContext) throws(SourceError) -> FetchedStory
+    /// Another file of the story (a picture) at `version`, by a path relative to the story file
+    /// that `Sources.isSafe` accepted; nil when there is no such file.
+    static func file(_ path: String, of source: StorySource, at version: String, in context: SourceContext) throws(SourceError) -> [UInt8]?
+}
+
+/// A story file as fetched.
+public struct FetchedStory: Sendable {
+    public var bytes: [UInt8]
+    /// A commit, or a hash of the content.
+    public var version: String
+    /// How findings name the file: a path, or "URL story.json".
+    public var displayName: String
+
+    public init(bytes: [UInt8], version: String, displayName: String) {
+        self.bytes = bytes
+        self.version = version
+        self.displayName = displayName
+    }
+}
+
+/// What fetching needs from the outside: where caches go, and network settings.
+public struct SourceContext: Sendable {
+    /// Git clones are kept under `cacheDirectory/git`.
+    public var cacheDirectory: String
+    /// Extra certificate authorities (PEM) for https, as for `HTTPRequest`.
+    public var certificateAuthorities: String?
+    /// The largest story file accepted.
+    public var maximumStoryBytes = 256 * 1024 * 1024
+    /// A download that receives almost nothing (under 512 bytes a second) for this long is abandoned.
+    public var stallSeconds = 15
+
+    public init(cacheDirectory: String, certificateAuthorities: String? = nil) {
+        self.cacheDirectory = cacheDirectory
+        self.certificateAuthorities = certificateAuthorities
+    }
+
+    public init(location: LibraryLocation, certificateAuthorities: String? = nil) {
+        self.init(cacheDirectory: location.cacheDirectory, certificateAuthorities: certificateAuthorities)
+    }
+}
+
+/// The one place a string becomes a source, and a source becomes bytes.
+public enum Sources {
+    /// Tried in order: the first kind that recognises a string owns it.
+    public static let kinds: [any SourceKind.Type] = [WebSource.self, GitSource.self, FolderSource.self, FileSource.self]
+
+    /// The source a string names: an https story.json, a git URL, a story folder or a story file.
+    public static func recognise(_ text: String) throws(SourceError) -> StorySource {
+        for kind in kinds {
+            if let source = try kind.recognise(text) { return source }
+        }
+        throw .unrecognised(text)
+    }
+
+    /// Whether `text` names a place that is not on this machine's disk (a URL of any kind we know).
+    public static func isRemote(_ text: String) -> Bool {
+        (try? WebSource.recognise(text)) != nil || (try? GitSource.recognise(text)) != nil || WebSource.isPlainHTTP(text)
+    }
+
+    public static func kind(of source: StorySource) throws(SourceError) -> any SourceKind.Type {
+        guard let kind = kinds.first(where: { $0.kind == source.kind }) else { throw .unknownKind(source.kind) }
+        return kind
+    }
+
+    public static func fetch(_ source: StorySource, in context: SourceContext) throws(SourceError) -> FetchedStory {
+        try kind(of: source).fetch(source, in: context)
+    }
+
+    /// A file of the story at a version; the path is checked to stay inside the story first.
+    public static func file(_ path: String, of source: StorySource, at version: String, in context: SourceContext) throws(SourceError) -> [UInt8]? {
+        guard isSafe(path) else { throw .pathLeavesStory(path) }
+        return try kind(of: source).file(path, of: source, at: version, in: context)
+    }
+
+    /// A relative path that stays inside the story: no "..", no absolute path, no backslash.
+    public static func isSafe(_ path: String) -> Bool {
+        !path.isEmpty && !path.hasPrefix("/") && !path.contains("\\")
+            && !path.split(separator: "/", omittingEmptySubsequences: false).contains("..")
+    }
+}

@@ -1,0 +1,53 @@
+import StoryCheck
+import StoryFormat
+import StoryStore
+
+/// What adding or refreshing a story did.
+public struct ImportResult: Sendable {
+    public var story: StoryRecord
+    public var change: StoreResult.Change
+    /// Findings from reading the story leniently (warnings, and errors that do not stop reading,
+    /// such as a choice to a missing chapter).
+    public var reports: [FileReport]
+    /// Profiles whose chapter the new version no longer has.
+    public var displacedReaders: [String]
+}
+
+/// Reading, checking and storing, composed: fetch a source's story file, read it the way readers
+/// do (lenient, so published stories with trailing commas load), check it, and store the story.
+/// Storage knows nothing of checking; the checker nothing of storage.
+public struct StoryImporter: Sendable {
+    public let library: StoryLibrary
+    public var context: SourceContext
+
+    public init(library: StoryLibrary, certificateAuthorities: String? = nil) {
+        self.library = library
+        context = SourceContext(location: library.location, certificateAuthorities: certificateAuthorities)
+    }
+
+    /// Adds (or refreshes) the story `text` names: a folder, a story file, an https story.json
+    /// or a git URL.
+    public func add(_ text: String, author: String? = nil, replace: Bool = false) throws(SourceError) -> ImportResult {
+        try importStory(from: Sources.recognise(text), author: author, replace: replace)
+    }
+
+    /// Fetches a known source again and stores what it holds now.
+    public func importStory(from source: StorySource, author: String? = nil, replace: Bool = false) throws(SourceError) -> ImportResult {
+        let fetched = try Sources.fetch(source, in: context)
+        let (story, reports) = Self.read(fetched.bytes, displayName: fetched.displayName)
+        guard let story, story.firstChapter != nil else { throw .unreadable(reports: reports) }
+        do {
+            let stored = try library.store(story, source: source, version: fetched.version, author: author, replace: replace)
+            return ImportResult(story: stored.story, change: stored.change, reports: reports, displacedReaders: stored.displacedReaders)
+        } catch {
+            throw .library(error)
+        }
+    }
+
+    /// A story file read as readers read it, with the checker's findings.
+    public static func read(_ bytes: [UInt8], displayName: String) -> (Story?, [FileReport]) {
+        let file = LoadedFile.load(bytes, fileName: displayName, options: JSONParser.Options(lenient: true))
+        let reports = Checker.check(file, bytes: bytes, path: displayName, options: CheckOptions(lenient: true))
+        return (file.story?.model(), reports)
+    }
+}
