@@ -47,7 +47,7 @@ let package = Package(
             name: "StorySources",
             dependencies: ["StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "Transport", "LocalFiles"]),
         // the catalogue: authors.json -> repositories -> checks; the published index
-        .target(name: "StorySync", dependencies: ["StorySources", "StoryStore", "StoryCheck", "StoryFormat", "Transport"]),
+        .target(name: "StorySync", dependencies: ["StorySources", "StoryStore", "StoryCheck", "StoryFormat", "Transport", "LocalFiles"]),
         // the command line: the only module that knows about terminals and exit codes
         .executableTarget(
             name: "cyd",

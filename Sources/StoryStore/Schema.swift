@@ -140,6 +140,24 @@ enum Schema {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v3: typed check outcomes, pushed_at at the last good check, catalogue index entries") { db in
+            try db.execute(
+                sql: """
+                    -- What the last check found, as a code ('story', 'no-readme', 'untagged', 'no-story-file',
+                    -- 'invalid-story', 'failed'): decisions read this, never the wording in last_error.
+                    ALTER TABLE catalogue_repo ADD COLUMN outcome TEXT;
+                    -- GitHub's pushed_at when the repository was last checked successfully: while it has
+                    -- not changed, the repository is not asked again (no ls-remote).
+                    ALTER TABLE catalogue_repo ADD COLUMN checked_pushed_at TEXT;
+                    -- A warning that does not stop the story (a listed repository without the tag).
+                    ALTER TABLE catalogue_repo ADD COLUMN warning TEXT;
+                    UPDATE catalogue_repo SET outcome = CASE
+                        WHEN is_story = 1 THEN 'story'
+                        WHEN last_error = 'no README' THEN 'no-readme'
+                        WHEN last_error LIKE 'its README does not carry%' THEN 'untagged'
+                        WHEN last_error IS NOT NULL THEN 'failed' END;
+                    """)
+        }
         return migrator
     }
 }

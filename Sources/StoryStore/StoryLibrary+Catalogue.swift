@@ -6,9 +6,29 @@ import Foundation
 import GRDB
 
 /// A story repository the catalogue knows of: what its story is called and rated, which commit
-/// that describes, and how the last check went.
-public struct CatalogueEntry: Sendable, Hashable {
-    public enum Discovery: String, Sendable { case listed, github }
+/// that describes, and how the last check went. A row of `catalogue_repo`.
+public struct CatalogueEntry: Sendable, Hashable, Codable, FetchableRecord, PersistableRecord {
+    public enum Discovery: String, Sendable, Codable {
+        /// Named in authors.json's `repos`.
+        case listed
+        /// Found among the author's GitHub repositories by the README tag.
+        case github
+        /// Read from a published catalogue index (`cyd catalogue publish`).
+        case index
+    }
+
+    /// What the last check found. Decisions are made on this, never on the words in `lastError`.
+    public enum Outcome: String, Sendable, Codable {
+        case story
+        /// Discovered on GitHub, but not a story: quiet.
+        case noReadme = "no-readme", untagged
+        case noStoryFile = "no-story-file"
+        case invalidStory = "invalid-story"
+        case failed
+
+        /// Not a story, and nobody's fault: skipped quietly until the repository is pushed again.
+        public var isQuietlyNotAStory: Bool { self == .noReadme || self == .untagged }
+    }
 
     public var url: String
     public var author: String
@@ -25,8 +45,22 @@ public struct CatalogueEntry: Sendable, Hashable {
     public var headCommit: String?
     public var checkedAt: Double?
     public var lastError: String?
+    public var outcome: Outcome?
+    /// `pushedAt` when the repository was last checked successfully.
+    public var checkedPushedAt: String?
+    /// A warning that does not stop the story (a listed repository whose README lacks the tag).
+    public var warning: String?
 
-    /// "author/repository": what `cyd get` takes.
+    public static let databaseTableName = "catalogue_repo"
+
+    public enum CodingKeys: String, CodingKey, ColumnExpression {
+        case url, author, repository = "name", discovery, pushedAt = "pushed_at", isStory = "is_story", storyKey = "story_key"
+        case title, rating, summary, chapterCount = "chapter_count", headCommit = "head_commit", checkedAt = "checked_at"
+        case lastError = "last_error", outcome, checkedPushedAt = "checked_pushed_at", warning
+    }
+    public typealias Columns = CodingKeys
+
+    /// "author/repository": what `cyd get`, `cyd read` and the others take.
     public var id: String { "\(author)/\(repository)" }
     public var source: StorySource { StorySource(kind: .git, location: url) }
 
@@ -42,10 +76,11 @@ public struct CatalogueEntry: Sendable, Hashable {
 /// What one check of a repository found.
 public struct CatalogueCheck: Sendable {
     public enum Outcome: Sendable {
-        /// A story at `commit` (title and the rest from its story.json).
-        case story(commit: String, key: String, title: String, rating: String, summary: String, chapterCount: Int)
-        /// Reachable, but not a story (no story.json, or no #ChooseYourDestiny tag): the reason.
-        case notStory(commit: String?, reason: String)
+        /// A story at `commit` (title and the rest from its story.json); `warning` for a listed
+        /// repository whose README lacks the tag.
+        case story(commit: String, key: String, title: String, rating: String, summary: String, chapterCount: Int, warning: String? = nil)
+        /// Reachable, but not a story: why (a code), in words.
+        case notStory(commit: String?, outcome: CatalogueEntry.Outcome, reason: String)
         /// The remote HEAD has not moved since the last check.
         case unchanged(commit: String)
         /// The check failed; the entry keeps what it knew before.
@@ -54,11 +89,41 @@ public struct CatalogueCheck: Sendable {
 
     public var outcome: Outcome
     public var checkedAt: Double
+    /// GitHub's pushed_at the check was made under, if known.
+    public var pushedAt: String?
 
-    public init(_ outcome: Outcome, checkedAt: Double) {
+    public init(_ outcome: Outcome, checkedAt: Double, pushedAt: String? = nil) {
         self.outcome = outcome
         self.checkedAt = checkedAt
+        self.pushedAt = pushedAt
     }
+}
+
+/// One story of a published catalogue index.
+public struct IndexedStory: Sendable, Hashable, Codable {
+    public var author: String
+    public var repository: String
+    public var url: String
+    public var commit: String
+    public var storyKey: String
+    public var title: String
+    public var rating: String
+    public var summary: String
+    public var chapters: Int
+
+    public init(author: String, repository: String, url: String, commit: String, storyKey: String, title: String, rating: String, summary: String, chapters: Int) {
+        self.author = author
+        self.repository = repository
+        self.url = url
+        self.commit = commit
+        self.storyKey = storyKey
+        self.title = title
+        self.rating = rating
+        self.summary = summary
+        self.chapters = chapters
+    }
+
+    public var id: String { "\(author)/\(repository)" }
 }
 
 /// A cached HTTP answer, for conditional requests.
@@ -82,35 +147,19 @@ extension StoryLibrary {
 
     public func catalogue() throws -> [CatalogueEntry] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM catalogue_repo ORDER BY title IS NULL, title COLLATE NOCASE, author, name").map(Self.entry)
+            try CatalogueEntry.order(sql: "title IS NULL, title COLLATE NOCASE, author, name").fetchAll(db)
         }
     }
 
     /// One author's repositories.
     public func catalogue(author: String) throws -> [CatalogueEntry] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM catalogue_repo WHERE author = ? ORDER BY name", arguments: [author]).map(Self.entry)
+            try CatalogueEntry.filter(CatalogueEntry.Columns.author == author).order(CatalogueEntry.Columns.repository).fetchAll(db)
         }
     }
 
     public func catalogueEntry(url: String) throws -> CatalogueEntry? {
-        try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM catalogue_repo WHERE url = ?", arguments: [url]).map(Self.entry) }
-    }
-
-    static func entry(_ row: Row) -> CatalogueEntry {
-        var entry = CatalogueEntry(
-            url: row["url"], author: row["author"], repository: row["name"],
-            discovery: CatalogueEntry.Discovery(rawValue: row["discovery"]) ?? .listed, pushedAt: row["pushed_at"])
-        entry.isStory = (row["is_story"] as Int?).map { $0 != 0 }
-        entry.storyKey = row["story_key"]
-        entry.title = row["title"]
-        entry.rating = row["rating"]
-        entry.summary = row["summary"]
-        entry.chapterCount = row["chapter_count"]
-        entry.headCommit = row["head_commit"]
-        entry.checkedAt = row["checked_at"]
-        entry.lastError = row["last_error"]
-        return entry
+        try database.read { db in try CatalogueEntry.fetchOne(db, key: url) }
     }
 
     /// Records an author's repositories as discovered now: new ones are added unchecked, known ones
@@ -158,31 +207,69 @@ extension StoryLibrary {
     /// every check that finished).
     public func recordCheck(url: String, _ check: CatalogueCheck) throws {
         try database.write { db in
+            guard var entry = try CatalogueEntry.fetchOne(db, key: url) else { return }
+            entry.checkedAt = check.checkedAt
             switch check.outcome {
-            case .story(let commit, let key, let title, let rating, let summary, let chapterCount):
-                try db.execute(
-                    sql: """
-                        UPDATE catalogue_repo SET is_story = 1, story_key = ?, title = ?, rating = ?, summary = ?, chapter_count = ?,
-                            head_commit = ?, checked_at = ?, last_error = NULL WHERE url = ?
-                        """,
-                    arguments: [key, title, rating, summary, chapterCount, commit, check.checkedAt, url])
-            case .notStory(let commit, let reason):
-                try db.execute(
-                    sql: """
-                        UPDATE catalogue_repo SET is_story = 0, story_key = NULL, title = NULL, rating = NULL, summary = NULL,
-                            chapter_count = NULL, head_commit = ?, checked_at = ?, last_error = ? WHERE url = ?
-                        """,
-                    arguments: [commit, check.checkedAt, reason, url])
+            case .story(let commit, let key, let title, let rating, let summary, let chapterCount, let warning):
+                entry.isStory = true
+                (entry.storyKey, entry.title, entry.rating, entry.summary, entry.chapterCount) = (key, title, rating, summary, chapterCount)
+                entry.headCommit = commit
+                entry.lastError = nil
+                entry.outcome = .story
+                entry.warning = warning
+                entry.checkedPushedAt = check.pushedAt
+            case .notStory(let commit, let outcome, let reason):
+                entry.isStory = false
+                (entry.storyKey, entry.title, entry.rating, entry.summary, entry.chapterCount) = (nil, nil, nil, nil, nil)
+                entry.headCommit = commit
+                entry.lastError = reason
+                entry.outcome = outcome
+                entry.warning = nil
+                entry.checkedPushedAt = check.pushedAt
             case .unchanged(let commit):
-                try db.execute(
-                    sql: """
-                        UPDATE catalogue_repo SET head_commit = ?, checked_at = ?,
-                            last_error = CASE WHEN is_story = 1 THEN NULL ELSE last_error END WHERE url = ?
-                        """,
-                    arguments: [commit, check.checkedAt, url])
+                entry.headCommit = commit
+                if entry.isStory == true {
+                    entry.lastError = nil
+                    entry.outcome = .story
+                    entry.checkedPushedAt = check.pushedAt ?? entry.checkedPushedAt
+                }
             case .failed(let reason):
-                try db.execute(sql: "UPDATE catalogue_repo SET checked_at = ?, last_error = ? WHERE url = ?", arguments: [check.checkedAt, reason, url])
+                entry.lastError = reason
+                entry.outcome = entry.isStory == true ? entry.outcome : .failed
+                entry.checkedPushedAt = nil  // asked again next time, pushed or not
             }
+            try entry.update(db)
+        }
+    }
+
+    /// The stories of a published index, in one transaction: rows from the index are added or
+    /// brought to the index's commit, index rows no longer in it leave. Returns each story's
+    /// commit before (nil: new to this library).
+    public func applyIndex(_ stories: [IndexedStory], at time: Double) throws -> [String: String?] {
+        try database.write { db in
+            var before: [String: String?] = [:]
+            let urls = Set(stories.map(\.url))
+            for entry in try CatalogueEntry.filter(CatalogueEntry.Columns.discovery == CatalogueEntry.Discovery.index.rawValue).fetchAll(db)
+            where !urls.contains(entry.url) {
+                try entry.delete(db)
+            }
+            for story in stories {
+                let existing = try CatalogueEntry.fetchOne(db, key: story.url)
+                let previous: String? = existing?.isStory == true ? existing?.headCommit : nil
+                before.updateValue(previous, forKey: story.url)
+                var entry = existing ?? CatalogueEntry(url: story.url, author: story.author, repository: story.repository, discovery: .index)
+                if existing?.isStory == true, existing?.headCommit == story.commit, existing?.author == story.author {
+                    // Unchanged: only the time of the check moves.
+                    try db.execute(sql: "UPDATE catalogue_repo SET checked_at = ? WHERE url = ?", arguments: [time, story.url])
+                    continue
+                }
+                (entry.author, entry.repository, entry.discovery) = (story.author, story.repository, .index)
+                entry.isStory = true
+                (entry.storyKey, entry.title, entry.rating, entry.summary, entry.chapterCount) = (story.storyKey, story.title, story.rating, story.summary, story.chapters)
+                (entry.headCommit, entry.checkedAt, entry.lastError, entry.outcome, entry.warning) = (story.commit, time, nil, .story, nil)
+                try entry.save(db)
+            }
+            return before
         }
     }
 

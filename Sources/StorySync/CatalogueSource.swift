@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocalFiles
 import StoryFormat
 import StorySources
 import StoryStore
@@ -15,8 +16,9 @@ import Transport
 /// the file (asked for conditionally, cached), or a git repository holding it at the root of its
 /// default branch (cloned bare into the cache, fetched after).
 public enum CatalogueSource {
-    /// The catalogue repository `cyd sync` reads when given none (override: --catalogue or $CYD_CATALOGUE).
-    public static let defaultLocation = "https://github.com/ChooseYourDestiny/authors.git"
+    /// The catalogue `cyd sync` reads when given none (override: --catalogue or $CYD_CATALOGUE): the
+    /// original reader's, authors.json at the root of this repository's default branch (master).
+    public static let defaultLocation = "https://github.com/jonathandgrubb/ChooseYourDestiny-authors"
 
     public struct Contents: Sendable {
         public var bytes: [UInt8]
@@ -32,23 +34,29 @@ public enum CatalogueSource {
         if GitSource.isGitURL(source) {
             do {
                 let (repository, commit) = try GitSource.update(source, cache: GitSource.cachePath(for: source, cacheDirectory: library.location.cacheDirectory))
-                guard let bytes = try repository.file("authors.json", at: commit) else {
-                    throw SyncError.catalogue("\(VisibleText.escape(source)) has no authors.json at the root of its default branch")
+                for name in ["authors.json", "index.json"] {
+                    if let bytes = try repository.file(name, at: commit) { return Contents(bytes: bytes, displayName: "\(source) \(name)") }
                 }
-                return Contents(bytes: bytes, displayName: "\(source) authors.json")
+                throw SyncError.unavailable(source: source, reason: "it has no authors.json (nor index.json) at the root of its default branch")
             } catch let error as SyncError {
                 throw error
             } catch {
-                throw .catalogue("cannot read the catalogue repository \(VisibleText.escape(source)): \(VisibleText.escape(String(describing: error)))")
+                throw .unavailable(source: source, reason: String(describing: error))
             }
         }
         var path = source
-        var status = stat()
-        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { path += "/authors.json" }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .catalogue("cannot read \(VisibleText.escape(path)): no such file (give --catalogue a path to authors.json, a folder holding it, an https URL of it, or a git repository)")
+        if FileStatus(path)?.isDirectory == true {
+            path = ["authors.json", "index.json"].map { source + "/" + $0 }.first { FileStatus($0) != nil } ?? source + "/authors.json"
         }
-        return Contents(bytes: [UInt8](data), displayName: path)
+        do {
+            return Contents(bytes: try LocalFile.read(path, limit: 64 * 1024 * 1024), displayName: path)
+        } catch .missing {
+            throw .unavailable(
+                source: path,
+                reason: "no such file (give --catalogue a path to authors.json or index.json, a folder holding one, an https URL of one, or a git repository)")
+        } catch {
+            throw .unavailable(source: path, reason: error.description)
+        }
     }
 
     static func download(_ url: String, library: StoryLibrary) throws(SyncError) -> Contents {
@@ -58,23 +66,30 @@ public enum CatalogueSource {
         do {
             response = try HTTPClient().getConditionally(request, cache: library, retrying: RetryPolicy())
         } catch {
-            throw .catalogue("cannot download \(VisibleText.escape(url)): \(error)")
+            throw .unavailable(source: url, reason: error.description)
         }
-        guard response.status == 200 else { throw .catalogue("cannot download \(VisibleText.escape(url)): the server answered \(response.status)") }
+        guard response.status == 200 else { throw .unavailable(source: url, reason: "the server answered \(response.status)") }
         return Contents(bytes: response.body, displayName: url)
     }
 }
 
 public enum SyncError: Error, Sendable, CustomStringConvertible {
     /// The catalogue itself cannot be had: nothing was synced.
-    case catalogue(String)
+    case unavailable(source: String, reason: String)
     /// authors.json was read but cannot be used; the findings say where and why.
-    case invalidCatalogue(message: String, findings: [String])
+    case invalidCatalogue(file: String, findings: [SyncReport.Finding])
+    /// The library could not be written.
+    case storage(String)
 
     public var description: String {
         switch self {
-        case .catalogue(let message): message
-        case .invalidCatalogue(let message, let findings): ([message] + findings).joined(separator: "\n  ")
+        case .unavailable(let source, let reason): "cannot read the catalogue \(source): \(reason)"
+        case .invalidCatalogue(let file, let findings):
+            ([file.hasSuffix(CatalogueIndex.fileName)
+                ? "\(file) is not a usable catalogue index (write it with `cyd catalogue publish`)"
+                : "\(file) is not a usable authors.json (it should look like { \"authors\": [ { \"name\": \"alice\" } ] })"] + findings.map { "\($0)" })
+                .joined(separator: "\n  ")
+        case .storage(let message): message
         }
     }
 }

@@ -27,43 +27,6 @@ public struct SyncOptions: Sendable {
     public init(catalogue: String) { self.catalogue = catalogue }
 }
 
-/// What one sync did, repository by repository.
-public struct SyncReport: Sendable {
-    public enum Change: String, Sendable, Equatable {
-        /// A story new to the catalogue, or one that changed since the last sync.
-        case new, updated
-        /// The remote HEAD has not moved: nothing was fetched.
-        case unchanged
-        /// Checked less than the maximum age ago: not asked.
-        case recent
-        /// Not a story (a GitHub repository without the #ChooseYourDestiny tag): skipped quietly.
-        case notStory = "not-story"
-        /// A broken source: reported, skipped, and the sync exits 1.
-        case failed
-    }
-
-    public struct Item: Sendable {
-        public var id: String
-        public var url: String
-        public var change: Change
-        public var title: String?
-        /// Why it failed, or why it is not a story.
-        public var detail: String?
-    }
-
-    public var items: [Item] = []
-    public var authorFailures: [(author: String, reason: String)] = []
-    /// Warnings about authors.json itself (duplicates, unknown keys), with their positions.
-    public var catalogueWarnings: [String] = []
-    /// When GitHub's rate limit stopped discovery: when it refills (Unix time), if GitHub said.
-    public var rateLimited: (reset: Double?, message: String)?
-    /// Authors of authors.json that were synced (those with errors are in `authorFailures`).
-    public var authors: Int = 0
-
-    public var hasFailures: Bool { items.contains { $0.change == .failed } || !authorFailures.isEmpty || rateLimited != nil }
-    public func count(_ change: Change) -> Int { items.count { $0.change == change } }
-}
-
 /// Progress, as it happens (called from worker threads, one call at a time).
 public enum SyncEvent: Sendable {
     case discovering(author: String, index: Int, of: Int)
@@ -80,20 +43,14 @@ public enum CatalogueSync {
     /// The tag a README carries to mark a repository as a story (matched without regard to case).
     public static let tag = "#ChooseYourDestiny"
 
-    /// Why a GitHub repository is not a story when its README says so: not a fault of anyone's,
-    /// so not reported as a failure (a tagged repository whose story is broken is).
-    static let noReadme = "no README"
-    static let untagged = "its README does not carry \(tag)"
-
-    static func isQuietlyNotAStory(_ entry: CatalogueEntry) -> Bool {
-        entry.discovery == .github && entry.isStory == false && (entry.lastError == noReadme || entry.lastError == untagged)
-    }
-
     public static func run(
         _ options: SyncOptions, library: StoryLibrary, events: @escaping @Sendable (SyncEvent) -> Void = { _ in }
     ) throws(SyncError) -> SyncReport {
         let contents = try GitRepository.withNetworkTimeouts(connectSeconds: options.connectSeconds, stallSeconds: options.stallSeconds) { () throws(SyncError) in
             try CatalogueSource.read(options.catalogue, library: library)
+        }
+        if CatalogueIndex.isIndex(contents.bytes) {
+            return try CatalogueIndex.sync(contents, options: options, library: library, events: events)
         }
         let authors = try readAuthors(contents)
         var report = SyncReport()
@@ -101,7 +58,7 @@ public enum CatalogueSync {
         report.authorFailures = authors.rejected
         report.authors = authors.valid.count
         let names = Set(authors.valid.map(\.name)).union(authors.rejected.map(\.author))
-        do { try library.removeAuthors(notIn: names) } catch { throw .catalogue("cannot update the library: \(error)") }
+        do { try library.removeAuthors(notIn: names) } catch { throw .storage("cannot update the library: \(error)") }
 
         // Discovery, one author at a time (GitHub is asked politely, in sequence).
         let api = GitHubAPI(baseURL: options.githubAPI, token: options.githubToken, cache: library)
@@ -122,7 +79,7 @@ public enum CatalogueSync {
                     toCheck += try discoverOnGitHub(author.name, api: api, library: library, report: &report)
                 }
             } catch {
-                report.authorFailures.append((author.name, "cannot record the author's repositories: \(error)"))
+                report.authorFailures.append((author.name, .storage(String(describing: error))))
             }
         }
 
@@ -156,48 +113,50 @@ public enum CatalogueSync {
 
     struct Authors {
         var valid: [(name: String, repos: [String])] = []
-        var rejected: [(author: String, reason: String)] = []
-        var warnings: [String] = []
+        var rejected: [(author: String, failure: SyncReport.AuthorFailure)] = []
+        var warnings: [SyncReport.Finding] = []
     }
 
     static func readAuthors(_ contents: CatalogueSource.Contents) throws(SyncError) -> Authors {
         let file = LoadedFile.load(contents.bytes, fileName: "authors.json", options: JSONParser.Options(lenient: true))
         let reports = Checker.check(file, bytes: contents.bytes, path: contents.displayName, options: CheckOptions(lenient: true))
-        let findings = reports.flatMap { report in report.diagnostics.map { (report, $0) } }
-        let lines = LineIndex(contents.bytes)
-        func describe(_ diagnostic: Diagnostic) -> String {
-            let position = lines.position(of: diagnostic.range.lowerBound)
-            let help = diagnostic.help.map { " (\($0))" } ?? ""
-            return VisibleText.escape("\(contents.displayName):\(position): \(diagnostic.code) \(diagnostic.message)\(help)")
-        }
+        let findings = reports.flatMap { report in ResolvedReport(report).diagnostics.map { finding(contents.displayName, $0) } }
+        let diagnostics = reports.flatMap(\.diagnostics)
         guard file.kind == .authors, let syntax = file.authors, syntax.authorsNode != nil else {
-            let errors = findings.filter { $0.1.severity == .error }.prefix(5).map { describe($0.1) }
-            throw .invalidCatalogue(
-                message: "\(VisibleText.escape(contents.displayName)) is not a usable authors.json (it should look like { \"authors\": [ { \"name\": \"alice\" } ] })",
-                findings: errors)
+            let errors = zip(diagnostics, findings).filter { $0.0.severity == .error }.prefix(5).map(\.1)
+            throw .invalidCatalogue(file: contents.displayName, findings: Array(errors))
         }
         var result = Authors()
         // An author with an error (a name GitHub would refuse, a repository that is not a git URL)
         // is skipped and reported; the others sync.
-        var rejectedNodes: [Int: String] = [:]
-        for (_, diagnostic) in findings {
-            let message = describe(diagnostic)
+        var rejectedNodes: [Int: SyncReport.Finding] = [:]
+        for (diagnostic, finding) in zip(diagnostics, findings) {
             if diagnostic.severity == .error, let author = syntax.authors.first(where: { syntax.document.range($0.node).contains(diagnostic.range.lowerBound) }) {
-                rejectedNodes[author.node] = rejectedNodes[author.node] ?? message
+                rejectedNodes[author.node] = rejectedNodes[author.node] ?? finding
             } else {
-                result.warnings.append(message)
+                result.warnings.append(finding)
             }
         }
-        var seen = Set<String>()
+        // An author named twice (any case) is one author: the repository lists are merged.
+        var position: [String: Int] = [:]
         for author in syntax.authors {
             guard let name = author.name?.value else { continue }
-            if let reason = rejectedNodes[author.node] {
-                result.rejected.append((name, reason))
-            } else if seen.insert(name.lowercased()).inserted {
+            if let finding = rejectedNodes[author.node] {
+                result.rejected.append((name, .invalidEntry(finding)))
+            } else if let index = position[name.lowercased()] {
+                for repo in author.repos.map(\.value) where !result.valid[index].repos.contains(repo) { result.valid[index].repos.append(repo) }
+            } else {
+                position[name.lowercased()] = result.valid.count
                 result.valid.append((name, author.repos.map(\.value)))
             }
         }
         return result
+    }
+
+    static func finding(_ file: String, _ resolved: ResolvedDiagnostic) -> SyncReport.Finding {
+        SyncReport.Finding(
+            file: file, line: resolved.start.line, column: resolved.start.column, code: resolved.diagnostic.code.description,
+            message: resolved.diagnostic.message, help: resolved.diagnostic.help)
     }
 
     /// "https://host/alice/gull-rock.git" -> "gull-rock".
@@ -223,8 +182,8 @@ public enum CatalogueSync {
             try library.recordDiscovery(author: user, entries: [], at: now, error: error.description)
             switch error {
             case .rateLimited(let reset, let message): report.rateLimited = (reset, message)
-            case .notFound: report.authorFailures.append((user, "GitHub has no user named \(VisibleText.escape(user))"))
-            case .failed(let message): report.authorFailures.append((user, VisibleText.escape(message)))
+            case .notFound: report.authorFailures.append((user, .unknownGitHubUser))
+            case .failed(let message): report.authorFailures.append((user, .gitHub(message)))
             }
             return known.values.filter { $0.isStory == true }
         }
@@ -243,8 +202,15 @@ public enum CatalogueSync {
             let previous = known[entry.url]
             if let previous, previous.pushedAt == repository.pushed_at, previous.isStory != nil {
                 // Known: a story, or a tagged repository whose story is broken (checked again, and
-                // reported again, without fetching unless it moved); an untagged one is left be.
-                if !isQuietlyNotAStory(previous) { toCheck.append(previous) }
+                // reported again, without fetching unless it moved); one that is quietly not a
+                // story is left be until it is pushed.
+                if previous.outcome?.isQuietlyNotAStory != true && previous.outcome != .noStoryFile {
+                    var current = previous
+                    current.pushedAt = repository.pushed_at
+                    toCheck.append(current)
+                } else if let outcome = previous.outcome {
+                    report.items.append(.init(id: entry.id, url: entry.url, outcome: .notStory(notStoryReason(outcome))))
+                }
                 continue
             }
             if report.rateLimited != nil {
@@ -256,117 +222,144 @@ public enum CatalogueSync {
                 readme = try api.readme(owner: user, repository: repository.name)
             } catch {
                 if case .rateLimited(let reset, let message) = error { report.rateLimited = (reset, message) } else {
-                    report.items.append(.init(id: entry.id, url: entry.url, change: .failed, detail: VisibleText.escape(error.description)))
+                    report.items.append(.init(id: entry.id, url: entry.url, outcome: .failed(.gitHub(error.description))))
                 }
                 if previous?.isStory == true, let previous { toCheck.append(previous) }
                 continue
             }
             try library.recordPushedAt(url: entry.url, repository.pushed_at)
             if let readme, readme.lowercased().contains(tag.lowercased()) {
-                if let current = try library.catalogueEntry(url: entry.url) { toCheck.append(current) }
+                if var current = try library.catalogueEntry(url: entry.url) {
+                    current.pushedAt = repository.pushed_at
+                    toCheck.append(current)
+                }
             } else {
-                let reason = readme == nil ? noReadme : untagged
-                try library.recordCheck(url: entry.url, CatalogueCheck(.notStory(commit: nil, reason: reason), checkedAt: now))
-                report.items.append(.init(id: entry.id, url: entry.url, change: .notStory, detail: reason))
+                let reason: SyncReport.NotStoryReason = readme == nil ? .noReadme : .untagged
+                try library.recordCheck(
+                    url: entry.url,
+                    CatalogueCheck(.notStory(commit: nil, outcome: reason == .noReadme ? .noReadme : .untagged, reason: SyncWords.notStory(reason)), checkedAt: now))
+                report.items.append(.init(id: entry.id, url: entry.url, outcome: .notStory(reason)))
             }
         }
         return toCheck
     }
 
+    static func notStoryReason(_ outcome: CatalogueEntry.Outcome) -> SyncReport.NotStoryReason {
+        switch outcome {
+        case .noReadme: .noReadme
+        case .untagged: .untagged
+        default: .noStoryFile
+        }
+    }
+
     // MARK: One repository
 
     /// One repository: ls-remote; when HEAD moved, fetch into the cache and read README.md and
-    /// story.json at the new HEAD (a repository never seen is cloned straight away). Stores the
-    /// outcome before returning.
+    /// story.json at the new HEAD (a repository never seen is cloned straight away). A GitHub
+    /// repository whose pushed_at has not changed since its last good check is not asked at all.
+    /// Stores the outcome before returning.
     static func check(_ entry: CatalogueEntry, library: StoryLibrary, maximumAge: Double?) -> SyncReport.Item {
-        var item = SyncReport.Item(id: entry.id, url: entry.url, change: .failed, title: entry.title)
+        var item = SyncReport.Item(id: entry.id, url: entry.url, outcome: .unchanged, title: entry.title)
         let started = now
         if let maximumAge, let checked = entry.checkedAt, started - checked < maximumAge, entry.lastError == nil, entry.isStory == true {
-            item.change = .recent
+            item.outcome = .recent
             return item
         }
         func record(_ outcome: CatalogueCheck.Outcome) {
             do {
-                try library.recordCheck(url: entry.url, CatalogueCheck(outcome, checkedAt: started))
+                try library.recordCheck(url: entry.url, CatalogueCheck(outcome, checkedAt: started, pushedAt: entry.discovery == .github ? entry.pushedAt : nil))
             } catch {
-                item.change = .failed
-                item.detail = "cannot record the check: \(error)"
+                item.outcome = .failed(.storage("cannot record the check: \(error)"))
             }
+        }
+        func fail(_ failure: SyncReport.SyncFailure) -> SyncReport.Item {
+            item.outcome = .failed(failure)
+            record(.failed(SyncWords.failure(failure)))
+            return item
+        }
+        if entry.discovery == .github, entry.isStory == true, entry.outcome == .story, let pushed = entry.pushedAt, pushed == entry.checkedPushedAt,
+            let head = entry.headCommit
+        {
+            // GitHub says nothing was pushed since the last good check: no need to ask the remote.
+            record(.unchanged(commit: head))
+            return item
         }
         let cache = GitSource.cachePath(for: entry.url, cacheDirectory: library.location.cacheDirectory)
         // A repository never fetched is cloned at once: asking for its HEAD first would cost the
         // server a second connection (and upload-pack process) for nothing.
+        var unmoved: String?
         if entry.headCommit != nil, FileManager.default.fileExists(atPath: cache) {
             let head: String
             do {
                 head = try GitRepository.remoteHead(entry.url)
             } catch {
-                item.detail = VisibleText.escape(error.description)
-                record(.failed(item.detail!))
-                return item
+                return fail(.transport(.git(error)))
             }
-            if head == entry.headCommit, let isStory = entry.isStory {
-                record(.unchanged(commit: head))
-                if isStory {
-                    item.change = .unchanged
-                } else if isQuietlyNotAStory(entry) {
-                    item.change = .notStory
-                    item.detail = entry.lastError
-                } else {
-                    item.detail = entry.lastError ?? "not a story"  // still broken: reported each sync, not fetched again
+            if head == entry.headCommit, entry.isStory != nil, let outcome = entry.outcome {
+                switch outcome {
+                case .story:
+                    record(.unchanged(commit: head))
+                    if let warning = entry.warning, !warning.isEmpty { item.warning = .untaggedListed(hasReadme: !warning.contains("no README")) }
+                    return item
+                case .noReadme, .untagged:
+                    record(.unchanged(commit: head))
+                    item.outcome = .notStory(notStoryReason(outcome))
+                    return item
+                case .noStoryFile where entry.discovery == .github:
+                    record(.unchanged(commit: head))
+                    item.outcome = .notStory(.noStoryFile)
+                    return item
+                case .invalidStory, .noStoryFile:
+                    unmoved = head  // still broken: read again from the cache and reported, nothing fetched
+                case .failed:
+                    break
                 }
-                return item
             }
         }
         do {
-            let (repository, commit) = try GitSource.update(entry.url, cache: cache)
+            let (repository, commit) = if let unmoved { (try GitRepository.open(cache), unmoved) } else { try GitSource.update(entry.url, cache: cache) }
+            var warning: SyncReport.ItemWarning?
             if entry.discovery == .listed {
                 var readme: [UInt8]?
                 for name in ["README.md", "readme.md", "Readme.md", "README.markdown", "README"] where readme == nil {
                     readme = try repository.file(name, at: commit)
                 }
-                guard let readme, String(decoding: readme, as: UTF8.self).lowercased().contains(tag.lowercased()) else {
-                    let reason = readme == nil
-                        ? "no README.md at the root: add one that mentions \(tag), the tag that marks a story repository"
-                        : "README.md does not mention \(tag), the tag that marks a story repository"
-                    item.detail = reason
-                    record(.notStory(commit: commit, reason: reason))
-                    return item
+                if readme.map({ String(decoding: $0, as: UTF8.self).lowercased().contains(tag.lowercased()) }) != true {
+                    warning = .untaggedListed(hasReadme: readme != nil)
                 }
             }
             guard let bytes = try repository.file("story.json", at: commit) else {
-                let reason = "no story.json at the root of the default branch"
-                item.detail = reason
-                record(.notStory(commit: commit, reason: reason))
+                if entry.discovery == .listed { return fail(.noStoryFile) }
+                item.outcome = .notStory(.noStoryFile)
+                record(.notStory(commit: commit, outcome: .noStoryFile, reason: SyncWords.notStory(.noStoryFile)))
                 return item
             }
-            let name = "\(entry.url) story.json"
-            let file = LoadedFile.load(bytes, fileName: "story.json", options: JSONParser.Options(lenient: true))
-            guard let story = file.story?.model(), story.firstChapter != nil else {
-                let reports = Checker.check(file, bytes: bytes, path: name, options: CheckOptions(lenient: true))
-                let lines = LineIndex(bytes)
-                let first = reports.flatMap(\.diagnostics).filter { $0.severity == .error }.first.map {
-                    "story.json:\(lines.position(of: $0.range.lowerBound)): \($0.code) \($0.message)"
-                }
-                let reason = "invalid story (not imported): " + (first ?? "no readable chapters") + "; `cyd validate` shows every finding"
-                item.detail = VisibleText.escape(reason)
-                record(.notStory(commit: commit, reason: item.detail!))
+            let (story, reports) = StoryImporter.read(bytes, displayName: "story.json")
+            guard let story, story.firstChapter != nil else {
+                let findings = reports.flatMap { ResolvedReport($0).diagnostics }.filter { $0.diagnostic.severity == .error }.prefix(3)
+                    .map { finding("story.json", $0) }
+                let failure = SyncReport.SyncFailure.invalidStory(Array(findings))
+                item.outcome = .failed(failure)
+                record(.notStory(commit: commit, outcome: .invalidStory, reason: SyncWords.failure(failure)))
                 return item
             }
             item.title = story.name
-            item.change = entry.isStory == true ? .updated : .new
-            record(.story(commit: commit, key: story.id, title: story.name, rating: story.rating, summary: story.summary, chapterCount: story.chapters.count))
+            item.warning = warning
+            item.outcome = entry.isStory == true ? .updated : .new
+            record(.story(
+                commit: commit, key: story.id, title: story.name, rating: story.rating, summary: story.summary, chapterCount: story.chapters.count,
+                warning: warning.map(SyncWords.warning)))
+        } catch let error as GitError {
+            return fail(.transport(.git(error)))
         } catch {
-            item.change = .failed
-            item.detail = VisibleText.escape(String(describing: error))
-            record(.failed(item.detail!))
+            return fail(.storage(String(describing: error)))
         }
         return item
     }
 }
 
 /// Results gathered from the worker threads, in catalogue order.
-private final class ResultList: @unchecked Sendable {
+final class ResultList: @unchecked Sendable {
     private let lock = Lock()
     private var slots: [SyncReport.Item?]
     private var done = 0

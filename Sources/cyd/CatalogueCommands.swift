@@ -17,18 +17,26 @@ struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Bring the catalogue of available stories up to date from authors.json.",
         discussion: """
-            Reads authors.json, finds each author's story repositories (the `repos` an entry lists, or \
-            the user's GitHub repositories whose README carries #ChooseYourDestiny), and checks each one \
-            with one cheap ls-remote: only a repository whose HEAD moved is fetched (bare, into the cache) \
-            and its story.json read. Several repositories are checked at once. A broken author or \
-            repository is reported and skipped; the sync exits 1 when any failed. A sync that is \
-            interrupted keeps what it finished; run it again to carry on.
+            Reads the catalogue and brings the list of available stories up to date. By default \
+            that is the original reader's catalogue: authors.json at the root of \
+            \(CatalogueSource.defaultLocation) (branch master); --catalogue or $CYD_CATALOGUE name \
+            another. authors.json looks like { "authors": [ { "name": "alice" }, { "name": "bo", \
+            "repos": ["https://github.com/bo/tide.git"] } ] }: each author's story repositories are \
+            the `repos` listed (a listed repository without the tag in its README is still offered, \
+            with a warning), or else the user's GitHub repositories whose README carries \
+            #ChooseYourDestiny (one without a story.json is quietly not a story). Each repository is \
+            checked with one cheap ls-remote (none at all for a GitHub repository not pushed since \
+            its last good check): only one whose HEAD moved is fetched and its story.json read. A \
+            broken author or repository is reported and skipped; the sync exits 1 when any failed. An \
+            interrupted sync keeps what it finished.
+            A published index (index.json from `cyd catalogue publish`, as a path, a folder or an \
+            https URL) is read with one conditional request instead: no GitHub, no ls-remote.
             GitHub: set GITHUB_TOKEN for 5000 requests an hour instead of 60; answers are cached with \
             their ETags, so a repeated sync asks for little.
             """)
 
     @Option(help: ArgumentHelp(
-        "authors.json: a path, a folder holding it, an https URL of it, or a git repository with it at the root (default: $CYD_CATALOGUE, else \(CatalogueSource.defaultLocation)).",
+        "authors.json or a published index.json: a path, a folder holding it, an https URL of it, or a git repository with it at the root (default: $CYD_CATALOGUE, else \(CatalogueSource.defaultLocation), branch master).",
         valueName: "source"))
     var catalogue: String?
 
@@ -85,7 +93,7 @@ struct Sync: ParsableCommand {
             report = try CatalogueSync.run(options, library: library) { display.handle($0) }
         } catch {
             display.finish()
-            Terminal.standardError.write("cyd: \(error.description)\n")
+            Terminal.standardError.write("cyd: \(VisibleText.escape(error.description))\n")
             if case .invalidCatalogue = error { throw Exit.problemsFound }
             throw Exit.failure
         }
@@ -96,28 +104,43 @@ struct Sync: ParsableCommand {
             return
         }
         let out = Terminal.standardOutput
-        for warning in report.catalogueWarnings { out.write("warning: \(warning)\n") }
-        var parts = ["\(report.count(.new)) new", "\(report.count(.updated)) updated", "\(report.count(.unchanged)) unchanged"]
-        if report.count(.recent) > 0 { parts.append("\(report.count(.recent)) checked recently (skipped)") }
-        if report.count(.notStory) > 0 { parts.append("\(report.count(.notStory)) not stories") }
-        parts.append("\(report.count(.failed)) failed")
-        let elapsed = Date().timeIntervalSince(started)
-        out.write("Synced \(report.items.count) repositor\(report.items.count == 1 ? "y" : "ies") of \(report.authors) author\(report.authors == 1 ? "" : "s") in \(String(format: "%.1f", elapsed)) s: \(parts.joined(separator: ", ")).\n")
+        for warning in report.catalogueWarnings { out.write("warning: \(VisibleText.escape(warning.description))\n") }
+        for item in report.items where item.warning != nil {
+            out.write("warning: \(VisibleText.escape(item.id)): \(VisibleText.escape(item.detail ?? ""))\n")
+        }
+        out.write(Self.summary(report, seconds: Date().timeIntervalSince(started)) + "\n")
         let failures = report.items.filter { $0.change == .failed }
         if !failures.isEmpty || !report.authorFailures.isEmpty {
             out.write("Failed:\n")
-            for failure in report.authorFailures { out.write("  author \(VisibleText.escape(failure.author)): \(VisibleText.escape(failure.reason))\n") }
+            for failure in report.authorFailures {
+                out.write("  author \(VisibleText.escape(failure.author)): \(VisibleText.escape(SyncWords.author(failure.failure, name: failure.author)))\n")
+            }
             for failure in failures { out.write("  \(VisibleText.escape(failure.id)) (\(VisibleText.escape(failure.url))): \(VisibleText.escape(failure.detail ?? "failed"))\n") }
         }
         if let limit = report.rateLimited {
             var when = "later"
             if let reset = limit.reset {
                 let minutes = max(1, Int((reset - Date().timeIntervalSince1970 + 59) / 60))
-                when = "in \(minutes) minute\(minutes == 1 ? "" : "s") (\(Self.clock(reset)) UTC)"
+                when = "in \(plural(minutes, "minute")) (\(Self.clock(reset)) UTC)"
             }
             out.write("\(VisibleText.escape(limit.message))\nDiscovery stopped there; stories already known were still checked. Try again \(when)\(options.githubToken == nil ? ", or set GITHUB_TOKEN for a larger allowance" : "").\n")
         }
         if report.hasFailures { throw Exit.problemsFound }
+    }
+
+    /// "Synced 12 repositories of 3 authors in 1.2 s: 2 new, 1 updated, 8 unchanged, 1 not a story, 0 failed; 1 author failed."
+    static func summary(_ report: SyncReport, seconds: Double) -> String {
+        var parts = ["\(report.count(.new)) new", "\(report.count(.updated)) updated", "\(report.count(.unchanged)) unchanged"]
+        if report.count(.recent) > 0 { parts.append("\(report.count(.recent)) checked recently (skipped)") }
+        let notStories = report.count(.notStory)
+        if notStories > 0 { parts.append(notStories == 1 ? "1 not a story" : "\(notStories) not stories") }
+        parts.append("\(report.count(.failed)) failed")
+        let authors = report.authors + report.authorFailures.count
+        var line = "Synced \(plural(report.items.count, "repository", "repositories")) of \(plural(authors, "author"))"
+        if report.fromIndex { line += " from the index" }
+        line += " in \(String(format: "%.1f", seconds)) s: \(parts.joined(separator: ", "))"
+        if !report.authorFailures.isEmpty { line += "; \(plural(report.authorFailures.count, "author")) failed" }
+        return line + "."
     }
 
     static func json(_ report: SyncReport) -> JSONValue {
@@ -127,15 +150,20 @@ struct Sync: ParsableCommand {
                 .object([
                     "id": .string(item.id), "url": .string(item.url), "change": .string(item.change.rawValue),
                     "title": item.title.map { .string($0) } ?? .null, "detail": item.detail.map { .string($0) } ?? .null,
+                    "warning": item.warning.map { .string(SyncWords.warning($0)) } ?? .null,
                 ])
             }),
-            "authorFailures": .array(report.authorFailures.map { .object(["author": .string($0.author), "reason": .string($0.reason)]) }),
-            "warnings": .array(report.catalogueWarnings.map { .string($0) }),
+            "authorFailures": .array(report.authorFailures.map {
+                .object(["author": .string($0.author), "reason": .string(SyncWords.author($0.failure, name: $0.author))])
+            }),
+            "warnings": .array(report.catalogueWarnings.map { .string($0.description) }),
             "rateLimited": report.rateLimited.map { limit in
                 .object(["message": .string(limit.message), "reset": limit.reset.map { .number($0.rounded()) } ?? .null])
             } ?? .null,
             "counts": .object(Dictionary(uniqueKeysWithValues: counts)),
-            "authors": .number(Double(report.authors)),
+            "authors": .number(Double(report.authors + report.authorFailures.count)),
+            "authorsFailed": .number(Double(report.authorFailures.count)),
+            "fromIndex": .bool(report.fromIndex),
         ])
     }
 
@@ -172,7 +200,7 @@ final class SyncDisplay: @unchecked Sendable {
                 if live { draw("finding the stories of \(VisibleText.escape(author)) (\(index + 1) of \(count))") }
             case .checking(let count):
                 total = count
-                if !live { stream.write("checking \(count) repositories\n") }
+                if !live { stream.write("checking \(plural(count, "repository", "repositories"))\n") }
             case .started(let id):
                 active.append(id)
                 if live { drawBar() }
@@ -188,13 +216,14 @@ final class SyncDisplay: @unchecked Sendable {
         }
     }
 
+    /// A line for a story that is new or updated (failures are listed once, at the end).
     func line(for item: SyncReport.Item) -> String? {
         let id = VisibleText.escape(item.id)
         let title = item.title.map { " \u{201C}\(VisibleText.escape($0))\u{201D}" } ?? ""
         switch item.change {
         case .new: return "new      \(id)\(title)"
         case .updated: return "updated  \(id)\(title)"
-        case .failed: return "failed   \(id): \(VisibleText.escape(item.detail ?? ""))"
+        case .failed: return nil  // printed once, in the list at the end
         case .unchanged, .recent, .notStory:
             return verbose ? "\(item.change.rawValue.padding(8)) \(id)\(title)" : nil
         }
@@ -312,5 +341,44 @@ struct Update: ParsableCommand {
         }
         Terminal.standardOutput.write("\(counts.updated) updated, \(counts.unchanged) already up to date\(failures > 0 ? ", \(failures) failed" : "")\n")
         if failures > 0 { throw Exit.problemsFound }
+    }
+}
+
+/// "1 repository", "2 repositories".
+func plural(_ count: Int, _ one: String, _ many: String? = nil) -> String {
+    "\(count) \(count == 1 ? one : many ?? one + "s")"
+}
+
+struct CatalogueCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "catalogue",
+        abstract: "Work with the synced catalogue as a catalogue keeper.",
+        subcommands: [Publish.self])
+
+    struct Publish: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the synced catalogue as a static index (DIR/index.json) for readers to sync from.",
+            discussion: """
+                Run after `cyd sync`; serve DIR over https (GitHub Pages, any static host). Readers then run \
+                `cyd sync --catalogue https://…/index.json`: one conditional request instead of asking \
+                GitHub about every author, and only stories whose commit changed are fetched. The file \
+                lists each story's author, repository, URL, HEAD commit, story id, title, rating, \
+                summary and chapter count; it is written whole and renamed into place.
+                """)
+
+        @Argument(help: "The folder to write index.json into (made if missing).")
+        var folder: String
+
+        @OptionGroup var library: LibraryOptions
+
+        func run() throws {
+            let library = try library.open()
+            do {
+                let written = try CatalogueIndex.publish(library, to: folder)
+                Terminal.standardOutput.write("wrote \(VisibleText.escape(folder))/index.json: \(plural(written.stories, "story", "stories")), \(written.bytes) bytes\n")
+            } catch {
+                throw CLIError(VisibleText.escape(error.description))
+            }
+        }
     }
 }

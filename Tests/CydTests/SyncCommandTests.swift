@@ -122,4 +122,92 @@ struct SyncCommandTests {
         #expect(result.standardOutput.contains("Try again in 30 minutes") || result.standardOutput.contains("Try again in 29 minutes"))
         #expect(result.standardOutput.contains("or set GITHUB_TOKEN for a larger allowance"))
     }
+
+    @Test("the real catalogue's layout: names only, branch master, a README tag after a space, trailing commas, the reader app's tagged repository without a story; every story read by its catalogue id")
+    func realLayout() throws {
+        let forge = try TestForge(serving: git)
+        var environment = self.environment
+        environment["GITHUB_API_URL"] = forge.apiURL
+        func cyd(_ arguments: String...) throws -> CommandResult { try Command.cyd(arguments, environment: environment) }
+        let lenient = String(decoding: Self.story("Gull Rock"), as: UTF8.self).replacingOccurrences(of: "\"Wind.\" }", with: "\"Wind.\", }")
+        try git.publish("tide-story", files: ["story.json": Self.story("Tide"), "README.md": Array("# Tide\n\nA story for #ChooseYourDestiny\n".utf8)], branch: "master")
+        try git.publish("gull-rock", files: ["story.json": Array(lenient.utf8), "README.md": Array("# Gull Rock #ChooseYourDestiny\n".utf8)], branch: "master")
+        try git.publish("ChooseYourDestiny", files: ["README.md": Array("Tag your story repository with #ChooseYourDestiny to have it listed.\n".utf8)], branch: "master")
+        try forge.configure(users: [
+            "jonathandgrubb": [
+                .init(name: "tide-story", cloneURL: git.gitURL("tide-story"), readme: "# Tide\n\nA story for #ChooseYourDestiny\n"),
+                .init(name: "ChooseYourDestiny", cloneURL: git.gitURL("ChooseYourDestiny"), readme: "Tag your story repository with #ChooseYourDestiny to have it listed."),
+            ],
+            "geekygamer1": [.init(name: "gull-rock", cloneURL: git.gitURL("gull-rock"), readme: "# Gull Rock #ChooseYourDestiny")],
+            "dshrout": [],
+        ])
+        let authors = try home.write("authors.json", #"{ "authors": [ { "name": "jonathandgrubb" }, { "name": "geekygamer1" }, { "name": "dshrout" } ] }"#).path
+
+        let sync = try cyd("sync", "--catalogue", authors)
+        #expect(sync.status == 0, "\(sync.standardOutput)\(sync.standardError)")
+        #expect(sync.standardOutput.contains("Synced 3 repositories of 3 authors"), "\(sync.standardOutput)")
+        #expect(sync.standardOutput.contains("2 new, 0 updated, 0 unchanged, 1 not a story, 0 failed."), "\(sync.standardOutput)")
+        #expect(!sync.standardOutput.contains("Failed"))
+
+        for (id, title, chapter) in [("jonathandgrubb/tide-story", "Tide", "Shore"), ("geekygamer1/gull-rock", "Gull Rock", "Shore")] {
+            let get = try cyd("get", id)
+            #expect(get.status == 0, "\(get.standardError)")
+            #expect(get.standardOutput.hasPrefix("downloaded \(title)"))
+            let read = try Command.cyd(["read", id, "--plain"], environment: environment, input: "1\n")
+            #expect(read.status == 0, "\(read.standardError)")
+            #expect(read.standardOutput.contains("== \(chapter) =="), "\(read.standardOutput)")
+            #expect(read.standardOutput.contains("== Cliff =="), "the choice was followed")
+            let listed = try JSONSerialization.jsonObject(with: Data(try cyd("list", id, "--json").standardOutput.utf8)) as? [[String: Any]]
+            #expect(listed?.count == 1 && listed?.first?["title"] as? String == title)
+            let update = try cyd("update", id)
+            #expect(update.status == 0 && update.standardOutput == "0 updated, 1 already up to date\n", "\(update.standardOutput)\(update.standardError)")
+        }
+        let notDownloaded = try cyd("read", "dshrout/none")
+        #expect(notDownloaded.status == 2 && notDownloaded.standardError.contains("no story 'dshrout/none' in the library"))
+        let removed = try cyd("remove", "geekygamer1/gull-rock", "--yes")
+        #expect(removed.status == 0 && removed.standardOutput.hasPrefix("removed Gull Rock"), "\(removed.standardError)")
+        let gone = try cyd("read", "geekygamer1/gull-rock")
+        #expect(gone.standardError.contains("is in the catalogue but not downloaded; `cyd get geekygamer1/gull-rock` downloads it"), "\(gone.standardError)")
+    }
+
+    @Test("a published index: a reader syncs from it with no git traffic, and picks up a changed commit")
+    func publishedIndex() throws {
+        let forge = try TestForge(serving: git)
+        try git.publish("tide", files: ["story.json": Self.story("Tide"), "README.md": Self.readme])
+        try git.publish("night", files: ["story.json": Self.story("Night Walk"), "README.md": Self.readme])
+        let authors = try writeAuthors([("ana", [forge.httpURL("tide"), forge.httpURL("night")])])
+        #expect(try cyd("sync", "--catalogue", authors).status == 0)
+        let site = home.path("site")
+        let published = try cyd("catalogue", "publish", site)
+        #expect(published.status == 0 && published.standardOutput.contains("index.json: 2 stories"), "\(published.standardError)")
+
+        let reader = ["CYD_HOME": home.path("reader"), "GITHUB_API_URL": "http://127.0.0.1:9"]
+        let before = try forge.count("GET /git/tide.git/info/refs")
+        let first = try Command.cyd(["sync", "--catalogue", site], environment: reader)
+        #expect(first.status == 0 && first.standardOutput.contains("Synced 2 repositories of 1 author from the index"), "\(first.standardOutput)")
+        #expect(first.standardOutput.contains("2 new"))
+        let again = try Command.cyd(["sync", "--catalogue", site + "/index.json"], environment: reader)
+        #expect(again.standardOutput.contains("0 new, 0 updated, 2 unchanged"), "\(again.standardOutput)")
+        #expect(try forge.count("GET /git/tide.git/info/refs") == before, "no ls-remote: the index is enough")
+        let get = try Command.cyd(["get", "ana/tide"], environment: reader)
+        #expect(get.status == 0, "\(get.standardError)")
+
+        // The author pushes; the keeper syncs and publishes; the reader sees one update.
+        try git.publish("tide", files: ["story.json": Self.story("Tide Rising")])
+        #expect(try cyd("sync", "--catalogue", authors).status == 0)
+        #expect(try cyd("catalogue", "publish", site).status == 0)
+        let changed = try Command.cyd(["sync", "--catalogue", site, "--json"], environment: reader)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(changed.standardOutput.utf8)) as? [String: Any])
+        #expect((report["counts"] as? [String: Int])?["updated"] == 1 && (report["counts"] as? [String: Int])?["unchanged"] == 1)
+        #expect(report["fromIndex"] as? Bool == true)
+        let list = try Command.cyd(["list", "--available"], environment: reader)
+        #expect(list.standardOutput.contains("update available"), "\(list.standardOutput)")
+        let update = try Command.cyd(["update", "ana/tide"], environment: reader)
+        #expect(update.standardOutput.contains("updated Tide Rising"), "\(update.standardOutput)\(update.standardError)")
+
+        // A broken index is refused with its place, and the catalogue is left alone.
+        try home.write("bad/index.json", #"{ "cyd_catalogue_index": 1, "stories": [ { "author": "ana" } ] }"#)
+        let bad = try Command.cyd(["sync", "--catalogue", home.path("bad")], environment: reader)
+        #expect(bad.status == 1 && bad.standardError.contains("index.json:1:"), "\(bad.standardError)")
+    }
 }

@@ -164,15 +164,23 @@ struct CatalogueSyncTests {
         let report = try setup.sync()
         #expect(report.hasFailures)
         #expect(Self.item(report, urls[0])?.change == .unchanged)
-        #expect(Self.item(report, urls[1])?.detail?.contains("#ChooseYourDestiny") == true)
-        #expect(Self.item(report, urls[2])?.detail?.contains("no story.json") == true)
-        #expect(Self.item(report, urls[3])?.detail?.contains("invalid story") == true)
-        #expect(Self.item(report, urls[3])?.detail?.contains("story.json:1:") == true, "the finding has a line and column")
-        #expect(Self.item(report, urls[4])?.change == .failed)
-        #expect(Self.item(report, urls[5])?.change == .failed)
+        // Listed without the tag: still a story, with a warning.
+        #expect(Self.item(report, urls[1])?.change == .unchanged)
+        #expect(Self.item(report, urls[1])?.warning == .untaggedListed(hasReadme: true))
+        #expect(Self.item(report, urls[2])?.outcome == .failed(.noStoryFile), "listed, so a missing story.json is a failure")
+        guard case .failed(.invalidStory(let findings))? = Self.item(report, urls[3])?.outcome else {
+            Issue.record("the invalid story is not reported as such")
+            return
+        }
+        #expect(findings.first?.file == "story.json" && findings.first?.line == 1, "the finding has a line and column")
+        for index in [4, 5, 6, 7] {
+            guard case .failed(.transport)? = Self.item(report, urls[index])?.outcome else {
+                Issue.record("\(urls[index]) is not a transport failure")
+                continue
+            }
+        }
         #expect(Self.item(report, urls[6])?.detail?.contains("empty repository") == true)
         #expect(Self.item(report, urls[7])?.detail?.contains("500") == true)
-        for index in 1...7 { #expect(Self.item(report, urls[index])?.change == .failed, "\(urls[index])") }
         // The invalid story is not in the catalogue as a story; the deleted one keeps its last
         // known version, marked with the error.
         #expect(try setup.entry(urls[3]).isStory == false)
@@ -219,14 +227,16 @@ struct CatalogueSyncTests {
         #expect(try setup.forge.count("GET /users/alice/repos") == 3, "three pages of two")
         #expect(try setup.library.catalogue().filter { $0.isStory == true }.map(\.id).sorted() == ["alice/moor", "alice/tide"])
 
+        let listed = try setup.forge.count("GET /git/moor.git/info/refs")
         let second = try setup.sync()
         #expect(second.count(.unchanged) == 2 && !second.hasFailures)
+        #expect(try setup.forge.count("GET /git/moor.git/info/refs") == listed, "not pushed since its last good check: no ls-remote")
         #expect(try setup.forge.count("304 /users/alice/repos") == 3, "every page answered 304 from the cache")
         #expect(try setup.forge.count("GET /repos/alice/tide/readme") == 1, "a README is not asked for again until pushed")
         #expect(try setup.forge.count("AUTH /users/alice/repos") == 6, "the token went with every request")
     }
 
-    @Test("a tagged GitHub repository without a story is reported on every sync, but fetched only once")
+    @Test("a tagged GitHub repository without story.json is quietly not a story, and is fetched only once")
     func taggedButBroken() throws {
         let setup = Setup()
         try setup.git.publish("draft", files: ["README.md": Self.readme])
@@ -234,8 +244,8 @@ struct CatalogueSyncTests {
         try setup.writeAuthors([("alice", [])])
         for _ in 0..<2 {
             let report = try setup.sync()
-            #expect(Self.item(report, setup.forge.httpURL("draft"))?.change == .failed)
-            #expect(Self.item(report, setup.forge.httpURL("draft"))?.detail?.contains("no story.json") == true)
+            #expect(Self.item(report, setup.forge.httpURL("draft"))?.outcome == .notStory(.noStoryFile))
+            #expect(!report.hasFailures, "a discovered repository without story.json is quietly not a story")
         }
         #expect(try setup.forge.count("POST /git/draft.git/git-upload-pack") == 1)
     }
@@ -265,7 +275,12 @@ struct CatalogueSyncTests {
         let report = try setup.sync()
         #expect(report.hasFailures)
         #expect(report.authorFailures.map(\.author).sorted() == ["-bad name-", "ghost"])
-        #expect(report.authorFailures.first { $0.author == "-bad name-" }?.reason.contains("authors.json:") == true)
+        guard case .invalidEntry(let finding)? = report.authorFailures.first(where: { $0.author == "-bad name-" })?.failure else {
+            Issue.record("the bad name is not an invalid entry")
+            return
+        }
+        #expect(finding.file.hasSuffix("authors.json") && finding.line == 3 && finding.column > 1, "\(finding)")
+        #expect(report.authorFailures.first { $0.author == "ghost" }?.failure == .unknownGitHubUser)
         #expect(report.count(.new) == 1)
     }
 
@@ -292,7 +307,19 @@ struct CatalogueSyncTests {
             try setup.sync()
         } throws: { error in
             guard case SyncError.invalidCatalogue(_, let findings) = error else { return false }
-            return findings.contains { $0.contains("authors.json:1:") }
+            return findings.contains { $0.file.hasSuffix("authors.json") && $0.line == 1 }
         }
+    }
+
+    @Test("an author named twice is one author: the repository lists are merged")
+    func duplicateAuthors() throws {
+        let setup = Setup()
+        try setup.git.publish("tide", files: ["story.json": Self.story("Tide"), "README.md": Self.readme])
+        try setup.git.publish("moor", files: ["story.json": Self.story("Moor"), "README.md": Self.readme])
+        try setup.writeAuthors([("ana", [setup.git.gitURL("tide")]), ("Ana", [setup.git.gitURL("moor")])])
+        let report = try setup.sync()
+        #expect(report.count(.new) == 2 && report.authors == 1)
+        #expect(try setup.library.catalogue().map(\.id).sorted() == ["ana/moor", "ana/tide"])
+        #expect(report.catalogueWarnings.contains { $0.code == "CYD901" }, "\(report.catalogueWarnings)")
     }
 }

@@ -19,11 +19,15 @@ public final class TestGitServer: @unchecked Sendable {
             "git", "daemon", "--reuseaddr", "--export-all", "--listen=127.0.0.1", "--port=\(port)",
             "--base-path=\(root.appendingPathComponent("served").path)", root.appendingPathComponent("served").path,
         ])
-        // Bounded wait until it accepts connections.
+        // Bounded wait until it accepts connections (generous: a loaded 2-core machine running
+        // every suite at once can take seconds to start a process).
         var tries = 0
-        while tries < 100, !Self.accepts(port) {
+        while tries < 400, !Self.accepts(port) {
             tries += 1
             Thread.sleep(forTimeInterval: 0.05)
+        }
+        guard Self.accepts(port) else {
+            throw NSError(domain: "TestGitServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "git daemon did not start on port \(port) within 20 s"])
         }
     }
 
@@ -32,16 +36,16 @@ public final class TestGitServer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// Creates (or updates) repository `name` with the given files, committed on `main`.
-    /// With `force`, history is replaced (as by a force-push).
+    /// Creates (or updates) repository `name` with the given files, committed on `branch` (the
+    /// served repository's default). With `force`, history is replaced (as by a force-push).
     @discardableResult
-    public func publish(_ name: String, files: [String: [UInt8]], message: String = "update", force: Bool = false) throws -> String {
+    public func publish(_ name: String, files: [String: [UInt8]], message: String = "update", force: Bool = false, branch: String = "main") throws -> String {
         let work = root.appendingPathComponent("work/\(name)")
         let served = root.appendingPathComponent("served/\(name).git")
         if force { try? FileManager.default.removeItem(at: work) }
         if !FileManager.default.fileExists(atPath: work.path) {
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-            try git(["init", "-q", "-b", "main"], in: work)
+            try git(["init", "-q", "-b", branch], in: work)
         }
         for (path, bytes) in files {
             let file = work.appendingPathComponent(path)
@@ -51,9 +55,9 @@ public final class TestGitServer: @unchecked Sendable {
         try git(["add", "-A"], in: work)
         try git(["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-q", "--allow-empty", "-m", message], in: work)
         if !FileManager.default.fileExists(atPath: served.path) {
-            try git(["init", "-q", "--bare", "-b", "main", served.path], in: root)
+            try git(["init", "-q", "--bare", "-b", branch, served.path], in: root)
         }
-        try git(["push", "-q", force ? "--force" : "--quiet", served.path, "main"], in: work)
+        try git(["push", "-q", force ? "--force" : "--quiet", served.path, branch], in: work)
         return try git(["rev-parse", "HEAD"], in: work).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

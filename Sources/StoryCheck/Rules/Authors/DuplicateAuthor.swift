@@ -4,7 +4,7 @@ enum DuplicateAuthor: Rule {
     static let description = RuleDescription(
         code: "CYD901", name: "duplicate-author", category: .authors, severity: .warning,
         summary: "an author is listed twice in authors.json",
-        rationale: "GitHub user names are case-insensitive; a second entry makes every sync check the same author twice.",
+        rationale: "GitHub user names are case-insensitive: the two entries are one author (sync merges their repos lists), and the second is usually a slip to tidy up.",
         triggering: [.authors(#"{ "authors": [ { "name": "alice" }, { "name": ↓"Alice" } ] }"#)],
         nonTriggering: [.authors(#"{ "authors": [ { "name": "alice" }, { "name": "bob" } ] }"#)])
 

@@ -1,0 +1,164 @@
+import StorySources
+import StoryStore
+
+/// What one sync did, repository by repository, as cases a caller can act on. Nothing here is
+/// escaped for a terminal: the CLI does that when it prints.
+public struct SyncReport: Sendable {
+    /// The five columns of the summary.
+    public enum Change: String, Sendable, Equatable {
+        /// A story new to the catalogue, or one that changed since the last sync.
+        case new, updated
+        /// Nothing moved: nothing was fetched.
+        case unchanged
+        /// Checked less than the maximum age ago: not asked.
+        case recent
+        /// Not a story: skipped quietly.
+        case notStory = "not-story"
+        /// A broken source: reported, skipped, and the sync exits 1.
+        case failed
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        case new, updated, unchanged, recent
+        case notStory(NotStoryReason)
+        case failed(SyncFailure)
+
+        public var change: Change {
+            switch self {
+            case .new: .new
+            case .updated: .updated
+            case .unchanged: .unchanged
+            case .recent: .recent
+            case .notStory: .notStory
+            case .failed: .failed
+            }
+        }
+    }
+
+    /// Why a discovered repository is not a story: nobody's fault, so not a failure.
+    public enum NotStoryReason: String, Sendable, Equatable {
+        /// A GitHub repository without a README.
+        case noReadme
+        /// A GitHub repository whose README lacks the tag.
+        case untagged
+        /// A GitHub repository whose README mentions the tag but that holds no story.json (the
+        /// reader app's own repository mentions the tag in its instructions).
+        case noStoryFile
+    }
+
+    public enum SyncFailure: Sendable, Equatable {
+        /// story.json is there but cannot be read as a story; the first findings, located.
+        case invalidStory([Finding])
+        /// A repository authors.json lists explicitly has no story.json.
+        case noStoryFile
+        /// git or HTTP failed.
+        case transport(TransportFailure)
+        /// GitHub answered a request about the repository with an error.
+        case gitHub(String)
+        /// The library or the cache could not be written.
+        case storage(String)
+    }
+
+    /// A finding with its place: what a person needs to fix it.
+    public struct Finding: Sendable, Equatable, CustomStringConvertible {
+        public var file: String
+        public var line: Int
+        public var column: Int
+        public var code: String
+        public var message: String
+        public var help: String?
+
+        public var description: String {
+            "\(file):\(line):\(column): \(code) \(message)" + (help.map { " (\($0))" } ?? "")
+        }
+    }
+
+    public enum ItemWarning: Sendable, Equatable {
+        /// A repository listed in authors.json whose README does not carry the tag (or that has
+        /// no README): still a story, since the author listed it.
+        case untaggedListed(hasReadme: Bool)
+    }
+
+    public struct Item: Sendable {
+        public var id: String
+        public var url: String
+        public var outcome: Outcome
+        public var title: String?
+        public var warning: ItemWarning?
+
+        public var change: Change { outcome.change }
+
+        /// Why it failed, why it is not a story, or what it warns of, in words.
+        public var detail: String? {
+            switch outcome {
+            case .notStory(let reason): SyncWords.notStory(reason)
+            case .failed(let failure): SyncWords.failure(failure)
+            default: warning.map(SyncWords.warning)
+            }
+        }
+    }
+
+    public enum AuthorFailure: Sendable, Equatable {
+        /// The author's entry in authors.json cannot be used (a name GitHub would refuse, a
+        /// repository that is not a git URL).
+        case invalidEntry(Finding)
+        case unknownGitHubUser
+        case gitHub(String)
+        case storage(String)
+    }
+
+    public var items: [Item] = []
+    public var authorFailures: [(author: String, failure: AuthorFailure)] = []
+    /// Warnings about authors.json itself (duplicates, unknown keys), with their positions.
+    public var catalogueWarnings: [Finding] = []
+    /// When GitHub's rate limit stopped discovery: when it refills (Unix time), if GitHub said.
+    public var rateLimited: (reset: Double?, message: String)?
+    /// Authors synced without an error of their own.
+    public var authors: Int = 0
+    /// Whether the catalogue was a published index (no GitHub, no ls-remote).
+    public var fromIndex = false
+
+    public var hasFailures: Bool { items.contains { $0.change == .failed } || !authorFailures.isEmpty || rateLimited != nil }
+    public func count(_ change: Change) -> Int { items.count { $0.change == change } }
+}
+
+/// Errors and outcomes in words, for people (the CLI escapes them).
+public enum SyncWords {
+    public static func notStory(_ reason: SyncReport.NotStoryReason) -> String {
+        switch reason {
+        case .noReadme: "no README"
+        case .untagged: "its README does not carry \(CatalogueSync.tag)"
+        case .noStoryFile: "its README mentions \(CatalogueSync.tag), but it has no story.json at the root of its default branch"
+        }
+    }
+
+    public static func failure(_ failure: SyncReport.SyncFailure) -> String {
+        switch failure {
+        case .invalidStory(let findings):
+            let first = findings.first.map { "\($0)" } ?? "no readable chapters"
+            return "invalid story (not offered): \(first)\(findings.count > 1 ? " and \(findings.count - 1) more" : ""); `cyd validate` shows every finding"
+        case .noStoryFile: return "no story.json at the root of the default branch (authors.json lists it as a story)"
+        case .transport(let failure): return failure.description
+        case .gitHub(let message): return message
+        case .storage(let message): return message
+        }
+    }
+
+    public static func warning(_ warning: SyncReport.ItemWarning) -> String {
+        switch warning {
+        case .untaggedListed(let hasReadme):
+            hasReadme
+                ? "README.md does not mention \(CatalogueSync.tag); listed in authors.json, so offered anyway"
+                : "no README.md; listed in authors.json, so offered anyway (a README with \(CatalogueSync.tag) lets GitHub discovery find it)"
+        }
+    }
+
+    public static func author(_ failure: SyncReport.AuthorFailure, name: String) -> String {
+        switch failure {
+        case .invalidEntry(let finding): "\(finding)"
+        case .unknownGitHubUser: "GitHub has no user named \(name)"
+        case .gitHub(let message): message
+        case .storage(let message): "cannot record the author's repositories: \(message)"
+        }
+    }
+}
