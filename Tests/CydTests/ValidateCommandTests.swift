@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TestSupport
 import Testing
 
@@ -144,5 +147,38 @@ struct ValidateCommandTests {
 extension String {
     func replacingOccurrences(of target: String, with replacement: String) -> String {
         components(separatedBy: target).joined(separator: replacement)
+    }
+}
+
+/// Permission problems are findings that say so, never "missing" (runs cyd as nobody; needs root).
+@Suite("A story folder this user cannot read", .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv"))
+struct UnreadableFolderTests {
+    func validateAsNobody(_ folder: String) throws -> CommandResult {
+        try Command.run(
+            URL(fileURLWithPath: "/usr/bin/setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups", Command.cyd.path, "validate", folder])
+    }
+
+    @Test("an unreadable README.md is reported as unreadable, not as missing or untagged")
+    func unreadableReadme() throws {
+        let home = try TemporaryFolder()
+        chmod(home.url.path, 0o755)
+        let folder = home.path("story")
+        try FileManager.default.copyItem(atPath: Command.packageRoot.appendingPathComponent("Stories/seven-stairs").path, toPath: folder)
+        chmod(folder + "/README.md", 0o000)
+        let result = try validateAsNobody(folder)
+        #expect(result.standardOutput.contains("README.md cannot be read (permission denied), so its tag cannot be checked"), "\(result.standardOutput)")
+        #expect(!result.standardOutput.contains("has no README.md"))
+    }
+
+    @Test("a folder that cannot be listed is reported as such, not as a folder without README.md")
+    func unlistableFolder() throws {
+        let home = try TemporaryFolder()
+        chmod(home.url.path, 0o755)
+        let folder = home.path("story")
+        try FileManager.default.copyItem(atPath: Command.packageRoot.appendingPathComponent("Stories/seven-stairs").path, toPath: folder)
+        chmod(folder, 0o711)  // enter and read named files, but not list
+        let result = try validateAsNobody(folder)
+        #expect(result.standardOutput.contains("the story folder cannot be listed (permission denied)"), "\(result.standardOutput)")
+        #expect(!result.standardOutput.contains("has no README.md"))
     }
 }

@@ -16,6 +16,8 @@ import Darwin
 public final class StoryFolder: @unchecked Sendable {
     public let root: URL
     private var listings: [String: Set<String>] = [:]
+    /// Folders that could not be listed, with the reason (permission denied, ...).
+    private var unlistable: [String: String] = [:]
     private let lock = Lock()
 
     public init(root: URL) { self.root = root }
@@ -72,10 +74,26 @@ public final class StoryFolder: @unchecked Sendable {
 
     public func url(_ path: String) -> URL { path.isEmpty ? root : root.appendingPathComponent(path) }
 
+    /// Why a folder of the story (relative; "" for the root) cannot be listed, or nil when it can:
+    /// an unreadable folder is not an empty one, and must not read as "no README.md".
+    public func listingProblem(_ directory: String = "") -> String? {
+        _ = listing(directory)
+        return lock.withLock { unlistable[directory] }
+    }
+
     private func listing(_ directory: String) -> Set<String> {
         lock.withLock {
             if let cached = listings[directory] { return cached }
-            let names = Set((try? FileManager.default.contentsOfDirectory(atPath: url(directory).path)) ?? [])
+            var names = Set<String>()
+            if let handle = opendir(url(directory).path) {
+                while let entry = readdir(handle) {
+                    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                    if name != "." && name != ".." { names.insert(name) }
+                }
+                closedir(handle)
+            } else {
+                unlistable[directory] = LocalFile.reason(errno)
+            }
             listings[directory] = names
             return names
         }

@@ -16,8 +16,19 @@ enum MissingDiscoveryTag: Rule {
         ])
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
-        // A README that cannot be read (a link out of the folder: CYD607) is not judged here.
-        guard let folder = context.folder, folder.fileExists("README.md"), let data = try? folder.read("README.md") else { return }
+        // A README that is a link out of the folder is CYD607's finding, not judged here.
+        guard let folder = context.folder, folder.fileExists("README.md") else { return }
+        let data: [UInt8]
+        do {
+            data = try folder.read("README.md")
+        } catch .outsideFolder {
+            return
+        } catch {
+            findings.add(
+                "README.md cannot be read (\(error.description)), so its tag cannot be checked",
+                help: "let this user read the file (chmod u+r README.md)", inFile: "README.md")
+            return
+        }
         let text = String(decoding: data, as: UTF8.self).lowercased()
         guard !text.contains("#chooseyourdestiny") else { return }
         findings.add(

@@ -16,7 +16,14 @@ enum MissingReadme: Rule {
         ])
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
-        guard let folder = context.folder, !folder.fileExists("README.md"), folder.leavesFolder("README.md") == nil else { return }
+        guard let folder = context.folder else { return }
+        if let problem = folder.listingProblem() {
+            findings.add(
+                "the story folder cannot be listed (\(problem)), so its README.md cannot be checked",
+                help: "let this user read the folder (chmod u+rx)", inFile: "README.md")
+            return
+        }
+        guard !folder.fileExists("README.md"), folder.leavesFolder("README.md") == nil else { return }
         let other = folder.caseInsensitiveMatch("README.md")
         findings.add(
             "the story folder has no README.md",
