@@ -4,8 +4,11 @@
 # hyperfine run:
 #   first sync:  cyd sync into an empty library   vs  xargs -P8 git clone --bare (empty folder)
 #   no-op sync:  cyd sync with nothing changed    vs  xargs -P8 git ls-remote
+#   index sync:  a reader's no-op cyd sync from the published index.json (served over HTTP by
+#                python's http.server, which answers If-Modified-Since with 304)
+#                                                 vs  xargs -P8 git ls-remote
 # and prints the ratios (targets: first <= 0.5x the parallel clone, no-op <= 0.5x the parallel
-# ls-remote). Nothing leaves 127.0.0.1.
+# ls-remote, no-op from the index <= 0.1x the parallel ls-remote). Nothing leaves 127.0.0.1.
 #
 # cyd runs with its default number of jobs (6) unless CYD_JOBS is set; the peers run with -P8,
 # as the targets are stated. Note: git daemon listens with a backlog of 5, so more than about 6
@@ -60,12 +63,25 @@ export CYD_HOME="$work/library"
 cyd_jobs=${CYD_JOBS:+--jobs $CYD_JOBS}
 rm -rf "$CYD_HOME"; "$cyd" sync --catalogue "$work/authors.json" $cyd_jobs >/dev/null 2>&1
 
+# The keeper publishes the catalogue; a reader syncs from it once (the no-op runs need that).
+rm -rf "$work/site"; "$cyd" catalogue publish "$work/site" >/dev/null
+site_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+python3 -m http.server --bind 127.0.0.1 --directory "$work/site" "$site_port" >/dev/null 2>&1 &
+site=$!
+for _ in $(seq 1 50); do
+  python3 -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=1)" "http://127.0.0.1:$site_port/index.json" 2>/dev/null && break
+  sleep 0.1
+done
+index_url="http://127.0.0.1:$site_port/index.json"
+rm -rf "$work/reader"; CYD_HOME="$work/reader" "$cyd" sync --catalogue "$index_url" >/dev/null 2>&1
+
 # Between runs, the previous run's clones are moved aside, not deleted: ext4 makes creating files
 # slow for a while after thousands were deleted (its recently_deleted inode scan), which would
-# measure the file system's bookkeeping rather than either tool. They are deleted at the end.
+# measure the file system's bookkeeping rather than either tool. They are not deleted at the end
+# either, or the next run of this script would pay for it; remove "$work/trash" when done.
 trash="$work/trash"
-rm -rf "$trash"; mkdir -p "$trash"
-trap 'kill $daemon 2>/dev/null; rm -rf "$trash"' EXIT
+mkdir -p "$trash"
+trap 'kill $daemon $site 2>/dev/null; echo "old clones kept in $trash ($(du -sh "$trash" | cut -f1)); remove it when done benchmarking" >&2' EXIT
 hyperfine --style basic --warmup 1 --runs "${RUNS:-5}" --export-json "$work/sync.json" \
   --prepare "mv '$work/first' '$trash/first-'\$(date +%s%N) 2>/dev/null; true" -n "cyd sync (first)" \
     "CYD_HOME='$work/first' '$cyd' sync --catalogue '$work/authors.json' $cyd_jobs" \
@@ -74,14 +90,17 @@ hyperfine --style basic --warmup 1 --runs "${RUNS:-5}" --export-json "$work/sync
   --prepare "true" -n "cyd sync (no-op)" \
     "'$cyd' sync --catalogue '$work/authors.json' $cyd_jobs" \
   --prepare "true" -n "xargs -P$jobs git ls-remote" \
-    "xargs -P$jobs -n1 git ls-remote < '$urls' > /dev/null"
+    "xargs -P$jobs -n1 git ls-remote < '$urls' > /dev/null" \
+  --prepare "true" -n "cyd sync (no-op, from the index)" \
+    "CYD_HOME='$work/reader' '$cyd' sync --catalogue '$index_url'"
 
 python3 - "$work/sync.json" <<'PY'
 import json, sys
 results = {r["command"]: r["median"] for r in json.load(open(sys.argv[1]))["results"]}
 names = list(results)
-first, clone, noop, lsremote = (results[n] for n in names)
-print(f"medians: {names[0]} {first:.3f} s, {names[1]} {clone:.3f} s, {names[2]} {noop:.3f} s, {names[3]} {lsremote:.3f} s")
-print(f"first sync / parallel clone:     {first / clone:.2f} (target <= 0.5)")
-print(f"no-op sync / parallel ls-remote: {noop / lsremote:.2f} (target <= 0.5)")
+first, clone, noop, lsremote, index = (results[n] for n in names)
+print(f"medians: {names[0]} {first:.3f} s, {names[1]} {clone:.3f} s, {names[2]} {noop:.3f} s, {names[3]} {lsremote:.3f} s, {names[4]} {index:.3f} s")
+print(f"first sync / parallel clone:                {first / clone:.2f} (target <= 0.5)")
+print(f"no-op sync / parallel ls-remote:            {noop / lsremote:.2f} (target <= 0.5)")
+print(f"no-op sync from the index / parallel ls-remote: {index / lsremote:.3f} (target <= 0.1)")
 PY

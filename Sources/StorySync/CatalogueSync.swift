@@ -334,8 +334,10 @@ public enum CatalogueSync {
                 record(.notStory(commit: commit, outcome: .noStoryFile, reason: SyncWords.notStory(.noStoryFile)))
                 return item
             }
-            let (story, reports) = StoryImporter.read(bytes, displayName: "story.json")
-            guard let story, story.firstChapter != nil else {
+            // Read as readers do; the checker runs only to explain a story that cannot be read.
+            let file = LoadedFile.load(bytes, fileName: "story.json", options: JSONParser.Options(lenient: true))
+            guard let story = file.story?.model(), story.firstChapter != nil else {
+                let reports = Checker.check(file, bytes: bytes, path: "story.json", options: CheckOptions(lenient: true))
                 let findings = reports.flatMap { ResolvedReport($0).diagnostics }.filter { $0.diagnostic.severity == .error }.prefix(3)
                     .map { finding("story.json", $0) }
                 let failure = SyncReport.SyncFailure.invalidStory(Array(findings))
