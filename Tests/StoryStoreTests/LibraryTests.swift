@@ -59,6 +59,20 @@ struct LibraryTests {
         #expect(try fixture.library.stories().count == 1)
     }
 
+    @Test("one folder is one story however it is named: through a symlink, with '..', or by its story.json")
+    func oneFolderOneStory() throws {
+        let fixture = try Fixture()
+        let first = try fixture.add(storyJSON(Self.fork))
+        let link = fixture.folder.appendingPathComponent("link").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: fixture.storyFolder)
+        for name in [link, fixture.storyFolder + "/../story", link + "/story.json", fixture.storyFolder + "/./story.json"] {
+            let again = try fixture.library.importFolder(name)
+            #expect(again.change == .unchanged && again.story.id == first.story.id, "\(name)")
+        }
+        #expect(try fixture.library.stories().count == 1)
+        #expect(try Sources.recognise(link) == first.story.source)
+    }
+
     @Test("two stories with the same author id from different places are two stories")
     func sameIDDifferentSource() throws {
         let one = try Fixture()
