@@ -66,11 +66,6 @@ public enum Sources {
         throw .unrecognised(text)
     }
 
-    /// Whether `text` names a place that is not on this machine's disk (a URL of any kind we know).
-    public static func isRemote(_ text: String) -> Bool {
-        (try? WebSource.recognise(text)) != nil || (try? GitSource.recognise(text)) != nil || WebSource.isPlainHTTP(text)
-    }
-
     public static func kind(of source: StorySource) throws(SourceError) -> any SourceKind.Type {
         guard let kind = kinds.first(where: { $0.kind == source.kind }) else { throw .unknownKind(source.kind) }
         return kind

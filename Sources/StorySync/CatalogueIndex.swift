@@ -50,31 +50,13 @@ public enum CatalogueIndex {
                 ("author", entry.author), ("repository", entry.repository), ("url", entry.url), ("commit", entry.headCommit ?? ""),
                 ("story_id", entry.storyKey ?? ""), ("title", entry.title ?? ""), ("rating", entry.rating ?? ""), ("summary", entry.summary ?? ""),
             ]
-            out += fields.map { "\"\($0.0)\": \(quoted($0.1))" }.joined(separator: ", ")
+            out += fields.map { "\"\($0.0)\": \(JSONQuoting.quoted($0.1))" }.joined(separator: ", ")
             out += ", \"chapters\": \(entry.chapterCount ?? 0)}"
         }
         out += stories.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
         let bytes = Array(out.utf8)
         try write(bytes, to: folder)
         return (stories.count, bytes.count)
-    }
-
-    /// A JSON string: quotes, backslashes and every control character escaped.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value):
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 
     static func write(_ bytes: [UInt8], to folder: String) throws(SyncError) {
