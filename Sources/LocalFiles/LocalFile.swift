@@ -28,8 +28,9 @@ public enum LocalFile {
         }
     }
 
-    /// The whole file in one array (no intermediate copy, so a 75 MB story costs 75 MB).
-    public static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
+    /// Opens a regular file for reading (checked on the open descriptor, opened without
+    /// blocking) and calls `body` with the descriptor and the file's size; closes it after.
+    public static func withRegularFile<T>(_ path: String, limit: Int, _ body: (Int32, Int) throws(Failure) -> T) throws(Failure) -> T {
         // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw errno == ENOENT ? .missing : .system(code: errno) }
@@ -39,6 +40,16 @@ public enum LocalFile {
         guard info.st_mode & S_IFMT == S_IFREG else { throw .notRegular(kind: kindName(info.st_mode)) }
         let size = Int(info.st_size)
         guard size <= limit else { throw .tooLarge(size: size, limit: limit) }
+        return try body(fd, size)
+    }
+
+    /// The whole file in one array (no intermediate copy, so a 75 MB story costs 75 MB).
+    public static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
+        try withRegularFile(path, limit: limit) { (fd, size) throws(Failure) in try readAll(fd, size: size) }
+    }
+
+    /// `size` bytes of an open file, read in one array.
+    public static func readAll(_ fd: Int32, size: Int) throws(Failure) -> [UInt8] {
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             count = 0

@@ -30,6 +30,7 @@ struct CYD: ParsableCommand {
     /// Runs the command with cyd's exit codes: usage errors exit 2, not ArgumentParser's 64.
     static func main() {
         GitLimitsFromEnvironment.apply()
+        Terminal.reportTruncatedFiles()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -77,6 +77,17 @@ enum Terminal {
         sigprocmask(SIG_UNBLOCK, &set, nil)
     }
 
+    /// A large story is mapped, not copied; if another program truncates it while it is being
+    /// read, touching the vanished pages raises SIGBUS. That is said in a sentence, exit 2,
+    /// rather than a crash.
+    static func reportTruncatedFiles() {
+        signal(SIGBUS) { _ in
+            let message: StaticString = "cyd: a story file was cut short by another program while it was being read; run the command again\n"
+            _ = POSIX.writeBytes(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
+            _exit(2)
+        }
+    }
+
     /// Ctrl-C (or the terminal going away) during a sync: every finished check is already stored,
     /// so clear the progress line, say so, and stop with the conventional status 130.
     static func stopSyncOnInterrupt() {

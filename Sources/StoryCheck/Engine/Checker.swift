@@ -28,12 +28,16 @@ public struct CheckOptions: Sendable, Hashable {
 public struct FileReport: Sendable {
     /// As shown in findings (as given on the command line, or relative to it).
     public var path: String
-    public var bytes: [UInt8]
+    public var bytes: SourceBytes
     public var kind: DocumentKind?
     public var diagnostics: [Diagnostic]
     public var summary: StorySummary?
 
     public init(path: String, bytes: [UInt8], kind: DocumentKind?, diagnostics: [Diagnostic], summary: StorySummary? = nil) {
+        self.init(path: path, bytes: SourceBytes(bytes), kind: kind, diagnostics: diagnostics, summary: summary)
+    }
+
+    public init(path: String, bytes: SourceBytes, kind: DocumentKind?, diagnostics: [Diagnostic], summary: StorySummary? = nil) {
         self.path = path
         self.bytes = bytes
         self.kind = kind
@@ -60,14 +64,32 @@ public enum Checker {
     public static func check(
         bytes: [UInt8], path: String, folder: StoryFolder? = nil, options: CheckOptions = .init()
     ) -> [FileReport] {
+        check(bytes: SourceBytes(bytes), path: path, folder: folder, options: options)
+    }
+
+    public static func check(
+        bytes: SourceBytes, path: String, folder: StoryFolder? = nil, options: CheckOptions = .init()
+    ) -> [FileReport] {
         let file = LoadedFile.load(bytes, fileName: path, options: JSONParser.Options(lenient: options.lenient))
-        return check(file, bytes: bytes, path: path, folder: folder, options: options)
+        return check(file, path: path, folder: folder, options: options)
     }
 
     /// Checks a file already read (with the same leniency as `options`), so a caller that needs
     /// the tree too reads it once.
     public static func check(
         _ file: LoadedFile, bytes: [UInt8], path: String, folder: StoryFolder? = nil, options: CheckOptions = .init()
+    ) -> [FileReport] {
+        check(file, source: file.document?.bytes ?? SourceBytes(bytes), path: path, folder: folder, options: options)
+    }
+
+    /// Checks a loaded file whose document holds its bytes (a file that could not be parsed
+    /// has no document: pass its bytes with `check(_:bytes:path:)`).
+    public static func check(_ file: LoadedFile, path: String, folder: StoryFolder? = nil, options: CheckOptions = .init()) -> [FileReport] {
+        check(file, source: file.document?.bytes ?? file.bytes, path: path, folder: folder, options: options)
+    }
+
+    static func check(
+        _ file: LoadedFile, source bytes: SourceBytes, path: String, folder: StoryFolder?, options: CheckOptions
     ) -> [FileReport] {
         let context = CheckContext(path: path, file: file, folder: folder)
         var diagnostics = file.diagnostics

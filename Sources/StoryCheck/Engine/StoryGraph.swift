@@ -64,7 +64,9 @@ public struct StoryGraph: Sendable {
         var choiceTargets = [Int32](repeating: -1, count: story.choices.count)
         var endings: [Int] = []
         var inDegree = [Int32](repeating: 0, count: nodeCount + 1)
+        story.document.bytes.beginPass()
         for (position, chapter) in chapters.enumerated() {
+            story.document.bytes.release(upTo: Int(story.document.nodes[chapter.node].start))
             if chapter.hasNoChoices { endings.append(position) }
             let first = Int(chapter.choiceStart)
             for choiceIndex in first..<(first + chapter.numberOfChoices) {
@@ -82,6 +84,7 @@ public struct StoryGraph: Sendable {
             }
             offsets[position + 1] = Int32(list.count)
         }
+        story.document.bytes.endPass()
         for (group, members) in groups.enumerated() {
             for member in members {
                 list.append(member)

@@ -22,16 +22,20 @@ public struct TextScan: Sendable {
         // Chapter texts come in document order, so one cursor finds them without a table.
         let placeholderNodes = placeholderNodes.sorted()
         var cursor = 0
-        document.bytes.withUnsafeBufferPointer { p in
+        let source = document.bytes
+        source.beginPass()
+        source.withUnsafeBufferPointer { p in
             document.nodes.withUnsafeBufferPointer { nodes in
                 for index in nodes.indices where nodes[index].kind == .string {
                     let range = Int(nodes[index].start + 1)..<Int(nodes[index].end - 1)
+                    source.release(upTo: range.lowerBound)
                     while cursor < placeholderNodes.count, placeholderNodes[cursor] < index { cursor += 1 }
                     let isChapterText = cursor < placeholderNodes.count && placeholderNodes[cursor] == index
                     scan(p, range, node: index, placeholders: isChapterText)
                 }
             }
         }
+        source.endPass()
     }
 
     private mutating func record(_ kind: Kind, _ scalar: UInt32, _ range: Range<Int>, _ node: Int) {
@@ -126,6 +130,6 @@ public struct TextScan: Sendable {
 extension StringContent {
     /// Decodes the inside of a JSON string given as bytes.
     static func decodeAll(_ bytes: [UInt8]) -> [Unicode.Scalar] {
-        StringContent(bytes: bytes, range: 0..<bytes.count).map(\.scalar)
+        StringContent(bytes: SourceBytes(bytes), range: 0..<bytes.count).map(\.scalar)
     }
 }

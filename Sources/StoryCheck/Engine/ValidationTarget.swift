@@ -46,9 +46,21 @@ public struct ValidationTarget: Sendable {
         try FileBytes.read(fileURL.path, displayPath: displayPath, limit: limit)
     }
 
+    /// The file's bytes: mapped when it is large (its pages then cost memory only while a pass
+    /// over the file is looking at them), read into memory otherwise.
+    public func source(limit: Int = JSONParser.Options().maximumSize) throws(InputError) -> SourceBytes {
+        do {
+            return try LocalFile.withRegularFile(fileURL.path, limit: limit) { (fd, size) throws(LocalFile.Failure) in
+                if size >= SourceBytes.mappingThreshold, let mapped = SourceBytes(mapping: fd, size: size) { return mapped }
+                return SourceBytes(try LocalFile.readAll(fd, size: size))
+            }
+        } catch {
+            throw InputError(description: "cannot read '\(VisibleText.escape(displayPath))': \(error.description)")
+        }
+    }
+
     public func check(options: CheckOptions) throws(InputError) -> [FileReport] {
-        let bytes = try read()
-        return Checker.check(bytes: bytes, path: displayPath, folder: folder, options: options)
+        Checker.check(bytes: try source(), path: displayPath, folder: folder, options: options)
     }
 }
 

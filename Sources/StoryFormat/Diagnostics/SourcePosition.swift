@@ -78,10 +78,21 @@ extension LineIndex {
     /// finding on the same line). A minified file is one line, and counting from its start
     /// for each finding would cost findings x file.
     public static func locate(_ offsets: [Int], in bytes: [UInt8]) -> [LocatedOffset] {
+        bytes.withUnsafeBufferPointer { locate(offsets, in: $0, passing: nil) }
+    }
+
+    /// The same over a file's `SourceBytes`, giving pages back behind the sweep.
+    public static func locate(_ offsets: [Int], in source: SourceBytes) -> [LocatedOffset] {
+        source.beginPass()
+        defer { source.endPass() }
+        return source.withUnsafeBufferPointer { locate(offsets, in: $0, passing: source) }
+    }
+
+    static func locate(_ offsets: [Int], in bytes: UnsafeBufferPointer<UInt8>, passing source: SourceBytes?) -> [LocatedOffset] {
         let order = offsets.indices.sorted { offsets[$0] < offsets[$1] }
         var result = [LocatedOffset](repeating: LocatedOffset(position: SourcePosition(line: 1, column: 1), lineStart: 0), count: offsets.count)
         let hasBOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
-        bytes.withUnsafeBufferPointer { bytes in
+        do {
             var line = 1
             var lineStart = 0
             var scanned = 0  // newlines are counted up to here
@@ -90,16 +101,20 @@ extension LineIndex {
             var first = 0  // where columns start on this line (after a byte-order mark)
             for position in order {
                 let offset = min(max(offsets[position], 0), bytes.count)
-                // Lines between the last finding and this one.
-                let (newlines, lastNewline) = countNewlines(bytes, from: scanned, to: offset)
-                if newlines > 0 {
-                    line += newlines
-                    lineStart = lastNewline + 1
-                    cursor = lineStart
-                    first = lineStart
-                    column = 1
+                // Lines between the last finding and this one, a few megabytes at a time.
+                while scanned < offset {
+                    let upTo = min(offset, scanned + SourceBytes.step)
+                    let (newlines, lastNewline) = countNewlines(bytes, from: scanned, to: upTo)
+                    if newlines > 0 {
+                        line += newlines
+                        lineStart = lastNewline + 1
+                        cursor = lineStart
+                        first = lineStart
+                        column = 1
+                    }
+                    scanned = upTo
+                    source?.release(upTo: min(upTo, cursor))
                 }
-                scanned = offset
                 if line == 1, hasBOM, first == 0 {
                     // A byte-order mark is invisible in editors: columns start after it.
                     if offset <= 3 {
@@ -110,11 +125,15 @@ extension LineIndex {
                     first = 3
                 }
                 while cursor < offset {
-                    // A scalar starts at every byte that is not a UTF-8 continuation byte; a stray
-                    // continuation byte (invalid UTF-8) counts as a column of its own.
-                    let byte = bytes[cursor]
-                    if byte & 0xC0 != 0x80 || cursor == first || bytes[cursor - 1] < 0x80 { column += 1 }
-                    cursor += 1
+                    let upTo = min(offset, cursor + SourceBytes.step)
+                    while cursor < upTo {
+                        // A scalar starts at every byte that is not a UTF-8 continuation byte; a
+                        // stray continuation byte (invalid UTF-8) counts as a column of its own.
+                        let byte = bytes[cursor]
+                        if byte & 0xC0 != 0x80 || cursor == first || bytes[cursor - 1] < 0x80 { column += 1 }
+                        cursor += 1
+                    }
+                    source?.release(upTo: cursor)
                 }
                 result[position] = LocatedOffset(position: SourcePosition(line: line, column: column), lineStart: lineStart)
             }

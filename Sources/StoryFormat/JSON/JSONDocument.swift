@@ -54,10 +54,10 @@ public struct JSONNode: Sendable {
 /// A parsed JSON file: its bytes and a flat tree of nodes with their byte ranges.
 /// Immutable and cheap to share; every lookup goes through a node index.
 public final class JSONDocument: Sendable {
-    public let bytes: [UInt8]
+    public let bytes: SourceBytes
     public let nodes: [JSONNode]
 
-    init(bytes: [UInt8], nodes: [JSONNode]) {
+    init(bytes: SourceBytes, nodes: [JSONNode]) {
         self.bytes = bytes
         self.nodes = nodes
     }
@@ -211,7 +211,10 @@ public final class JSONDocument: Sendable {
         var next = 0
         while next < order.count, targets[order[next]] < 0 { next += 1 }
         var index = 0
+        bytes.beginPass()
+        defer { bytes.endPass() }
         while next < order.count, index < nodes.count {
+            bytes.release(upTo: Int(nodes[index].start))
             while let top = stack.last, Int(nodes[top.node].next) <= index { stack.removeLast() }
             if !stack.isEmpty {
                 let frame = stack.count - 1

@@ -30,7 +30,9 @@ public struct JSONParser: Sendable {
         public var diagnostics: [Diagnostic]
     }
 
-    public func parse(_ bytes: [UInt8]) -> Result {
+    public func parse(_ bytes: [UInt8]) -> Result { parse(SourceBytes(bytes)) }
+
+    public func parse(_ bytes: SourceBytes) -> Result {
         if bytes.count > options.maximumSize {
             return Result(document: nil, diagnostics: [
                 Diagnostic(
@@ -40,9 +42,14 @@ public struct JSONParser: Sendable {
             ])
         }
         var state = ParserState(options: options, count: bytes.count)
+        if bytes.isMapped {
+            state.source = bytes
+            bytes.beginPass()
+        }
         let completed = bytes.withUnsafeBufferPointer { buffer in
             state.parseDocument(buffer)
         }
+        bytes.endPass()
         let document = completed ? JSONDocument(bytes: bytes, nodes: state.nodes) : nil
         return Result(document: document, diagnostics: state.diagnostics)
     }
@@ -62,6 +69,8 @@ private struct ParserState {
     var depth = 0
     /// Key node indices of the objects being read, for duplicate-key checks.
     var keyStack: [Int] = []
+    /// A mapped file, told how far the parser has come (pages behind are given back).
+    var source: SourceBytes?
 
     init(options: Options, count: Int) {
         self.options = options
@@ -179,6 +188,7 @@ private struct ParserState {
 
     mutating func parseValue() throws(Stop) {
         guard i < n else { throw fail("unexpected end of file, expected a value", at: n..<n) }
+        source?.release(upTo: i)
         switch p[i] {
         case UInt8(ascii: "{"): try parseObject()
         case UInt8(ascii: "["): try parseArray()
@@ -356,7 +366,7 @@ private struct ParserState {
             return ra.count == rb.count && memEqual(p.baseAddress! + ra.lowerBound, p.baseAddress! + rb.lowerBound, ra.count)
         }
         func decoded(_ r: Range<Int>) -> [Unicode.Scalar] {
-            let key = Array(p[r])
+            let key = SourceBytes(Array(p[r]))
             return StringContent(bytes: key, range: 1..<(key.count - 1)).map(\.scalar)
         }
         return decoded(ra) == decoded(rb)

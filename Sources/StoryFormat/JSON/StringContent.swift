@@ -1,11 +1,11 @@
 /// The scalars of a JSON string's contents, decoded from escapes, each with the byte range of
 /// its source text (for `\u001b` the six bytes of the escape).
 public struct StringContent: Sequence, Sendable {
-    let bytes: [UInt8]
+    let bytes: SourceBytes
     let range: Range<Int>
 
     /// The contents (without quotes) of a JSON string at `range` of `bytes`.
-    public init(bytes: [UInt8], range: Range<Int>) {
+    public init(bytes: SourceBytes, range: Range<Int>) {
         self.bytes = bytes
         self.range = range
     }
@@ -18,7 +18,7 @@ public struct StringContent: Sequence, Sendable {
     public func makeIterator() -> Iterator { Iterator(bytes: bytes, index: range.lowerBound, end: range.upperBound) }
 
     public struct Iterator: IteratorProtocol {
-        let bytes: [UInt8]
+        let bytes: SourceBytes
         var index: Int
         let end: Int
 
@@ -111,7 +111,7 @@ enum UTF8Validation {
     }
 
     /// Decodes one scalar; an invalid byte yields nil and a length of 1.
-    static func decode(_ bytes: [UInt8], at index: Int, end: Int) -> (Unicode.Scalar?, Int) {
+    static func decode(_ bytes: SourceBytes, at index: Int, end: Int) -> (Unicode.Scalar?, Int) {
         bytes.withUnsafeBufferPointer { p in
             let length = sequenceLength(p, at: index, end: end)
             switch length {

@@ -77,8 +77,10 @@ public enum StoryDecoder {
             // of thousands of chapters several times.
             syntax.chapters.reserveCapacity(document.count(of: chapters))
             var index = 0
+            document.bytes.beginPass()
             for element in document.elements(of: chapters) {
                 defer { index += 1 }
+                document.bytes.release(upTo: document.range(element).lowerBound)
                 guard document.kind(element) == .object else {
                     reader.diagnostics.append(
                         Diagnostic(
@@ -90,6 +92,7 @@ public enum StoryDecoder {
                 }
                 decodeChapter(element, index: index, into: &syntax, reader: &reader)
             }
+            document.bytes.endPass()
             if index == 0 {
                 let start = document.range(chapters).lowerBound
                 reader.diagnostics.append(

@@ -6,13 +6,19 @@ public struct LoadedFile: Sendable {
     public var authors: AuthorsSyntax?
     /// Syntax and structure findings, in file order.
     public var diagnostics: [Diagnostic]
+    /// The bytes read (also `document.bytes` when they parsed).
+    public var bytes: SourceBytes
 
     /// Reads `bytes` as the file named `fileName` (the name only helps guess the kind of an
     /// unparseable file).
     public static func load(_ bytes: [UInt8], fileName: String = "story.json", options: JSONParser.Options = .init()) -> LoadedFile {
+        load(SourceBytes(bytes), fileName: fileName, options: options)
+    }
+
+    public static func load(_ bytes: SourceBytes, fileName: String = "story.json", options: JSONParser.Options = .init()) -> LoadedFile {
         let parsed = JSONParser(options: options).parse(bytes)
         let kind = DocumentKind.detect(parsed.document, fileName: fileName)
-        var file = LoadedFile(kind: kind, document: parsed.document, diagnostics: parsed.diagnostics)
+        var file = LoadedFile(kind: kind, document: parsed.document, diagnostics: parsed.diagnostics, bytes: bytes)
         guard let document = parsed.document else { return file }
         switch kind {
         case .story:

@@ -28,7 +28,11 @@ enum MissingChoiceTarget: Rule {
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         guard let story = context.story, let graph = context.graph, !graph.missingTargets.isEmpty else { return }
         let suggestions = SuggestionIndex(story.chapters.compactMap { $0.id?.value })
+        // In document order: a mapped file's pages are given back behind the loop.
+        story.document.bytes.beginPass()
+        defer { story.document.bytes.endPass() }
         for choiceIndex in graph.missingTargets {
+            story.document.bytes.release(upTo: Int(story.document.nodes[story.choices[choiceIndex].node].start))
             guard let target = story.target(of: story.choices[choiceIndex]) else { continue }
             do {
                 let suggestion = suggestions.nearest(to: target.value)

@@ -16,9 +16,13 @@ enum EmptyChapterText: Rule {
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         guard let story = context.story else { return }
         let document = story.document
+        document.bytes.beginPass()
         for chapter in story.chapters {
-            guard let node = chapter.textNode, document.isBlank(node) else { continue }
+            guard let node = chapter.textNode else { continue }
+            document.bytes.release(upTo: Int(document.nodes[node].start))
+            guard document.isBlank(node) else { continue }
             findings.add("\(chapter.label) has no text", help: "write the chapter, or remove it", at: node)
         }
+        document.bytes.endPass()
     }
 }
