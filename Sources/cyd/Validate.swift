@@ -64,10 +64,12 @@ struct Validate: ParsableCommand {
     }
 
     func run() throws {
+        let format = format ?? (ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" ? .github : .text)
         let options = CheckOptions(
             lenient: lenient,
             select: selected.isEmpty ? nil : Set(selected.flatMap(Self.split)),
-            ignore: Set(ignored.flatMap(Self.split)))
+            ignore: Set(ignored.flatMap(Self.split)),
+            pointers: format == .json)  // only the json format shows them
         var reports: [FileReport] = []
         var inputFailed = false
         for path in paths.isEmpty ? ["."] : paths {
@@ -79,7 +81,6 @@ struct Validate: ParsableCommand {
                 inputFailed = true
             }
         }
-        let format = format ?? (ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" ? .github : .text)
         let reportFormat = ReportFormat(rawValue: format.rawValue)!
         let colors = output == nil && format == .text
             && Terminal.useColor(Terminal.ColorChoice(rawValue: color.rawValue)!, for: Terminal.standardOutput)

@@ -8,11 +8,15 @@ public struct CheckOptions: Sendable, Hashable {
     public var select: Set<String>?
     /// Codes, rule names or categories to drop.
     public var ignore: Set<String>
+    /// Fill in each finding's JSON pointer (only the json format shows them; working them out
+    /// is a walk over the tree).
+    public var pointers: Bool
 
-    public init(lenient: Bool = false, select: Set<String>? = nil, ignore: Set<String> = []) {
+    public init(lenient: Bool = false, select: Set<String>? = nil, ignore: Set<String> = [], pointers: Bool = true) {
         self.lenient = lenient
         self.select = select
         self.ignore = ignore
+        self.pointers = pointers
     }
 
     func keeps(_ code: DiagnosticCode) -> Bool {
@@ -70,7 +74,7 @@ public enum Checker {
     public static func check(
         bytes: SourceBytes, path: String, folder: StoryFolder? = nil, options: CheckOptions = .init()
     ) -> [FileReport] {
-        let file = LoadedFile.load(bytes, fileName: path, options: JSONParser.Options(lenient: options.lenient))
+        let file = LoadedFile.load(bytes, fileName: path, options: JSONParser.Options(lenient: options.lenient), resolvingPointers: false)
         return check(file, path: path, folder: folder, options: options)
     }
 
@@ -106,7 +110,11 @@ public enum Checker {
                 }
             }
         }
-        file.document?.resolvePointers(&diagnostics)
+        if options.pointers {
+            file.document?.resolvePointers(&diagnostics)
+        } else {
+            for index in diagnostics.indices { diagnostics[index].subject = nil }
+        }
         var kept: [DiagnosticCode: Bool] = [:]
         diagnostics = diagnostics.filter { diagnostic in
             if let decision = kept[diagnostic.code] { return decision }

@@ -21,18 +21,21 @@ protocol KeyFields { init() }
 /// One table per kind of object: each key, what it must hold, and the field its value node goes
 /// to. Tables have any number of keys; adding one is one line here and one field.
 struct KeyTable<Fields: KeyFields>: Sendable {
-    struct Key: Sendable {
-        let spec: KeySpec
-        let field: WritableKeyPath<Fields, Int32> & Sendable
-    }
-    let keys: [Key]
+    let specs: [KeySpec]
+    /// Byte offset of each key's field in `Fields` (worked out once, from its key path), so
+    /// reading an object stores into the fields without applying key paths.
+    let offsets: [Int]
     static var unusable: Int32 { -2 }
 
     init(_ keys: [(String, KeySpec.Expected, required: Bool, WritableKeyPath<Fields, Int32> & Sendable)]) {
-        self.keys = keys.map { Key(spec: KeySpec(name: $0.0, expected: $0.1, required: $0.required), field: $0.3) }
+        specs = keys.map { KeySpec(name: $0.0, expected: $0.1, required: $0.required) }
+        offsets = keys.map { key in
+            guard let offset = MemoryLayout<Fields>.offset(of: key.3) else { preconditionFailure("a key's field must be a stored property") }
+            return offset
+        }
     }
 
-    var names: [String] { keys.map(\.spec.name) }
+    var names: [String] { specs.map(\.name) }
 }
 
 extension Int32 {
@@ -59,16 +62,18 @@ struct ObjectReader {
             let key = child
             let value = child + 1
             child = Int(nodes[value].next)
-            guard let index = keyIndex(key, table) else {
+            guard let index = keyIndex(key, table.specs) else {
                 reportUnknown(key: key, names: table.names, label: label())
                 continue
             }
-            let entry = table.keys[index]
-            fields[keyPath: entry.field] = check(value, entry.spec, label: label) ? Int32(value) : KeyTable<Fields>.unusable
+            let node = check(value, table.specs[index], label: label) ? Int32(value) : KeyTable<Fields>.unusable
+            let offset = table.offsets[index]
+            withUnsafeMutableBytes(of: &fields) { $0.storeBytes(of: node, toByteOffset: offset, as: Int32.self) }
         }
-        for entry in table.keys where entry.spec.required && fields[keyPath: entry.field] == -1 {
+        for (index, spec) in table.specs.enumerated() where spec.required {
+            let offset = table.offsets[index]
+            guard withUnsafeBytes(of: fields, { $0.load(fromByteOffset: offset, as: Int32.self) }) == -1 else { continue }
             let start = document.range(object).lowerBound
-            let spec = entry.spec
             diagnostics.append(
                 Diagnostic(
                     code: .missingKey, severity: .error, message: "\(label()) is missing the required key '\(spec.name)'",
@@ -79,16 +84,16 @@ struct ObjectReader {
     }
 
     /// Which key of the table a key node names, comparing bytes (keys with escapes are decoded first).
-    private func keyIndex<Fields>(_ key: Int, _ table: KeyTable<Fields>) -> Int? {
+    private func keyIndex(_ key: Int, _ specs: [KeySpec]) -> Int? {
         if document.hasEscapes(key) {
             let name = document.string(key)
-            return table.keys.firstIndex { $0.spec.name == name }
+            return specs.firstIndex { $0.name == name }
         }
         let range = document.contentRange(key)
         return document.bytes.withUnsafeBufferPointer { buffer in
             let base = buffer.baseAddress! + range.lowerBound
-            for (index, entry) in table.keys.enumerated() where entry.spec.bytes.count == range.count {
-                if entry.spec.bytes.withUnsafeBufferPointer({ memEqual(base, $0.baseAddress!, range.count) }) { return index }
+            for (index, spec) in specs.enumerated() where spec.bytes.count == range.count {
+                if spec.bytes.withUnsafeBufferPointer({ memEqual(base, $0.baseAddress!, range.count) }) { return index }
             }
             return nil
         }

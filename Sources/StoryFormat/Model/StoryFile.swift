@@ -15,7 +15,11 @@ public struct LoadedFile: Sendable {
         load(SourceBytes(bytes), fileName: fileName, options: options)
     }
 
-    public static func load(_ bytes: SourceBytes, fileName: String = "story.json", options: JSONParser.Options = .init()) -> LoadedFile {
+    /// - Parameter resolvingPointers: fill in each finding's JSON pointer (one walk over the
+    ///   tree); a caller that adds findings of its own resolves them all at once instead.
+    public static func load(
+        _ bytes: SourceBytes, fileName: String = "story.json", options: JSONParser.Options = .init(), resolvingPointers: Bool = true
+    ) -> LoadedFile {
         let parsed = JSONParser(options: options).parse(bytes)
         let kind = DocumentKind.detect(parsed.document, fileName: fileName)
         var file = LoadedFile(kind: kind, document: parsed.document, diagnostics: parsed.diagnostics, bytes: bytes)
@@ -30,7 +34,7 @@ public struct LoadedFile: Sendable {
             file.authors = syntax
             file.diagnostics += findings
         }
-        document.resolvePointers(&file.diagnostics)
+        if resolvingPointers { document.resolvePointers(&file.diagnostics) }
         return file
     }
 }
