@@ -64,7 +64,11 @@ let package = Package(
         .testTarget(
             name: "StorySyncTests", dependencies: ["StorySync", "StorySources", "StoryStore", "StoryReader", "StoryCheck", "Transport", "TestSupport"]),
         .testTarget(
-            name: "StoryStoreTests", dependencies: ["StoryStore", "StorySources", "StoryReader", "StoryFormat", "StoryCheck", "Transport", "TestSupport"]),
+            name: "StoryStoreTests",
+            dependencies: [
+                "StoryStore", "StorySources", "StoryReader", "StoryFormat", "StoryCheck", "Transport", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
