@@ -4,25 +4,64 @@
 public enum JSONQuoting {
     /// `text` as a JSON string literal, quotes included.
     public static func quoted(_ text: String) -> String {
-        var out: [UInt8] = [UInt8(ascii: "\"")]
-        out.reserveCapacity(text.utf8.count + 2)
-        let hex = Array("0123456789abcdef".utf8)
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            switch value {
-            case 0x22: out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case 0x5C: out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case _ where value < 0x20 || value == 0x7F || VisibleText.isC1(value) || VisibleText.isBidiControl(value):
-                out += [UInt8(ascii: "\\"), UInt8(ascii: "u")]
-                for shift in [12, 8, 4, 0] { out.append(hex[Int((value >> UInt32(shift)) & 0xF)]) }
-            default:
-                out.append(contentsOf: String(scalar).utf8)
+        var out: [UInt8] = []
+        append(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `text` as a JSON string literal to `out`. Works on the UTF-8 bytes: runs of
+    /// ordinary bytes are copied whole; C1 controls are C2 80..9F, bidi controls E2 80 AA..AE
+    /// and E2 81 A6..A9.
+    public static func append(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        out.reserveCapacity(out.count + text.utf8.count + 2)
+        out.append(UInt8(ascii: "\""))
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            var index = 0
+            func flush(_ end: Int) {
+                if end > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<end])) }
             }
+            while index < utf8.count {
+                let byte = utf8[index]
+                var escaped: UInt32?
+                var length = 1
+                switch byte {
+                case 0x22, 0x5C: escaped = UInt32(byte)
+                case 0..<0x20, 0x7F: escaped = UInt32(byte)
+                case 0xC2 where index + 1 < utf8.count && (0x80...0x9F).contains(utf8[index + 1]):
+                    escaped = UInt32(utf8[index + 1])
+                    length = 2
+                case 0xE2 where index + 2 < utf8.count:
+                    let (b1, b2) = (utf8[index + 1], utf8[index + 2])
+                    if (b1 == 0x80 && (0xAA...0xAE).contains(b2)) || (b1 == 0x81 && (0xA6...0xA9).contains(b2)) {
+                        escaped = 0x2000 | UInt32(b1 & 0x3F) << 6 | UInt32(b2 & 0x3F)
+                        length = 3
+                    }
+                default: break
+                }
+                guard let value = escaped else {
+                    index += 1
+                    continue
+                }
+                flush(index)
+                out.append(UInt8(ascii: "\\"))
+                switch value {
+                case 0x22: out.append(UInt8(ascii: "\""))
+                case 0x5C: out.append(UInt8(ascii: "\\"))
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                default:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    out.append(UInt8(ascii: "u"))
+                    for shift in [12, 8, 4, 0] { out.append(hex[Int((value >> UInt32(shift)) & 0xF)]) }
+                }
+                index += length
+                runStart = index
+            }
+            flush(utf8.count)
         }
         out.append(UInt8(ascii: "\""))
-        return String(decoding: out, as: UTF8.self)
     }
 }
