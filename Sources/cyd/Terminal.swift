@@ -114,3 +114,24 @@ enum Terminal {
     /// Writes a file so that a reader never sees half of it: a temporary file, then a rename.
 
 }
+
+extension TextStyle {
+    /// The text report on a terminal: SGR colours (bold red errors, yellow warnings, blue gutter,
+    /// green help), or none.
+    static func terminal(colors: Bool) -> TextStyle {
+        guard colors else { return .plain }
+        return TextStyle { part, text in
+            let code =
+                switch part {
+                case .emphasis: "1"
+                case .quiet: "2"
+                case .gutter: "1;34"
+                case .help: "32"
+                case .error: "1;31"
+                case .warning: "1;33"
+                case .note: "1;36"
+                }
+            return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+        }
+    }
+}

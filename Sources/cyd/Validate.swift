@@ -84,7 +84,7 @@ struct Validate: ParsableCommand {
         let reportFormat = ReportFormat(rawValue: format.rawValue)!
         let colors = output == nil && format == .text
             && Terminal.useColor(Terminal.ColorChoice(rawValue: color.rawValue)!, for: Terminal.standardOutput)
-        let rendered = reportFormat.render(reports, style: TextStyle(colors: colors), maximumPerRule: maxPerRule > 0 ? maxPerRule : nil)
+        let rendered = reportFormat.render(reports, style: .terminal(colors: colors), maximumPerRule: maxPerRule > 0 ? maxPerRule : nil)
         if let output {
             do {
                 try AtomicFile.write(rendered, to: output)
