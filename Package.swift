@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "StoryReader", targets: ["StoryReader"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "StorySources", targets: ["StorySources"]),
+        .library(name: "StoryAnalysis", targets: ["StoryAnalysis"]),
         .library(name: "StorySync", targets: ["StorySync"]),
         .executable(name: "cyd", targets: ["cyd"]),
     ],
@@ -33,6 +34,8 @@ let package = Package(
         .target(name: "CGit2Stream", dependencies: ["CGit2"]),
         // the only module that touches C: HTTP through libcurl, git through libgit2
         .target(name: "Transport", dependencies: ["CCurl", "CGit2", "CGit2Stream"]),
+        // exact answers about a story: playthroughs counted, endings, dominators, statistics
+        .target(name: "StoryAnalysis", dependencies: ["StoryFormat", "StoryCheck"]),
         // the SQLite library of stories, chapters, pictures, profiles and progress; stores Story values
         .target(
             name: "StoryStore",
@@ -52,12 +55,13 @@ let package = Package(
         .executableTarget(
             name: "cyd",
             dependencies: [
-                "StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
+                "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "StoryFormatTests", dependencies: ["StoryFormat"]),
         .testTarget(name: "StoryCheckTests", dependencies: ["StoryCheck", "StoryFormat", "TestSupport"]),
+        .testTarget(name: "StoryAnalysisTests", dependencies: ["StoryAnalysis", "StoryCheck", "StoryFormat"]),
         // servers and fixtures shared by the tests
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"]),

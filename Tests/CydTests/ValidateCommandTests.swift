@@ -182,3 +182,30 @@ struct UnreadableFolderTests {
         #expect(!result.standardOutput.contains("has no README.md"))
     }
 }
+
+@Suite("cyd stats")
+struct StatsCommandTests {
+    @Test("text and JSON for a bundled story: counts, endings, and the chapters every reader passes")
+    func sevenStairs() throws {
+        let folder = Command.packageRoot.appendingPathComponent("Stories/seven-stairs").path
+        let text = try Command.cyd(["stats", folder])
+        #expect(text.status == 0, "\(text.standardError)")
+        #expect(text.standardOutput.hasPrefix("Seven Stairs: 10 chapters, 12 choices, 3 endings (3 marked, 0 dead ends), 4 pictures\n"))
+        #expect(text.standardOutput.contains("Playthroughs: 14\n"))
+        #expect(text.standardOutput.contains("  'tea': 8 playthroughs, 5 to 8 chapters\n"))
+        #expect(text.standardOutput.contains("Every reader passes: 'landing' → 'second'\n"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try Command.cyd(["stats", "--json", folder]).standardOutput.utf8)) as? [String: Any])
+        #expect(json["playthroughs"] as? String == "14")
+        #expect((json["endings"] as? [[String: Any]])?.map { $0["playthroughs"] as? String } == ["2", "8", "4"])
+        #expect(json["longestPath"] as? Int == 8)
+    }
+
+    @Test("a loop on the way to an ending makes the count unbounded, and the loop is named")
+    func loop() throws {
+        let text = try Command.cyd(["stats", Command.packageRoot.appendingPathComponent("Stories/the-keeper-of-gull-rock").path])
+        #expect(text.standardOutput.contains("Playthroughs: unbounded: the loop 'light' → 'bell' → 'code' → 'light' lies on a way to an ending"), "\(text.standardOutput)")
+        #expect(text.standardOutput.contains("  'leave': 14 playthroughs, 7 to 12 chapters"))
+        let missing = try Command.cyd(["stats", "/nonexistent/story"])
+        #expect(missing.status == 2 && missing.standardError.contains("does not exist"))
+    }
+}

@@ -1,0 +1,151 @@
+import StoryAnalysis
+import Testing
+
+/// The exact answers are checked against brute force: every path enumerated on hundreds of small
+/// random graphs, with and without loops.
+@Suite("Playthroughs, counted exactly")
+struct PathAnalysisTests {
+    /// A deterministic generator (SplitMix64), so a failure names a seed that reproduces it.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static func randomGraph(seed: UInt64, acyclic: Bool) -> [[Int]] {
+        var random = Generator(state: seed)
+        // Small enough to enumerate every walk of up to 3n chapters.
+        let count = Int.random(in: 1...(acyclic ? 8 : 5), using: &random)
+        return (0..<count).map { node in
+            let choices = Int.random(in: 0...(acyclic ? 3 : 2), using: &random)
+            return (0..<choices).compactMap { _ in
+                if acyclic {
+                    return node + 1 < count ? Int.random(in: (node + 1)..<count, using: &random) : nil
+                }
+                return Int.random(in: 0..<count, using: &random)
+            }
+        }
+    }
+
+    /// Every path from `start` to each ending with at most `limit` chapters, as chapter counts.
+    static func paths(_ successors: [[Int]], start: Int, limit: Int) -> [Int: [Int]] {
+        var found: [Int: [Int]] = [:]
+        var stack: [(node: Int, length: Int)] = [(start, 1)]
+        var steps = 0
+        while let (node, length) = stack.popLast() {
+            steps += 1
+            precondition(steps < 5_000_000, "brute force bounded")
+            if successors[node].isEmpty { found[node, default: []].append(length) }
+            guard length < limit else { continue }
+            for next in successors[node] { stack.append((next, length + 1)) }
+        }
+        return found
+    }
+
+    static func reaches(_ successors: [[Int]], from start: Int, without removed: Int) -> Set<Int> {
+        guard start != removed else { return [] }
+        var seen: Set<Int> = [start]
+        var queue = [start]
+        while let node = queue.popLast() {
+            for next in successors[node] where next != removed && seen.insert(next).inserted { queue.append(next) }
+        }
+        return seen
+    }
+
+    func check(_ successors: [[Int]], seed: UInt64) {
+        let n = successors.count
+        let analysis = PathAnalysis(successors: successors, start: 0)
+        let bounded = Self.paths(successors, start: 0, limit: n)
+        // A walk through a loop on the way to an ending has at most 3n - 1 chapters (to the loop,
+        // round it, on to the ending), and any walk of more than n chapters repeats a chapter.
+        let longer = Self.paths(successors, start: 0, limit: 3 * n)
+        let reachable = Self.reaches(successors, from: 0, without: -1)
+        let endings = reachable.filter { successors[$0].isEmpty }.sorted()
+        #expect(analysis.endings.map(\.chapter) == endings, "seed \(seed)")
+        var total = 0
+        var unbounded = false
+        for ending in analysis.endings {
+            let short = bounded[ending.chapter] ?? []
+            // A way of more than n chapters repeats one: a loop, so there are unboundedly many.
+            let isUnbounded = (longer[ending.chapter] ?? []).contains { $0 > n }
+            #expect(ending.fewestChapters == (longer[ending.chapter]?.min() ?? -1), "seed \(seed) ending \(ending.chapter)")
+            if isUnbounded {
+                unbounded = true
+                #expect(ending.mostChapters == nil, "seed \(seed)")
+                guard case .unbounded = ending.playthroughs else {
+                    Issue.record("seed \(seed): ending \(ending.chapter) should be unbounded")
+                    continue
+                }
+            } else {
+                total += short.count
+                #expect(ending.mostChapters == short.max(), "seed \(seed)")
+                #expect(ending.playthroughs == .finite(BigCount(UInt64(short.count))), "seed \(seed) ending \(ending.chapter)")
+            }
+        }
+        switch analysis.playthroughs {
+        case .finite(let count):
+            #expect(!unbounded && count == BigCount(UInt64(total)), "seed \(seed)")
+            #expect(analysis.longestPath == bounded.values.flatMap { $0 }.max(), "seed \(seed)")
+        case .unbounded(let cycle):
+            #expect(unbounded, "seed \(seed)")
+            // The loop shown is a loop.
+            for (index, node) in cycle.enumerated() {
+                #expect(successors[node].contains(cycle[(index + 1) % cycle.count]), "seed \(seed): \(cycle)")
+            }
+        }
+        // Chapters every reader passes: removing one leaves no ending (other than itself) reachable.
+        let expected = (0..<n).filter { d in
+            guard !endings.isEmpty, reachable.contains(d) else { return false }
+            if d == 0 { return true }
+            let left = Self.reaches(successors, from: 0, without: d)
+            return endings.allSatisfy { $0 == d || !left.contains($0) } && (endings.contains(d) ? endings == [d] : true)
+        }
+        #expect(Set(analysis.everyReaderPasses) == Set(expected), "seed \(seed): \(successors)")
+    }
+
+    @Test("counts, shortest and longest ways, loops and dominators agree with brute force on 400 loop-free graphs")
+    func acyclic() {
+        for seed in 1...400 as ClosedRange<UInt64> { check(Self.randomGraph(seed: seed, acyclic: true), seed: seed) }
+    }
+
+    @Test("and on 400 graphs with loops, self-choices and repeated choices")
+    func cyclic() {
+        for seed in 1000...1400 as ClosedRange<UInt64> { check(Self.randomGraph(seed: seed, acyclic: false), seed: seed) }
+    }
+
+    @Test("a 100,000-chapter ladder has 2^50,000 playthroughs, exactly, without deep recursion")
+    func hugeCounts() {
+        // Chapter 2k offers two choices, both to chapter 2k+2 via 2k+1 or directly... a ladder
+        // where every step doubles the ways: k -> k+1 twice.
+        let steps = 50_000
+        let successors = (0...steps).map { $0 < steps ? [$0 + 1, $0 + 1] : [] }
+        let analysis = PathAnalysis(successors: successors, start: 0)
+        guard case .finite(let count) = analysis.playthroughs else {
+            Issue.record("a loop-free ladder is finite")
+            return
+        }
+        var expected = BigCount.one
+        for _ in 0..<steps { expected += expected }
+        #expect(count == expected)
+        #expect(count.description.count == 15052, "2^50000 has 15,052 digits")
+        #expect(count.description.hasPrefix("3160699436") && count.description.hasSuffix("109376"))
+        #expect(analysis.longestPath == steps + 1 && analysis.everyReaderPasses.count == steps + 1)
+    }
+
+    @Test("big counts add and print exactly")
+    func bigCount() {
+        var value = BigCount(UInt64.max)
+        value += BigCount(1)
+        #expect(value.description == "18446744073709551616")
+        #expect(BigCount(1_234_567).abbreviated == "1,234,567")
+        var power = BigCount.one
+        for _ in 0..<100 { power += power }
+        #expect(power.description == "1267650600228229401496703205376")
+        #expect(power.abbreviated == "1.26 × 10^30")
+    }
+}
