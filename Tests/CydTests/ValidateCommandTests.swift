@@ -209,3 +209,71 @@ struct StatsCommandTests {
         #expect(missing.status == 2 && missing.standardError.contains("does not exist"))
     }
 }
+
+@Suite("cyd graph")
+struct GraphCommandTests {
+    /// Titles with quotes, backslashes, an escape character and a line feed; a choice to a chapter
+    /// that does not exist; an unreachable chapter; a chapter with no way out; a loop.
+    static let tricky = #"""
+        { "story": { "id": "t", "name": "A \"tricky\" map", "rating": "G", "summary": "S", "chapters": [
+          { "id": "start", "name": "Quote \" and back\\slash", "text": "T", "is_first_chapter": true,
+            "choices": [ { "chapter_id": "loop", "text": "Round" }, { "chapter_id": "nowhere", "text": "Into \u001b[31mthe void" },
+                         { "chapter_id": "end", "text": "Finish" } ] },
+          { "id": "loop", "name": "Line\nfeed", "text": "T", "choices": [ { "chapter_id": "loop", "text": "Again" }, { "chapter_id": "start", "text": "Back" } ] },
+          { "id": "end", "name": "The End", "text": "T", "is_ending": true },
+          { "id": "orphan", "name": "Nobody comes here", "text": "T", "is_ending": true }
+        ] } }
+        """#
+
+    /// The folder lives as long as the suite value; its story.json's path.
+    let folder = try! TemporaryFolder()
+
+    func story() throws -> String { try folder.write("story.json", Self.tricky).path }
+
+    @Test("DOT parses with Graphviz, marks what the validator finds, and is the same on every run")
+    func dot() throws {
+        let path = try story()
+        let first = try Command.cyd(["graph", path])
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput == (try Command.cyd(["graph", path])).standardOutput, "stable across runs")
+        #expect(first.standardOutput.contains(#""missing: nowhere" [label="no chapter 'nowhere'""#))
+        #expect(first.standardOutput.contains(#""orphan" [label="Nobody comes here\n(orphan)", shape=doubleoctagon, style="rounded,dashed""#))
+        #expect(!first.standardOutput.unicodeScalars.contains { $0.value == 0x1B }, "no raw escape character")
+        guard let dot = ["/usr/bin/dot", "/usr/local/bin/dot"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            Issue.record("Graphviz's dot is missing: scripts/install-deps.sh installs it")
+            return
+        }
+        let parsed = try Command.run(URL(fileURLWithPath: dot), ["-Tsvg"], input: first.standardOutput)
+        #expect(parsed.status == 0, "dot: \(parsed.standardError)")
+        #expect(parsed.standardOutput.contains("<svg"))
+        let svg = try Command.cyd(["graph", "--format", "svg", path])
+        #expect(svg.status == 0 && svg.standardOutput.contains("<svg") && svg.standardOutput.contains("no chapter &#39;nowhere&#39;"), "\(svg.standardError)")
+    }
+
+    @Test("text: a tree from the start with loops, back-references, dangling choices and unreachable chapters")
+    func text() throws {
+        let result = try Command.cyd(["graph", "--format", "text", try story()])
+        #expect(result.status == 0, "\(result.standardError)")
+        let expected = #"""
+            'start' Quote " and back\slash
+              "Round" → 'loop' Line^Jfeed
+                "Again" ↺ 'loop' (loop)
+                "Back" ↺ 'start' (loop)
+              "Into ^[[31mthe void" ✗ no chapter 'nowhere'
+              "Finish" → 'end' The End [ending]
+
+            Not reachable from the start (1):
+              'orphan' Nobody comes here [ending]
+
+            """#
+        #expect(result.standardOutput == expected, "\(result.standardOutput)")
+    }
+
+    @Test("mermaid: a flowchart with the ending rounded and the dangling choice dotted to a stub")
+    func mermaid() throws {
+        let result = try Command.cyd(["graph", "--format", "mermaid", try story()])
+        #expect(result.standardOutput.hasPrefix("flowchart TD\n  c0[[\"Quote #quot; and back\\slash (start)\"]]\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("c0 -.->|\"Into ^[[31mthe void\"| missing0"), "control characters shown in caret notation")
+        #expect(result.standardOutput.contains("class c3 unreachable"))
+    }
+}

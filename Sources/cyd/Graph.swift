@@ -1,0 +1,106 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
+import Foundation
+import StoryAnalysis
+import StoryCheck
+import StoryFormat
+
+struct Graph: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "graph",
+        abstract: "Draw the chapter map: chapters, choices, and what the validator finds on them.",
+        discussion: """
+            Chapters are nodes (the first chapter bold, endings as octagons), choices are edges \
+            labelled with their text (shortened). Unreachable chapters are dashed and grey, \
+            chapters with no way out orange, and a choice to a chapter that does not exist leads \
+            to a red stub. Node names are the chapter ids, so maps of two versions diff line by \
+            line. svg is drawn by Graphviz's `dot` (Debian: apt-get install graphviz); text is an \
+            indented tree for the terminal, each chapter once, later ways to it as back-references.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case dot, mermaid, svg, text }
+
+    @Argument(help: "A story folder or story.json (default: the current folder).")
+    var path = "."
+
+    @Option(help: "dot, mermaid, svg or text.")
+    var format: Format = .dot
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    func run() throws {
+        let target: ValidationTarget
+        let bytes: SourceBytes
+        do {
+            target = try ValidationTarget.resolve(path)
+            bytes = try target.source()
+        } catch {
+            throw CLIError(error.description)
+        }
+        let file = LoadedFile.load(bytes, fileName: target.displayPath, options: .init(lenient: true), resolvingPointers: false)
+        guard let story = file.story, story.chaptersNode != nil else {
+            throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(path))` says why")
+        }
+        let map = ChapterMap(story, graph: StoryGraph(story))
+        let rendered: String
+        switch format {
+        case .dot: rendered = map.dot
+        case .mermaid: rendered = map.mermaid
+        case .text: rendered = map.text
+        case .svg: rendered = try Self.svg(map.dot)
+        }
+        if let output {
+            do {
+                try AtomicFile.write(Array(rendered.utf8), to: output)
+            } catch {
+                throw CLIError(error.description)
+            }
+        } else {
+            Terminal.standardOutput.write(rendered)
+        }
+    }
+
+    /// DOT through Graphviz's `dot -Tsvg`.
+    static func svg(_ dot: String) throws -> String {
+        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/dot" }
+        guard let program = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw CLIError("drawing svg needs Graphviz's `dot`, which is not installed (Debian: apt-get install graphviz); `--format dot` writes the map for it")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = ["-Tsvg"]
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        do { try process.run() } catch { throw CLIError("cannot start \(program): \(error.localizedDescription)") }
+        // Read while writing, on another thread: a large map fills the pipe both ways.
+        let collected = Collected()
+        let reader = Thread {
+            collected.set(output.fileHandleForReading.readDataToEndOfFile(), errors.fileHandleForReading.readDataToEndOfFile())
+        }
+        reader.start()
+        input.fileHandleForWriting.write(Data(dot.utf8))
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        while !collected.done { usleep(1000) }
+        guard process.terminationStatus == 0 else {
+            throw CLIError("Graphviz's dot failed: \(VisibleText.escape(String(decoding: collected.errors, as: UTF8.self)))")
+        }
+        return String(decoding: collected.output, as: UTF8.self)
+    }
+
+    final class Collected: @unchecked Sendable {
+        private let lock = Lock()
+        private var value: (Data, Data)?
+        func set(_ output: Data, _ errors: Data) { lock.withLock { value = (output, errors) } }
+        var done: Bool { lock.withLock { value != nil } }
+        var output: Data { lock.withLock { value?.0 ?? Data() } }
+        var errors: Data { lock.withLock { value?.1 ?? Data() } }
+    }
+}
