@@ -151,7 +151,9 @@ struct ReaderLoop {
             }
             guard let raw = readLine() else { break }
             let line = raw.trimmingSpaces
-            if line.isEmpty { continue }
+            // A transcript (`cyd test --write`) annotates the choices: `# comment`, `> chapter`
+            // after a choice and `= ending` at the end are for `cyd test --replay`, not commands.
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(">") || line.hasPrefix("=") { continue }
             let (command, argument) = split(line)
             do {
                 if let number = Int(line) {

@@ -277,3 +277,46 @@ struct GraphCommandTests {
         #expect(result.standardOutput.contains("class c3 unreachable"))
     }
 }
+
+@Suite("cyd test")
+struct PlaytestCommandTests {
+    let folder = try! TemporaryFolder()
+    static let sevenStairs = Command.packageRoot.appendingPathComponent("Stories/seven-stairs").path
+
+    @Test("walkthroughs take every choice, are written as transcripts that cyd read follows, and replay")
+    func walkthroughs() throws {
+        let result = try Command.cyd(["test", Self.sevenStairs, "--write", folder.path("walks")])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("5 walkthroughs take 12 of 12 choices:\n"), "\(result.standardOutput)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path("walks")).sorted().map { folder.path("walks/" + $0) }
+        #expect(files.count == 5)
+        let replayed = try Command.cyd(["test", Self.sevenStairs, "--replay"] + files)
+        #expect(replayed.status == 0 && replayed.standardOutput.hasSuffix("5 transcripts passed, 0 failed\n"), "\(replayed.standardOutput)")
+        // The same transcript read by a reader ends where it says.
+        let transcript = try String(contentsOfFile: files[0], encoding: .utf8)
+        let read = try Command.cyd(["read", Self.sevenStairs, "--plain", "--restart"], environment: ["CYD_HOME": folder.path("home")], input: transcript)
+        #expect(read.status == 0 && !read.standardOutput.contains("is not a command"), "\(read.standardOutput)")
+        #expect(read.standardOutput.contains("== The Garden =="), "walkthrough 1 ends in the garden: \(read.standardOutput)")
+    }
+
+    @Test("a transcript the story no longer follows fails with what a reader would now see")
+    func brokenTranscript() throws {
+        let transcript = try folder.write("old.txt", "# an old walkthrough\n1\n> second\n2\n> nowhere-now\n= nowhere-now\n").path
+        let result = try Command.cyd(["test", Self.sevenStairs, "--replay", transcript])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("FAIL  \(transcript)\n  line 5:\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("    - > nowhere-now\n    + > "), "\(result.standardOutput)")
+        let impossible = try folder.write("impossible.txt", "9\n").path
+        let bad = try Command.cyd(["test", Self.sevenStairs, "--replay", impossible])
+        #expect(bad.status == 1 && bad.standardOutput.contains("there is no choice 9"), "\(bad.standardOutput)")
+    }
+
+    @Test("random playthroughs are the same for the same seed, and report coverage")
+    func random() throws {
+        let first = try Command.cyd(["test", Self.sevenStairs, "--random", "200", "--seed", "42"])
+        let second = try Command.cyd(["test", Self.sevenStairs, "--random", "200", "--seed", "42"])
+        #expect(first.status == 0 && first.standardOutput == second.standardOutput)
+        #expect(first.standardOutput.hasPrefix("200 random playthroughs (seed 42): 200 reached an ending\n"), "\(first.standardOutput)")
+        #expect(first.standardOutput.contains("choices taken: 12 of 12"))
+    }
+}

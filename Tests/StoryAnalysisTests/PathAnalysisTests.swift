@@ -149,3 +149,31 @@ struct PathAnalysisTests {
         #expect(power.abbreviated == "1.26 × 10^30")
     }
 }
+
+@Suite("Walkthroughs that take every choice")
+struct WalkthroughTests {
+    @Test("on 400 random graphs every choice that can lead to an ending is taken, each walk is a real way to an ending, and no walk is wasted")
+    func cover() {
+        for seed in 1...400 as ClosedRange<UInt64> {
+            var random = PathAnalysisTests.Generator(state: seed &* 7919)
+            let graph = PathAnalysisTests.randomGraph(seed: seed &+ 5000, acyclic: seed % 2 == 0)
+            // A few dangling choices too.
+            let choices: [[Int?]] = graph.map { targets in targets.map { Int.random(in: 0..<10, using: &random) == 0 ? nil : $0 } }
+            let test = Playtest(choices: choices, start: 0)
+            let (walks, uncoverable) = test.coveringWalks()
+            var taken = Set<[Int]>()
+            for walk in walks {
+                #expect(walk.chapters.first == 0 && choices[walk.ending].isEmpty, "seed \(seed): a walk ends at an ending")
+                var newlyTaken = false
+                for (position, choice) in walk.choices.enumerated() {
+                    #expect(choices[walk.chapters[position]][choice] == walk.chapters[position + 1], "seed \(seed): a real choice")
+                    if taken.insert([walk.chapters[position], choice]).inserted { newlyTaken = true }
+                }
+                #expect(newlyTaken || walk.choices.isEmpty, "seed \(seed): every walk takes a choice no earlier one took")
+            }
+            let total = choices.reduce(0) { $0 + $1.count }
+            #expect(taken.count + uncoverable.count == total, "seed \(seed): every choice is taken or explained")
+            #expect(walks.count <= max(1, total), "seed \(seed)")
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
+import Foundation
+import LocalFiles
+import StoryAnalysis
+import StoryCheck
+import StoryFormat
+
+struct Test: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Playtest a story: walkthroughs that take every choice, transcript replays, random playthroughs.",
+        discussion: """
+            Without options: walkthroughs from the first chapter to an ending that together take \
+            every choice that can be part of one (near-smallest: each goes to the first choice no \
+            earlier one took by a shortest way, then finishes preferring untaken choices), and the \
+            choices none can take (unreachable, to a missing chapter, or into a chapter with no way \
+            out). --write DIR saves each as a transcript: the choice numbers `cyd read` accepts on \
+            standard input, with `> chapter` after each choice and `= ending` at the end. --replay \
+            FILE... follows transcripts in the story as it is now and fails (exit 1), showing what \
+            a reader would now see, where one no longer holds. --random N plays N random \
+            playthroughs (the same ones for the same --seed) and reports coverage and lengths.
+            """)
+
+    @Argument(help: "A story folder or story.json (default: the current folder).")
+    var path = "."
+
+    @Option(help: ArgumentHelp("Write each walkthrough as a transcript file into this folder.", valueName: "dir"))
+    var write: String?
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Replay these transcript files.", valueName: "file"))
+    var replay: [String] = []
+
+    @Option(help: "Play this many random playthroughs.")
+    var random: Int?
+
+    @Option(help: "The seed for --random.")
+    var seed: UInt64 = 1
+
+    @Option(help: "The longest random playthrough, in choices (default: 10 times the chapters).")
+    var maxLength: Int?
+
+    func validate() throws {
+        if let random, !(1...1_000_000).contains(random) { throw ValidationError("--random takes a number from 1 to 1000000") }
+    }
+
+    func run() throws {
+        let target: ValidationTarget
+        let bytes: SourceBytes
+        do {
+            target = try ValidationTarget.resolve(path)
+            bytes = try target.source()
+        } catch {
+            throw CLIError(error.description)
+        }
+        let file = LoadedFile.load(bytes, fileName: target.displayPath, options: .init(lenient: true), resolvingPointers: false)
+        guard let story = file.story, story.chaptersNode != nil else {
+            throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(path))` says why")
+        }
+        let test = Playtest(story, graph: StoryGraph(story))
+        guard test.start != nil else { throw CLIError("no chapter is marked \"is_first_chapter\": true, so there is nothing to play") }
+        let out = Terminal.standardOutput
+        if !replay.isEmpty {
+            var failed = 0
+            for file in replay {
+                switch try Self.replay(file, in: test) {
+                case nil: out.write("pass  \(VisibleText.escape(file))\n")
+                case let difference?:
+                    failed += 1
+                    out.write("FAIL  \(VisibleText.escape(file))\n\(difference)")
+                }
+            }
+            out.write("\(plural(replay.count - failed, "transcript")) passed, \(failed) failed\n")
+            if failed > 0 { throw Exit.problemsFound }
+            return
+        }
+        if let random {
+            let walks = test.random(count: random, seed: seed, limit: maxLength ?? max(10, 10 * test.choices.count))
+            var takenChoices = Set<[Int]>()
+            for walk in walks { for (position, choice) in walk.choices.enumerated() { takenChoices.insert([walk.chapters[position], choice]) } }
+            let total = test.choices.reduce(0) { $0 + $1.count }
+            let lengths = walks.map(\.choices.count).sorted()
+            let ended = walks.count { test.choices[$0.ending].isEmpty }
+            out.write("\(plural(random, "random playthrough")) (seed \(seed)): \(ended) reached an ending")
+            out.write(ended < walks.count ? ", \(walks.count - ended) stopped at the length limit or a dead choice\n" : "\n")
+            out.write("choices taken: \(takenChoices.count) of \(total)\n")
+            if let first = lengths.first, let last = lengths.last {
+                out.write("length in choices: min \(first), median \(lengths[lengths.count / 2]), max \(last)\n")
+            }
+            return
+        }
+        let (walks, uncoverable) = test.coveringWalks()
+        let total = test.choices.reduce(0) { $0 + $1.count }
+        out.write("\(plural(walks.count, "walkthrough")) take \(total - uncoverable.count) of \(plural(total, "choice")):\n")
+        for (number, walk) in walks.enumerated() {
+            let steps = walk.choices.map { String($0 + 1) }.joined(separator: " ")
+            out.write("  \(number + 1). \(steps.isEmpty ? "(the start is an ending)" : steps) → '\(VisibleText.escape(test.ids[walk.ending]))'\n")
+        }
+        for missed in uncoverable {
+            let why = switch missed.reason {
+                case .unreachable: "its chapter cannot be reached"
+                case .missingTarget: "it leads to a chapter that does not exist"
+                case .noWayOut: "no ending can be reached after it"
+                }
+            out.write("  not taken: choice \(missed.choice + 1) of '\(VisibleText.escape(test.ids[missed.chapter]))': \(why)\n")
+        }
+        if let write {
+            do {
+                if FileStatus(write) == nil { try FileManager.default.createDirectory(atPath: write, withIntermediateDirectories: true) }
+            } catch {
+                throw CLIError("cannot make the folder \(VisibleText.escape(write))")
+            }
+            for (number, walk) in walks.enumerated() {
+                let name = String(format: "%@/walkthrough-%03d.txt", write, number + 1)
+                do {
+                    try AtomicFile.write(Self.transcript(walk, test, number: number + 1, of: walks.count), to: name)
+                } catch {
+                    throw CLIError(error.description)
+                }
+            }
+            out.write("wrote \(plural(walks.count, "transcript")) to \(VisibleText.escape(write)); `cyd test --replay \(VisibleText.escape(write))/*.txt` replays them\n")
+        }
+    }
+
+    /// Choice numbers as `cyd read` takes them, with `> chapter` after each and `= ending` last.
+    static func transcript(_ walk: Playtest.Walk, _ test: Playtest, number: Int, of count: Int) -> String {
+        var lines = ["# cyd test walkthrough \(number) of \(count), from '\(test.ids[walk.chapters[0]])'"]
+        for (position, choice) in walk.choices.enumerated() {
+            lines.append(String(choice + 1))
+            lines.append("> \(test.ids[walk.chapters[position + 1]])")
+        }
+        lines.append("= \(test.ids[walk.ending])")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Follows a transcript in the story as it is; nil when every expectation holds, else the
+    /// expected lines beside what a reader now sees, from the first difference on.
+    static func replay(_ path: String, in test: Playtest) throws -> String? {
+        let bytes: [UInt8]
+        do { bytes = try LocalFile.read(path, limit: 16 << 20) } catch { throw CLIError("cannot read \(VisibleText.escape(path)): \(error.description)") }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+        }
+        var current = test.start!
+        var seen: [String] = []
+        for (index, line) in lines.enumerated() {
+            let trimmed = line.trimmingSpaces
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            func difference(_ now: String) -> String {
+                var text = "  line \(index + 1):\n"
+                for previous in seen.suffix(3) { text += "      \(VisibleText.escape(previous))\n" }
+                text += "    - \(VisibleText.escape(trimmed))\n    + \(VisibleText.escape(now))\n"
+                return text
+            }
+            if trimmed.hasPrefix(">") || trimmed.hasPrefix("=") {
+                let expected = String(trimmed.dropFirst()).trimmingSpaces
+                let isEnding = trimmed.hasPrefix("=")
+                let now = test.ids[current]
+                if now != expected || (isEnding && !test.choices[current].isEmpty) {
+                    let actual = isEnding && !test.choices[current].isEmpty ? "> \(now) (not an ending: \(test.choices[current].count) choices)" : "\(isEnding ? "=" : ">") \(now)"
+                    return difference(actual)
+                }
+            } else if let number = Int(trimmed) {
+                let options = test.choices[current]
+                guard (1...max(1, options.count)).contains(number), number <= options.count else {
+                    return difference("'\(test.ids[current])' has \(plural(options.count, "choice")); there is no choice \(number)")
+                }
+                guard let next = options[number - 1] else {
+                    return difference("choice \(number) of '\(test.ids[current])' leads to a chapter that does not exist")
+                }
+                current = next
+            } else {
+                throw CLIError("\(VisibleText.escape(path)):\(index + 1): '\(VisibleText.escape(trimmed))' is not a choice number, '> chapter' or '= ending'")
+            }
+            seen.append(trimmed)
+        }
+        return nil
+    }
+}
