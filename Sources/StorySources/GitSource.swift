@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocalFiles
 import StoryFormat
 import StoryStore
 import Transport
@@ -89,7 +90,11 @@ public enum GitSource: SourceKind {
             }
             // Not a repository any more (damaged by hand or by a disk problem): the cache is only
             // a cache, so it is cloned afresh.
-            try FileManager.default.removeItem(atPath: cache)
+            do {
+                try FileManager.default.removeItem(atPath: cache)
+            } catch {
+                throw SourceError.cache(path: cache, reason: "a damaged clone cannot be removed (\(Self.folderProblem(cache)))")
+            }
         }
         let repository = try cloneAtomically(url, to: cache, progress: progress)
         return (repository, try repository.headCommit())
@@ -111,7 +116,11 @@ public enum GitSource: SourceKind {
     static func cloneAtomically(_ url: String, to path: String, progress: ((GitProgress) -> Bool)? = nil) throws -> GitRepository {
         let slash = path.lastIndex(of: "/") ?? path.startIndex
         let parent = String(path[..<slash])
-        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        } catch {
+            throw SourceError.cache(path: parent, reason: "the folder cannot be made (\(Self.folderProblem(parent)))")
+        }
         let prefix = String(path[path.index(after: slash)...]) + ".partial-"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where name.hasPrefix(prefix) {
             if let pid = Int32(name.dropFirst(prefix.count)), kill(pid, 0) == 0 || errno == EPERM { continue }  // still cloning
@@ -134,5 +143,16 @@ public enum GitSource: SourceKind {
             guard FileManager.default.fileExists(atPath: path) else { throw SourceError.cache(path: path, reason: "the clone of \(url) cannot be moved into place") }
         }
         return try GitRepository.open(path)
+    }
+
+    /// Why a cache folder cannot be made or changed, in words: the nearest existing folder on
+    /// the way, and what is wrong with it (Foundation's own error texts never reach a reader).
+    static func folderProblem(_ path: String) -> String {
+        var probe = path
+        while !probe.isEmpty, access(probe, F_OK) != 0 { probe = String(probe[..<(probe.lastIndex(of: "/") ?? probe.startIndex)]) }
+        if probe.isEmpty { probe = "/" }
+        if let status = FileStatus(probe), !status.isDirectory { return "'\(probe)' is not a folder" }
+        if access(probe, W_OK) != 0 { return errno == EROFS ? "the file system is read-only" : "'\(probe)' cannot be written (permission denied)" }
+        return "the disk may be full"
     }
 }

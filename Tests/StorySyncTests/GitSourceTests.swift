@@ -77,6 +77,20 @@ struct GitSourceTests {
         #expect(try setup.library.stories().isEmpty)
     }
 
+    @Test("a cache that cannot be made is said in words, naming the folder and why")
+    func unusableCache() throws {
+        let setup = Setup()
+        try setup.server.publish("tale", files: ["story.json": Self.story("Tale")])
+        try FileManager.default.createDirectory(atPath: setup.library.location.cacheDirectory, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: setup.library.location.cacheDirectory + "/git", contents: Data("not a folder".utf8))
+        #expect {
+            try setup.add(setup.server.gitURL("tale"))
+        } throws: { error in
+            guard case SourceError.cache(let path, let reason) = error else { return false }
+            return path.hasSuffix("/git") && reason.contains("is not a folder") && !reason.contains("NSCocoaErrorDomain")
+        }
+    }
+
     @Test("repository pictures are read from the bare clone at the imported commit")
     func pictures() throws {
         let setup = Setup()
