@@ -40,7 +40,7 @@ public enum CatalogueIndex {
     /// a reader never sees half a file). Returns how many stories and bytes.
     public static func publish(_ library: StoryLibrary, to folder: String, at time: Double = Date().timeIntervalSince1970) throws(SyncError) -> (stories: Int, bytes: Int) {
         let entries: [CatalogueEntry]
-        do { entries = try library.catalogue() } catch { throw .storage("cannot read the catalogue: \(error)") }
+        do { entries = try library.catalogue() } catch { throw .storage("cannot read the catalogue: \(words(error))") }
         let stories = entries.filter { $0.isStory == true && $0.headCommit != nil }.sorted { $0.id.lowercased() < $1.id.lowercased() }
         var out = "{\n  \"\(formatKey)\": 1,\n  \"generated_at\": \(Int(time)),\n  \"stories\": ["
         for (index, entry) in stories.enumerated() {
@@ -143,7 +143,7 @@ public enum CatalogueIndex {
             try library.removeAuthors(notIn: Set(stories.map(\.author)))
             before = try library.applyIndex(stories, at: Date().timeIntervalSince1970)
         } catch {
-            throw .storage("cannot update the library: \(error)")
+            throw .storage("cannot update the library: \(words(error))")
         }
         var toFetch: [Int] = []
         for story in stories {
@@ -167,7 +167,7 @@ public enum CatalogueIndex {
                 } catch let error as GitError {
                     item.outcome = .failed(.transport(.git(error)))
                 } catch {
-                    item.outcome = .failed(.storage(String(describing: error)))
+                    item.outcome = .failed(.storage(words(error)))
                 }
             }
             let done = fetched.store(item, at: index)

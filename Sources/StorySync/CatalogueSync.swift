@@ -58,7 +58,7 @@ public enum CatalogueSync {
         report.authorFailures = authors.rejected
         report.authors = authors.valid.count
         let names = Set(authors.valid.map(\.name)).union(authors.rejected.map(\.author))
-        do { try library.removeAuthors(notIn: names) } catch { throw .storage("cannot update the library: \(error)") }
+        do { try library.removeAuthors(notIn: names) } catch { throw .storage("cannot update the library: \(words(error))") }
 
         // Discovery, one author at a time (GitHub is asked politely, in sequence).
         let api = GitHubAPI(baseURL: options.githubAPI, token: options.githubToken, cache: library)
@@ -79,7 +79,7 @@ public enum CatalogueSync {
                     toCheck += try discoverOnGitHub(author.name, api: api, library: library, report: &report)
                 }
             } catch {
-                report.authorFailures.append((author.name, .storage(String(describing: error))))
+                report.authorFailures.append((author.name, .storage(words(error))))
             }
         }
 
@@ -269,7 +269,7 @@ public enum CatalogueSync {
             do {
                 try library.recordCheck(url: entry.url, CatalogueCheck(outcome, checkedAt: started, pushedAt: entry.discovery == .github ? entry.pushedAt : nil))
             } catch {
-                item.outcome = .failed(.storage("cannot record the check: \(error)"))
+                item.outcome = .failed(.storage("cannot record the check: \(words(error))"))
             }
         }
         func fail(_ failure: SyncReport.SyncFailure) -> SyncReport.Item {
@@ -354,7 +354,7 @@ public enum CatalogueSync {
         } catch let error as GitError {
             return fail(.transport(.git(error)))
         } catch {
-            return fail(.storage(String(describing: error)))
+            return fail(.storage(words(error)))
         }
         return item
     }
@@ -377,4 +377,10 @@ final class ResultList: @unchecked Sendable {
     }
 
     var items: [SyncReport.Item] { lock.withLock { slots.compactMap { $0 } } }
+}
+
+/// An error in words: the library's own wording for storage failures, else the error's description
+/// (our error types describe themselves in sentences).
+func words(_ error: any Error) -> String {
+    LibraryError.words(for: error) ?? String(describing: error)
 }

@@ -78,7 +78,7 @@ struct Graph: ParsableCommand {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        do { try process.run() } catch { throw CLIError("cannot start \(program): \(error.localizedDescription)") }
+        do { try process.run() } catch { throw CLIError("cannot start \(program) (it may not be executable)") }
         // Read while writing, on another thread: a large map fills the pipe both ways.
         let collected = Collected()
         let reader = Thread {
