@@ -109,7 +109,9 @@ struct TerminalReadingTests {
             "authors.json", #"{ "authors": [ { "name": "ana", "repos": ["\#(git.gitURL("tide"))", "\#(forge.stalledURL)"] } ] }"#)
         let session = try Session(
             command: "env CYD_HOME='\(home.path("library"))' '\(Command.cyd.path)' sync --catalogue '\(authors.path)' --stall-timeout 4")
-        let during = try session.waitFor("ana/silent")
+        // Both start at once; the screen is read once the good one has finished (under load the
+        // first screen naming ana/silent may still show both in progress).
+        let during = try session.waitFor("1/2  ana/silent")
         #expect(during.contains("[############............] 1/2  ana/silent"), "half done, the stalled one named")
         #expect(during.contains("new      ana/tide \u{201C}Tide\u{201D}"))
         let after = try session.waitFor("Synced 2 repositories")
