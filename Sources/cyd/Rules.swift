@@ -1,4 +1,5 @@
 import ArgumentParser
+import StoryAnalysis
 import StoryCheck
 
 struct Rules: ParsableCommand {
@@ -35,6 +36,9 @@ struct Explain: ParsableCommand {
     }
 
     func run() throws {
-        Terminal.standardOutput.write(RuleDocs.explanation(RuleCatalogue.find(code)!))
+        let rule = RuleCatalogue.find(code)!
+        var text = RuleDocs.explanation(rule)
+        if let fix = Fixes.descriptions[rule.code] { text += "\nFixable: `cyd fix` \(fix).\n" }
+        Terminal.standardOutput.write(text)
     }
 }

@@ -320,3 +320,78 @@ struct PlaytestCommandTests {
         #expect(first.standardOutput.contains("choices taken: 12 of 12"))
     }
 }
+
+@Suite("cyd fix")
+struct FixCommandTests {
+    let folder = try! TemporaryFolder()
+
+    /// Like the published PrototypeStory: trailing commas after the last chapter, choice and key,
+    /// and an unusual layout that must survive byte for byte.
+    static let prototype = """
+        {
+            "story" : {
+                "id" :"story01",   "name": "Prototype",
+                "rating": "G",
+                "summary": "Commas everywhere",
+                "chapters": [
+                    {"id": "a", "name": "A", "text": "Start.", "is_first_chapter": true,
+                     "choices": [ {"chapter_id": "b", "text": "On",}, ],},
+                    {"id": "b", "name": "B", "text": "End.",},
+                ],
+            },
+        }
+
+        """
+
+    @Test("trailing commas: strict validation passes afterwards and the diff touches only the commas")
+    func trailingCommas() throws {
+        let path = try folder.write("story.json", Self.prototype).path
+        let before = try Command.cyd(["validate", "--strict", path])
+        #expect(before.status == 1)
+        let dry = try Command.cyd(["fix", "--dry-run", path])
+        #expect(dry.status == 0 && dry.standardOutput.hasPrefix("--- \(path)\n+++ \(path) (fixed)\n@@ -8,"), "\(dry.standardOutput)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.prototype, "--dry-run changes nothing")
+        let fixed = try Command.cyd(["fix", path])
+        #expect(fixed.status == 0 && fixed.standardOutput.contains("(7 CYD102)"), "\(fixed.standardOutput)")
+        #expect(try Command.cyd(["validate", "--strict", path]).status == 0)
+        // Only commas went: the new file is the old one with exactly those bytes removed.
+        let after = try String(contentsOfFile: path, encoding: .utf8)
+        var old = Array(Self.prototype.utf8)
+        var new = Array(after.utf8)
+        #expect(old.count - new.count == 7)
+        var removed: [UInt8] = []
+        while !old.isEmpty {
+            if let first = new.first, first == old.first! {
+                new.removeFirst()
+            } else {
+                removed.append(old.first!)
+            }
+            old.removeFirst()
+        }
+        #expect(new.isEmpty && removed == Array(repeating: UInt8(ascii: ","), count: 7))
+        #expect(try Command.cyd(["fix", path]).standardOutput == "nothing to fix in \(path)\n")
+    }
+
+    @Test("quoted booleans, http links and a misspelt target are repaired; an ambiguous target is left, with the reason")
+    func otherFixes() throws {
+        let path = try folder.write("story.json", """
+            { "story": { "id": "s", "name": "S", "rating": "G", "summary": "S", "pic_path": "http://example.org/t.png", "chapters": [
+              { "id": "start", "name": "Start", "text": "T", "is_first_chapter": "TRUE",
+                "choices": [ { "chapter_id": "cellar", "text": "Down" }, { "chapter_id": "ball", "text": "?" } ] },
+              { "id": "cellars", "name": "Cellar", "text": "Dark." },
+              { "id": "hall", "name": "Hall", "text": "H" }, { "id": "wall", "name": "Wall", "text": "W" }
+            ] } }
+            """).path
+        let result = try Command.cyd(["fix", path])
+        #expect(result.standardOutput.contains("fixed 3 findings"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("not fixed: \(path):3:"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("'ball' is as close to 2 chapter ids; choose by hand"), "\(result.standardOutput)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains(#""pic_path": "https://example.org/t.png""#))
+        #expect(text.contains(#""is_first_chapter": true,"#))
+        #expect(text.contains(#"{ "chapter_id": "cellars", "text": "Down" }"#))
+        #expect(text.contains(#"{ "chapter_id": "ball", "text": "?" }"#))
+        let explain = try Command.cyd(["explain", "CYD102"])
+        #expect(explain.standardOutput.contains("Fixable: `cyd fix` removes the comma."))
+    }
+}

@@ -1,0 +1,190 @@
+import StoryCheck
+import StoryFormat
+
+/// Mechanical repairs, each tied to a rule: minimal byte-range replacements, so everything else
+/// in the file (indentation, key order, unusual spacing) stays byte for byte.
+public enum Fixes {
+    /// The rules with a fix, and what the fix does (shown by `cyd explain` and `cyd rules`).
+    public static let descriptions: [DiagnosticCode: String] = [
+        .trailingComma: "removes the comma",
+        .comment: "removes the comment",
+        .wrongType: "writes \"true\" or \"false\" in quotes as the boolean true or false (other wrong types need a person)",
+        "CYD602": "changes http:// to https://",
+        "CYD302": "points the choice at the suggested chapter when exactly one chapter id is that close",
+    ]
+
+    public struct Edit: Sendable, Hashable {
+        public var range: Range<Int>
+        public var replacement: [UInt8]
+        public var code: DiagnosticCode
+    }
+
+    /// A fix that was not made, and why.
+    public struct Skipped: Sendable, Hashable {
+        public var offset: Int
+        public var code: DiagnosticCode
+        public var reason: String
+    }
+
+    /// The edits that repair what can be repaired in a story or authors file.
+    public static func edits(for bytes: SourceBytes, path: String) -> (edits: [Edit], skipped: [Skipped]) {
+        let file = LoadedFile.load(bytes, fileName: path, options: .init(lenient: true), resolvingPointers: false)
+        let reports = Checker.check(file, path: path, options: CheckOptions(lenient: true, pointers: false))
+        let diagnostics = reports.first?.diagnostics ?? []
+        var edits: [Edit] = []
+        var skipped: [Skipped] = []
+        var ids: [String]?
+        var suggestions: SuggestionIndex?
+        var folded: [String: Int]?
+        for diagnostic in diagnostics where descriptions[diagnostic.code] != nil {
+            let range = diagnostic.range
+            switch diagnostic.code {
+            case .trailingComma, .comment:
+                edits.append(Edit(range: range, replacement: [], code: diagnostic.code))
+            case .wrongType:
+                // Only a boolean written as the text "true" or "false".
+                let text = String(decoding: bytes[range], as: UTF8.self)
+                let bare = text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") ? String(text.dropFirst().dropLast()).lowercased() : ""
+                guard diagnostic.message.contains("must be a boolean"), bare == "true" || bare == "false" else { continue }
+                edits.append(Edit(range: range, replacement: Array(bare.utf8), code: diagnostic.code))
+            case "CYD602":
+                // The string's contents start after the quote.
+                let start = range.lowerBound + 1
+                guard start + 7 <= range.upperBound, String(decoding: bytes[start..<(start + 7)], as: UTF8.self).lowercased() == "http://" else { continue }
+                edits.append(Edit(range: start..<(start + 7), replacement: Array("https://".utf8), code: diagnostic.code))
+            case "CYD302":
+                guard let story = file.story else { continue }
+                if ids == nil {
+                    let all = story.chapters.compactMap { $0.id?.value }
+                    ids = all
+                    suggestions = SuggestionIndex(all)
+                    var counts: [String: Int] = [:]
+                    for id in all { counts[fold(id), default: 0] += 1 }
+                    folded = counts
+                }
+                let contents = (range.lowerBound + 1)..<max(range.lowerBound + 1, range.upperBound - 1)
+                guard bytes[range.lowerBound] == UInt8(ascii: "\"") else { continue }
+                let target = String(decoding: bytes[contents], as: UTF8.self)
+                guard let suggestion = suggestions?.nearest(to: target) else {
+                    skipped.append(Skipped(offset: range.lowerBound, code: diagnostic.code, reason: "no chapter id is close to '\(target)'"))
+                    continue
+                }
+                // Exactly one close match: the suggestion, and no other id as close.
+                let distance = KeySuggestion.editDistance(Array(target.lowercased().unicodeScalars), Array(suggestion.lowercased().unicodeScalars), limit: 3)
+                let rivals = Self.rivals(of: target, within: distance, besides: suggestion, in: ids ?? [], folded: folded ?? [:])
+                guard rivals == 0 else {
+                    skipped.append(Skipped(offset: range.lowerBound, code: diagnostic.code, reason: "'\(target)' is as close to \(rivals + 1) chapter ids; choose by hand"))
+                    continue
+                }
+                // A target written with escapes is left to a person (the edit would rewrite them).
+                guard !bytes[contents].contains(UInt8(ascii: "\\")) else { continue }
+                edits.append(Edit(range: contents, replacement: jsonStringContents(suggestion), code: diagnostic.code))
+            default:
+                continue
+            }
+        }
+        // Non-overlapping, in file order (the first of two overlapping edits wins).
+        edits.sort { $0.range.lowerBound < $1.range.lowerBound }
+        var kept: [Edit] = []
+        for edit in edits where kept.last.map({ $0.range.upperBound <= edit.range.lowerBound }) ?? true { kept.append(edit) }
+        return (kept, skipped)
+    }
+
+    /// How many ids other than `suggestion` are within `distance` edits of `target`. Ids of a
+    /// length too different are skipped without computing anything, so the cost stays near the
+    /// number of ids of about the same length.
+    static func rivals(of target: String, within distance: Int, besides suggestion: String, in ids: [String], folded: [String: Int]) -> Int {
+        let query = Array(target.lowercased().unicodeScalars)
+        var count = 0
+        for id in ids where id != suggestion && abs(id.unicodeScalars.count - query.count) <= distance {
+            if KeySuggestion.editDistance(query, Array(id.lowercased().unicodeScalars), limit: distance) <= distance { count += 1 }
+        }
+        // The same letters but for case, '-', '_' and spaces count as close too.
+        if (folded[fold(target)] ?? 0) > (fold(suggestion) == fold(target) ? 1 : 0) { count += 1 }
+        return count
+    }
+
+    static func fold(_ text: String) -> String { String(text.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" && $0 != " " }) }
+
+    /// The bytes of `text` inside a JSON string's quotes.
+    static func jsonStringContents(_ text: String) -> [UInt8] {
+        let quoted = Array(JSONQuoting.quoted(text).utf8)
+        return Array(quoted.dropFirst().dropLast())
+    }
+
+    /// `bytes` with the edits made.
+    public static func apply(_ edits: [Edit], to bytes: SourceBytes) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var cursor = 0
+        bytes.withUnsafeBufferPointer { buffer in
+            for edit in edits {
+                out.append(contentsOf: buffer[cursor..<edit.range.lowerBound])
+                out.append(contentsOf: edit.replacement)
+                cursor = edit.range.upperBound
+            }
+            out.append(contentsOf: buffer[cursor..<buffer.count])
+        }
+        return out
+    }
+
+    /// A unified diff (no context lines) of the lines the edits touch, worked out from the edits
+    /// themselves: each hunk is the old lines an edit (or a run of neighbouring edits) touches and
+    /// the same lines with the edits made.
+    public static func diff(_ old: SourceBytes, edits: [Edit], path: String) -> String {
+        var lineStarts = [0]
+        old.withUnsafeBufferPointer { buffer in
+            for (offset, byte) in buffer.enumerated() where byte == UInt8(ascii: "\n") { lineStarts.append(offset + 1) }
+        }
+        func line(of offset: Int) -> Int {
+            var low = 0
+            var high = lineStarts.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+            }
+            return low
+        }
+        func lineEnd(_ line: Int) -> Int { line + 1 < lineStarts.count ? lineStarts[line + 1] - 1 : old.count }
+        // Spans of lines, merged where edits share or touch a line.
+        var spans: [(first: Int, last: Int, edits: [Edit])] = []
+        for edit in edits {
+            let first = line(of: edit.range.lowerBound)
+            let last = line(of: max(edit.range.lowerBound, edit.range.upperBound - 1))
+            if let previous = spans.last, first <= previous.last + 1 {
+                spans[spans.count - 1].last = max(previous.last, last)
+                spans[spans.count - 1].edits.append(edit)
+            } else {
+                spans.append((first, last, [edit]))
+            }
+        }
+        func text(_ bytes: ArraySlice<UInt8>) -> [String] {
+            bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+                VisibleText.escape(String(decoding: $0, as: UTF8.self), keepTabs: true)
+            }
+        }
+        var out = "--- \(path)\n+++ \(path) (fixed)\n"
+        var shift = 0  // lines gained (or lost) before this hunk
+        for span in spans {
+            let start = lineStarts[span.first]
+            let end = lineEnd(span.last)
+            var before: [UInt8] = []
+            old.withUnsafeBufferPointer { before = Array($0[start..<end]) }
+            var after: [UInt8] = []
+            var cursor = start
+            for edit in span.edits {
+                after += before[(cursor - start)..<(edit.range.lowerBound - start)]
+                after += edit.replacement
+                cursor = edit.range.upperBound
+            }
+            after += before[(cursor - start)...]
+            let oldLines = text(before[...])
+            let newLines = text(after[...])
+            out += "@@ -\(span.first + 1),\(oldLines.count) +\(span.first + 1 + shift),\(newLines.count) @@\n"
+            for line in oldLines { out += "-\(line)\n" }
+            for line in newLines { out += "+\(line)\n" }
+            shift += newLines.count - oldLines.count
+        }
+        return out
+    }
+}

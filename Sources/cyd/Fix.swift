@@ -1,0 +1,60 @@
+import ArgumentParser
+import StoryAnalysis
+import StoryCheck
+import StoryFormat
+
+struct Fix: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fix",
+        abstract: "Make the mechanical repairs: trailing commas, comments, quoted booleans, http links, misspelt choice targets.",
+        discussion: """
+            Each repair belongs to a rule (`cyd explain CODE` says what it does): CYD102 removes a \
+            trailing comma, CYD103 a comment, CYD202 writes "true" or "false" in quotes as a \
+            boolean, CYD602 changes http:// to https://, CYD302 points a choice at the suggested \
+            chapter when exactly one chapter id is that close. Edits replace only the bytes at fault: \
+            indentation, key order and spacing stay byte for byte. The file is written whole and \
+            renamed into place. --dry-run prints a unified diff instead.
+            """)
+
+    @Argument(help: "A story folder, story.json or authors.json (default: the current folder).")
+    var path = "."
+
+    @Flag(help: "Print the changes as a unified diff; change nothing.")
+    var dryRun = false
+
+    func run() throws {
+        let target: ValidationTarget
+        let bytes: SourceBytes
+        do {
+            target = try ValidationTarget.resolve(path)
+            bytes = try target.source()
+        } catch {
+            throw CLIError(error.description)
+        }
+        let (edits, skipped) = Fixes.edits(for: bytes, path: target.displayPath)
+        let out = Terminal.standardOutput
+        let shown = VisibleText.escape(target.displayPath)
+        if edits.isEmpty {
+            out.write("nothing to fix in \(shown)\n")
+        } else if dryRun {
+            out.write(Fixes.diff(bytes, edits: edits, path: target.displayPath))
+        } else {
+            let fixed = Fixes.apply(edits, to: bytes)
+            do {
+                try AtomicFile.write(fixed, to: target.fileURL.path)
+            } catch {
+                throw CLIError(error.description)
+            }
+            var counts: [DiagnosticCode: Int] = [:]
+            for edit in edits { counts[edit.code, default: 0] += 1 }
+            let parts = counts.keys.sorted { $0.rawValue < $1.rawValue }.map { "\(counts[$0]!) \($0)" }
+            out.write("fixed \(plural(edits.count, "finding")) in \(shown) (\(parts.joined(separator: ", ")))\n")
+        }
+        if !skipped.isEmpty {
+            let lines = LineIndex(bytes.array)
+            for skip in skipped {
+                out.write("not fixed: \(shown):\(lines.position(of: skip.offset)): \(skip.code) \(VisibleText.escape(skip.reason))\n")
+            }
+        }
+    }
+}
