@@ -3,7 +3,8 @@
 # the C libraries (libgit2, libcurl, SQLite), git (its daemon and http-backend serve test
 # repositories), hyperfine and GNU time (benchmarks), tmux (terminal tests), Graphviz (the
 # chapter map: `cyd graph --format svg`, and the test that its DOT parses), and
-# check-jsonschema from PyPI (schema agreement tests and benchmark peer).
+# check-jsonschema and pre-commit from PyPI (schema agreement tests and benchmark peer; the
+# hook `cyd init` writes).
 # Quiet and quick when everything is already there.
 set -euo pipefail
 packages=(libgit2-dev libcurl4-openssl-dev libsqlite3-dev git hyperfine time tmux graphviz)
@@ -26,3 +27,10 @@ if ! command -v check-jsonschema >/dev/null 2>&1; then
   hash -r
 fi
 command -v check-jsonschema >/dev/null || { echo "check-jsonschema is not on PATH after installing it" >&2; exit 1; }
+# pre-commit: the test that a story made by `cyd init` passes its own hook.
+if ! command -v pre-commit >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check pre-commit \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages pre-commit
+  hash -r
+fi
+command -v pre-commit >/dev/null || { echo "pre-commit is not on PATH after installing it" >&2; exit 1; }

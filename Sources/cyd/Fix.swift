@@ -22,6 +22,9 @@ struct Fix: ParsableCommand {
     @Flag(help: "Print the changes as a unified diff; change nothing.")
     var dryRun = false
 
+    @Flag(help: "Report the edits as one JSON object (with --dry-run, nothing is changed).")
+    var json = false
+
     func run() throws {
         let target: ValidationTarget
         let bytes: SourceBytes
@@ -34,6 +37,28 @@ struct Fix: ParsableCommand {
         let (edits, skipped) = Fixes.edits(for: bytes, path: target.displayPath)
         let out = Terminal.standardOutput
         let shown = VisibleText.escape(target.displayPath)
+        if json {
+            if !dryRun && !edits.isEmpty {
+                do { try AtomicFile.write(Fixes.apply(edits, to: bytes), to: target.fileURL.path) } catch { throw CLIError(error.description) }
+            }
+            let lines = LineIndex(bytes.array)
+            out.write(JSONValue.object([
+                "file": .string(target.displayPath), "written": .bool(!dryRun && !edits.isEmpty),
+                "edits": .array(edits.map { edit in
+                    let position = lines.position(of: edit.range.lowerBound)
+                    return .object([
+                        "code": .string(edit.code.rawValue), "line": .number(Double(position.line)), "column": .number(Double(position.column)),
+                        "start": .number(Double(edit.range.lowerBound)), "end": .number(Double(edit.range.upperBound)),
+                        "replacement": .string(String(decoding: edit.replacement, as: UTF8.self)),
+                    ])
+                }),
+                "notFixed": .array(skipped.map { skip in
+                    let position = lines.position(of: skip.offset)
+                    return .object(["code": .string(skip.code.rawValue), "line": .number(Double(position.line)), "reason": .string(skip.reason)])
+                }),
+            ]).encoded + "\n")
+            return
+        }
         if edits.isEmpty {
             out.write("nothing to fix in \(shown)\n")
         } else if dryRun {

@@ -20,12 +20,12 @@ struct Graph: ParsableCommand {
             indented tree for the terminal, each chapter once, later ways to it as back-references.
             """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case dot, mermaid, svg, text }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case dot, mermaid, svg, text, json }
 
     @Argument(help: "A story folder or story.json (default: the current folder).")
     var path = "."
 
-    @Option(help: "dot, mermaid, svg or text.")
+    @Option(help: "dot, mermaid, svg, text or json.")
     var format: Format = .dot
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
@@ -51,6 +51,7 @@ struct Graph: ParsableCommand {
         case .mermaid: rendered = map.mermaid
         case .text: rendered = map.text
         case .svg: rendered = try Self.svg(map.dot)
+        case .json: rendered = Self.json(map).encoded + "\n"
         }
         if let output {
             do {
@@ -61,6 +62,26 @@ struct Graph: ParsableCommand {
         } else {
             Terminal.standardOutput.write(rendered)
         }
+    }
+
+    /// The map as data: chapters with their marks, choices with their targets (or the missing id).
+    static func json(_ map: ChapterMap) -> JSONValue {
+        .object([
+            "title": .string(map.title),
+            "start": map.start.map { .string(map.nodes[$0].id) } ?? .null,
+            "chapters": .array(map.nodes.map { node in
+                .object([
+                    "id": .string(node.id), "title": .string(node.title), "start": .bool(node.isStart), "ending": .bool(node.isEnding),
+                    "unreachable": .bool(node.isUnreachable), "noWayOut": .bool(node.isTrap),
+                ])
+            }),
+            "choices": .array(map.edges.map { edge in
+                .object([
+                    "from": .string(map.nodes[edge.from].id), "to": edge.to.map { .string(map.nodes[$0].id) } ?? .null,
+                    "missing": edge.missing.map { .string($0) } ?? .null, "text": .string(edge.label),
+                ])
+            }),
+        ])
     }
 
     /// DOT through Graphviz's `dot -Tsvg`.

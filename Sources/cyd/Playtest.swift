@@ -42,6 +42,9 @@ struct Test: ParsableCommand {
     @Option(help: "The longest random playthrough, in choices (default: 10 times the chapters).")
     var maxLength: Int?
 
+    @Flag(help: "One JSON object instead of text.")
+    var json = false
+
     func validate() throws {
         if let random, !(1...1_000_000).contains(random) { throw ValidationError("--random takes a number from 1 to 1000000") }
     }
@@ -64,15 +67,23 @@ struct Test: ParsableCommand {
         let out = Terminal.standardOutput
         if !replay.isEmpty {
             var failed = 0
+            var results: [JSONValue] = []
             for file in replay {
-                switch try Self.replay(file, in: test) {
+                let difference = try Self.replay(file, in: test)
+                results.append(.object(["file": .string(file), "passed": .bool(difference == nil), "difference": difference.map { .string($0) } ?? .null]))
+                guard !json else {
+                    if difference != nil { failed += 1 }
+                    continue
+                }
+                switch difference {
                 case nil: out.write("pass  \(VisibleText.escape(file))\n")
                 case let difference?:
                     failed += 1
                     out.write("FAIL  \(VisibleText.escape(file))\n\(difference)")
                 }
             }
-            out.write("\(plural(replay.count - failed, "transcript")) passed, \(failed) failed\n")
+            out.write(json ? JSONValue.object(["transcripts": .array(results), "failed": .number(Double(failed))]).encoded + "\n"
+                : "\(plural(replay.count - failed, "transcript")) passed, \(failed) failed\n")
             if failed > 0 { throw Exit.problemsFound }
             return
         }
@@ -83,6 +94,16 @@ struct Test: ParsableCommand {
             let total = test.choices.reduce(0) { $0 + $1.count }
             let lengths = walks.map(\.choices.count).sorted()
             let ended = walks.count { test.choices[$0.ending].isEmpty }
+            if json {
+                out.write(JSONValue.object([
+                    "seed": .string(String(seed)), "playthroughs": .number(Double(walks.count)), "reachedAnEnding": .number(Double(ended)),
+                    "choicesTaken": .number(Double(takenChoices.count)), "choices": .number(Double(total)),
+                    "length": lengths.isEmpty ? .null : .object([
+                        "min": .number(Double(lengths[0])), "median": .number(Double(lengths[lengths.count / 2])), "max": .number(Double(lengths[lengths.count - 1])),
+                    ]),
+                ]).encoded + "\n")
+                return
+            }
             out.write("\(plural(random, "random playthrough")) (seed \(seed)): \(ended) reached an ending")
             out.write(ended < walks.count ? ", \(walks.count - ended) stopped at the length limit or a dead choice\n" : "\n")
             out.write("choices taken: \(takenChoices.count) of \(total)\n")
@@ -93,6 +114,21 @@ struct Test: ParsableCommand {
         }
         let (walks, uncoverable) = test.coveringWalks()
         let total = test.choices.reduce(0) { $0 + $1.count }
+        if json && write == nil {
+            out.write(JSONValue.object([
+                "choices": .number(Double(total)),
+                "walkthroughs": .array(walks.map { walk in
+                    .object([
+                        "choices": .array(walk.choices.map { .number(Double($0 + 1)) }), "chapters": .array(walk.chapters.map { .string(test.ids[$0]) }),
+                        "ending": .string(test.ids[walk.ending]),
+                    ])
+                }),
+                "notTaken": .array(uncoverable.map { missed in
+                    .object(["chapter": .string(test.ids[missed.chapter]), "choice": .number(Double(missed.choice + 1)), "reason": .string("\(missed.reason)")])
+                }),
+            ]).encoded + "\n")
+            return
+        }
         out.write("\(plural(walks.count, "walkthrough")) take \(total - uncoverable.count) of \(plural(total, "choice")):\n")
         for (number, walk) in walks.enumerated() {
             let steps = walk.choices.map { String($0 + 1) }.joined(separator: " ")

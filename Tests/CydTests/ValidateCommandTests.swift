@@ -395,3 +395,75 @@ struct FixCommandTests {
         #expect(explain.standardOutput.contains("Fixable: `cyd fix` removes the comma."))
     }
 }
+
+@Suite("cyd init")
+struct InitCommandTests {
+    let folder = try! TemporaryFolder()
+
+    @Test("a new story repository validates clean with --strict, its YAML parses, and its pre-commit hook fails a broken story")
+    func newRepository() throws {
+        let story = folder.path("tide")
+        let made = try Command.cyd(["init", story, "--title", #"The "Tide" Tale"#])
+        #expect(made.status == 0, "\(made.standardError)")
+        #expect(try Command.cyd(["validate", "--strict", story]).status == 0)
+        for name in ["README.md", "resources/.gitkeep", ".pre-commit-config.yaml", ".github/workflows/validate.yml"] {
+            #expect(FileManager.default.fileExists(atPath: story + "/" + name), "\(name)")
+        }
+        #expect(try String(contentsOfFile: story + "/README.md", encoding: .utf8).contains("#ChooseYourDestiny"))
+        let yaml = try Command.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", "-c", "import sys, ruamel.yaml as y; [y.YAML(typ='safe').load(open(f)) for f in sys.argv[1:]]",
+             story + "/.pre-commit-config.yaml", story + "/.github/workflows/validate.yml"])
+        #expect(yaml.status == 0, "\(yaml.standardError)")
+        // Nothing is overwritten.
+        let again = try Command.cyd(["init", story])
+        #expect(again.status == 2 && again.standardError.contains("already holds a story.json"))
+
+        // The hook, for real: pre-commit runs `cyd validate` on story.json.
+        let environment = [
+            "PATH": Command.cyd.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            "PRE_COMMIT_HOME": folder.path("pre-commit-cache"), "HOME": folder.path("home"),
+            "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.invalid", "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.invalid",
+        ]
+        func run(_ arguments: [String]) throws -> CommandResult {
+            try Command.run(URL(fileURLWithPath: "/usr/bin/env"), arguments, in: URL(fileURLWithPath: story), environment: environment)
+        }
+        #expect(try run(["git", "init", "-q"]).status == 0)
+        #expect(try run(["git", "add", "-A"]).status == 0)
+        let clean = try run(["pre-commit", "run", "--all-files"])
+        #expect(clean.status == 0, "\(clean.standardOutput)\(clean.standardError)")
+        let text = try String(contentsOfFile: story + "/story.json", encoding: .utf8)
+        try text.replacingOccurrences(of: "\"is_ending\": true\n", with: "\"is_ending\": true,\n").write(toFile: story + "/story.json", atomically: true, encoding: .utf8)
+        #expect(try run(["git", "add", "-A"]).status == 0)
+        let broken = try run(["pre-commit", "run", "--all-files"])
+        #expect(broken.status == 1, "\(broken.standardOutput)")
+        #expect(broken.standardOutput.contains("CYD102"), "\(broken.standardOutput)")
+    }
+}
+
+@Suite("JSON output of the author tools")
+struct AuthorToolsJSONTests {
+    static let sevenStairs = Command.packageRoot.appendingPathComponent("Stories/seven-stairs").path
+
+    func object(_ arguments: [String]) throws -> [String: Any] {
+        let result = try Command.cyd(arguments)
+        #expect(result.status == 0, "\(result.standardError)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    }
+
+    @Test("graph, test and fix each answer in one JSON object")
+    func json() throws {
+        let map = try object(["graph", "--format", "json", Self.sevenStairs])
+        #expect((map["chapters"] as? [[String: Any]])?.count == 10 && (map["choices"] as? [[String: Any]])?.count == 12)
+        #expect(map["start"] as? String == "landing")
+        let walks = try object(["test", "--json", Self.sevenStairs])
+        #expect((walks["walkthroughs"] as? [[String: Any]])?.count == 5 && (walks["notTaken"] as? [Any])?.isEmpty == true)
+        let random = try object(["test", "--random", "20", "--seed", "3", "--json", Self.sevenStairs])
+        #expect(random["reachedAnEnding"] as? Int == 20 && random["choices"] as? Int == 12)
+        let folder = try TemporaryFolder()
+        let path = try folder.write("story.json", #"{ "story": { "id": "s", "name": "S", "rating": "G", "summary": "S", "chapters": [ { "id": "a", "name": "A", "text": "T", "is_first_chapter": true, }, ] } }"#).path
+        let fix = try object(["fix", "--json", "--dry-run", path])
+        #expect((fix["edits"] as? [[String: Any]])?.map { $0["code"] as? String } == ["CYD102", "CYD102"])
+        #expect(fix["written"] as? Bool == false)
+    }
+}

@@ -1,0 +1,148 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
+import Foundation
+import LocalFiles
+import StoryCheck
+import StoryFormat
+
+struct Init: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Start a story repository: a story.json to grow, a README with the tag, and checks for commits and pushes.",
+        discussion: """
+            Writes story.json (a first chapter with two choices, each to an ending), README.md \
+            carrying #ChooseYourDestiny (so catalogues find it), resources/ for pictures, \
+            .pre-commit-config.yaml (runs `cyd validate` on story.json before each commit; needs \
+            cyd on PATH and `pre-commit install`) and .github/workflows/validate.yml (builds cyd \
+            and validates on every push and pull request, findings as annotations). Everything \
+            validates clean with --strict. Nothing is overwritten: a folder that already holds a \
+            story.json is refused.
+            """)
+
+    @Argument(help: "The folder to make (default: the current folder).")
+    var folder = "."
+
+    @Option(help: "The story's title.")
+    var title = "My Story"
+
+    func run() throws {
+        if FileStatus(folder + "/story.json") != nil {
+            throw CLIError("\(VisibleText.escape(folder)) already holds a story.json; nothing was written")
+        }
+        if let status = FileStatus(folder), !status.isDirectory { throw CLIError("\(VisibleText.escape(folder)) is not a folder") }
+        let files: [(String, String)] = [
+            ("story.json", Self.story(title: title)),
+            ("README.md", Self.readme(title: title)),
+            ("resources/.gitkeep", ""),
+            (".pre-commit-config.yaml", Self.preCommit),
+            (".github/workflows/validate.yml", Self.workflow),
+        ]
+        for (name, text) in files {
+            let path = folder + "/" + name
+            let parent = String(path[..<path.lastIndex(of: "/")!])
+            do {
+                try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError("cannot make the folder \(VisibleText.escape(parent))")
+            }
+            if FileStatus(path) != nil { continue }  // an existing README or workflow is the author's: kept
+            do { try AtomicFile.write(text, to: path) } catch { throw CLIError(error.description) }
+        }
+        let target = try ValidationTarget.resolve(folder)
+        let reports = try target.check(options: CheckOptions())
+        let totals = ReportTotals(reports)
+        Terminal.standardOutput.write("""
+            made a story in \(VisibleText.escape(folder)): story.json, README.md, resources/, .pre-commit-config.yaml, .github/workflows/validate.yml
+              `cyd validate --strict \(VisibleText.escape(folder))`: \(totals.phrase)
+              next: write your chapters in story.json, `cyd read \(VisibleText.escape(folder))` to play it, `pre-commit install` to check each commit
+
+            """)
+    }
+
+    static func story(title: String) -> String {
+        """
+        {
+          "story": {
+            "id": "story01",
+            "name": \(JSONQuoting.quoted(title)),
+            "rating": "G",
+            "summary": "One sentence that makes a reader want to begin.",
+            "chapters": [
+              {
+                "id": "start",
+                "name": "The Beginning",
+                "text": "Write the opening here, [[name]]. Leave a blank line between paragraphs.\\n\\nEnd the chapter with a decision.",
+                "is_first_chapter": true,
+                "choices": [
+                  { "chapter_id": "left", "text": "Take the left path" },
+                  { "chapter_id": "right", "text": "Take the right path" }
+                ]
+              },
+              {
+                "id": "left",
+                "name": "The Left Path",
+                "text": "One ending. Add choices to keep the story going.",
+                "is_ending": true
+              },
+              {
+                "id": "right",
+                "name": "The Right Path",
+                "text": "Another ending.",
+                "is_ending": true
+              }
+            ]
+          }
+        }
+
+        """
+    }
+
+    static func readme(title: String) -> String {
+        """
+        # \(title)
+
+        A branching story for #ChooseYourDestiny readers.
+
+        Read it with `cyd read .`; check it with `cyd validate --strict .` (the pre-commit hook and
+        the GitHub workflow in this repository do that for every commit and push). Pictures go in
+        `resources/` and are named in story.json with `"pic_path": "resources/NAME.png"`.
+
+        """
+    }
+
+    static let preCommit = """
+        # Checks story.json before each commit: `pre-commit install` once, with cyd on PATH.
+        repos:
+          - repo: local
+            hooks:
+              - id: cyd-validate
+                name: cyd validate
+                entry: cyd validate
+                language: system
+                files: (^|/)(story|authors)\\.json$
+
+        """
+
+    static let workflow = """
+        # Validates story.json on every push and pull request; findings become annotations.
+        name: validate
+        on: [push, pull_request]
+        jobs:
+          validate:
+            runs-on: ubuntu-latest
+            container: swift:6.0-bookworm
+            steps:
+              - uses: actions/checkout@v4
+              - name: Install cyd
+                run: |
+                  apt-get update -qq && apt-get install -y -qq libgit2-dev libcurl4-openssl-dev libsqlite3-dev git
+                  git clone --depth 1 https://github.com/ChooseYourDestiny/ChooseYourDestiny /tmp/cyd
+                  swift build -c release --package-path /tmp/cyd --product cyd
+                  echo "/tmp/cyd/.build/release" >> "$GITHUB_PATH"
+              - name: Validate
+                run: cyd validate --strict --format github .
+
+        """
+}
