@@ -467,3 +467,14 @@ struct AuthorToolsJSONTests {
         #expect(fix["written"] as? Bool == false)
     }
 }
+
+@Suite("cyd graph without Graphviz")
+struct GraphWithoutGraphvizTests {
+    @Test("svg without Graphviz's dot says how to get it")
+    func missingDot() throws {
+        let result = try Command.cyd(
+            ["graph", "--format", "svg", Command.packageRoot.appendingPathComponent("Stories/seven-stairs").path], environment: ["PATH": "/nonexistent"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("drawing svg needs Graphviz's `dot`, which is not installed (Debian: apt-get install graphviz)"), "\(result.standardError)")
+    }
+}
