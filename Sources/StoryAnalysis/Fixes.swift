@@ -36,6 +36,11 @@ public enum Fixes {
         var ids: [String]?
         var suggestions: SuggestionIndex?
         var folded: [String: Int]?
+        var oneEdit: OneEditIndex?
+        // Checking a suggestion of two or three edits for a rival compares it with the ids of
+        // about its length; across all targets that work is capped, so a story with 50,000
+        // misspelt targets costs seconds, not hours (the rest are left for a second run).
+        var budget = 20_000_000
         for diagnostic in diagnostics where descriptions[diagnostic.code] != nil {
             let range = diagnostic.range
             switch diagnostic.code {
@@ -61,6 +66,7 @@ public enum Fixes {
                     var counts: [String: Int] = [:]
                     for id in all { counts[fold(id), default: 0] += 1 }
                     folded = counts
+                    oneEdit = OneEditIndex(all)
                 }
                 let contents = (range.lowerBound + 1)..<max(range.lowerBound + 1, range.upperBound - 1)
                 guard bytes[range.lowerBound] == UInt8(ascii: "\"") else { continue }
@@ -71,7 +77,18 @@ public enum Fixes {
                 }
                 // Exactly one close match: the suggestion, and no other id as close.
                 let distance = KeySuggestion.editDistance(Array(target.lowercased().unicodeScalars), Array(suggestion.lowercased().unicodeScalars), limit: 3)
-                let rivals = Self.rivals(of: target, within: distance, besides: suggestion, in: ids ?? [], folded: folded ?? [:])
+                let rivals: Int
+                if distance <= 1, let oneEdit {
+                    rivals = oneEdit.within(1, of: target).filter { $0 != suggestion }.count
+                        + ((folded?[fold(target)] ?? 0) > (fold(suggestion) == fold(target) ? 1 : 0) ? 1 : 0)
+                } else {
+                    guard budget > 0 else {
+                        skipped.append(Skipped(offset: range.lowerBound, code: diagnostic.code, reason: "too many misspelt targets to check '\(target)' for a rival this run; run cyd fix again"))
+                        continue
+                    }
+                    budget -= ids?.count ?? 0
+                    rivals = Self.rivals(of: target, within: distance, besides: suggestion, in: ids ?? [], folded: folded ?? [:])
+                }
                 guard rivals == 0 else {
                     skipped.append(Skipped(offset: range.lowerBound, code: diagnostic.code, reason: "'\(target)' is as close to \(rivals + 1) chapter ids; choose by hand"))
                     continue
@@ -186,5 +203,46 @@ public enum Fixes {
             shift += newLines.count - oldLines.count
         }
         return out
+    }
+}
+
+/// Every id within one edit of a text, found through deletions (an id and a text one edit
+/// apart share a one-deletion form, or one is a deletion of the other): an index of each id's
+/// deletions, built in time linear in the ids' total length.
+struct OneEditIndex {
+    private var byDeletion: [String: [Int32]] = [:]
+    private let ids: [String]
+
+    init(_ ids: [String]) {
+        self.ids = ids
+        for (index, id) in ids.enumerated() {
+            for key in Self.keys(id.lowercased()) { byDeletion[key, default: []].append(Int32(index)) }
+        }
+    }
+
+    /// The text itself and each form with one character deleted.
+    static func keys(_ text: String) -> Set<String> {
+        let characters = Array(text.unicodeScalars)
+        var keys: Set<String> = [text]
+        for skip in characters.indices {
+            var view = String.UnicodeScalarView()
+            for (index, scalar) in characters.enumerated() where index != skip { view.append(scalar) }
+            keys.insert(String(view))
+        }
+        return keys
+    }
+
+    /// The ids within `limit` (0 or 1) edits of `text`, compared without case.
+    func within(_ limit: Int, of text: String) -> [String] {
+        let query = Array(text.lowercased().unicodeScalars)
+        var seen = Set<Int32>()
+        var found: [String] = []
+        for key in Self.keys(text.lowercased()) {
+            for index in byDeletion[key] ?? [] where seen.insert(index).inserted {
+                let id = ids[Int(index)]
+                if KeySuggestion.editDistance(query, Array(id.lowercased().unicodeScalars), limit: limit) <= limit { found.append(id) }
+            }
+        }
+        return found
     }
 }
