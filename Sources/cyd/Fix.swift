@@ -26,14 +26,7 @@ struct Fix: ParsableCommand {
     var json = false
 
     func run() throws {
-        let target: ValidationTarget
-        let bytes: SourceBytes
-        do {
-            target = try ValidationTarget.resolve(path)
-            bytes = try target.source()
-        } catch {
-            throw CLIError(error.description)
-        }
+        let (target, bytes) = try StoryInput.open(path)
         let (edits, skipped) = Fixes.edits(for: bytes, path: target.displayPath)
         let out = Terminal.standardOutput
         let shown = VisibleText.escape(target.displayPath)

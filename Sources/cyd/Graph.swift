@@ -32,18 +32,7 @@ struct Graph: ParsableCommand {
     var output: String?
 
     func run() throws {
-        let target: ValidationTarget
-        let bytes: SourceBytes
-        do {
-            target = try ValidationTarget.resolve(path)
-            bytes = try target.source()
-        } catch {
-            throw CLIError(error.description)
-        }
-        let file = LoadedFile.load(bytes, fileName: target.displayPath, options: .init(lenient: true), resolvingPointers: false)
-        guard let story = file.story, story.chaptersNode != nil else {
-            throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(path))` says why")
-        }
+        let story = try StoryInput.story(path)
         let map = ChapterMap(story, graph: StoryGraph(story))
         let rendered: String
         switch format {

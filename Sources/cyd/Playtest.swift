@@ -50,18 +50,7 @@ struct Test: ParsableCommand {
     }
 
     func run() throws {
-        let target: ValidationTarget
-        let bytes: SourceBytes
-        do {
-            target = try ValidationTarget.resolve(path)
-            bytes = try target.source()
-        } catch {
-            throw CLIError(error.description)
-        }
-        let file = LoadedFile.load(bytes, fileName: target.displayPath, options: .init(lenient: true), resolvingPointers: false)
-        guard let story = file.story, story.chaptersNode != nil else {
-            throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(path))` says why")
-        }
+        let story = try StoryInput.story(path)
         let test = Playtest(story, graph: StoryGraph(story))
         guard test.start != nil else { throw CLIError("no chapter is marked \"is_first_chapter\": true, so there is nothing to play") }
         let out = Terminal.standardOutput
