@@ -37,6 +37,9 @@ fi
 # The progress lines (one per new input) go to $out/log; what is left is the start, any crash
 # report and the final statistics.
 set -o pipefail
+# Shorter allocation stacks: a report still shows where memory came from, and every malloc is
+# cheaper to record (about a tenth more executions a second).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=8}
 "$out/fuzz-story" "$out/corpus" -max_total_time="$seconds" -max_len=1024 -timeout=10 -rss_limit_mb=2048 \
   -artifact_prefix="$out/" -print_final_stats=1 "$@" 2>&1 | tee "$out/log" | { grep -vE '^#[0-9]+[[:space:]]+(NEW|REDUCE|pulse|RELOAD)|# Uses: |recommended dictionary|NEW_FUNC' || true; }
 echo "fuzzing: no crash, leak or timeout in $(grep -E '^stat::number_of_executed_units' "$out/log" | awk '{print $2}') executions"
