@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "StorySources", targets: ["StorySources"]),
         .library(name: "StoryAnalysis", targets: ["StoryAnalysis"]),
         .library(name: "StorySync", targets: ["StorySync"]),
+        .library(name: "StoryLanguageServer", targets: ["StoryLanguageServer"]),
         .executable(name: "cyd", targets: ["cyd"]),
     ],
     dependencies: [
@@ -51,16 +52,19 @@ let package = Package(
             dependencies: ["StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "Transport", "LocalFiles"]),
         // the catalogue: authors.json -> repositories -> checks; the published index
         .target(name: "StorySync", dependencies: ["StorySources", "StoryStore", "StoryCheck", "StoryFormat", "Transport", "LocalFiles"]),
+        // `cyd lsp`: the rules, navigation and repairs for editors, over JSON-RPC on stdio
+        .target(name: "StoryLanguageServer", dependencies: ["StoryFormat", "StoryCheck", "StoryAnalysis", "LocalFiles"]),
         // the command line: the only module that knows about terminals and exit codes
         .executableTarget(
             name: "cyd",
             dependencies: [
                 "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StoryLanguageServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "StoryFormatTests", dependencies: ["StoryFormat"]),
         .testTarget(name: "StoryCheckTests", dependencies: ["StoryCheck", "StoryFormat", "TestSupport"]),
+        .testTarget(name: "StoryLanguageServerTests", dependencies: ["StoryLanguageServer"]),
         .testTarget(name: "StoryAnalysisTests", dependencies: ["StoryAnalysis", "StoryCheck", "StoryFormat"]),
         // servers and fixtures shared by the tests
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -3,8 +3,8 @@
 # the C libraries (libgit2, libcurl, SQLite), git (its daemon and http-backend serve test
 # repositories), hyperfine and GNU time (benchmarks), tmux (terminal tests), Graphviz (the
 # chapter map: `cyd graph --format svg`, and the test that its DOT parses), and
-# check-jsonschema and pre-commit from PyPI (schema agreement tests and benchmark peer; the
-# hook `cyd init` writes).
+# check-jsonschema, pre-commit and pytest-lsp from PyPI (schema agreement tests and benchmark
+# peer; the hook `cyd init` writes and the project's own hook; the client that tests `cyd lsp`).
 # Quiet and quick when everything is already there.
 set -euo pipefail
 packages=(libgit2-dev libcurl4-openssl-dev libsqlite3-dev git hyperfine time tmux graphviz)
@@ -34,3 +34,9 @@ if ! command -v pre-commit >/dev/null 2>&1; then
   hash -r
 fi
 command -v pre-commit >/dev/null || { echo "pre-commit is not on PATH after installing it" >&2; exit 1; }
+# pytest-lsp (with pygls and lsprotocol): the client that drives `cyd lsp` in the test suite.
+if ! python3 -c 'import pytest_lsp' >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check pytest-lsp \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages pytest-lsp
+fi
+python3 -c 'import pytest_lsp' || { echo "pytest-lsp cannot be imported after installing it" >&2; exit 1; }
