@@ -13,6 +13,7 @@ static struct {
     void (*slist_free_all)(struct curl_slist *);
     CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
     CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    char *(*version)(void);
 } curl;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -41,6 +42,7 @@ static void load(void) {
     LOAD(slist_free_all, "curl_slist_free_all")
     LOAD(easy_setopt, "curl_easy_setopt")
     LOAD(easy_getinfo, "curl_easy_getinfo")
+    LOAD(version, "curl_version")
 #undef LOAD
     // curl_global_init is not thread-safe: it runs here, once, under pthread_once.
     if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
@@ -56,6 +58,8 @@ int ccurl_load(void) {
 }
 
 const char *ccurl_load_error(void) { return load_error; }
+
+const char *ccurl_version(void) { return ccurl_load() ? curl.version() : NULL; }
 
 CURLcode ccurl_global_init(long flags) { return curl.global_init(flags); }
 CURL *ccurl_easy_init(void) { return curl.easy_init(); }

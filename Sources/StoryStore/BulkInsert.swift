@@ -52,3 +52,8 @@ struct BulkInsert {
         }
     }
 }
+
+extension StoryLibrary {
+    /// The SQLite library in use (run-time version, not the headers').
+    public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+}

@@ -31,6 +31,12 @@ struct CYD: ParsableCommand {
     static func main() {
         GitLimitsFromEnvironment.apply()
         Terminal.reportTruncatedFiles()
+        // `cyd --version` names the libraries too; answered here so that no other command loads
+        // libcurl just to describe it.
+        if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
+            print(versionReport())
+            Glibc.exit(0)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -54,6 +60,16 @@ struct CYD: ParsableCommand {
             Glibc.exit(2)
         }
     }
+}
+
+/// What `cyd --version` prints: cyd's version, then the C libraries it is running with.
+func versionReport() -> String {
+    """
+    cyd \(CydVersion.current)
+    libgit2 \(LibraryVersions.libgit2)
+    libcurl \(LibraryVersions.libcurl)
+    SQLite \(StoryLibrary.sqliteVersion)
+    """
 }
 
 /// cyd's exit codes.

@@ -12,6 +12,8 @@
 /// Loads libcurl once; 1 on success, 0 on failure (see ccurl_load_error).
 int ccurl_load(void);
 const char *ccurl_load_error(void);
+/// libcurl's version line ("libcurl/7.88.1 OpenSSL/3.0.17 ..."); loads libcurl.
+const char *ccurl_version(void);
 
 typedef size_t (*ccurl_write_callback)(char *data, size_t size, size_t count, void *context);
 
