@@ -19,7 +19,7 @@ public struct Playtest: Sendable {
                 return target >= 0 ? target : nil
             }
         }
-        ids = story.chapters.map { $0.id?.value ?? "chapter \($0.index + 1)" }
+        ids = story.chapters.map { $0.id?.value ?? "chapter \($0.ordinal + 1)" }
         start = graph.start
         canFinish = graph.canFinish
         reachable = graph.reachable

@@ -408,7 +408,7 @@ public final class LanguageServer {
             let name = navigation.name(of: chapter).flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
             let id = chapter.id?.value
             var symbol: [(String, JSONValue)] = [
-                ("name", .string(VisibleText.escape(name ?? id ?? "chapter \(chapter.index + 1)"))),
+                ("name", .string(VisibleText.escape(name ?? id ?? "chapter \(chapter.ordinal + 1)"))),
                 ("kind", 19),
                 ("range", document.range(navigation.document.range(chapter.node))),
                 ("selectionRange", document.range(navigation.document.range(chapter.id?.node ?? chapter.node))),

@@ -76,3 +76,37 @@ struct StoryModelTests {
         #expect(VisibleText.escape("café 🦊 مرحبا") == "café 🦊 مرحبا")
     }
 }
+
+/// Found by the fuzzer: a `chapters` element that is not an object is left out of
+/// `StorySyntax.chapters`, so the chapters after it sit one place earlier there than in the
+/// file. Pictures, choices and the model refer to chapters by their place in the array; messages
+/// name a chapter without an id by its place in the file.
+@Suite struct ChaptersAfterANonObjectTests {
+    let syntax: StorySyntax
+
+    init() throws {
+        let text = """
+            {"story": {"id": "s", "name": "S", "rating": "G", "summary": "x", "chapters": [
+              {"id": "a", "name": "A", "text": "t", "is_first_chapter": true, "choices": [{"chapter_id": "b", "text": "go"}]},
+              "not a chapter",
+              {"name": "No id", "text": "t", "choices": []},
+              {"id": "b", "name": "B", "text": "t", "pic_path": "resources/b.png", "choices": []}
+            ]}}
+            """
+        syntax = try #require(LoadedFile.load(Array(text.utf8)).story)
+    }
+
+    @Test func picturesAndChoicesPointIntoTheChaptersArray() throws {
+        #expect(syntax.chapters.count == 3)
+        let picture = try #require(syntax.media.first)
+        let owner = try #require(picture.chapter)
+        #expect(syntax.chapters[owner].id?.value == "b")
+        #expect(syntax.chapters.map(\.index) == [0, 1, 2])
+        #expect(syntax.choices.first?.chapter == 0)
+    }
+
+    @Test func messagesNameAChapterByItsPlaceInTheFile() {
+        #expect(syntax.chapters[1].label == "chapter 3")
+        #expect(syntax.chapters.map(\.ordinal) == [0, 2, 3])
+    }
+}

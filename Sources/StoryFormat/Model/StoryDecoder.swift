@@ -90,7 +90,9 @@ public enum StoryDecoder {
                             range: document.range(element), subject: element))
                     continue
                 }
-                decodeChapter(element, index: index, into: &syntax, reader: &reader)
+                // Its position in `syntax.chapters`, which skips elements that are not objects; `index`
+                // (its place in the file) names it in messages.
+                decodeChapter(element, index: syntax.chapters.count, ordinal: index, into: &syntax, reader: &reader)
             }
             document.bytes.endPass()
             if index == 0 {
@@ -105,9 +107,9 @@ public enum StoryDecoder {
         return (syntax, reader.diagnostics)
     }
 
-    static func decodeChapter(_ node: Int, index: Int, into syntax: inout StorySyntax, reader: inout ObjectReader) {
+    static func decodeChapter(_ node: Int, index: Int, ordinal: Int, into syntax: inout StorySyntax, reader: inout ObjectReader) {
         let document = reader.document
-        var chapter = ChapterSyntax(node: node, index: index)
+        var chapter = ChapterSyntax(node: node, index: index, ordinal: ordinal)
         // The id first, so that findings about other keys can name the chapter.
         if let idNode = document.member(node, "id"), document.kind(idNode) == .string {
             chapter.idNode = Int32(idNode)

@@ -80,6 +80,7 @@ public struct StorySyntax: Sendable {
 public struct ChapterSyntax: Sendable {
     var storedNode: Int32
     var storedIndex: Int32
+    var storedOrdinal: Int32
     var idNode: Int32 = -1
     var storedNameNode: Int32 = -1
     var storedTextNode: Int32 = -1
@@ -96,14 +97,18 @@ public struct ChapterSyntax: Sendable {
     static let isFirst: UInt8 = 1
     static let isEnding: UInt8 = 2
 
-    init(node: Int, index: Int) {
+    init(node: Int, index: Int, ordinal: Int) {
         storedNode = Int32(node)
         storedIndex = Int32(index)
+        storedOrdinal = Int32(ordinal)
     }
 
     public var node: Int { Int(storedNode) }
-    /// Position in the `chapters` array.
+    /// Position in `StorySyntax.chapters` (elements of the file's array that are not objects
+    /// are not there, so this can be less than `ordinal`).
     public var index: Int { Int(storedIndex) }
+    /// Position in the file's `chapters` array, counting every element: what messages say.
+    public var ordinal: Int { Int(storedOrdinal) }
     public var id: Located<String>? { idNode < 0 ? nil : Located(idValue, node: Int(idNode)) }
     public var nameNode: Int? { storedNameNode < 0 ? nil : Int(storedNameNode) }
     public var textNode: Int? { storedTextNode < 0 ? nil : Int(storedTextNode) }
@@ -119,7 +124,7 @@ public struct ChapterSyntax: Sendable {
     /// "chapter 'cellar'" or, without a usable id, "chapter 3".
     public var label: String {
         if idNode >= 0, !idValue.isEmpty { return "chapter '\(VisibleText.escape(idValue))'" }
-        return "chapter \(index + 1)"
+        return "chapter \(ordinal + 1)"
     }
 }
 
