@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// The project's own pre-commit hook (.pre-commit-hooks.yaml, language: swift), run for real:
+/// pre-commit clones this repository, builds cyd with `swift build -c release` and runs it on a
+/// story repository. PRE_COMMIT_HOME is a temporary folder, removed afterwards (a release build
+/// per commit tested would otherwise pile up), so each run builds cyd once: about two minutes.
+@Suite struct PreCommitHookTests {
+    @Test func theHookFailsABrokenStoryAndPassesItOnceFixed() throws {
+        let story = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-hook-\(UUID().uuidString)")
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-pre-commit-home-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: story)
+            try? FileManager.default.removeItem(at: home)
+        }
+        try FileManager.default.createDirectory(at: story, withIntermediateDirectories: true)
+        let git = URL(fileURLWithPath: "/usr/bin/git")
+        let broken = """
+            {"story": {"id": "hook", "name": "Hook", "rating": "G", "summary": "A story for the hook",
+              "chapters": [
+                {"id": "start", "name": "Start", "is_first_chapter": true, "text": "Go.", "choices": [{"chapter_id": "ned", "text": "On"}]},
+                {"id": "end", "name": "End", "is_ending": true, "text": "Done.", "choices": []}
+              ]}}
+            """
+        try Data(broken.utf8).write(to: story.appendingPathComponent("story.json"))
+        for arguments in [["init", "-q"], ["add", "story.json"]] {
+            _ = try Command.run(git, arguments, in: story)
+        }
+        let environment = [
+            "PRE_COMMIT_HOME": home.path,
+            "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
+        ]
+        let tryRepo = ["pre-commit", "try-repo", Command.packageRoot.path, "cyd-validate", "--all-files", "--color", "never"]
+        let failing = try Command.run(URL(fileURLWithPath: "/usr/bin/env"), tryRepo, in: story, environment: environment)
+        #expect(failing.status == 1, "\(failing.standardOutput)\(failing.standardError)")
+        #expect(failing.standardOutput.contains("CYD302"), "\(failing.standardOutput)\(failing.standardError)")
+        #expect(failing.standardOutput.contains("Failed"), "\(failing.standardOutput)")
+
+        try Data(broken.replacingOccurrences(of: "\"ned\"", with: "\"end\"").utf8).write(to: story.appendingPathComponent("story.json"))
+        _ = try Command.run(git, ["add", "story.json"], in: story)
+        let passing = try Command.run(URL(fileURLWithPath: "/usr/bin/env"), tryRepo, in: story, environment: environment)
+        #expect(passing.status == 0, "\(passing.standardOutput)\(passing.standardError)")
+        #expect(passing.standardOutput.contains("Passed"), "\(passing.standardOutput)")
+    }
+}

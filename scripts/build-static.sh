@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds a cyd that runs on a Linux machine without Swift: the Swift standard library,
+# Foundation and Dispatch linked in (--static-swift-stdlib); libgit2 and SQLite come from the
+# system as shared libraries and libcurl is loaded on first use, as in every build. Packs it as
+# the release archive the GitHub Action downloads (dist/cyd-linux-<arch>.tar.gz) and prints
+# its size and start-up time.
+#
+# usage: scripts/build-static.sh      (scratch folder .build-static, kept for the next build)
+# A machine that runs it needs: libgit2-1.5, libsqlite3-0 and, for https, libcurl4 (Debian
+# package names; `ldd cyd` lists them).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scratch=${CYD_STATIC_SCRATCH:-.build-static}
+swift build -c release --product cyd --static-swift-stdlib --scratch-path "$scratch" >/dev/null
+binary="$(swift build -c release --product cyd --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/cyd"
+mkdir -p dist
+stripped=$(mktemp -d)
+trap 'rm -rf "$stripped"' EXIT
+cp "$binary" "$stripped/cyd"
+strip "$stripped/cyd"
+archive="dist/cyd-linux-$(uname -m).tar.gz"
+tar -czf "$archive" -C "$stripped" cyd
+if ldd "$stripped/cyd" | grep -q 'libswift\|libFoundation\|libdispatch'; then
+  echo "build-static.sh: the binary still needs Swift's shared libraries:" >&2
+  ldd "$stripped/cyd" | grep 'libswift\|libFoundation\|libdispatch' >&2
+  exit 1
+fi
+start=$(date +%s%N)
+for _ in 1 2 3 4 5 6 7 8 9 10; do env -i "$stripped/cyd" --help >/dev/null; done
+end=$(date +%s%N)
+echo "cyd (static Swift runtime): $(du -k "$stripped/cyd" | cut -f1) KB stripped, $(du -k "$archive" | cut -f1) KB as $archive;" \
+  "start-up (cyd --help, env -i, mean of 10): $(( (end - start) / 10000000 )) ms"
+echo "shared libraries it needs: $(ldd "$stripped/cyd" | awk '{print $1}' | grep -v '^linux-vdso\|^/lib64/ld-linux' | sort | tr '\n' ' ')"
