@@ -127,10 +127,28 @@ public final class ReadingSession {
 
     // MARK: Bookmarks and notes
 
-    public func bookmark(_ name: String? = nil) throws -> String {
+    @discardableResult
+    public func bookmark(_ name: String? = nil) throws -> String { try placeBookmark(name).name }
+
+    /// What placing a bookmark did.
+    public enum BookmarkChange: Sendable, Hashable {
+        case added
+        /// It was on this chapter already.
+        case alreadyHere
+        /// It was on another chapter, named here by its title.
+        case moved(from: String)
+    }
+
+    /// Bookmarks the current chapter (by default under the chapter's title) and says whether
+    /// the name was new, already here, or moved from another chapter.
+    public func placeBookmark(_ name: String? = nil) throws -> (name: String, change: BookmarkChange) {
         let name = name.flatMap { $0.isEmpty ? nil : $0 } ?? current.record.name
+        let previous = try bookmarks().first { $0.name == name }
         try library.addBookmark(name, chapterKey: current.record.key, profile: profile, story: story)
-        return name
+        guard let previous else { return (name, .added) }
+        if previous.chapterKey == current.record.key { return (name, .alreadyHere) }
+        let title = (try? library.chapter(previous.chapterKey, of: story))??.name ?? previous.chapterKey
+        return (name, .moved(from: title))
     }
 
     public func bookmarks() throws -> [Bookmark] { try library.bookmarks(profile: profile, story: story) }

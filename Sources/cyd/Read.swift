@@ -39,7 +39,7 @@ struct Read: ParsableCommand {
     @Option(help: "Whose progress to use; each profile has its own place, bookmarks and name.")
     var profile = "default"
 
-    @Option(help: "The reader's first name, used for [[name]] (remembered for the profile).")
+    @Option(help: "The reader's first name, used for [[name]] (remembered for the profile). Without one (piped input and no --name), [[name]] reads \"Reader\".")
     var name: String?
 
     @Flag(help: "Plain text, no colour, even on a terminal.")
@@ -68,7 +68,7 @@ struct Read: ParsableCommand {
         do {
             let library = try library.open()
             guard let record = try pickStory(library, screen: screen, interactive: interactive) else { return }
-            let firstName = try resolveFirstName(library, interactive: interactive)
+            guard let firstName = try resolveFirstName(library, interactive: interactive) else { return }
             let pictures = PictureFetcher(library: library, source: LibraryPictures(context: SourceContext(location: library.location, certificateAuthorities: HTTPClient.caBundle)))
             let session = try ReadingSession(library: library, story: record, profile: profile, firstName: firstName, pictures: pictures)
             let resumption = try session.begin(restart: restart)
@@ -80,6 +80,12 @@ struct Read: ParsableCommand {
         }
     }
 
+    /// What [[name]] reads when the reader has given no name (piped input without --name): a
+    /// neutral word, so the placeholder itself never reaches the page.
+    static let fallbackName = "Reader"
+
+    /// The name for [[name]]: --name, the profile's, or asked for on a terminal (asked again
+    /// when the answer is empty). Nil when the reader quits at the question.
     func resolveFirstName(_ library: StoryLibrary, interactive: Bool) throws -> String? {
         if let name, !name.isEmpty {
             // Kept for next time when the library can be written; used now regardless.
@@ -87,11 +93,22 @@ struct Read: ParsableCommand {
             return name
         }
         if let stored = try library.firstName(profile: profile) { return stored }
-        guard interactive else { return nil }
-        Terminal.standardOutput.write("What is your first name? (used in the stories) ")
-        guard let answer = readLine()?.trimmingSpaces, !answer.isEmpty else { return nil }
-        do { try library.setFirstName(answer, profile: profile) } catch where LibraryError.words(for: error) != nil {}
-        return answer
+        guard interactive else { return Self.fallbackName }
+        Terminal.standardOutput.write("What is your first name? (the stories use it; q quits) ")
+        while true {
+            guard let raw = readLine() else {
+                Terminal.standardOutput.write("\n")
+                return nil
+            }
+            let answer = raw.trimmingSpaces
+            if answer.lowercased() == "q" { return nil }
+            if answer.isEmpty || answer.unicodeScalars.contains(where: { VisibleText.isUnsafe($0) }) {
+                Terminal.standardOutput.write("A name, please (letters the page can show), or q to quit: ")
+                continue
+            }
+            do { try library.setFirstName(answer, profile: profile) } catch where LibraryError.words(for: error) != nil {}
+            return answer
+        }
     }
 
     /// The story named on the command line, or one picked from the library (numbered by library
@@ -147,9 +164,13 @@ struct ReaderLoop {
         try showChapter()
         while true {
             if interactive {
-                Terminal.standardOutput.write(screen.style(ReaderScreen.shortHelp, "2") + "\n> ")
+                Terminal.standardOutput.write(screen.keyHints + "\n> ")
             }
-            guard let raw = readLine() else { break }
+            guard let raw = readLine() else {
+                // Ctrl-D on a terminal: end on a fresh line, not after the prompt.
+                if interactive { Terminal.standardOutput.write("\n") }
+                break
+            }
             let line = raw.trimmingSpaces
             // A transcript (`cyd test --write`) annotates the choices: `# comment`, `> chapter`
             // after a choice and `= ending` at the end are for `cyd test --replay`, not commands.
@@ -163,7 +184,7 @@ struct ReaderLoop {
                 }
                 switch command {
                 case "q", "quit", "exit":
-                    if screen.mode == .json { screen.emit(["event": "quit"]) }
+                    sayWherePlaceIsKept()
                     return
                 case "b", "back":
                     if try session.back() { try showChapter() } else { screen.error("you are at the start") }
@@ -171,15 +192,24 @@ struct ReaderLoop {
                     try session.restart()
                     try showChapter()
                 case "m", "mark", "bookmark":
-                    let name = try session.bookmark(argument)
-                    screen.message("bookmarked as '\(screen.safe(name))'", event: "bookmark", fields: ["name": .string(name)])
+                    let (name, change) = try session.placeBookmark(argument)
+                    let here = screen.safe(session.current.record.name)
+                    let text = switch change {
+                    case .added: "bookmarked '\(here)' as '\(screen.safe(name))' (j \(screen.safe(name)) comes back)"
+                    case .alreadyHere: "bookmark '\(screen.safe(name))' is already on '\(here)'"
+                    case .moved(let from): "bookmark '\(screen.safe(name))' moved from '\(screen.safe(from))' to '\(here)'"
+                    }
+                    screen.message(text, event: "bookmark", fields: ["name": .string(name)])
                 case "j", "jump":
                     if argument.isEmpty { try listBookmarks() } else {
                         try session.jump(to: argument)
                         try showChapter()
                     }
                 case "d", "delete":
-                    if try session.removeBookmark(argument) {
+                    if argument.isEmpty {
+                        let names = try session.bookmarks().map { "'\(screen.safe($0.name))'" }
+                        screen.error("d NAME deletes a bookmark; " + (names.isEmpty ? "there are none yet" : "yours: " + names.joined(separator: ", ")))
+                    } else if try session.removeBookmark(argument) {
                         screen.message("bookmark '\(screen.safe(argument))' removed", event: "bookmarkRemoved", fields: ["name": .string(argument)])
                     } else {
                         screen.error("no bookmark named '\(screen.safe(argument))'")
@@ -211,7 +241,20 @@ struct ReaderLoop {
                 screen.error(VisibleText.escape(worded.description))
             }
         }
-        if screen.mode == .json { screen.emit(["event": "quit"]) }
+        sayWherePlaceIsKept()
+    }
+
+    /// The last words of a reading session: where the place is kept and how to come back.
+    func sayWherePlaceIsKept() {
+        if screen.mode == .json {
+            screen.emit(["event": "quit", "library": .string(session.library.location.databasePath), "story": .number(Double(session.story.id))])
+            return
+        }
+        // Plain output is for scripts and transcripts: it stays as it was.
+        guard screen.mode == .terminal else { return }
+        screen.message(
+            "your place in '\(screen.safe(session.story.title))' is kept in \(screen.safe(session.library.location.databasePath)); "
+                + "cyd read \(session.story.id) takes you back")
     }
 
     func split(_ line: String) -> (String, String) {
@@ -244,8 +287,11 @@ struct ReaderLoop {
             }
         } else if text.hasPrefix("-"), let id = Int64(text.dropFirst()) {
             if try session.removeNote(id) { screen.message("note #\(id) removed", event: "noteRemoved", fields: ["id": .number(Double(id))]) } else {
-                screen.error("no note #\(id)")
+                screen.error("no note #\(id); n alone lists your notes with their numbers")
             }
+        } else if text.hasPrefix("-"), !text.contains(" ") {
+            // One word after a dash looks like a mistyped removal, not a note.
+            screen.error("n -NUMBER removes a note, and '\(screen.safe(String(text.dropFirst())))' is not a note number; n alone lists them")
         } else {
             let id = try session.addNote(text)
             screen.message("note #\(id) saved (n -\(id) removes it)", event: "note", fields: ["id": .number(Double(id))])
@@ -258,6 +304,9 @@ struct ReaderLoop {
             return
         }
         let (action, target) = split(argument)
+        guard ["", "save", "save!", "open", "retry"].contains(action) else {
+            return screen.error("'p \(screen.safe(argument))' is not a picture command: p shows it, p save FILE saves it, p open opens it, p retry loads it again")
+        }
         var state = action == "retry" ? session.retryPicture() : session.waitForPicture()
         if action == "retry" { state = session.waitForPicture() }
         guard case .ready(let picture) = state else {
@@ -270,8 +319,12 @@ struct ReaderLoop {
             return
         }
         switch action {
-        case "save":
+        case "save", "save!":
             guard !target.isEmpty else { return screen.error("p save FILE: say where to save it") }
+            // A folder gets the write's own answer ("... is a folder"); a file is kept unless asked.
+            if action == "save", let status = FileStatus(target), !status.isDirectory {
+                return screen.error("\(screen.safe(target)) exists: p save! \(screen.safe(target)) replaces it")
+            }
             do {
                 try AtomicFile.write(picture.data, to: target)
             } catch {

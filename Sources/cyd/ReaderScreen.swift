@@ -143,13 +143,22 @@ struct ReaderScreen {
             object["message"] = .string(text)
             emit(object)
         } else {
-            line(text)
+            for part in wrapped(text) { line(part) }
         }
     }
 
     func error(_ text: String) {
-        if mode == .json { emit(["event": "error", "message": .string(text)]) } else { line(style(text, "31")) }
+        if mode == .json { emit(["event": "error", "message": .string(text)]) } else { for part in wrapped(text) { line(style(part, "31")) } }
     }
+
+    /// On a terminal, text wrapped to the window by display width; plain output (scripts,
+    /// transcripts) keeps each message on one line.
+    func wrapped(_ text: String) -> [String] {
+        mode == .terminal ? TextLayout.wrap(text, width: width) : [text]
+    }
+
+    /// The key reminder shown before each prompt, wrapped to the window.
+    var keyHints: String { wrapped(Self.shortHelp).map { style($0, "2") }.joined(separator: "\n") }
 
     static let help = "number: choose · b back · r restart · m [name] bookmark · j [name] jump to a bookmark · d name delete a bookmark · n [text] note (n alone lists notes) · h history · p picture (p save FILE, p open, p retry) · q quit"
     static let shortHelp = "1-9 choose · b back · r restart · m mark · n note · h history · p picture · q quit · ? help"

@@ -194,3 +194,64 @@ struct ReadCommandTests {
         #expect(try StoryLibrary(location: LibraryLocation(home: library)).stories().first?.chapterCount == 20000)
     }
 }
+
+/// The reader's answers to slips: each names what happened and what to type instead.
+@Suite("cyd read: clear answers", .serialized)
+struct ReaderAnswerTests {
+    let home = ReadCommandTests.Home()
+
+    func read(_ input: String, _ arguments: [String] = ["--name", "Ana"]) throws -> String {
+        let result = try home.read(["Stories/seven-stairs"] + arguments, input: input)
+        #expect(result.status == 0, "\(result.standardError)")
+        return result.standardOutput + result.standardError
+    }
+
+    @Test func aBookmarkPlacedTwiceSaysWhereItWasAndWhereItIs() throws {
+        let output = try read("m a\nm a\n1\nm a\n")
+        #expect(output.contains("bookmarked 'The First Landing' as 'a' (j a comes back)"), "\(output)")
+        #expect(output.contains("bookmark 'a' is already on 'The First Landing'"), "\(output)")
+        #expect(output.contains("bookmark 'a' moved from 'The First Landing' to '"), "\(output)")
+    }
+
+    @Test func deleteAloneNamesTheBookmarks() throws {
+        #expect(try read("d\n").contains("d NAME deletes a bookmark; there are none yet"))
+        #expect(try read("m here\nd\n").contains("d NAME deletes a bookmark; yours: 'here'"))
+    }
+
+    @Test func aDashWordIsNotANote() throws {
+        let output = try read("n -x\nn\n")
+        #expect(output.contains("n -NUMBER removes a note, and 'x' is not a note number"), "\(output)")
+        #expect(output.contains("no notes yet"), "a mistyped removal must not be saved as a note: \(output)")
+        #expect(try read("n -7\n").contains("no note #7; n alone lists your notes"))
+    }
+
+    @Test func anUnknownPictureCommandListsTheRealOnes() throws {
+        let output = try read("p foo\n")
+        #expect(output.contains("'p foo' is not a picture command: p shows it, p save FILE saves it"), "\(output)")
+    }
+
+    @Test func savingAPictureNeverOverwritesUnlessAskedTo() throws {
+        let target = home.folder.path("cat.png")
+        let first = try read("p save \(target)\n")
+        #expect(first.contains("saved resources/cat.png to"), "\(first)")
+        let original = try Data(contentsOf: URL(fileURLWithPath: target))
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: target))
+        let refused = try read("p save \(target)\n")
+        #expect(refused.contains("exists: p save! \(target) replaces it"), "\(refused)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data("mine".utf8))
+        _ = try read("p save! \(target)\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == original)
+    }
+
+    @Test func withoutANameThePlaceholderReadsReader() throws {
+        let output = try read("", [])
+        #expect(output.contains("\"Reader?\""), "\(output.prefix(600))")
+        #expect(!output.contains("[[name]]"))
+    }
+
+    @Test func theJSONQuitEventSaysWhereThePlaceIsKept() throws {
+        let output = try read("q\n", ["--json", "--name", "Ana"])
+        let quit = try #require(output.split(separator: "\n").last { $0.contains("\"quit\"") })
+        #expect(quit.contains("\"library\":") && quit.contains("\"story\":1"), "\(quit)")
+    }
+}

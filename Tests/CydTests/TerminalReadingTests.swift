@@ -60,6 +60,44 @@ struct TerminalReadingTests {
         "env CYD_HOME='\(home.path("library"))' NO_COLOR= '\(Command.cyd.path)' read \(arguments)"
     }
 
+    @Test("an empty name is asked again; quitting says where the place is kept; Ctrl-D ends on a fresh line")
+    func nameAgainAndFarewell() throws {
+        let story = "'\(Command.packageRoot.path)/Stories/seven-stairs'"
+        let session = try Session(command: command(story))
+        _ = try session.waitFor("What is your first name?")
+        try session.type("Enter")
+        _ = try session.waitFor("A name, please")
+        try session.type("Ana", "Enter")
+        var screen = try session.waitFor("1-9 choose")
+        #expect(screen.contains("\"Ana?\""))
+        try session.type("q", "Enter")
+        screen = try session.waitFor("you back")
+        // Wrapped to the window by cyd itself (the pane is 90 columns): no line longer, and the
+        // path, a word too long to share a line, on a line of its own.
+        #expect(screen.contains("your place in 'Seven Stairs' is kept in"), "\(screen)")
+        #expect(screen.contains("library.sqlite; cyd read 1"), "\(screen)")
+        #expect(screen.contains("takes you back"), "\(screen)")
+        #expect(screen.split(separator: "\n").allSatisfy { $0.count <= 90 }, "\(screen)")
+        #expect(!screen.contains("? hel\np"), "the key hints wrap between words: \(screen)")
+        #expect(try session.exitStatus() == 0)
+
+        let again = try Session(command: command(story))
+        _ = try again.waitFor("1-9 choose")
+        try again.type("C-d")
+        screen = try again.waitFor("you back")
+        // The farewell starts a line of its own, not after the "> " prompt.
+        #expect(screen.split(separator: "\n").contains { $0.hasPrefix("your place in 'Seven Stairs'") }, "\(screen)")
+        #expect(try again.exitStatus() == 0)
+
+        // q at the name question quits before any reading.
+        let fresh = try TemporaryFolder()
+        let quitter = try Session(command: "env CYD_HOME='\(fresh.path("library"))' NO_COLOR= '\(Command.cyd.path)' read \(story)")
+        _ = try quitter.waitFor("What is your first name?")
+        try quitter.type("q", "Enter")
+        #expect(try quitter.exitStatus() == 0)
+        #expect(!(try quitter.screen()).contains("The First Landing"))
+    }
+
     @Test("asks the name once, wraps to the window, shows help, chooses, and resumes after quitting")
     func readAndResume() throws {
         let session = try Session(command: command("'\(Command.packageRoot.path)/Stories/the-keeper-of-gull-rock'"))
