@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "StoryCheck", dependencies: ["StoryFormat", "LocalFiles"]),
         // libcurl, loaded on first use, with its variadic functions wrapped so Swift can call them
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // libedit's line editing for the reader's prompt, loaded on first use
+        .target(name: "CLineEditor", linkerSettings: [.linkedLibrary("dl")]),
         // libgit2, as a system library
         .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
         // a socket stream for libgit2 whose reads and writes time out: the watchdog for stalled servers
@@ -59,7 +61,7 @@ let package = Package(
             name: "cyd",
             dependencies: [
                 "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
-                "StoryLanguageServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StoryLanguageServer", "CLineEditor", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "StoryFormatTests", dependencies: ["StoryFormat"]),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building, testing and benchmarking cyd needs on Debian (run as root):
-# the C libraries (libgit2, libcurl, SQLite), git (its daemon and http-backend serve test
+# the C libraries (libgit2, libcurl, SQLite; libedit for the reader's line editing), git (its daemon and http-backend serve test
 # repositories), hyperfine and GNU time (benchmarks), tmux (terminal tests), Graphviz (the
 # chapter map: `cyd graph --format svg`, and the test that its DOT parses), groff (the test
 # that the man page renders), and
@@ -8,7 +8,7 @@
 # peer; the hook `cyd init` writes and the project's own hook; the client that tests `cyd lsp`).
 # Quiet and quick when everything is already there.
 set -euo pipefail
-packages=(libgit2-dev libcurl4-openssl-dev libsqlite3-dev git hyperfine time tmux graphviz groff-base)
+packages=(libgit2-dev libcurl4-openssl-dev libsqlite3-dev libedit2 git hyperfine time tmux graphviz groff-base)
 # python3 and pip may come from elsewhere (pyenv); only ask apt for them when there is none.
 command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip)
 missing=()

@@ -155,6 +155,32 @@ public struct SearchHit: Sendable, Hashable {
     public var story: StoryRecord
     /// The best-matching chapter, when the match is in chapter text or a chapter title.
     public var chapterKey: String?
-    /// A short excerpt with the match between « and ».
+    /// That chapter's title.
+    public var chapterTitle: String?
+    /// A short excerpt with the match between « and », on one line (line breaks and tabs of
+    /// the text are spaces here).
     public var snippet: String
+
+    init(story: StoryRecord, chapterKey: String? = nil, chapterTitle: String? = nil, snippet: String) {
+        self.story = story
+        self.chapterKey = chapterKey
+        self.chapterTitle = chapterTitle
+        self.snippet = Self.oneLine(snippet)
+    }
+
+    /// Runs of white space (paragraph breaks included) as one space.
+    static func oneLine(_ text: String) -> String {
+        var out = ""
+        var lastWasSpace = false
+        for character in text {
+            if character.isWhitespace {
+                if !lastWasSpace { out.append(" ") }
+                lastWasSpace = true
+            } else {
+                out.append(character)
+                lastWasSpace = false
+            }
+        }
+        return out
+    }
 }

@@ -229,7 +229,7 @@ public final class StoryLibrary: Sendable {
             let chapterRows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT c.story_id, c.key, snippet(chapter_search, -1, '«', '»', '…', 12) AS excerpt
+                    SELECT c.story_id, c.key, c.name, snippet(chapter_search, -1, '«', '»', '…', 12) AS excerpt
                     FROM chapter_search JOIN chapter c ON c.id = chapter_search.rowid
                     WHERE chapter_search MATCH ? ORDER BY chapter_search.rank LIMIT 500
                     """,
@@ -239,7 +239,7 @@ public final class StoryLibrary: Sendable {
                 guard seen.insert(storyID).inserted,
                     let story = try StoryRecord.fetchOne(db, sql: "SELECT * FROM story WHERE id = ?", arguments: [storyID])
                 else { continue }
-                hits.append(SearchHit(story: story, chapterKey: row["key"], snippet: row["excerpt"]))
+                hits.append(SearchHit(story: story, chapterKey: row["key"], chapterTitle: row["name"], snippet: row["excerpt"]))
             }
             return hits
         }

@@ -230,7 +230,8 @@ struct Search: ParsableCommand {
         if json {
             Terminal.standardOutput.write(JSONValue.array(hits.map { hit in
                 .object(["id": .number(Double(hit.story.id)), "title": .string(hit.story.title),
-                         "chapter": hit.chapterKey.map { .string($0) } ?? .null, "snippet": .string(hit.snippet)])
+                         "chapter": hit.chapterKey.map { .string($0) } ?? .null,
+                         "chapterTitle": hit.chapterTitle.map { .string($0) } ?? .null, "snippet": .string(hit.snippet)])
             }).encoded + "\n")
             return
         }
@@ -239,7 +240,7 @@ struct Search: ParsableCommand {
             throw Exit.problemsFound
         }
         for hit in hits {
-            let place = hit.chapterKey.map { " (chapter '\(VisibleText.escape($0))')" } ?? ""
+            let place = (hit.chapterTitle ?? hit.chapterKey).map { " · in “\(VisibleText.escape($0))”" } ?? ""
             Terminal.standardOutput.write("\(String(hit.story.id).leftPadded(4))  \(VisibleText.escape(hit.story.title))\(place)\n      \(VisibleText.escape(hit.snippet))\n")
         }
     }

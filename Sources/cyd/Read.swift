@@ -163,10 +163,14 @@ struct ReaderLoop {
     func run() throws {
         try showChapter()
         while true {
+            let input: String?
             if interactive {
-                Terminal.standardOutput.write(screen.keyHints + "\n> ")
+                Terminal.standardOutput.write(screen.keyHints + "\n")
+                input = LineEditor.readLine(prompt: "> ")
+            } else {
+                input = readLine()
             }
-            guard let raw = readLine() else {
+            guard let raw = input else {
                 // Ctrl-D on a terminal: end on a fresh line, not after the prompt.
                 if interactive { Terminal.standardOutput.write("\n") }
                 break

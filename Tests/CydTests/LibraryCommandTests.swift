@@ -56,10 +56,27 @@ struct LibraryCommandTests {
         _ = try cyd("add", "Stories/seven-stairs")
         let byText = try cyd("search", "paraffin")
         #expect(byText.status == 0)
-        #expect(byText.standardOutput.contains("The Keeper of Gull Rock (chapter '"))
+        // The chapter is named by its title, and the snippet is text on one line.
+        #expect(byText.standardOutput.contains("The Keeper of Gull Rock · in “"), "\(byText.standardOutput)")
         #expect(byText.standardOutput.contains("«paraffin»"))
+        #expect(!byText.standardOutput.contains("^J"), "\(byText.standardOutput)")
+        let json = try cyd("search", "paraffin", "--json").standardOutput
+        #expect(json.contains("\"chapterTitle\":\""), "\(json)")
         #expect(try cyd("search", "seven").standardOutput.hasPrefix("   2  Seven Stairs\n"))
         #expect(try cyd("search", "zeppelin").status == 1)
+    }
+
+    @Test("the README's search example finds something in the bundled stories")
+    func readmeSearchExample() throws {
+        for folder in try FileManager.default.contentsOfDirectory(atPath: Command.packageRoot.appendingPathComponent("Stories").path) {
+            _ = try cyd("add", "Stories/" + folder)
+        }
+        let readme = try String(contentsOf: Command.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let line = try #require(readme.split(separator: "\n").first { $0.hasPrefix("$ cyd search ") })
+        let words = line.dropFirst("$ cyd search ".count).split(separator: "#")[0].split(separator: " ").map(String.init)
+        let result = try Command.cyd(["search"] + words, environment: environment)
+        #expect(result.status == 0, "cyd search \(words.joined(separator: " ")): \(result.standardOutput)")
+        #expect(result.standardOutput.contains("«"), "\(result.standardOutput)")
     }
 
     @Test("add and read a story from a git repository served by git daemon")

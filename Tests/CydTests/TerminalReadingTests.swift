@@ -98,6 +98,24 @@ struct TerminalReadingTests {
         #expect(!(try quitter.screen()).contains("The First Landing"))
     }
 
+    @Test("the prompt edits lines: left arrow moves the cursor, up recalls the last command")
+    func lineEditing() throws {
+        let session = try Session(command: command("--name Ana '\(Command.packageRoot.path)/Stories/seven-stairs'"))
+        _ = try session.waitFor("1-9 choose")
+        // "m ac", one step left, "b": the bookmark is named "abc".
+        try session.type("m ac", "Left", "b", "Enter")
+        var screen = try session.waitFor("as 'abc'")
+        // Up brings "m abc" back; Enter runs it again.
+        try session.type("Up", "Enter")
+        screen = try session.waitFor("bookmark 'abc' is already on")
+        try session.type("Home", "C-k", "h", "Enter")
+        screen = try session.waitFor("1. The First Landing")
+        #expect(!screen.contains("^[["), "arrow keys reached the parser: \(screen)")
+        #expect(!screen.contains("is not a command"), "\(screen)")
+        try session.type("q", "Enter")
+        #expect(try session.exitStatus() == 0)
+    }
+
     @Test("asks the name once, wraps to the window, shows help, chooses, and resumes after quitting")
     func readAndResume() throws {
         let session = try Session(command: command("'\(Command.packageRoot.path)/Stories/the-keeper-of-gull-rock'"))
