@@ -72,7 +72,7 @@ struct Read: ParsableCommand {
             let pictures = PictureFetcher(library: library, source: LibraryPictures(context: SourceContext(location: library.location, certificateAuthorities: HTTPClient.caBundle)))
             let session = try ReadingSession(library: library, story: record, profile: profile, firstName: firstName, pictures: pictures)
             let resumption = try session.begin(restart: restart)
-            screen.storyOpened(record, resumption)
+            screen.storyOpened(record, resumption, currentTitle: session.current.record.name)
             try ReaderLoop(session: session, screen: screen, interactive: interactive).run()
         } catch let error as ReadingError {
             Terminal.standardError.write("cyd: \(error.description)\n")

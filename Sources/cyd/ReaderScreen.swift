@@ -31,7 +31,8 @@ struct ReaderScreen {
 
     func line(_ text: String = "") { output.write(text + "\n") }
 
-    func storyOpened(_ story: StoryRecord, _ resumption: Resumption) {
+    /// - Parameter currentTitle: the title of the chapter reading goes on from.
+    func storyOpened(_ story: StoryRecord, _ resumption: Resumption, currentTitle: String) {
         switch mode {
         case .json:
             var event: [String: JSONValue] = ["event": "story", "id": .number(Double(story.id)), "title": .string(story.title)]
@@ -50,8 +51,11 @@ struct ReaderScreen {
             case .started: break
             case .resumed: line(style("Welcome back: you are where you left off.", "2"))
             case .chapterGone(let missing, let fallback):
-                line("The story has changed since you last read it: your chapter ('\(safe(missing))') is no longer in it.")
-                line("You are at '\(safe(fallback))', the last chapter of your path that still exists; type r to start from the beginning instead.")
+                // The missing chapter is known only by its id (the library keeps the current
+                // version); the one reading goes on from is named by its title.
+                _ = fallback
+                message("The story has changed since you last read it: your chapter (id '\(safe(missing))') is no longer in it.")
+                message("You are at “\(safe(currentTitle))”, the last chapter of your path that still exists; type r to start from the beginning instead.")
             }
         }
     }

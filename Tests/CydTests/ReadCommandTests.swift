@@ -249,6 +249,20 @@ struct ReaderAnswerTests {
         #expect(!output.contains("[[name]]"))
     }
 
+    @Test func afterAnUpdateTheNoticeNamesTheChapterReadingGoesOnFrom() throws {
+        let copy = home.folder.path("stairs")
+        try FileManager.default.copyItem(atPath: Command.packageRoot.appendingPathComponent("Stories/seven-stairs").path, toPath: copy)
+        _ = try home.read([copy, "--name", "Ana"], input: "1\n")
+        // The author renames the chapter the reader is on; the library picks up the change.
+        let file = URL(fileURLWithPath: copy + "/story.json")
+        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "\"second\"", with: "\"second-flight\"")
+        try Data(text.utf8).write(to: file)
+        #expect(try Command.cyd(["add", copy], environment: home.environment).status == 0)
+        let output = try home.read([copy], input: "")
+        #expect(output.standardOutput.contains("your chapter (id 'second') is no longer in it"), "\(output.standardOutput.prefix(500))")
+        #expect(output.standardOutput.contains("You are at “The First Landing”"), "\(output.standardOutput.prefix(500))")
+    }
+
     @Test func theJSONQuitEventSaysWhereThePlaceIsKept() throws {
         let output = try read("q\n", ["--json", "--name", "Ana"])
         let quit = try #require(output.split(separator: "\n").last { $0.contains("\"quit\"") })
