@@ -61,7 +61,17 @@ validate() {
     "$cyd" validate --format sarif "${flags[@]}" --output "$INPUT_SARIF" "${paths[@]}" || true
     echo "cyd: SARIF written to $INPUT_SARIF"
   fi
-  python3 - "$report" "${GITHUB_STEP_SUMMARY:-/dev/null}" "${GITHUB_OUTPUT:-/dev/null}" "$status" <<'PY'
+  local python=${CYD_ACTION_PYTHON:-python3}
+  if ! command -v "$python" >/dev/null; then
+    # No Python on this runner: counts and a pointer to the annotations, without the table.
+    local errors warnings
+    errors=$(grep -o '"errors" *: *[0-9]*' "$report" | tail -1 | grep -o '[0-9]*$')
+    warnings=$(grep -o '"warnings" *: *[0-9]*' "$report" | tail -1 | grep -o '[0-9]*$')
+    printf '## cyd validate\n\n%s errors, %s warnings: see the annotations.\n' "$errors" "$warnings" >>"${GITHUB_STEP_SUMMARY:-/dev/null}"
+    printf 'errors=%s\nwarnings=%s\n' "$errors" "$warnings" >>"${GITHUB_OUTPUT:-/dev/null}"
+    exit "$status"
+  fi
+  "$python" - "$report" "${GITHUB_STEP_SUMMARY:-/dev/null}" "${GITHUB_OUTPUT:-/dev/null}" "$status" <<'PY'
 import json, sys
 
 report_path, summary_path, output_path, status = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])

@@ -15,7 +15,7 @@ struct Init: ParsableCommand {
             Writes story.json (a first chapter with two choices, each to an ending), README.md \
             carrying #ChooseYourDestiny (so catalogues find it), resources/ for pictures, \
             .pre-commit-config.yaml (runs `cyd validate` on story.json before each commit; needs \
-            cyd on PATH and `pre-commit install`) and .github/workflows/validate.yml (builds cyd \
+            cyd on PATH and `pre-commit install`) and .github/workflows/validate.yml (the cyd GitHub Action, which builds cyd \
             and validates on every push and pull request, findings as annotations). Everything \
             validates clean with --strict. Nothing is overwritten: a folder that already holds a \
             story.json is refused.
@@ -126,23 +126,20 @@ struct Init: ParsableCommand {
         """
 
     static let workflow = """
-        # Validates story.json on every push and pull request; findings become annotations.
+        # Validates story.json on every push and pull request with the cyd GitHub Action:
+        # findings become annotations and a summary, and errors or warnings fail the job.
         name: validate
         on: [push, pull_request]
         jobs:
           validate:
             runs-on: ubuntu-latest
-            container: swift:6.0-bookworm
+            container: swift:6.0-bookworm   # the action builds cyd with Swift (or set version: to download one)
             steps:
               - uses: actions/checkout@v4
-              - name: Install cyd
-                run: |
-                  apt-get update -qq && apt-get install -y -qq libgit2-dev libcurl4-openssl-dev libsqlite3-dev git
-                  git clone --depth 1 https://github.com/ChooseYourDestiny/ChooseYourDestiny /tmp/cyd
-                  swift build -c release --package-path /tmp/cyd --product cyd
-                  echo "/tmp/cyd/.build/release" >> "$GITHUB_PATH"
-              - name: Validate
-                run: cyd validate --strict --format github .
+              - uses: ChooseYourDestiny/ChooseYourDestiny@main
+                with:
+                  path: .
+                  strict: true
 
         """
 }

@@ -58,6 +58,16 @@ import TestSupport
         #expect(log?["version"] as? String == "2.1.0")
     }
 
+    @Test func withoutPythonTheSummaryStillCountsTheFindings() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("story.json")
+        try Data(story(choiceTo: "ned").utf8).write(to: file)
+        let run = try runAction("validate", ["INPUT_PATH": file.path, "CYD_ACTION_PYTHON": "no-such-python"])
+        #expect(run.result.status == 1, "\(run.result.standardOutput)\(run.result.standardError)")
+        #expect(run.summary.contains("2 errors, 1 warnings: see the annotations"), "\(run.summary)")
+        #expect(run.output.contains("errors=2") && run.output.contains("warnings=1"), "\(run.output)")
+    }
+
     @Test func aCleanStoryPassesAndStrictFailsOnWarnings() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("story.json")
