@@ -183,19 +183,18 @@ async def test_typing_a_chapter_character_by_character_never_crashes_or_leaves_s
     insertion = doc.text.index("      {\n        \"id\": \"end\"")
     typed = '      {"id": "celar", "name": "The Cellar 🐱", "text": "Dark.", "choices": [{"chapter_id": "end", "text": "Up"}]},\n'
     # Step by step: every intermediate text is checked as it is (most do not parse), and each
-    # publish is for the version just sent.
+    # publish is for the version just sent: the test waits for every one of them.
     for count, character in enumerate(typed):
         at = insertion + count
         doc.change(at, at, character)
-        if count % 10 == 0 or count == len(typed) - 1:
-            diagnostics = await doc.diagnostics()
-            parses = True
-            try:
-                json.loads(doc.text)
-            except ValueError:
-                parses = False
-            if not parses:
-                assert any(d.code in ("CYD101", "CYD107") for d in diagnostics), (count, diagnostics)
+        diagnostics = await doc.diagnostics()
+        parses = True
+        try:
+            json.loads(doc.text)
+        except ValueError:
+            parses = False
+        if not parses:
+            assert any(d.code in ("CYD101", "CYD107") for d in diagnostics), (count, diagnostics)
     final = await doc.diagnostics()
     assert json.loads(doc.text)
     assert not [d for d in final if d.severity == types.DiagnosticSeverity.Error], final
