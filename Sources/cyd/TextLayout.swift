@@ -36,6 +36,24 @@ enum TextLayout {
                 }
                 let word = UnsafeBufferPointer(rebasing: bytes[index..<end])
                 let wordWidth = ascii ? word.count : DisplayWidth.of(String(decoding: word, as: UTF8.self))
+                if wordWidth > width - indentWidth {
+                    // Wider than a whole line (CJK text, which has no spaces, or a long URL): cut
+                    // between characters where the line is full, never past the width.
+                    if lineWidth > indentWidth {
+                        if lineWidth + 2 > width { endLine() } else {
+                            line.append(0x20)
+                            lineWidth += 1
+                        }
+                    }
+                    for character in String(decoding: word, as: UTF8.self) {
+                        let characterWidth = DisplayWidth.of(String(character))
+                        if lineWidth > indentWidth, lineWidth + characterWidth > width { endLine() }
+                        line.append(contentsOf: Array(String(character).utf8))
+                        lineWidth += characterWidth
+                    }
+                    index = end
+                    continue
+                }
                 if lineWidth > indentWidth, lineWidth + 1 + wordWidth > width { endLine() }
                 if lineWidth > indentWidth {
                     line.append(0x20)

@@ -12,13 +12,13 @@ struct TerminalReadingTests {
         let socket = "cyd-test-\(UUID().uuidString.prefix(8))"
         let tmux: URL
 
-        init(command: String) throws {
+        init(command: String, columns: Int = 90) throws {
             tmux = try #require(Command.which("tmux"), "tmux is not installed")
             // The server tmux starts keeps what it inherits open, which confuses Process's wait,
             // and the test runner's blocked signals would reach the reader: SpawnedProcess avoids both.
             // The shell prints the program's exit status and keeps the pane open to be read.
             let wrapped = "trap : INT; \(command); echo \"[exited $?]\"; sleep 60"
-            #expect(try SpawnedProcess([tmux.path, "-L", socket, "new-session", "-d", "-s", name, "-x", "90", "-y", "45", wrapped]).wait() == 0)
+            #expect(try SpawnedProcess([tmux.path, "-L", socket, "new-session", "-d", "-s", name, "-x", String(columns), "-y", "45", wrapped]).wait() == 0)
         }
 
         deinit { _ = try? run(["kill-server"]) }
@@ -96,6 +96,40 @@ struct TerminalReadingTests {
         try quitter.type("q", "Enter")
         #expect(try quitter.exitStatus() == 0)
         #expect(!(try quitter.screen()).contains("The First Landing"))
+    }
+
+    @Test("at 40 columns every line fits, CJK text without spaces included, and choices keep their hanging indent")
+    func narrowWindow() throws {
+        let story = #"""
+            {"story": {"id": "cjk", "name": "夜市", "rating": "G", "summary": "窄い窓",
+              "chapters": [
+                {"id": "a", "name": "門", "is_first_chapter": true,
+                 "text": "提灯の門の前に立つと、知らない人があなたの名前を呼んだ。市場は今夜だけ開いていて、失くしたものを売っているという。",
+                 "choices": [{"chapter_id": "b", "text": "門をくぐって市場の奥にある古い時計屋の屋台まで歩いていく"},
+                             {"chapter_id": "b", "text": "Walk past the lanterns without looking at any of the stalls at all"}]},
+                {"id": "b", "name": "終わり", "is_ending": true, "text": "おしまい。", "choices": []}
+              ]}}
+            """#
+        _ = try home.write("cjk/story.json", story)
+        let session = try Session(command: command("--name Ana '\(home.path("cjk"))'"), columns: 40)
+        let screen = try session.waitFor("? help")
+        func cells(_ line: Substring) -> Int {
+            line.unicodeScalars.reduce(0) { total, scalar in
+                let wide = (0x1100...0x115F).contains(scalar.value) || (0x2E80...0xA4CF).contains(scalar.value)
+                    || (0xAC00...0xD7A3).contains(scalar.value) || (0xF900...0xFAFF).contains(scalar.value) || (0xFF00...0xFF60).contains(scalar.value)
+                return total + (wide ? 2 : 1)
+            }
+        }
+        let lines = screen.split(separator: "\n")
+        #expect(lines.allSatisfy { cells($0) <= 40 }, "\(lines.filter { cells($0) > 40 })")
+        // The CJK paragraph is cut into several lines, and both choices continue under their text.
+        #expect(lines.filter { $0.contains("の") }.count >= 3, "\(screen)")
+        let first = try #require(lines.firstIndex { $0.hasPrefix("  1) ") })
+        #expect(lines[first + 1].hasPrefix("     ") && !lines[first + 1].hasPrefix("      "), "\(screen)")
+        let second = try #require(lines.firstIndex { $0.hasPrefix("  2) ") })
+        #expect(lines[second + 1].hasPrefix("     "), "\(screen)")
+        try session.type("q", "Enter")
+        #expect(try session.exitStatus() == 0)
     }
 
     @Test("the prompt edits lines: left arrow moves the cursor, up recalls the last command")
