@@ -399,3 +399,23 @@ def test_garbage_gets_protocol_errors_not_a_crash():
     assert codes[3] == -32601  # unknown method
     assert codes[4] == -32602  # a document that is not open
     assert codes[5] is None
+
+
+def test_an_oversized_message_is_skipped_and_said():
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
+    messages = frame(initialize) + b"Content-Length: 300000000\r\n\r\n" + b"x" * 1000
+    result = subprocess.run([CYD, "lsp"], input=messages, capture_output=True, timeout=30)
+    assert result.returncode == 1  # input ended without shutdown
+    assert b"skipped a message of 300000000 bytes" in result.stdout
+
+
+async def test_an_authors_file_gets_the_catalogue_rules(client, tmp_path):
+    authors = '{"authors": [{"name": "not a user name!"}]}\n'
+    doc = Document(client, tmp_path, authors, name="authors.json")
+    diagnostics = await doc.open()
+    invalid = [d for d in diagnostics if d.code == "CYD902"]
+    assert len(invalid) == 1, diagnostics
+    assert invalid[0].range.start == position(authors, '"not a user name!"')
+    # No story navigation in an authors file, and no error for asking.
+    symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=doc.identifier()))
+    assert not symbols
