@@ -104,18 +104,22 @@ struct Sync: ParsableCommand {
             return
         }
         let out = Terminal.standardOutput
-        for warning in report.catalogueWarnings { out.write("warning: \(VisibleText.escape(warning.description))\n") }
+        // On a terminal every line is wrapped to the window, continuations indented.
+        func say(_ text: String, indent: String = "    ") { TextLayout.write(text, to: out, indent: indent) }
+        for warning in report.catalogueWarnings { say("warning: \(VisibleText.escape(warning.description))") }
         for item in report.items where item.warning != nil {
-            out.write("warning: \(VisibleText.escape(item.id)): \(VisibleText.escape(item.detail ?? ""))\n")
+            say("warning: \(VisibleText.escape(item.id)): \(VisibleText.escape(item.detail ?? ""))")
         }
-        out.write(Self.summary(report, seconds: Date().timeIntervalSince(started)) + "\n")
+        say(Self.summary(report, seconds: Date().timeIntervalSince(started)))
         let failures = report.items.filter { $0.change == .failed }
         if !failures.isEmpty || !report.authorFailures.isEmpty {
-            out.write("Failed:\n")
+            say("Failed:")
             for failure in report.authorFailures {
-                out.write("  author \(VisibleText.escape(failure.author)): \(VisibleText.escape(SyncWords.author(failure.failure, name: failure.author)))\n")
+                say("  author \(VisibleText.escape(failure.author)): \(VisibleText.escape(SyncWords.author(failure.failure, name: failure.author)))", indent: "      ")
             }
-            for failure in failures { out.write("  \(VisibleText.escape(failure.id)) (\(VisibleText.escape(failure.url))): \(VisibleText.escape(failure.detail ?? "failed"))\n") }
+            for failure in failures {
+                say("  \(VisibleText.escape(failure.id)) (\(VisibleText.escape(failure.url))): \(VisibleText.escape(failure.detail ?? "failed"))", indent: "      ")
+            }
         }
         if let limit = report.rateLimited {
             var when = "later"
@@ -123,7 +127,7 @@ struct Sync: ParsableCommand {
                 let minutes = max(1, Int((reset - Date().timeIntervalSince1970 + 59) / 60))
                 when = "in \(plural(minutes, "minute")) (\(Self.clock(reset)) UTC)"
             }
-            out.write("\(VisibleText.escape(limit.message))\nDiscovery stopped there; stories already known were still checked. Try again \(when)\(options.githubToken == nil ? ", or set GITHUB_TOKEN for a larger allowance" : "").\n")
+            say("\(VisibleText.escape(limit.message))\nDiscovery stopped there; stories already known were still checked. Try again \(when)\(options.githubToken == nil ? ", or set GITHUB_TOKEN for a larger allowance" : "").", indent: "")
         }
         if report.hasFailures { throw Exit.problemsFound }
     }
@@ -209,7 +213,7 @@ final class SyncDisplay: @unchecked Sendable {
                 active.removeAll { $0 == item.id }
                 if let line = line(for: item) {
                     if live { clear() }
-                    stream.write(line + "\n")
+                    TextLayout.write(line, to: stream, indent: "         ")
                 }
                 if live { drawBar() }
             }
@@ -238,7 +242,7 @@ final class SyncDisplay: @unchecked Sendable {
 
     private func draw(_ text: String) {
         let columns = Terminal.width(of: stream) ?? 80
-        stream.write("\r\u{1B}[2K" + String(text.prefix(max(10, columns - 1))))
+        stream.write("\r\u{1B}[2K" + TextLayout.truncate(text, width: max(10, columns - 1)))
         drawn = true
     }
 

@@ -66,4 +66,34 @@ enum TextLayout {
         }
         return lines
     }
+
+    /// The longest start of `text` that fits in `width` terminal cells (for a line redrawn in
+    /// place, which must never wrap).
+    static func truncate(_ text: String, width: Int) -> String {
+        var out = ""
+        var used = 0
+        for character in text {
+            let characterWidth = DisplayWidth.of(String(character))
+            if used + characterWidth > width { break }
+            out.append(character)
+            used += characterWidth
+        }
+        return out
+    }
+
+    /// Writes `text` to a stream: wrapped to the window with a hanging indent when the stream is
+    /// a terminal, as it is otherwise (scripts and logs keep one line per message).
+    static func write(_ text: String, to stream: Terminal.Stream, indent: String = "") {
+        guard let columns = Terminal.width(of: stream) else { return stream.write(text + "\n") }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { paragraph -> [String] in
+            // A line that fits is left exactly as it is (aligned columns keep their spaces).
+            if DisplayWidth.of(paragraph) <= columns { return [String(paragraph)] }
+            let lead = String(paragraph.prefix { $0 == " " })
+            let wrapped = wrap(String(paragraph.dropFirst(lead.count)), width: columns - lead.count, indent: indent)
+            guard let first = wrapped.first else { return [""] }
+            // The first line keeps its own margin; the indent is for the lines that continue it.
+            return [lead + first.dropFirst(indent.count)] + wrapped.dropFirst().map { lead + $0 }
+        }
+        stream.write(lines.joined(separator: "\n") + "\n")
+    }
 }

@@ -41,9 +41,10 @@ struct TerminalReadingTests {
             return last
         }
 
-        /// The program's exit status once it has exited (waiting about 5 seconds at most).
+        /// The program's exit status once it has exited (waiting about 15 seconds at most: the
+        /// suite runs release builds beside these tests).
         func exitStatus() throws -> Int? {
-            for _ in 0..<50 {
+            for _ in 0..<150 {
                 let screen = try screen()
                 if let range = screen.range(of: #"\[exited (\d+)\]"#, options: .regularExpression) {
                     return Int(screen[range].dropFirst("[exited ".count).dropLast())
@@ -132,6 +133,31 @@ struct TerminalReadingTests {
         #expect(try session.exitStatus() == 0)
     }
 
+    @Test("cyd sync in a 40-column terminal wraps its report, continuations indented")
+    func narrowSync() throws {
+        let index = #"""
+            { "cyd_catalogue_index": 1, "generated_at": 1795000000, "stories": [
+              { "author": "ana", "repository": "tide", "url": "https://example.org/ana/tide.git",
+                "commit": "0123456789abcdef0123456789abcdef01234567", "story_id": "tide",
+                "title": "The Tide That Came In Twice", "rating": "G", "summary": "s", "chapters": 12 },
+              { "author": "bo", "repository": "yoichi", "url": "https://example.org/bo/yoichi.git",
+                "commit": "89abcdef0123456789abcdef0123456789abcdef", "story_id": "y",
+                "title": "夜市の提灯と失くしたものを売る古い時計屋の話", "rating": "G", "summary": "s", "chapters": 3 } ] }
+            """#
+        _ = try home.write("site/index.json", index)
+        // From an index nothing is fetched (neither story is cloned here): no network.
+        let session = try Session(
+            command: "env CYD_HOME='\(home.path("library"))' GITHUB_API_URL=http://127.0.0.1:9 '\(Command.cyd.path)' sync --catalogue '\(home.path("site"))'",
+            columns: 40)
+        #expect(try session.exitStatus() == 0)
+        let lines = try session.screen().split(separator: "\n")
+        let report = lines.prefix { !$0.hasPrefix("[exited") }
+        #expect(report.first?.hasPrefix("Synced 2 repositories of 2 authors") == true, "\(lines)")
+        #expect(report.count >= 2 && report.dropFirst().allSatisfy { $0.hasPrefix("    ") }, "\(lines)")
+        #expect(report.allSatisfy { $0.count <= 40 }, "\(lines)")
+        #expect(report.joined(separator: " ").contains("2 new"), "\(lines)")
+    }
+
     @Test("the prompt edits lines: left arrow moves the cursor, up recalls the last command")
     func lineEditing() throws {
         let session = try Session(command: command("--name Ana '\(Command.packageRoot.path)/Stories/seven-stairs'"))
@@ -205,9 +231,11 @@ struct TerminalReadingTests {
         #expect(during.contains("[############............] 1/2  ana/silent"), "half done, the stalled one named")
         #expect(during.contains("new      ana/tide \u{201C}Tide\u{201D}"))
         let after = try session.waitFor("Synced 2 repositories")
-        let unwrapped = after.replacingOccurrences(of: "\n", with: "")
-        #expect(unwrapped.contains("Failed:  ana/silent (\(forge.stalledURL)): "))
-        #expect(unwrapped.contains("127.0.0.1:\(forge.stallPort) stalled: nothing received for 4000 ms"))
+        // cyd wraps long lines itself, with indented continuations: compare words, not spaces.
+        let unwrapped = after.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(unwrapped.contains("Failed: ana/silent (\(forge.stalledURL)): "), "\(after)")
+        #expect(unwrapped.contains("127.0.0.1:\(forge.stallPort) stalled: nothing received for 4000 ms"), "\(after)")
+        #expect(after.split(separator: "\n").allSatisfy { $0.count <= 90 }, "\(after)")
         #expect(!after.contains("[####"), "the bar is cleared at the end")
         #expect(try session.exitStatus() == 1)
 
