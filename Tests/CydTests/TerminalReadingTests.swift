@@ -200,6 +200,20 @@ struct TerminalReadingTests {
         _ = try again.waitFor("━━ Gull Rock ━━")
     }
 
+    @Test("Ctrl-C at the line-editing prompt gives the terminal back as it was (echo, canonical mode)")
+    func terminalModeRestored() throws {
+        let story = "'\(Command.packageRoot.path)/Stories/seven-stairs' --name Ana"
+        // After cyd ends, the shell in the pane prints the terminal's mode. (libedit catches the
+        // signal, restores the mode, then passes it on to cyd's own handler, which saves and exits.)
+        let session = try Session(command: command(story) + "; stty -a | tr ' ;' '\\n\\n' | grep -x -E -- '-?(icanon|echo)' | tr '\\n' ' '")
+        _ = try session.waitFor("Climb after Pilot")
+        try session.type("m ab", "Left")  // libedit is editing a line: the terminal is raw
+        try session.type("C-c")
+        let screen = try session.waitFor("[exited")
+        #expect(screen.contains("icanon echo"), "the terminal stayed raw: \(screen)")
+        #expect(!screen.contains("-icanon") && !screen.contains("-echo"), "\(screen)")
+    }
+
     @Test("Ctrl-C and Ctrl-D save and exit cleanly with status 0")
     func interrupt() throws {
         let story = "'\(Command.packageRoot.path)/Stories/seven-stairs' --name Ana"
