@@ -50,10 +50,9 @@ struct ReaderScreen {
             switch resumption {
             case .started: break
             case .resumed: line(style("Welcome back: you are where you left off.", "2"))
-            case .chapterGone(let missing, let fallback):
+            case .chapterGone(let missing, _):
                 // The missing chapter is known only by its id (the library keeps the current
                 // version); the one reading goes on from is named by its title.
-                _ = fallback
                 message("The story has changed since you last read it: your chapter (id '\(safe(missing))') is no longer in it.")
                 message("You are at “\(safe(currentTitle))”, the last chapter of your path that still exists; type r to start from the beginning instead.")
             }
