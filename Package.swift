@@ -31,6 +31,10 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // libedit's line editing for the reader's prompt, loaded on first use
         .target(name: "CLineEditor", linkerSettings: [.linkedLibrary("dl")]),
+        // pictures: libpng, libjpeg-turbo, giflib, libwebp and libchafa, each loaded on first use
+        .target(name: "CPictures", linkerSettings: [.linkedLibrary("dl")]),
+        // decoding a picture and drawing it in a terminal (symbols, sixel, kitty, iTerm2)
+        .target(name: "TerminalPictures", dependencies: ["CPictures"]),
         // libgit2, as a system library
         .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
         // a socket stream for libgit2 whose reads and writes time out: the watchdog for stalled servers
@@ -61,7 +65,7 @@ let package = Package(
             name: "cyd",
             dependencies: [
                 "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
-                "StoryLanguageServer", "CLineEditor", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StoryLanguageServer", "CLineEditor", "TerminalPictures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "StoryFormatTests", dependencies: ["StoryFormat"]),
@@ -80,6 +84,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "TestSupport"]),
+        .testTarget(name: "TerminalPicturesTests", dependencies: ["TerminalPictures"]),
     ],
     swiftLanguageModes: [.v6]
 )
