@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building, testing and benchmarking cyd needs on Debian (run as root):
-# the C libraries (libgit2, libcurl, SQLite; libedit for the reader's line editing), git (its daemon and http-backend serve test
+# the C libraries (libgit2, libcurl, SQLite; libedit for the reader's line editing; libchafa and the
+# picture decoders libjpeg-turbo, libpng, giflib and libwebp, whose headers the build reads), git (its daemon and http-backend serve test
 # repositories), hyperfine and GNU time (benchmarks), tmux (terminal tests), Graphviz (the
 # chapter map: `cyd graph --format svg`, and the test that its DOT parses), groff (the test
 # that the man page renders), and
@@ -8,7 +9,8 @@
 # peer; the hook `cyd init` writes and the project's own hook; the client that tests `cyd lsp`).
 # Quiet and quick when everything is already there.
 set -euo pipefail
-packages=(libgit2-dev libcurl4-openssl-dev libsqlite3-dev libedit2 git hyperfine time tmux graphviz groff-base)
+packages=(libgit2-dev libcurl4-openssl-dev libsqlite3-dev libedit2 libchafa0 libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev
+  git hyperfine time tmux graphviz groff-base)
 # python3 and pip may come from elsewhere (pyenv); only ask apt for them when there is none.
 command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip)
 missing=()
@@ -41,3 +43,9 @@ if ! python3 -c 'import pytest_lsp' >/dev/null 2>&1; then
     || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages pytest-lsp
 fi
 python3 -c 'import pytest_lsp' || { echo "pytest-lsp cannot be imported after installing it" >&2; exit 1; }
+# Pillow: scripts/make-pictures.py writes the pictures the picture tests and bench-read.sh use.
+if ! python3 -c 'import PIL' >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check Pillow \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages Pillow
+fi
+python3 -c 'import PIL' || { echo "Pillow cannot be imported after installing it" >&2; exit 1; }

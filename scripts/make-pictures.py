@@ -10,7 +10,7 @@ import sys
 from PIL import Image, ImageDraw
 
 
-def scene(width, height, seed=0):
+def scene(width, height, noise=False):
     """A sky-to-sea gradient with a sun and noise: something with edges and colours to draw."""
     sky = Image.linear_gradient("L").resize((width, height))
     red = sky.point(lambda v: 40 + v // 3)
@@ -21,7 +21,7 @@ def scene(width, height, seed=0):
     draw.rectangle((0, height * 2 // 3, width, height), fill=(20, 60, 110))
     r = min(width, height) // 6
     draw.ellipse((width // 2 - r, height // 3 - r, width // 2 + r, height // 3 + r), fill=(250, 200, 60))
-    if width * height > 100000:
+    if noise:
         noise = Image.effect_noise((width, height), 40).convert("RGB")
         picture = Image.blend(picture, noise, 0.25)
     return picture
@@ -38,6 +38,7 @@ def gps_exif():
 
 def small(folder):
     scene(64, 40).save(f"{folder}/scene.png")
+    scene(960, 600).save(f"{folder}/harbour.png")
     scene(64, 40).convert("L").save(f"{folder}/grey.png")
     scene(64, 40).quantize(16).save(f"{folder}/palette.png", transparency=0)
     scene(64, 40).save(f"{folder}/scene.jpg", quality=85)
@@ -56,7 +57,7 @@ def small(folder):
 
 
 def photo(path):
-    scene(3560, 2373).save(path, quality=92, exif=gps_exif())
+    scene(3560, 2373, noise=True).save(path, quality=92, exif=gps_exif())
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ public final class PictureFetcher: @unchecked Sendable {
     private let lock = Lock()
     private var states: [String: PictureState] = [:]
     private var pending: [String: DispatchGroup] = [:]
+    private var settled: (@Sendable (String, PictureState) -> Void)?
 
     public init(library: StoryLibrary, source: (any PictureSource)?) {
         self.library = library
@@ -61,6 +62,12 @@ public final class PictureFetcher: @unchecked Sendable {
         }
     }
 
+    /// Calls `handler` (on the fetching thread) each time a background fetch ends, with the
+    /// picture's path and its new state: the reader draws it in its placeholder.
+    public func whenSettled(_ handler: @escaping @Sendable (String, PictureState) -> Void) {
+        lock.withLock { settled = handler }
+    }
+
     /// Forgets a failure and tries again.
     public func retry(_ path: String, of story: StoryRecord) -> PictureState {
         lock.withLock { states[path] = nil }
@@ -83,11 +90,13 @@ public final class PictureFetcher: @unchecked Sendable {
         group.enter()
         queue.async { [self] in
             let state = settle(path, fetch(path, story), story)
-            lock.withLock {
+            let handler = lock.withLock {
                 states[path] = state
                 pending[path] = nil
+                return settled
             }
             group.leave()
+            handler?(path, state)
         }
     }
 

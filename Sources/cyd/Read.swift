@@ -13,6 +13,7 @@ import StoryCheck
 import StoryReader
 import StorySources
 import StoryStore
+import TerminalPictures
 import Transport
 
 struct Read: ParsableCommand {
@@ -51,6 +52,11 @@ struct Read: ParsableCommand {
     @Option(help: "Colour on a terminal: auto (per NO_COLOR and CLICOLOR), always or never.")
     var color: Validate.ColorOption = .auto
 
+    @Option(help: ArgumentHelp(
+        "How pictures are drawn on a terminal: auto (what the terminal supports, asked when the environment does not say), kitty, iterm, sixel, symbols or off. Default: CYD_PICTURES, else auto.",
+        valueName: "how"))
+    var pictures: PictureChoice?
+
     @OptionGroup var library: LibraryOptions
 
     func validate() throws {
@@ -63,13 +69,22 @@ struct Read: ParsableCommand {
         let interactive = input.isTerminal && Terminal.standardOutput.isTerminal
         let mode: ReaderScreen.Mode = json ? .json : (plain || !Terminal.standardOutput.isTerminal ? .plain : .terminal)
         let colors = mode == .terminal && Terminal.useColor(Terminal.ColorChoice(rawValue: color.rawValue)!, for: Terminal.standardOutput)
-        let screen = ReaderScreen(mode: mode, colors: colors)
         Terminal.quitOnInterrupt()
+        let drawing: PictureMode
+        do {
+            // Asked of the terminal only when output is one; piped output and --json never draw.
+            drawing = try PictureSupport.mode(pictures, onTerminal: mode == .terminal && interactive)
+        } catch let error as CLIError {
+            Terminal.standardError.write("cyd: \(error.description)\n")
+            throw Exit.failure
+        }
+        let screen = ReaderScreen(mode: mode, colors: colors, pictures: drawing)
         do {
             let library = try library.open()
             guard let record = try pickStory(library, screen: screen, interactive: interactive) else { return }
             guard let firstName = try resolveFirstName(library, interactive: interactive) else { return }
             let pictures = PictureFetcher(library: library, source: LibraryPictures(context: SourceContext(location: library.location, certificateAuthorities: HTTPClient.caBundle)))
+            if drawing != .off { pictures.whenSettled { path, state in screen.pictureSettled(path, state) } }
             let session = try ReadingSession(library: library, story: record, profile: profile, firstName: firstName, pictures: pictures)
             let resumption = try session.begin(restart: restart)
             screen.storyOpened(record, resumption, currentTitle: session.current.record.name)
@@ -165,8 +180,10 @@ struct ReaderLoop {
         while true {
             let input: String?
             if interactive {
-                Terminal.standardOutput.write(screen.keyHints + "\n")
+                screen.write(screen.keyHints + "\n")
                 input = LineEditor.readLine(prompt: "> ")
+                // The line typed ends with a newline the terminal shows.
+                screen.tracker.withLock { $0.line += 1 }
             } else {
                 input = readLine()
             }
@@ -351,6 +368,15 @@ struct ReaderLoop {
                 screen.message("saved to \(screen.safe(file)) (no xdg-open here to open it)", event: "pictureSaved", fields: ["file": .string(file)])
             }
         default:
+            if screen.pictures != .off {
+                // p draws it as large as the window allows.
+                let (window, columns, rows) = screen.pictureBox(full: true)
+                do {
+                    screen.place(try PictureDrawer.draw(picture.data, mode: screen.pictures, columns: columns, rows: rows, cell: window.cell))
+                } catch {
+                    screen.error("the picture \(screen.safe(path)) cannot be drawn: \(screen.safe(error.reason))")
+                }
+            }
             screen.message(
                 "picture \(screen.safe(path)): \(screen.describe(picture)), stored in the library; p save FILE saves it, p open opens it",
                 event: "picture", fields: ["path": .string(path), "state": "ready", "bytes": .number(Double(picture.data.count))])

@@ -6,6 +6,7 @@ import Foundation
 import StoryFormat
 import StoryReader
 import StoryStore
+import TerminalPictures
 
 /// How `cyd read` shows things: styled text on a terminal, plain text in a pipe, or one JSON
 /// object per event. Every piece of story text goes through VisibleText before it is printed.
@@ -13,7 +14,17 @@ struct ReaderScreen {
     enum Mode { case terminal, plain, json }
     let mode: Mode
     let colors: Bool
+    /// How pictures are drawn; always off unless the mode is terminal.
+    let pictures: PictureMode
     let output = Terminal.standardOutput
+    /// Where the cursor is, counted in lines, and where a picture still loading will go.
+    let tracker = ScreenTracker()
+
+    init(mode: Mode, colors: Bool, pictures: PictureMode = .off) {
+        self.mode = mode
+        self.colors = colors
+        self.pictures = mode == .terminal ? pictures : .off
+    }
 
     var width: Int {
         if mode == .terminal, let columns = Terminal.width(of: output) { return min(columns, 100) }
@@ -29,7 +40,16 @@ struct ReaderScreen {
         output.write(JSONValue.object(event).encoded + "\n")
     }
 
-    func line(_ text: String = "") { output.write(text + "\n") }
+    func line(_ text: String = "") { write(text + "\n") }
+
+    /// Writes `text`; the cursor moves down by its newlines, or by `advancing` lines when given
+    /// (a picture drawn with the cursor saved and restored moves it by what it reserved).
+    func write(_ text: String, advancing: Int? = nil) {
+        tracker.withLock { state in
+            output.write(text)
+            state.line += advancing ?? text.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        }
+    }
 
     /// - Parameter currentTitle: the title of the chapter reading goes on from.
     func storyOpened(_ story: StoryRecord, _ resumption: Resumption, currentTitle: String) {
@@ -82,6 +102,11 @@ struct ReaderScreen {
             line()
             line(mode == .terminal ? style("━━ \(title) ━━", "1;36") : "== \(title) ==")
             line()
+            tracker.withLock { $0.placeholder = nil }
+            if let path = record.picPath, pictures != .off {
+                showPicture(path, picture)
+                line()
+            }
             // The text in one write per 64 KB, not one per line: a huge chapter is 600,000 lines.
             var page = ""
             for (index, paragraph) in view.paragraphs.enumerated() {
@@ -91,12 +116,12 @@ struct ReaderScreen {
                     page += "\n"
                 }
                 if page.utf8.count > 65536 {
-                    output.write(page)
+                    write(page)
                     page = ""
                 }
             }
-            output.write(page)
-            if let path = record.picPath {
+            write(page)
+            if let path = record.picPath, pictures == .off {
                 line()
                 line(style(pictureLine(path, picture), "2"))
             }
@@ -112,6 +137,73 @@ struct ReaderScreen {
                     for more in wrapped.dropFirst() { line("     " + more) }
                 }
             }
+        }
+    }
+
+    // MARK: Pictures drawn
+
+    /// The cells a chapter's picture may take: the text's width, about half the window's height.
+    func pictureBox(full: Bool = false) -> (window: Terminal.Window, columns: Int, rows: Int) {
+        let window = Terminal.window(of: output) ?? Terminal.Window(columns: width, rows: 24, cell: .usual)
+        if full { return (window, window.columns, max(3, window.rows - 3)) }
+        return (window, min(width, window.columns), max(3, window.rows / 2))
+    }
+
+    /// Draws the picture above the chapter's text, or its placeholder while it loads, or a line
+    /// saying why it cannot be shown.
+    func showPicture(_ path: String, _ state: PictureState) {
+        let (window, columns, rows) = pictureBox()
+        switch state {
+        case .ready(let stored):
+            do {
+                let drawn = try PictureDrawer.draw(stored.data, mode: pictures, columns: columns, rows: rows, cell: window.cell)
+                place(drawn)
+            } catch {
+                line(style("[picture: \(safe(path)) cannot be drawn: \(safe(error.reason)); p save FILE keeps it]", "2"))
+            }
+        case .loading:
+            // Room for a picture of the usual photo shape; the picture is fitted into it when it
+            // arrives, drawn in place while the chapter is still on the screen.
+            let area = PictureLayout.fit(width: 3, height: 2, columns: columns, rows: rows, cell: window.cell)
+            let label = TextLayout.truncate(pictureLine(path, state), width: area.columns)
+            tracker.withLock { $0.placeholder = .init(path: path, top: $0.line, columns: area.columns, rows: area.rows) }
+            write(style(label, "2") + String(repeating: "\n", count: area.rows))
+        case .failed, .none:
+            line(style(pictureLine(path, state), "2"))
+        }
+    }
+
+    /// Writes a drawn picture below the cursor: its rows are reserved first (scrolling if
+    /// needed), then it is drawn from their top with the cursor saved, so whatever a protocol
+    /// does with the cursor, the text goes on right below the picture.
+    func place(_ drawn: DrawnPicture) {
+        let rows = drawn.rows
+        write(String(repeating: "\n", count: rows) + "\u{1B}[\(rows)A\r\u{1B}7" + drawn.text + "\u{1B}8\u{1B}[\(rows)B\r", advancing: rows)
+    }
+
+    /// A picture that was loading has arrived (or failed): drawn into its placeholder when that
+    /// is still on the screen, with the cursor (and whatever the reader is typing) left where it is.
+    func pictureSettled(_ path: String, _ state: PictureState) {
+        tracker.withLock { screen in
+            guard let placeholder = screen.placeholder, placeholder.path == path else { return }
+            screen.placeholder = nil
+            let up = screen.line - placeholder.top
+            let window = Terminal.window(of: output) ?? Terminal.Window(columns: width, rows: 24, cell: .usual)
+            guard up > 0, up < window.rows else { return }  // scrolled away: p shows it
+            var text = "\u{1B}7\u{1B}[\(up)A\r\u{1B}[2K"
+            switch state {
+            case .ready(let stored):
+                do {
+                    text += try PictureDrawer.draw(
+                        stored.data, mode: pictures, columns: placeholder.columns, rows: placeholder.rows, cell: window.cell
+                    ).text
+                } catch {
+                    text += style(TextLayout.truncate("[picture: \(safe(path)) cannot be drawn: \(safe("\(error)"))]", width: window.columns), "2")
+                }
+            default:
+                text += style(TextLayout.truncate(pictureLine(path, state), width: window.columns), "2")
+            }
+            output.write(text + "\u{1B}8")
         }
     }
 
@@ -165,6 +257,29 @@ struct ReaderScreen {
 
     static let help = "number: choose · b back · r restart · m [name] bookmark · j [name] jump to a bookmark · d name delete a bookmark · n [text] note (n alone lists notes) · h history · p picture (p save FILE, p open, p retry) · q quit"
     static let shortHelp = "1-9 choose · b back · r restart · m mark · n note · h history · p picture · q quit · ? help"
+}
+
+/// What the reader's screen holds: the cursor's line (counted from the start of reading) and
+/// the placeholder of a picture still loading. Writes and this count change together, under
+/// one lock, so a picture arriving in the background never interleaves with the page.
+final class ScreenTracker: @unchecked Sendable {
+    struct Placeholder {
+        var path: String
+        /// The line the placeholder starts on.
+        var top: Int
+        var columns: Int
+        var rows: Int
+    }
+
+    struct State {
+        var line = 0
+        var placeholder: Placeholder?
+    }
+
+    private let lock = Lock()
+    private var state = State()
+
+    func withLock<T>(_ body: (inout State) -> T) -> T { lock.withLock { body(&state) } }
 }
 
 /// A small JSON value for events; encodes with sorted keys, escaping control characters.

@@ -87,6 +87,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     self.send(200, f.read(), "image/png" if path.endswith(".png") else "application/json")
             else:
                 self.send(404, b"not found")
+        elif parts[0] == "late" and len(parts) == 3 and FILES and ".." not in parts:
+            # /late/SECONDS/NAME: a file from --files, sent after a wait (a picture on a slow line).
+            import os
+            time.sleep(min(float(parts[1]), 30))
+            with open(os.path.join(FILES, parts[2]), "rb") as f:
+                self.send(200, f.read(), "image/png")
         elif parts[0] == "slowdown":
             self.send(429, b"slow down", headers=[("Retry-After", "120")])
         elif parts[0] == "count":
