@@ -83,7 +83,7 @@ let package = Package(
                 "StoryStore", "StorySources", "StoryReader", "StoryFormat", "StoryCheck", "Transport", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "TestSupport"]),
+        .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "TestSupport", "TerminalPictures"]),
         .testTarget(name: "TerminalPicturesTests", dependencies: ["TerminalPictures"]),
     ],
     swiftLanguageModes: [.v6]

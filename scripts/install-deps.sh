@@ -5,7 +5,7 @@
 # repositories), hyperfine and GNU time (benchmarks), tmux (terminal tests), Graphviz (the
 # chapter map: `cyd graph --format svg`, and the test that its DOT parses), groff (the test
 # that the man page renders), and
-# check-jsonschema, pre-commit and pytest-lsp from PyPI (schema agreement tests and benchmark
+# check-jsonschema, pre-commit, pytest-lsp and Pillow from PyPI (schema agreement tests and benchmark
 # peer; the hook `cyd init` writes and the project's own hook; the client that tests `cyd lsp`).
 # Quiet and quick when everything is already there.
 set -euo pipefail

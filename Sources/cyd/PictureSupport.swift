@@ -135,7 +135,42 @@ extension Terminal {
             // The device attributes answer, ESC [ ? ... c, comes last.
             if let start = reply.lastIndex(of: 0x1B), reply[start...].starts(with: [0x1B, 0x5B, 0x3F]), reply.last == 0x63 { break }
         }
-        return reply.isEmpty ? nil : String(decoding: reply, as: UTF8.self)
+        let (answers, typed) = separateAnswers(reply)
+        // What the reader typed meanwhile goes back to the terminal's input, for the prompt.
+        for byte in typed {
+            var character = byte
+            _ = ioctl(STDIN_FILENO, UInt(TIOCSTI), &character)
+        }
+        return answers.isEmpty ? nil : String(decoding: answers, as: UTF8.self)
+    }
+
+    /// Splits what came back into the terminal's answers (DCS ... ST and CSI ? ... c) and
+    /// anything else: keys the reader typed while the question was out.
+    static func separateAnswers(_ bytes: [UInt8]) -> (answers: [UInt8], typed: [UInt8]) {
+        var answers: [UInt8] = []
+        var typed: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0x1B, index + 1 < bytes.count, bytes[index + 1] == 0x50 {
+                // DCS: up to ESC \ (XTVERSION's answer).
+                var end = index + 2
+                while end + 1 < bytes.count, !(bytes[end] == 0x1B && bytes[end + 1] == 0x5C) { end += 1 }
+                let stop = min(bytes.count, end + 2)
+                answers += bytes[index..<stop]
+                index = stop
+            } else if bytes[index] == 0x1B, index + 2 < bytes.count, bytes[index + 1] == 0x5B, bytes[index + 2] == 0x3F {
+                // CSI ? ... c (device attributes).
+                var end = index + 3
+                while end < bytes.count, bytes[end] != 0x63 { end += 1 }
+                let stop = min(bytes.count, end + 1)
+                answers += bytes[index..<stop]
+                index = stop
+            } else {
+                typed.append(bytes[index])
+                index += 1
+            }
+        }
+        return (answers, typed)
     }
 
     static func monotonicSeconds() -> Double {
