@@ -1,21 +1,87 @@
 #!/usr/bin/env bash
-# Benchmark: what drawing a chapter's picture adds to showing the chapter. `cyd read` (release
-# build) runs in a 100 x 50 pseudo-terminal (scripts/pty-bench.py), shows the first chapter and
-# quits: a story without a picture, the same story with a 3560x2373 JPEG of about 3 MB (made by
-# scripts/make-pictures.py, like PrototypeStory's pub.jpg) drawn as symbols, sixel and kitty,
-# and with pictures off; chafa's own tool drawing the same JPEG at the same size is the peer.
-# Prints medians, peak memory and the cost of the picture (with minus without).
+# Benchmarks of the reader.
 #
-# usage: scripts/bench-read.sh [RUNS]   (default 21)
+# library: adds generated stories of 100, 10k and 100k chapters to a fresh library, then times
+#   `cyd read ID` with one scripted choice, from process start to exit, for the 100- and the
+#   100k-chapter story side by side (hyperfine), and reports peak memory. Showing a chapter loads
+#   that chapter only, so the two should take about the same time. Then one 50 MB chapter.
+# pictures: what drawing a chapter's picture adds to showing the chapter. `cyd read` runs in a
+#   100 x 50 pseudo-terminal (scripts/pty-bench.py), shows the first chapter and quits: a story
+#   without a picture, the same story with a 3560x2373 JPEG of about 3 MB (made by
+#   scripts/make-pictures.py, like PrototypeStory's pub.jpg) drawn as symbols, sixel and kitty,
+#   and with pictures off; chafa's own tool drawing the same JPEG at the same size is the peer.
+#   Prints medians, peak memory and the cost of the picture (with minus without).
+#
+# usage: scripts/bench-read.sh [library|pictures]   (default: both; PICTURE_RUNS=21)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=${1:-21}
+part=${1:-all}
 work=${BENCH_DIR:-$(mktemp -d)}
-mkdir -p "$work/with/resources" "$work/without"
-command -v chafa >/dev/null || { echo "chafa (the peer) is not installed: apt-get install chafa" >&2; exit 1; }
-
+mkdir -p "$work"
 swift build -c release --product cyd >/dev/null
 cyd=$(swift build -c release --show-bin-path)/cyd
+
+library() {
+export CYD_HOME="$work/library"
+rm -rf "$CYD_HOME"
+
+declare -A ids
+for size in 100 10000 100000; do
+  mkdir -p "$work/story-$size"
+  [ -f "$work/story-$size/story.json" ] || python3 scripts/generate-story.py "$size" "$work/story-$size/story.json"
+done
+# Adding: three runs each into a fresh library, median.
+for size in 100 10000 100000; do
+  times=()
+  for run in 1 2 3; do
+    rm -rf "$work/add-library"
+    times+=("$({ CYD_HOME="$work/add-library" /usr/bin/time -f %e "$cyd" add "$work/story-$size" >/dev/null; } 2>&1 | tail -1)")
+  done
+  median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
+  echo "add $size chapters: median ${median} s (runs: ${times[*]})"
+  id=$("$cyd" add "$work/story-$size" | sed -n 's/.*(id \([0-9]*\),.*/\1/p')
+  ids[$size]=$id
+done
+
+printf '1\nq\n' >"$work/input"
+hyperfine --style none --warmup 3 --runs 30 --export-json "$work/read.json" \
+  -n "read 100" "$cyd read ${ids[100]} --restart --name Ana < $work/input" \
+  -n "read 100k" "$cyd read ${ids[100000]} --restart --name Ana < $work/input" >/dev/null
+small_kb=$(/usr/bin/time -f %M "$cyd" read "${ids[100]}" --restart --name Ana <"$work/input" 2>&1 >/dev/null | tail -1)
+large_kb=$(/usr/bin/time -f %M "$cyd" read "${ids[100000]}" --restart --name Ana <"$work/input" 2>&1 >/dev/null | tail -1)
+python3 - "$work/read.json" "$small_kb" "$large_kb" <<'PY'
+import json, statistics, sys
+results = {r["command"]: statistics.median(r["times"]) for r in json.load(open(sys.argv[1]))["results"]}
+small, large = results["read 100"], results["read 100k"]
+print(f"read with one choice, 100 chapters:  median {small * 1000:.1f} ms, peak {int(sys.argv[2]) / 1024:.1f} MB")
+print(f"read with one choice, 100k chapters: median {large * 1000:.1f} ms, peak {int(sys.argv[3]) / 1024:.1f} MB")
+print(f"ratio 100k / 100: {large / small:.2f}")
+PY
+
+# A chapter of 50 MB (60,000 paragraphs, with [[name]]): showing it costs its size, not more.
+mkdir -p "$work/huge-chapter"
+python3 - "$work/huge-chapter/story.json" <<'PY'
+import json, sys
+text = ("Hello [[name]]. The lantern swings over the harbour and the gulls wait for the tide. " * 10 + "\n\n") * 60000
+chapters = [{"id": "a", "name": "A", "text": text, "is_first_chapter": True, "choices": [{"chapter_id": "b", "text": "On"}]},
+            {"id": "b", "name": "B", "text": "The end.", "is_ending": True}]
+json.dump({"story": {"id": "huge", "name": "A huge chapter", "rating": "G", "summary": "50 MB of text", "chapters": chapters}}, open(sys.argv[1], "w"))
+PY
+huge=$("$cyd" add "$work/huge-chapter" | sed -n 's/.*(id \([0-9]*\),.*/\1/p')
+hyperfine --style none --warmup 1 --runs 5 --export-json "$work/huge.json" \
+  -n "read huge" "$cyd read $huge --restart --plain --name Ana < /dev/null > /dev/null" >/dev/null
+huge_kb=$(/usr/bin/time -f %M "$cyd" read "$huge" --restart --plain --name Ana </dev/null 2>&1 >/dev/null | tail -1)
+python3 - "$work/huge.json" "$huge_kb" "$(stat -c %s "$work/huge-chapter/story.json")" <<'PY'
+import json, statistics, sys
+time = statistics.median(json.load(open(sys.argv[1]))["results"][0]["times"])
+print(f"show one chapter of {int(sys.argv[3]) / 1e6:.0f} MB (plain, to /dev/null): median {time:.2f} s, peak {int(sys.argv[2]) / 1024:.0f} MB")
+PY
+}
+
+pictures() {
+mkdir -p "$work/with/resources" "$work/without"
+command -v chafa >/dev/null || { echo "chafa (the peer) is not installed: apt-get install chafa" >&2; exit 1; }
+picture_runs=${PICTURE_RUNS:-21}
 [ -f "$work/with/resources/pub.jpg" ] || python3 scripts/make-pictures.py photo "$work/with/resources/pub.jpg"
 python3 - "$work" <<'PY'
 import json, sys
@@ -29,10 +95,10 @@ json.dump(story, open(f"{work}/with/story.json", "w"))
 del story["story"]["chapters"][0]["pic_path"]
 json.dump(story, open(f"{work}/without/story.json", "w"))
 PY
-export CYD_HOME="$work/home" TERM=xterm-256color COLORTERM=truecolor
+export CYD_HOME="$work/picture-library" TERM=xterm-256color COLORTERM=truecolor
 # Both stories added first (and the picture stored), so every timed run resumes a story.
 python3 scripts/pty-bench.py 1 100 50 'q\n' "add=$cyd read --name Ana --pictures off $work/with" "add=$cyd read --name Ana $work/without --pictures off" >/dev/null
-python3 scripts/pty-bench.py "$runs" 100 50 'q\n' \
+python3 scripts/pty-bench.py "$picture_runs" 100 50 'q\n' \
   "cyd, no picture=$cyd read --name Ana --pictures symbols $work/without" \
   "cyd, JPEG as symbols=$cyd read --name Ana --pictures symbols $work/with" \
   "cyd, JPEG as sixel=$cyd read --name Ana --pictures sixel $work/with" \
@@ -54,3 +120,11 @@ for name in ("cyd, JPEG as symbols", "cyd, JPEG as sixel", "cyd, JPEG as kitty")
 peer = rows["chafa -f symbols 100x25"][0]
 print(f"cyd symbols chapter / chafa drawing the picture alone: {rows['cyd, JPEG as symbols'][0] / peer:.2f}")
 PY
+}
+
+case "$part" in
+  library) library ;;
+  pictures) pictures ;;
+  all) library; pictures ;;
+  *) echo "usage: scripts/bench-read.sh [library|pictures]" >&2; exit 2 ;;
+esac
