@@ -5,7 +5,7 @@ import Testing
 /// one way: storage below checking, sources above both, the CLI on top.
 @Suite("Architecture")
 struct ArchitectureTests {
-    static let ours: Set<String> = ["StoryFormat", "LocalFiles", "StoryCheck", "StoryAnalysis", "Transport", "StoryStore", "StoryReader", "StorySources", "StorySync"]
+    static let ours: Set<String> = ["StoryFormat", "LocalFiles", "StoryCheck", "StoryAnalysis", "Transport", "StoryStore", "StoryReader", "StorySources", "StorySync", "TerminalPictures"]
 
     /// Each target's dependencies on our own modules, from `swift package dump-package`.
     static func declared() throws -> [String: Set<String>] {
@@ -53,5 +53,7 @@ struct ArchitectureTests {
         #expect(graph["StoryReader"] == ["StoryStore", "StoryFormat"])
         #expect(graph["StoryCheck"] == ["StoryFormat", "LocalFiles"])
         #expect(graph["StorySync"]?.contains("StorySources") == true)
+        // Drawing pictures knows pixels and terminals' protocols, nothing of stories.
+        #expect(graph["TerminalPictures"] == [])
     }
 }
