@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzes the JSON reader, the story and authors decoders, every rule and every output format
-# with libFuzzer and AddressSanitizer (swiftc -sanitize=fuzzer,address).
+# Fuzzes the JSON reader, the story and authors decoders, every rule and every output format,
+# and the picture header reader (PNG, JPEG, GIF, WebP, EXIF) with libFuzzer and AddressSanitizer
+# (swiftc -sanitize=fuzzer,address).
 #
 # usage: scripts/fuzz.sh [SECONDS] [-- libFuzzer options...]
 #   SECONDS  how long to run (default 60); the corpus grows in .build/fuzz/corpus, seeded from
@@ -30,6 +31,7 @@ build
 
 # Seeds: our stories, the fixtures, and every regression input.
 find Stories Tests/Fixtures -name '*.json' -size -16k -exec cp {} "$out/corpus/" \; 2>/dev/null || true
+find Tests/Fixtures/pictures -type f -size -4k -exec cp {} "$out/corpus/" \; 2>/dev/null || true
 regressions=Tests/Fixtures/fuzz-regressions
 if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
   "$out/fuzz-story" -timeout=10 "$regressions"/* >/dev/null 2>&1 || { echo "a kept regression input fails again (crash, leak or over 10 s)" >&2; exit 1; }

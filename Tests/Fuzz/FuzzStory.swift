@@ -1,5 +1,6 @@
 // libFuzzer entry point: bytes -> JSON reader -> story or authors decoder -> every rule ->
-// every output format, strict and lenient. Built by scripts/fuzz.sh with
+// every output format, strict and lenient; and the same bytes as a picture file whose header
+// CYD608-610 read (PNG, JPEG, GIF, WebP and EXIF parsing). Built by scripts/fuzz.sh with
 // -sanitize=fuzzer,address; not part of the package build.
 import StoryCheck
 import StoryFormat
@@ -29,6 +30,9 @@ public func fuzzStory(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let story = LoadedFile.load(bytes, options: JSONParser.Options(lenient: lenient)).story {
         _ = story.model()
     }
+    // Seeds are JSON; the fuzzer finds the picture signatures by itself (and the seed corpus
+    // holds the picture fixtures too).
+    if case .success(let header)? = PictureHeader.read(bytes), let position = header.position { _ = position.words }
     return 0
 }
 

@@ -18,6 +18,8 @@ public final class StoryFolder: @unchecked Sendable {
     private var listings: [String: Set<String>] = [:]
     /// Folders that could not be listed, with the reason (permission denied, ...).
     private var unlistable: [String: String] = [:]
+    /// Picture headers already read (several rules look at each picture).
+    private var headers: [String: Result<PictureHeader, PictureHeader.Failure>?] = [:]
     private let lock = Lock()
 
     public init(root: URL) { self.root = root }
@@ -65,6 +67,15 @@ public final class StoryFolder: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: count)
         let got = buffer.withUnsafeMutableBytes { POSIX.readBytes(fd, $0.baseAddress!, count) }
         return Array(buffer.prefix(max(0, got)))
+    }
+
+    /// The header of a picture of the folder (its first MiB read once, however many rules ask);
+    /// nil when the file is not a PNG, JPEG, GIF or WebP, or cannot be read.
+    public func pictureHeader(_ path: String) -> Result<PictureHeader, PictureHeader.Failure>? {
+        if let cached = lock.withLock({ headers[path] }) { return cached }
+        let header = PictureHeader.read(prefix(path, count: PictureHeader.bytesNeeded))
+        lock.withLock { headers[path] = header }
+        return header
     }
 
     /// A regular file of the folder (a README), refused when a link takes it outside.

@@ -48,3 +48,20 @@ enum MediaChecks {
         return scheme.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
     }
 }
+
+extension MediaChecks {
+    /// Every distinct picture of the story folder that is a file in it, with its header: what
+    /// CYD608-610 look at. A picture used by several chapters is reported once, at its first use.
+    static func pictureHeaders(_ context: CheckContext) -> [(use: MediaUse, path: String, header: Result<PictureHeader, PictureHeader.Failure>)] {
+        guard let folder = context.folder else { return [] }
+        var seen: Set<String> = []
+        var found: [(use: MediaUse, path: String, header: Result<PictureHeader, PictureHeader.Failure>)] = []
+        for use in context.media where use.isPicture {
+            guard case .repository(let path) = use.reference, isPlainRelativePath(path), seen.insert(path).inserted, folder.fileExists(path),
+                let header = folder.pictureHeader(path)
+            else { continue }
+            found.append((use, path, header))
+        }
+        return found
+    }
+}
