@@ -108,7 +108,7 @@ extension Terminal {
     /// Asks the terminal who it is (XTVERSION) and what it can do (primary device attributes),
     /// waiting at most `timeout` seconds; every terminal answers the second, which ends the wait.
     /// Nil when standard input or output is not a terminal, or nothing came back in time.
-    static func askTerminal(timeout: Double = 0.25) -> String? {
+    static func askTerminal(timeout: Double = 0.5) -> String? {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return nil }
         var saved = termios()
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return nil }
