@@ -20,6 +20,18 @@
 /// At most this many pixels are held while decoding (a picture is reduced to the window long
 /// before this; it bounds what a hostile header can make us allocate).
 #define CPIC_MAX_PIXELS (64u * 1024u * 1024u)
+/// At most this many pixels are decoded at all: a small file can claim a huge picture (a PNG of
+/// 20000 x 20000 zeros compresses to a few hundred KB) and would hold the reader for seconds.
+#define CPIC_MAX_SOURCE_PIXELS (128u * 1024u * 1024u)
+
+static void say(char *error, size_t size, const char *format, ...);
+
+/// Whether a picture of this size may be decoded; otherwise says why.
+static int decodable(long width, long height, char *error, size_t size) {
+    if (width > 0 && height > 0 && (uint64_t)width * (uint64_t)height <= CPIC_MAX_SOURCE_PIXELS) return 1;
+    say(error, size, "it is %ld x %ld pixels, too large to draw", width, height);
+    return 0;
+}
 
 static void say(char *error, size_t size, const char *format, ...) {
     if (!error || size == 0) return;
@@ -233,6 +245,10 @@ static int decode_jpeg(const unsigned char *data, size_t size, int want_width, i
     create(&info, JPEG_LIB_VERSION, sizeof info);
     mem_src(&info, data, (unsigned long)size);
     read_header(&info, TRUE);
+    if (!decodable((long)info.image_width, (long)info.image_height, error, error_size)) {
+        destroy(&info);
+        return 1;
+    }
     int cmyk = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;
     info.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
     // DCT scaling: the smallest n/8 that still covers what is wanted.
@@ -393,6 +409,10 @@ static int decode_png(const unsigned char *data, size_t size, int want_width, in
     user_limits(png, 65535, 65535);
     read_info(png, info);
     int width = (int)get_width(png, info), height = (int)get_height(png, info);
+    if (!decodable(width, height, error, error_size)) {
+        destroy(&png, &info, NULL);
+        return 1;
+    }
     set_expand(png);
     set_strip_16(png);
     set_gray_to_rgb(png);
@@ -508,8 +528,9 @@ static int decode_gif(const unsigned char *data, size_t size, int want_width, in
             result = 2;
             break;
         }
-        if ((uint64_t)frame_width * (uint64_t)frame_height > CPIC_MAX_PIXELS) {
-            say(error, error_size, "it is %d x %d pixels, too large to draw", frame_width, frame_height);
+        if ((uint64_t)frame_width * (uint64_t)frame_height > CPIC_MAX_PIXELS || !decodable(screen_width, screen_height, error, error_size)) {
+            if ((uint64_t)frame_width * (uint64_t)frame_height > CPIC_MAX_PIXELS)
+                say(error, error_size, "it is %d x %d pixels, too large to draw", frame_width, frame_height);
             result = 2;
             break;
         }
@@ -643,6 +664,13 @@ static int decode_webp(const unsigned char *data, size_t size, int want_width, i
     }
     int width = config.input.width, height = config.input.height;
     int result = 1;
+    if (width > 0 && height > 0 && !decodable(width, height, error, error_size)) {
+        if (demuxer) {
+            release(&frame);
+            demux_delete(demuxer);
+        }
+        return 1;
+    }
     reducer r;
     memset(&r, 0, sizeof r);
     if (width > 0 && height > 0) {

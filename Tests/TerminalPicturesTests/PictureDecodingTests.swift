@@ -61,6 +61,30 @@ struct PictureDecodingTests {
         #expect(throws: PictureDrawingError.self) { _ = try DecodedPicture.decode(gif) }
         #expect(throws: PictureDrawingError.self) { _ = try DecodedPicture.decode([]) }
     }
+
+    @Test("a valid header claiming 30000 x 30000 pixels is refused before any pixel is decoded")
+    func huge() throws {
+        var png = try fixture("scene.png")
+        // IHDR's width and height, and its CRC made right again, so libpng itself accepts it.
+        png.replaceSubrange(16..<24, with: [0, 0, 0x75, 0x30, 0, 0, 0x75, 0x30])
+        let crc = crc32(Array(png[12..<29]))
+        png.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+        #expect {
+            _ = try DecodedPicture.decode(png, box: (800, 400))
+        } throws: { error in
+            "\(error)".contains("30000 x 30000 pixels, too large to draw")
+        }
+    }
+
+    /// CRC-32 as PNG chunks use it.
+    func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
 }
 
 @Suite("Fitting a picture to the window")
