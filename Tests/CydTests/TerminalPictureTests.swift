@@ -73,6 +73,22 @@ struct TerminalPictureTests {
         #expect(try session.exitStatus() == 0)
     }
 
+    @Test("at 40 columns the picture is 40 wide at most and no line of text is broken mid-word")
+    func narrow() throws {
+        let folder = try story(picture: "harbour.png")
+        let session = try TerminalReadingTests.Session(command: command("--pictures symbols '\(folder)'"), columns: 40)
+        let screen = try session.waitFor("? help")
+        let lines = screen.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 40 }, "\(screen)")
+        let coloured = try Self.colouredScreen(session)
+        #expect(Self.blockLines(coloured).count >= 8, "the picture is drawn: \(screen)")
+        let words = Set("Gulls wheel over the harbour wall while the boats come in with the evening tide.".split(separator: " "))
+        let text = lines.drop { !$0.hasPrefix("Gulls") }.prefix { !$0.isEmpty && !$0.hasPrefix("  1)") }
+        #expect(!text.isEmpty && text.allSatisfy { $0.split(separator: " ").allSatisfy { words.contains($0) } }, "\(screen)")
+        try session.type("q", "Enter")
+        #expect(try session.exitStatus() == 0)
+    }
+
     /// The bytes cyd writes into the pane with `--pictures how`.
     func rawOutput(_ how: String, picture: String = "harbour.png") throws -> String {
         let folder = try story(picture: picture)
