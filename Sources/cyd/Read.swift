@@ -170,6 +170,15 @@ struct ReaderLoop {
     func showChapter() throws {
         screen.chapter(
             session.current, picture: session.picture(), endingsFound: try session.endingsFound().count, endingCount: session.endingCount)
+        // A picture that arrived while its placeholder was being written found no placeholder
+        // yet: it is drawn now (drawing a placeholder twice is harmless: the first draw ends it).
+        if screen.pictures != .off, screen.tracker.withLock({ $0.placeholder != nil }), let path = session.current.record.picPath {
+            let state = session.picture()
+            switch state {
+            case .ready, .failed: screen.pictureSettled(path, state)
+            default: break
+            }
+        }
         if let unsaved = session.unsaved {
             screen.error("your place was not saved: \(VisibleText.escape(unsaved.description)); the next move saves it again")
         }
