@@ -49,6 +49,7 @@ def small(folder):
     frames[0].save(f"{folder}/scene.gif", save_all=True, append_images=frames[1:], duration=200, loop=0)
     frames[0].save(f"{folder}/animated.webp", save_all=True, append_images=frames[1:], duration=200, loop=0)
     scene(4096 + 8, 16).save(f"{folder}/wide.png")
+    scene(3, 600).save(f"{folder}/thin.png")
     with open(f"{folder}/scene.jpg", "rb") as whole, open(f"{folder}/truncated.jpg", "wb") as cut:
         data = whole.read()
         cut.write(data[: len(data) - 300])

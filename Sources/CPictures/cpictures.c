@@ -99,12 +99,14 @@ static int reduction(int width, int height, int box_width, int box_height) {
     return factor < 1 ? 1 : factor;
 }
 
-/// Receives rows of `width` RGBA pixels and keeps their average over `factor` x `factor` boxes:
-/// a picture is reduced row by row, never held at full size.
+/// Receives rows of `width` RGBA pixels and keeps their average over boxes of `across` x `down`
+/// pixels: a picture is reduced row by row, never held at full size. The box is the reduction
+/// factor both ways, but never wider or taller than the picture (a 3 x 1000 picture reduced
+/// by 25 keeps its 3 columns' worth in one).
 typedef struct {
-    int width, height, factor;
+    int width, height, across, down;
     int out_width, out_height;
-    uint32_t *sums;
+    uint64_t *sums;
     unsigned char *pixels;
     int rows_seen;
 } reducer;
@@ -114,14 +116,15 @@ static int reducer_start(reducer *r, int width, int height, int want_width, int 
     int factor = reduction(width, height, want_width, want_height);
     r->width = width;
     r->height = height;
-    r->factor = factor;
-    r->out_width = width / factor > 0 ? width / factor : 1;
-    r->out_height = height / factor > 0 ? height / factor : 1;
-    if ((uint64_t)r->out_width * (uint64_t)r->out_height > CPIC_MAX_PIXELS) {
+    r->across = factor < width ? factor : (width > 0 ? width : 1);
+    r->down = factor < height ? factor : (height > 0 ? height : 1);
+    r->out_width = width / r->across > 0 ? width / r->across : 1;
+    r->out_height = height / r->down > 0 ? height / r->down : 1;
+    if (width <= 0 || height <= 0 || (uint64_t)r->out_width * (uint64_t)r->out_height > CPIC_MAX_PIXELS) {
         say(error, size, "it is %d x %d pixels, too large to draw", width, height);
         return 0;
     }
-    r->sums = calloc((size_t)r->out_width * 4, sizeof(uint32_t));
+    r->sums = calloc((size_t)r->out_width * 4, sizeof(uint64_t));
     r->pixels = malloc((size_t)r->out_width * (size_t)r->out_height * 4);
     if (!r->sums || !r->pixels) {
         free(r->sums);
@@ -135,34 +138,35 @@ static int reducer_start(reducer *r, int width, int height, int want_width, int 
 }
 
 static void reducer_row(reducer *r, const unsigned char *row) {
-    int out_y = r->rows_seen / r->factor;
+    int out_y = r->rows_seen / r->down;
     r->rows_seen++;
     if (out_y >= r->out_height) return;
-    if (r->factor == 1) {
+    if (r->across == 1 && r->down == 1) {
         memcpy(r->pixels + (size_t)out_y * (size_t)r->out_width * 4, row, (size_t)r->out_width * 4);
         return;
     }
+    // out_width * across <= width: every pixel read is in the row.
     for (int x = 0; x < r->out_width; x++) {
-        const unsigned char *p = row + (size_t)x * (size_t)r->factor * 4;
-        uint32_t *s = r->sums + (size_t)x * 4;
-        for (int k = 0; k < r->factor; k++, p += 4) {
+        const unsigned char *p = row + (size_t)x * (size_t)r->across * 4;
+        uint64_t *s = r->sums + (size_t)x * 4;
+        for (int k = 0; k < r->across; k++, p += 4) {
             s[0] += p[0];
             s[1] += p[1];
             s[2] += p[2];
             s[3] += p[3];
         }
     }
-    if (r->rows_seen % r->factor == 0) {
-        uint32_t box = (uint32_t)r->factor * (uint32_t)r->factor;
+    if (r->rows_seen % r->down == 0) {
+        uint64_t box = (uint64_t)r->across * (uint64_t)r->down;
         unsigned char *out = r->pixels + (size_t)out_y * (size_t)r->out_width * 4;
         for (size_t i = 0; i < (size_t)r->out_width * 4; i++) out[i] = (unsigned char)(r->sums[i] / box);
-        memset(r->sums, 0, (size_t)r->out_width * 4 * sizeof(uint32_t));
+        memset(r->sums, 0, (size_t)r->out_width * 4 * sizeof(uint64_t));
     }
 }
 
 static void reducer_finish(reducer *r, cpic_image *out) {
     // Rows a short picture never sent stay black rather than undefined.
-    int complete = r->rows_seen / r->factor;
+    int complete = r->rows_seen / r->down;
     if (complete < r->out_height)
         memset(r->pixels + (size_t)complete * (size_t)r->out_width * 4, 0,
             (size_t)(r->out_height - complete) * (size_t)r->out_width * 4);
@@ -229,16 +233,17 @@ static int decode_jpeg(const unsigned char *data, size_t size, int want_width, i
 
     struct jpeg_decompress_struct info;
     jpeg_failure failure;
-    // Kept in a struct the jump cannot lose: what must be freed when libjpeg gives up.
+    // What must be freed if libjpeg gives up. It is all allocated before the second setjmp and
+    // not reassigned after it, so its values are still right when libjpeg jumps back (C leaves
+    // locals changed between setjmp and longjmp indeterminate).
     struct { reducer r; unsigned char *row; } volatile_state;
     memset(&volatile_state, 0, sizeof volatile_state);
     info.err = std_error(&failure.manager);
     failure.manager.error_exit = jpeg_fail;
     failure.manager.output_message = jpeg_quiet;
     if (setjmp(failure.jump)) {
+        // Reading the header: nothing of ours allocated yet.
         say(error, error_size, "libjpeg: %s", failure.message);
-        reducer_abandon(&volatile_state.r);
-        free(volatile_state.row);
         destroy(&info);
         return 1;
     }
@@ -275,7 +280,6 @@ static int decode_jpeg(const unsigned char *data, size_t size, int want_width, i
         destroy(&info);
         return 1;
     }
-    start(&info);
     volatile_state.row = malloc((size_t)width * 4);
     if (!volatile_state.row) {
         reducer_abandon(&volatile_state.r);
@@ -283,6 +287,15 @@ static int decode_jpeg(const unsigned char *data, size_t size, int want_width, i
         say(error, error_size, "there is not enough memory to draw it");
         return 1;
     }
+    if (setjmp(failure.jump)) {
+        // Decoding: what was allocated above goes too.
+        say(error, error_size, "libjpeg: %s", failure.message);
+        reducer_abandon(&volatile_state.r);
+        free(volatile_state.row);
+        destroy(&info);
+        return 1;
+    }
+    start(&info);
     while (info.output_scanline < info.output_height) {
         JSAMPROW rows[1] = {volatile_state.row};
         if (read_scanlines(&info, rows, 1) != 1) break;
@@ -395,13 +408,11 @@ static int decode_png(const unsigned char *data, size_t size, int want_width, in
         return 1;
     }
     png_infop info = create_info(png);
+    // As for JPEG: everything to free is allocated before the second setjmp, never reassigned.
     struct { reducer r; unsigned char *row; unsigned char *whole; } state;
     memset(&state, 0, sizeof state);
     if (!info || setjmp(failure.jump)) {
         say(error, error_size, "libpng: %s", info ? failure.message : "could not start");
-        reducer_abandon(&state.r);
-        free(state.row);
-        free(state.whole);
         destroy(&png, info ? &info : NULL, NULL);
         return 1;
     }
@@ -419,22 +430,40 @@ static int decode_png(const unsigned char *data, size_t size, int want_width, in
     set_filler(png, 0xFF, PNG_FILLER_AFTER);
     int passes = set_interlace(png);
     update_info(png, info);
+    if (passes > 1 && (uint64_t)width * (uint64_t)height > CPIC_MAX_PIXELS) {
+        say(error, error_size, "it is interlaced and %d x %d pixels, too large to draw", width, height);
+        destroy(&png, &info, NULL);
+        return 1;
+    }
     if (!reducer_start(&state.r, width, height, want_width, want_height, error, error_size)) {
         destroy(&png, &info, NULL);
         return 1;
     }
-    if (passes == 1) {
+    // An interlaced picture arrives in seven passes over the whole: it is held once.
+    if (passes == 1)
         state.row = malloc((size_t)width * 4);
-        if (!state.row) png_fail(png, "not enough memory");
+    else
+        state.whole = calloc((size_t)width * (size_t)height, 4);
+    if (!state.row && !state.whole) {
+        reducer_abandon(&state.r);
+        destroy(&png, &info, NULL);
+        say(error, error_size, "there is not enough memory to draw it");
+        return 1;
+    }
+    if (setjmp(failure.jump)) {
+        say(error, error_size, "libpng: %s", failure.message);
+        reducer_abandon(&state.r);
+        free(state.row);
+        free(state.whole);
+        destroy(&png, &info, NULL);
+        return 1;
+    }
+    if (passes == 1) {
         for (int y = 0; y < height; y++) {
             read_row(png, state.row, NULL);
             reducer_row(&state.r, state.row);
         }
     } else {
-        // An interlaced picture arrives in seven passes over the whole: it is held once.
-        if ((uint64_t)width * (uint64_t)height > CPIC_MAX_PIXELS) png_fail(png, "interlaced and too large to draw");
-        state.whole = calloc((size_t)width * (size_t)height, 4);
-        if (!state.whole) png_fail(png, "not enough memory");
         for (int pass = 0; pass < passes; pass++)
             for (int y = 0; y < height; y++) read_row(png, state.whole + (size_t)y * (size_t)width * 4, NULL);
         for (int y = 0; y < height; y++) reducer_row(&state.r, state.whole + (size_t)y * (size_t)width * 4);
@@ -676,7 +705,7 @@ static int decode_webp(const unsigned char *data, size_t size, int want_width, i
     if (width > 0 && height > 0) {
         // libwebp scales while decoding, to any size: ask for the reduced one directly.
         int factor = reduction(width, height, want_width, want_height);
-        int out_width = width / factor, out_height = height / factor;
+        int out_width = width / factor > 0 ? width / factor : 1, out_height = height / factor > 0 ? height / factor : 1;
         if ((uint64_t)out_width * (uint64_t)out_height > CPIC_MAX_PIXELS) {
             say(error, error_size, "it is %d x %d pixels, too large to draw", width, height);
         } else {

@@ -34,6 +34,16 @@ struct PictureDecodingTests {
         #expect(jpeg.originalWidth == 64)
     }
 
+    @Test("a picture thinner than its reduction keeps its columns (found by fuzzing: rows were read past their end)")
+    func thin() throws {
+        // 3 x 600 into 80 x 40: reduced 15 times down, but at most 3 across.
+        let picture = try DecodedPicture.decode(try fixture("thin.png"), box: (80, 40))
+        #expect(picture.width == 1 && picture.height == 40, "\(picture.width)x\(picture.height)")
+        let regression = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/picture-regressions/reduced-wider-than-picture.bin")
+        _ = try? DecodedPicture.decode([UInt8](try Data(contentsOf: regression)), box: (80, 40))
+    }
+
     @Test("what is not a picture, or is cut short, is refused in words", arguments: [
         ("not-a-picture.jpg", "not a PNG, JPEG, GIF or WebP"),
     ])
