@@ -11,4 +11,15 @@ struct ReadmeTests {
         #expect(!table.isEmpty)
         #expect(readme.contains(table), "run `cyd rules --markdown` and paste it into the README's rule table")
     }
+
+    @Test("CI runs exactly the README's test command")
+    func ciRunsTheReadmeCommand() throws {
+        let readme = try String(contentsOf: Command.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let ci = try String(contentsOf: Command.packageRoot.appendingPathComponent(".ci/run"), encoding: .utf8)
+        let lines = readme.split(separator: "\n")
+        let comment = try #require(lines.firstIndex { $0.hasPrefix("# the tests") }, "the README names its test command")
+        let command = lines[comment + 1]
+        #expect(command.hasPrefix("scripts/install-deps.sh && "))
+        #expect(ci.split(separator: "\n").contains(command), ".ci/run must run: \(command)")
+    }
 }
