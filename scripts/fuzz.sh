@@ -6,6 +6,8 @@
 # usage: scripts/fuzz.sh [SECONDS] [-- libFuzzer options...]
 #   SECONDS  how long to run (default 60); the corpus grows in .build/fuzz/corpus, seeded from
 #            Stories/ and Tests/Fixtures; crashes are written to .build/fuzz/crash-*.
+# FUZZ_TARGET=picture-header fuzzes the picture header reader alone (Tests/Fuzz/FuzzPictureHeader.swift,
+# seeded from Tests/Fixtures/pictures; use its own FUZZ_DIR).
 # Every input that ever crashed it is kept in Tests/Fixtures/fuzz-regressions/ and replayed
 # first (a crash, leak or a run over 10 s there fails the run at once).
 set -euo pipefail
@@ -17,6 +19,13 @@ out=${FUZZ_DIR:-.build/fuzz}
 mkdir -p "$out/corpus" "$out/objects"
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-bare-slash-regex)
 
+target=${FUZZ_TARGET:-story}
+case "$target" in
+  story) source=Tests/Fuzz/FuzzStory.swift ;;
+  picture-header) source=Tests/Fuzz/FuzzPictureHeader.swift ;;
+  *) echo "FUZZ_TARGET is story or picture-header" >&2; exit 2 ;;
+esac
+
 build() {
   swiftc "${flags[@]}" -module-name LocalFiles -emit-module -emit-module-path "$out/objects/LocalFiles.swiftmodule" \
     -emit-library -static -o "$out/objects/libLocalFiles.a" $(find Sources/LocalFiles -name '*.swift')
@@ -25,12 +34,12 @@ build() {
   swiftc "${flags[@]}" -I "$out/objects" -module-name StoryCheck -emit-module -emit-module-path "$out/objects/StoryCheck.swiftmodule" \
     -emit-library -static -o "$out/objects/libStoryCheck.a" $(find Sources/StoryCheck -name '*.swift')
   swiftc "${flags[@]}" -I "$out/objects" -L "$out/objects" -lStoryCheck -lStoryFormat -lLocalFiles \
-    -o "$out/fuzz-story" Tests/Fuzz/FuzzStory.swift
+    -o "$out/fuzz-story" "$source"
 }
 build
 
 # Seeds: our stories, the fixtures, and every regression input.
-find Stories Tests/Fixtures -name '*.json' -size -16k -exec cp {} "$out/corpus/" \; 2>/dev/null || true
+[ "$target" = story ] && { find Stories Tests/Fixtures -name '*.json' -size -16k -exec cp {} "$out/corpus/" \; 2>/dev/null || true; }
 find Tests/Fixtures/pictures -type f -size -4k -exec cp {} "$out/corpus/" \; 2>/dev/null || true
 regressions=Tests/Fixtures/fuzz-regressions
 if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
