@@ -69,4 +69,22 @@ struct PictureHeaderTests {
         let fill = [0xFF, 0xD8] + [UInt8](repeating: 0xFF, count: 1 << 20)
         guard case .failure? = PictureHeader.read(fill) else { Issue.record("read"); return }
     }
+
+    @Test("a frame header after 64 KiB of camera data is found; past the first MiB nothing is said (not 'broken')")
+    func deepFrameHeader() throws {
+        func jpeg(segments: Int) -> [UInt8] {
+            var bytes: [UInt8] = [0xFF, 0xD8]
+            for _ in 0..<segments { bytes += [0xFF, 0xE2, 0xFF, 0xFF] + [UInt8](repeating: 0x41, count: 65533) }
+            return bytes + [0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x20, 0x00, 0x30, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xFF, 0xD9]
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-headers-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(jpeg(segments: 3)).write(to: folder.appendingPathComponent("deep.jpg"))
+        try Data(jpeg(segments: 20)).write(to: folder.appendingPathComponent("deeper.jpg"))
+        let story = StoryFolder(root: folder)
+        guard case .success(let header)? = story.pictureHeader("deep.jpg") else { Issue.record("the frame header after 196 KB was not found"); return }
+        #expect(header.width == 48 && header.height == 32)
+        #expect(story.pictureHeader("deeper.jpg") == nil)
+    }
 }

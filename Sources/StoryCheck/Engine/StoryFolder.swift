@@ -69,11 +69,20 @@ public final class StoryFolder: @unchecked Sendable {
         return Array(buffer.prefix(max(0, got)))
     }
 
-    /// The header of a picture of the folder (its first MiB read once, however many rules ask);
-    /// nil when the file is not a PNG, JPEG, GIF or WebP, or cannot be read.
+    /// The header of a picture of the folder, read once however many rules ask: its first 64 KiB,
+    /// or its first MiB when a camera put more than that before the frame header. Nil when the
+    /// file is not a PNG, JPEG, GIF or WebP, cannot be read, or has no header in its first MiB
+    /// (then nothing is known, and nothing is said).
     public func pictureHeader(_ path: String) -> Result<PictureHeader, PictureHeader.Failure>? {
         if let cached = lock.withLock({ headers[path] }) { return cached }
-        let header = PictureHeader.read(prefix(path, count: PictureHeader.bytesNeeded))
+        var header: Result<PictureHeader, PictureHeader.Failure>?
+        for count in [64 << 10, PictureHeader.bytesNeeded] {
+            let bytes = prefix(path, count: count)
+            header = PictureHeader.read(bytes)
+            guard case .failure? = header, bytes.count == count else { break }
+            // Cut by us, not short: look further, and past the last try say nothing.
+            header = count == PictureHeader.bytesNeeded ? nil : header
+        }
         lock.withLock { headers[path] = header }
         return header
     }
