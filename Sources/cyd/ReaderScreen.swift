@@ -188,7 +188,7 @@ struct ReaderScreen {
             guard let placeholder = screen.placeholder, placeholder.path == path else { return }
             screen.placeholder = nil
             let up = screen.line - placeholder.top
-            let window = Terminal.window(of: output) ?? Terminal.Window(columns: width, rows: 24, cell: .usual)
+            let window = pictureBox().window
             guard up > 0, up < window.rows else { return }  // scrolled away: p shows it
             var text = "\u{1B}7\u{1B}[\(up)A\r\u{1B}[2K"
             switch state {
