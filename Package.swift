@@ -69,6 +69,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StoryFormatTests", dependencies: ["StoryFormat"]),
+        .testTarget(name: "LocalFilesTests", dependencies: ["LocalFiles", "TestSupport"]),
         .testTarget(name: "StoryCheckTests", dependencies: ["StoryCheck", "StoryFormat", "TestSupport"]),
         .testTarget(name: "StoryLanguageServerTests", dependencies: ["StoryLanguageServer"]),
         .testTarget(name: "StoryAnalysisTests", dependencies: ["StoryAnalysis", "StoryCheck", "StoryFormat"]),

@@ -63,16 +63,20 @@ public enum CatalogueIndex {
         if FileStatus(folder) == nil { mkdir(folder, 0o755) }
         guard FileStatus(folder)?.isDirectory == true else { throw .storage("cannot publish into \(folder): it is not a folder") }
         let target = folder + "/" + fileName
-        let temporary = target + ".partial-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .storage("cannot write \(temporary): \(LocalFile.reason(errno))") }
-        let failure = bytes.withUnsafeBytes { POSIX.writeAll(fd, $0) }
-        let synced = failure == 0 && fsync(fd) == 0
-        close(fd)
-        guard failure == 0, synced, rename(temporary, target) == 0 else {
-            let code = failure != 0 ? failure : errno
-            unlink(temporary)
-            throw .storage("cannot write \(target): \(LocalFile.reason(code))")
+        do {
+            try AtomicFile.write(bytes, to: target)
+        } catch {
+            let reason: String
+            switch error {
+            case .system(let code): reason = LocalFile.reason(code)
+            case .readOnly: reason = "it is read-only"
+            case .hardLinked(let links): reason = "it has \(links) hard links"
+            case .isFolder: reason = "it is a folder"
+            case .noName, .changedSinceRead: reason = "it cannot be replaced"
+            case .folderMissing(let folder), .notAFolder(let folder): reason = "'\(folder)' is not a folder"
+            case .unreadable(let failure): reason = failure.description
+            }
+            throw .storage("cannot write \(target): \(reason)")
         }
     }
 

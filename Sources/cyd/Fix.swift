@@ -1,4 +1,5 @@
 import ArgumentParser
+import LocalFiles
 import StoryAnalysis
 import StoryCheck
 import StoryFormat
@@ -26,13 +27,25 @@ struct Fix: ParsableCommand {
     var json = false
 
     func run() throws {
-        let (target, bytes) = try StoryInput.open(path)
+        let target: ValidationTarget
+        let original: AtomicFile.Original
+        do {
+            target = try ValidationTarget.resolve(path)
+            // Read whole into memory, never mapped: the output must be built from what was read,
+            // not from pages another program may be rewriting.
+            original = try AtomicFile.readForReplacing(target.fileURL.path, limit: JSONParser.Options().maximumSize)
+        } catch let error as ValidationTarget.InputError {
+            throw CLIError(error.description)
+        } catch let error as AtomicFile.Failure {
+            throw CLIError(FileWriter.sentence(error, path: path))
+        }
+        let bytes = SourceBytes(original.bytes)
         let (edits, skipped) = Fixes.edits(for: bytes, path: target.displayPath)
         let out = Terminal.standardOutput
         let shown = VisibleText.escape(target.displayPath)
         if json {
             if !dryRun && !edits.isEmpty {
-                do { try AtomicFile.write(Fixes.apply(edits, to: bytes), to: target.fileURL.path) } catch { throw CLIError(error.description) }
+                do { try FileWriter.replace(original, with: Fixes.apply(edits, to: bytes), shownAs: target.displayPath) } catch { throw CLIError(error.description) }
             }
             let lines = LineIndex(bytes.array)
             out.write(JSONValue.object([
@@ -59,7 +72,7 @@ struct Fix: ParsableCommand {
         } else {
             let fixed = Fixes.apply(edits, to: bytes)
             do {
-                try AtomicFile.write(fixed, to: target.fileURL.path)
+                try FileWriter.replace(original, with: fixed, shownAs: target.displayPath)
             } catch {
                 throw CLIError(error.description)
             }

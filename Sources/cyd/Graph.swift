@@ -44,7 +44,7 @@ struct Graph: ParsableCommand {
         }
         if let output {
             do {
-                try AtomicFile.write(Array(rendered.utf8), to: output)
+                try FileWriter.write(Array(rendered.utf8), to: output)
             } catch {
                 throw CLIError(error.description)
             }

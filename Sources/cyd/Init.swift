@@ -48,7 +48,7 @@ struct Init: ParsableCommand {
                 throw CLIError("cannot make the folder \(VisibleText.escape(parent))")
             }
             if FileStatus(path) != nil { continue }  // an existing README or workflow is the author's: kept
-            do { try AtomicFile.write(text, to: path) } catch { throw CLIError(error.description) }
+            do { try FileWriter.write(text, to: path) } catch { throw CLIError(error.description) }
         }
         let target = try ValidationTarget.resolve(folder)
         let reports = try target.check(options: CheckOptions())

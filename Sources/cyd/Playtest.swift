@@ -140,7 +140,7 @@ struct Test: ParsableCommand {
             for (number, walk) in walks.enumerated() {
                 let name = String(format: "%@/walkthrough-%03d.txt", write, number + 1)
                 do {
-                    try AtomicFile.write(Self.transcript(walk, test, number: number + 1, of: walks.count), to: name)
+                    try FileWriter.write(Self.transcript(walk, test, number: number + 1, of: walks.count), to: name)
                 } catch {
                     throw CLIError(error.description)
                 }

@@ -356,7 +356,7 @@ struct ReaderLoop {
                 return screen.error("\(screen.safe(target)) exists: p save! \(screen.safe(target)) replaces it")
             }
             do {
-                try AtomicFile.write(picture.data, to: target)
+                try FileWriter.write(picture.data, to: target)
             } catch {
                 return screen.error("the picture was not saved: \(error.description)")
             }
@@ -367,7 +367,7 @@ struct ReaderLoop {
             let file = folder + "/\(session.story.id)-" + (name.isEmpty ? "picture" : name)
             do {
                 try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                try AtomicFile.write(picture.data, to: file)
+                try FileWriter.write(picture.data, to: file)
             } catch {
                 return screen.error("the picture could not be opened: \(error.description)")
             }

@@ -87,7 +87,7 @@ struct Validate: ParsableCommand {
         let rendered = reportFormat.render(reports, style: .terminal(colors: colors), maximumPerRule: maxPerRule > 0 ? maxPerRule : nil)
         if let output {
             do {
-                try AtomicFile.write(rendered, to: output)
+                try FileWriter.write(rendered, to: output)
             } catch {
                 Terminal.standardError.write("cyd: \(error.description)\n")
                 throw Exit.failure

@@ -34,13 +34,22 @@ public final class SpawnedProcess: @unchecked Sendable {
     }
 
     private var exited = false
+    /// The exit status once the process has ended (128 + the signal when a signal ended it).
+    public private(set) var exitStatus: Int32?
 
     /// Waits for the process to end; its exit status.
     public func wait() -> Int32 {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
+        markExited(status: status)
+        return exitStatus!
+    }
+
+    /// Records the status a caller's own waitpid(2) collected.
+    public func markExited(status: Int32) {
         exited = true
-        return (status >> 8) & 0xFF
+        let signal = status & 0x7F
+        exitStatus = signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
     deinit {

@@ -139,9 +139,14 @@ private struct ParserState {
         guard i + 1 < n, p[i + 1] == UInt8(ascii: "/") || p[i + 1] == UInt8(ascii: "*") else {
             throw fail("unexpected '/'", help: "JSON has no division; if this was a comment, use // or /* */ in --lenient mode", at: i..<(i + 1))
         }
+        var end: Int
         if p[i + 1] == UInt8(ascii: "/") {
             i += 2
             while i < n, p[i] != 0x0A { try stepCommentByte() }
+            // A CRLF line's '\r' belongs to the line end, not the comment: removing the comment
+            // must leave the file's line ends as they were.
+            end = i
+            if end > start + 2, p[end - 1] == 0x0D { end -= 1 }
         } else {
             i += 2
             var closed = false
@@ -156,11 +161,12 @@ private struct ParserState {
             if !closed {
                 throw fail("unterminated comment", help: "close the comment with */", at: start..<(start + 2))
             }
+            end = i
         }
         report(
             .comment, relaxedSeverity, "comments are not allowed in JSON",
             help: options.lenient ? "remove the comment; strict JSON readers reject it" : "remove the comment, or use --lenient to accept it",
-            at: start..<i)
+            at: start..<end)
     }
 
     mutating func stepCommentByte() throws(Stop) {

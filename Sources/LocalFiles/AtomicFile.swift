@@ -1,0 +1,221 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writing a whole file all or nothing: a temporary file beside it, written, synced and renamed
+/// into place. What a person had stays theirs: a symbolic link keeps pointing at the file it
+/// named (the file it leads to is the one written), a file's permission bits and owner are kept,
+/// a read-only file or one with other hard links is refused, and a file replaced after it was
+/// read (`replace(_:with:)`) is compared with what was read just before the rename, so an edit
+/// made by another program meanwhile is never lost. The catchable signals that end a process
+/// wait while a temporary file exists, and the leftovers of processes killed outright
+/// (SIGKILL, a power cut) are removed by the next write in that folder.
+public enum AtomicFile {
+    /// Why a file was not written, without the path (callers name it).
+    public enum Failure: Error, Sendable, Equatable {
+        case noName
+        case isFolder
+        case folderMissing(folder: String)
+        case notAFolder(folder: String)
+        /// The file exists and its permission bits let nobody write it.
+        case readOnly
+        /// The file has other names (hard links); replacing it would leave them with the old text.
+        case hardLinked(links: Int)
+        /// The file was changed (or replaced, or removed) since it was read.
+        case changedSinceRead
+        /// The file to be replaced could not be read.
+        case unreadable(LocalFile.Failure)
+        case system(code: Int32)
+    }
+
+    /// A file read in order to be replaced: its bytes (in memory, never a mapping another
+    /// process can change under us) and what stat(2) said of it when they were read.
+    public struct Original: Sendable {
+        /// The path written: the file a symbolic link leads to, or the path itself.
+        public let path: String
+        public let bytes: [UInt8]
+        let identity: Identity
+    }
+
+    struct Identity: Sendable, Equatable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int
+        var modifiedSeconds: Int
+        var modifiedNanoseconds: Int
+        var mode: UInt32
+        var owner: UInt32
+        var group: UInt32
+        var links: Int
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int(info.st_size)
+            #if canImport(Darwin)
+            modifiedSeconds = Int(info.st_mtimespec.tv_sec)
+            modifiedNanoseconds = Int(info.st_mtimespec.tv_nsec)
+            #else
+            modifiedSeconds = Int(info.st_mtim.tv_sec)
+            modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+            #endif
+            mode = UInt32(info.st_mode)
+            owner = UInt32(info.st_uid)
+            group = UInt32(info.st_gid)
+            links = Int(info.st_nlink)
+        }
+
+        /// The same file, unchanged as far as stat(2) can tell.
+        func isSameVersion(as other: Identity) -> Bool {
+            device == other.device && inode == other.inode && size == other.size && modifiedSeconds == other.modifiedSeconds
+                && modifiedNanoseconds == other.modifiedNanoseconds
+        }
+    }
+
+    /// Reads a file that is going to be replaced: a regular file, through any symbolic links,
+    /// refused when it cannot be written back (read-only, or hard-linked).
+    public static func readForReplacing(_ path: String, limit: Int) throws(Failure) -> Original {
+        let target = resolvedTarget(path)
+        do {
+            return try LocalFile.withRegularFile(target, limit: limit) { (fd, size) throws(LocalFile.Failure) in
+                var info = stat()
+                guard fstat(fd, &info) == 0 else { throw .system(code: errno) }
+                let bytes = try LocalFile.readAll(fd, size: size)
+                return Original(path: target, bytes: bytes, identity: Identity(info))
+            }
+        } catch {
+            throw .unreadable(error)
+        }
+    }
+
+    /// Replaces a file read by `readForReplacing` with `bytes`, unless it changed meanwhile.
+    public static func replace(_ original: Original, with bytes: [UInt8]) throws(Failure) {
+        try write(bytes, to: original.path, expecting: original)
+    }
+
+    /// Writes `bytes` to `path`, creating it or replacing it whole.
+    public static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
+        try write(bytes, to: path, expecting: nil)
+    }
+
+    private static func write(_ bytes: [UInt8], to given: String, expecting original: Original?) throws(Failure) {
+        guard !given.isEmpty else { throw .noName }
+        let path = original?.path ?? resolvedTarget(given)
+        var existing: Identity?
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR { throw .isFolder }
+            existing = Identity(info)
+        } else if errno != ENOENT {
+            throw .system(code: errno)
+        }
+        if let original {
+            guard let existing, existing.isSameVersion(as: original.identity) else { throw .changedSinceRead }
+        }
+        if let existing {
+            if existing.mode & 0o222 == 0 || access(path, W_OK) != 0 { throw .readOnly }
+            if existing.links > 1 { throw .hardLinked(links: existing.links) }
+        }
+        let folder = parentFolder(of: path)
+        var folderInfo = stat()
+        guard stat(folder, &folderInfo) == 0 else {
+            throw errno == ENOENT ? .folderMissing(folder: folder) : .system(code: errno)
+        }
+        guard folderInfo.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(folder: folder) }
+        let name = path.split(separator: "/").last.map(String.init) ?? "file"
+        removeLeftovers(of: name, in: folder)
+        let temporary = (folder == "." && !path.hasPrefix("./") ? "" : folder + "/") + temporaryName(for: name, pid: getpid())
+
+        // From here until the temporary file is renamed or removed, SIGINT, SIGTERM, SIGHUP and
+        // SIGQUIT wait; one that came meanwhile ends the process right after, as it would have.
+        var blocked = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&blocked)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&blocked, signal) }
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+
+        unlink(temporary)
+        // Made private first, then given its final mode: a 0600 file is never readable by others,
+        // not even for a moment.
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .system(code: errno) }
+        var failure = bytes.withUnsafeBytes { POSIX.writeAll(fd, $0) }
+        if failure == 0 {
+            if let existing {
+                if existing.owner != getuid() || existing.group != getgid() {
+                    _ = fchown(fd, existing.owner, existing.group)  // kept where we may (as root, or our own group)
+                }
+                if fchmod(fd, mode_t(existing.mode & 0o7777)) != 0 { failure = errno }
+            } else {
+                let mask = umask(0)
+                umask(mask)
+                if fchmod(fd, 0o644 & ~mask) != 0 { failure = errno }
+            }
+        }
+        if failure == 0, fsync(fd) != 0 { failure = errno }
+        if close(fd) != 0, failure == 0 { failure = errno }
+        if failure == 0, let original {
+            // The last look before the rename: the same file, holding what was read.
+            if !unchanged(original) {
+                unlink(temporary)
+                throw .changedSinceRead
+            }
+        }
+        if failure == 0, rename(temporary, path) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw .system(code: failure)
+        }
+        let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderDescriptor >= 0 {
+            _ = fsync(folderDescriptor)  // the rename itself survives a power cut
+            close(folderDescriptor)
+        }
+    }
+
+    /// Whether the file still is what was read: the same inode, size and time, and the same bytes.
+    private static func unchanged(_ original: Original) -> Bool {
+        guard let now = try? LocalFile.withRegularFile(original.path, limit: original.bytes.count, { (fd, size) throws(LocalFile.Failure) -> Bool in
+            var info = stat()
+            guard fstat(fd, &info) == 0, Identity(info).isSameVersion(as: original.identity) else { return false }
+            return try LocalFile.readAll(fd, size: size) == original.bytes
+        }) else { return false }
+        return now
+    }
+
+    /// The file a path names: through a symbolic link to where it leads (a dangling link is
+    /// replaced, as before), else the path itself.
+    static func resolvedTarget(_ path: String) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let real = LocalFile.realPath(path) else { return path }
+        return real
+    }
+
+    static func temporaryName(for name: String, pid: pid_t) -> String { ".\(name).partial-\(pid)" }
+
+    /// Removes `.NAME.partial-PID` files left in `folder` by processes that no longer run.
+    static func removeLeftovers(of name: String, in folder: String) {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        let prefix = "." + name + ".partial-"
+        var stale: [String] = []
+        while let entry = readdir(directory) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard entryName.hasPrefix(prefix), let pid = Int32(entryName.dropFirst(prefix.count)), pid > 0 else { continue }
+            if pid == getpid() || kill(pid, 0) == 0 || errno == EPERM { continue }  // still writing
+            stale.append(entryName)
+        }
+        for leftover in stale { unlink(folder + "/" + leftover) }
+    }
+
+    public static func parentFolder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let folder = String(path[..<slash])
+        return folder.isEmpty ? "/" : folder
+    }
+}

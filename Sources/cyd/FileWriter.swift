@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import LocalFiles
+import StoryFormat
+
+/// Files the user named (a report, a saved picture, a fixed story), written all or nothing by
+/// LocalFiles' `AtomicFile`; this is where its failures become sentences that name the path.
+enum FileWriter {
+    /// Why a file could not be written, worded for the person who named it.
+    struct WriteError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func write(_ text: String, to path: String) throws(WriteError) {
+        try write(Array(text.utf8), to: path)
+    }
+
+    static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
+        do {
+            try AtomicFile.write(bytes, to: path)
+        } catch {
+            throw WriteError(description: sentence(error, path: path))
+        }
+    }
+
+    /// Replaces a file read with `AtomicFile.readForReplacing`, unless someone changed it since.
+    static func replace(_ original: AtomicFile.Original, with bytes: [UInt8], shownAs path: String) throws(WriteError) {
+        do {
+            try AtomicFile.replace(original, with: bytes)
+        } catch {
+            throw WriteError(description: sentence(error, path: path))
+        }
+    }
+
+    static func sentence(_ failure: AtomicFile.Failure, path: String) -> String {
+        let shown = "'" + VisibleText.escape(path) + "'"
+        switch failure {
+        case .noName: return "no file name given"
+        case .isFolder: return "cannot write \(shown): it is a folder; give a file name inside it"
+        case .folderMissing(let folder): return "cannot write \(shown): no such folder: '\(VisibleText.escape(folder))'"
+        case .notAFolder(let folder): return "cannot write \(shown): '\(VisibleText.escape(folder))' is not a folder"
+        case .readOnly: return "cannot write \(shown): it is read-only; make it writable (chmod u+w) if it should change"
+        case .hardLinked(let links):
+            return "cannot write \(shown): it has \(links) hard links, and replacing it would leave the others with the old text; "
+                + "give it a file of its own first (cp it to a new name, then mv that over it)"
+        case .changedSinceRead:
+            return "did not write \(shown): it was changed by another program while cyd was working on it; nothing was written, run the command again"
+        case .unreadable(let reason): return "cannot read \(shown): \(reason.description)"
+        case .system(let code): return "cannot write \(shown): \(code == ENOENT ? "the folder does not exist" : LocalFile.reason(code))"
+        }
+    }
+}
