@@ -151,13 +151,12 @@ struct Test: ParsableCommand {
 
     /// Choice numbers as `cyd read` takes them, with `> chapter` after each and `= ending` last.
     static func transcript(_ walk: Playtest.Walk, _ test: Playtest, number: Int, of count: Int) -> String {
-        var lines = ["# cyd test walkthrough \(number) of \(count), from '\(test.ids[walk.chapters[0]])'"]
+        var steps: [Transcript.Step] = []
         for (position, choice) in walk.choices.enumerated() {
-            lines.append(String(choice + 1))
-            lines.append("> \(test.ids[walk.chapters[position + 1]])")
+            steps += [.choose(choice + 1), .expectChapter(test.ids[walk.chapters[position + 1]])]
         }
-        lines.append("= \(test.ids[walk.ending])")
-        return lines.joined(separator: "\n") + "\n"
+        steps.append(.expectEnding(test.ids[walk.ending]))
+        return Transcript(steps: steps).written(comment: "cyd test walkthrough \(number) of \(count), from '\(test.ids[walk.chapters[0]])'")
     }
 
     /// Follows a transcript in the story as it is; nil when every expectation holds, else the
@@ -165,41 +164,45 @@ struct Test: ParsableCommand {
     static func replay(_ path: String, in test: Playtest) throws -> String? {
         let bytes: [UInt8]
         do { bytes = try LocalFile.read(path, limit: 16 << 20) } catch { throw CLIError("cannot read \(VisibleText.escape(path)): \(error.description)") }
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+        let transcript: Transcript
+        do {
+            transcript = try Transcript.parse(bytes)
+        } catch {
+            switch error {
+            case .notAStep(let line, let text):
+                throw CLIError("\(VisibleText.escape(path)):\(line): '\(VisibleText.escape(text))' is not a choice number, '> chapter' or '= ending'")
+            case .noSteps:
+                throw CLIError("\(VisibleText.escape(path)) has no step (no choice number, '> chapter' or '= ending'), so it checks nothing; a transcript must say where reading goes")
+            }
         }
         var current = test.start!
         var seen: [String] = []
-        for (index, line) in lines.enumerated() {
-            let trimmed = line.trimmingSpaces
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+        for line in transcript.lines {
             func difference(_ now: String) -> String {
-                var text = "  line \(index + 1):\n"
+                var text = "  line \(line.number):\n"
                 for previous in seen.suffix(3) { text += "      \(VisibleText.escape(previous))\n" }
-                text += "    - \(VisibleText.escape(trimmed))\n    + \(VisibleText.escape(now))\n"
+                text += "    - \(VisibleText.escape(line.text))\n    + \(VisibleText.escape(now))\n"
                 return text
             }
-            if trimmed.hasPrefix(">") || trimmed.hasPrefix("=") {
-                let expected = String(trimmed.dropFirst()).trimmingSpaces
-                let isEnding = trimmed.hasPrefix("=")
+            switch line.step {
+            case .expectChapter(let expected), .expectEnding(let expected):
+                let isEnding = if case .expectEnding = line.step { true } else { false }
                 let now = test.ids[current]
                 if now != expected || (isEnding && !test.choices[current].isEmpty) {
                     let actual = isEnding && !test.choices[current].isEmpty ? "> \(now) (not an ending: \(test.choices[current].count) choices)" : "\(isEnding ? "=" : ">") \(now)"
                     return difference(actual)
                 }
-            } else if let number = Int(trimmed) {
+            case .choose(let number):
                 let options = test.choices[current]
-                guard (1...max(1, options.count)).contains(number), number <= options.count else {
+                guard number >= 1, number <= options.count else {
                     return difference("'\(test.ids[current])' has \(plural(options.count, "choice")); there is no choice \(number)")
                 }
                 guard let next = options[number - 1] else {
                     return difference("choice \(number) of '\(test.ids[current])' leads to a chapter that does not exist")
                 }
                 current = next
-            } else {
-                throw CLIError("\(VisibleText.escape(path)):\(index + 1): '\(VisibleText.escape(trimmed))' is not a choice number, '> chapter' or '= ending'")
             }
-            seen.append(trimmed)
+            seen.append(line.text)
         }
         return nil
     }

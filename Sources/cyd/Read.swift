@@ -10,6 +10,7 @@ import Glibc
 #endif
 import StoryFormat
 import StoryCheck
+import StoryAnalysis
 import StoryReader
 import StorySources
 import StoryStore
@@ -204,7 +205,10 @@ struct ReaderLoop {
             let line = raw.trimmingSpaces
             // A transcript (`cyd test --write`) annotates the choices: `# comment`, `> chapter`
             // after a choice and `= ending` at the end are for `cyd test --replay`, not commands.
-            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(">") || line.hasPrefix("=") { continue }
+            switch Transcript.kind(of: line) {
+            case .blankOrComment, .step(.expectChapter(_)), .step(.expectEnding(_)): continue
+            case .step(.choose(_)), .other: break
+            }
             let (command, argument) = split(line)
             do {
                 if let number = Int(line) {

@@ -299,6 +299,26 @@ struct PlaytestCommandTests {
         #expect(read.standardOutput.contains("== The Garden =="), "walkthrough 1 ends in the garden: \(read.standardOutput)")
     }
 
+    @Test("a transcript with CRLF line ends is checked like any other: replayed against another story it fails")
+    func crlfTranscriptAgainstTheWrongStory() throws {
+        #expect(try Command.cyd(["test", Self.sevenStairs, "--write", folder.path("walks")]).status == 0)
+        let first = try String(contentsOfFile: folder.path("walks/walkthrough-001.txt"), encoding: .utf8)
+        let crlf = try folder.write("crlf.txt", "\u{FEFF}" + first.replacingOccurrences(of: "\n", with: "\r\n")).path
+        #expect(try Command.cyd(["test", Self.sevenStairs, "--replay", crlf]).status == 0, "the right story passes")
+        let gullRock = Command.packageRoot.appendingPathComponent("Stories/the-keeper-of-gull-rock").path
+        let wrong = try Command.cyd(["test", gullRock, "--replay", crlf])
+        #expect(wrong.status == 1, "\(wrong.standardOutput)")
+        #expect(wrong.standardOutput.contains("0 transcripts passed, 1 failed"), "\(wrong.standardOutput)")
+    }
+
+    @Test("a transcript of comments only is an error, not a pass")
+    func transcriptWithoutSteps() throws {
+        let empty = try folder.write("empty.txt", "# nothing to check\r\n").path
+        let result = try Command.cyd(["test", Self.sevenStairs, "--replay", empty])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("has no step"), "\(result.standardError)")
+    }
+
     @Test("a transcript the story no longer follows fails with what a reader would now see")
     func brokenTranscript() throws {
         let transcript = try folder.write("old.txt", "# an old walkthrough\n1\n> second\n2\n> nowhere-now\n= nowhere-now\n").path
