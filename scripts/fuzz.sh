@@ -7,7 +7,11 @@
 #   SECONDS  how long to run (default 60); the corpus grows in .build/fuzz/corpus, seeded from
 #            Stories/ and Tests/Fixtures; crashes are written to .build/fuzz/crash-*.
 # FUZZ_TARGET=picture-header fuzzes the picture header reader alone (Tests/Fuzz/FuzzPictureHeader.swift,
-# seeded from Tests/Fixtures/pictures; use its own FUZZ_DIR).
+# seeded from Tests/Fixtures/pictures); FUZZ_TARGET=transcript the transcript reader
+# (Tests/Fuzz/FuzzTranscript.swift); FUZZ_TARGET=lsp-framing the language server's
+# Content-Length framing and JSON reading, fed in chunks as a pipe cuts them
+# (Tests/Fuzz/FuzzLSPFraming.swift). Give each its own FUZZ_DIR (corpus); the compiled modules
+# are shared in FUZZ_OBJECTS (.build/fuzz-objects).
 # Every input that ever crashed it is kept in Tests/Fixtures/fuzz-regressions/ and replayed
 # first (a crash, leak or a run over 10 s there fails the run at once).
 set -euo pipefail
@@ -16,34 +20,55 @@ seconds=${1:-60}
 shift || true
 [ "${1:-}" = "--" ] && shift
 out=${FUZZ_DIR:-.build/fuzz}
-mkdir -p "$out/corpus" "$out/objects"
+mkdir -p "$out/corpus"
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-bare-slash-regex)
 
 target=${FUZZ_TARGET:-story}
+modules=(LocalFiles StoryFormat StoryCheck)
 case "$target" in
   story) source=Tests/Fuzz/FuzzStory.swift ;;
   picture-header) source=Tests/Fuzz/FuzzPictureHeader.swift ;;
-  *) echo "FUZZ_TARGET is story or picture-header" >&2; exit 2 ;;
+  transcript) source=Tests/Fuzz/FuzzTranscript.swift; modules+=(StoryAnalysis) ;;
+  lsp-framing) source=Tests/Fuzz/FuzzLSPFraming.swift; modules+=(StoryAnalysis StoryLanguageServer) ;;
+  *) echo "FUZZ_TARGET is story, picture-header, transcript or lsp-framing" >&2; exit 2 ;;
 esac
 
+# Modules are compiled once into FUZZ_OBJECTS (shared by every target) and again only when a
+# source of theirs is newer than the library.
+objects=${FUZZ_OBJECTS:-.build/fuzz-objects}
+mkdir -p "$objects"
 build() {
-  swiftc "${flags[@]}" -module-name LocalFiles -emit-module -emit-module-path "$out/objects/LocalFiles.swiftmodule" \
-    -emit-library -static -o "$out/objects/libLocalFiles.a" $(find Sources/LocalFiles -name '*.swift')
-  swiftc "${flags[@]}" -module-name StoryFormat -emit-module -emit-module-path "$out/objects/StoryFormat.swiftmodule" \
-    -emit-library -static -o "$out/objects/libStoryFormat.a" $(find Sources/StoryFormat -name '*.swift')
-  swiftc "${flags[@]}" -I "$out/objects" -module-name StoryCheck -emit-module -emit-module-path "$out/objects/StoryCheck.swiftmodule" \
-    -emit-library -static -o "$out/objects/libStoryCheck.a" $(find Sources/StoryCheck -name '*.swift')
-  swiftc "${flags[@]}" -I "$out/objects" -L "$out/objects" -lStoryCheck -lStoryFormat -lLocalFiles \
-    -o "$out/fuzz-story" "$source"
+  local libraries=() stale=""
+  for module in "${modules[@]}"; do
+    local library="$objects/lib$module.a"
+    # A module is compiled again when it or any module below it changed.
+    if [ -n "$stale" ] || [ ! -f "$library" ] || [ -n "$(find "Sources/$module" -name '*.swift' -newer "$library" | head -1)" ]; then
+      stale=1
+      swiftc "${flags[@]}" -I "$objects" -module-name "$module" -emit-module -emit-module-path "$objects/$module.swiftmodule" \
+        -emit-library -static -o "$library" $(find "Sources/$module" -name '*.swift')
+    fi
+    libraries=("-l$module" "${libraries[@]}")
+  done
+  swiftc "${flags[@]}" -I "$objects" -L "$objects" "${libraries[@]}" -o "$out/fuzz-story" "$source"
 }
 build
 
+
 # Seeds: our stories, the fixtures, and every regression input.
-[ "$target" = story ] && { find Stories Tests/Fixtures -name '*.json' -size -16k -exec cp {} "$out/corpus/" \; 2>/dev/null || true; }
-find Tests/Fixtures/pictures -type f -size -4k -exec cp {} "$out/corpus/" \; 2>/dev/null || true
 regressions=Tests/Fixtures/fuzz-regressions
-if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
-  "$out/fuzz-story" -timeout=10 "$regressions"/* >/dev/null 2>&1 || { echo "a kept regression input fails again (crash, leak or over 10 s)" >&2; exit 1; }
+case "$target" in
+  story|picture-header)
+    [ "$target" = story ] && { find Stories Tests/Fixtures -name '*.json' -size -16k -exec cp {} "$out/corpus/" \; 2>/dev/null || true; }
+    find Tests/Fixtures/pictures -type f -size -4k -exec cp {} "$out/corpus/" \; 2>/dev/null || true ;;
+  transcript)
+    find Tests/Fixtures/transcripts -type f -exec cp {} "$out/corpus/" \;
+    regressions=Tests/Fixtures/fuzz-regressions/transcript ;;
+  lsp-framing)
+    find Tests/Fixtures/lsp-messages -type f -exec cp {} "$out/corpus/" \;
+    regressions=Tests/Fixtures/fuzz-regressions/lsp-framing ;;
+esac
+if [ -d "$regressions" ] && [ -n "$(find "$regressions" -maxdepth 1 -type f | head -1)" ]; then
+  "$out/fuzz-story" -timeout=10 $(find "$regressions" -maxdepth 1 -type f) >/dev/null 2>&1 || { echo "a kept regression input fails again (crash, leak or over 10 s)" >&2; exit 1; }
 fi
 # The progress lines (one per new input) go to $out/log; what is left is the start, any crash
 # report and the final statistics.

@@ -38,7 +38,9 @@ public enum JSONValue: Sendable, Hashable {
 
     /// Parses one message body; nil when it is not JSON.
     public static func parse(_ bytes: [UInt8]) -> JSONValue? {
-        let result = JSONParser(options: .init(maximumDepth: 256)).parse(bytes)
+        // An editor's text may hold a lone surrogate (JavaScript strings can): it is read as
+        // U+FFFD rather than refusing the whole message.
+        let result = JSONParser(options: .init(maximumDepth: 256, loneSurrogates: .replaced)).parse(bytes)
         guard let document = result.document, !result.diagnostics.contains(where: { $0.severity == .error }), let root = document.root else {
             return nil
         }

@@ -57,13 +57,18 @@ public final class LanguageServer {
                     connection.send(["jsonrpc": "2.0", "id": nil, "error": ["code": -32700, "message": "the message is not JSON"]])
                 case let .message(message):
                     if let code = handle(message) { return code }
+                case .headerTooLong:
+                    logMessage(
+                        "cyd lsp closes the connection: a message header ran past \(MessageFraming.maximumHeaderBytes) bytes without ending, so the messages after it cannot be found")
+                    return 1
                 }
             }
             for length in connection.oversized {
                 showMessage("cyd lsp skipped a message of \(length) bytes: the largest it reads is \(Connection.maximumMessageBytes) bytes")
             }
             connection.oversized.removeAll()
-            if connection.reachedEnd { return shutDown ? 0 : 1 }
+            // The input ended without `exit`: not an orderly end, even after `shutdown`.
+            if connection.reachedEnd { return 1 }
             let now = Self.milliseconds()
             if let next = due.values.min() {
                 if next <= now {
@@ -416,6 +421,10 @@ public final class LanguageServer {
             if let id { symbol.append(("detail", .string(VisibleText.escape(id)))) }
             return .object(symbol)
         })
+    }
+
+    private func logMessage(_ text: String) {
+        connection.send(["jsonrpc": "2.0", "method": "window/logMessage", "params": ["type": 1, "message": .string(text)]])
     }
 
     private func showMessage(_ text: String) {

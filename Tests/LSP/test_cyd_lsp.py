@@ -372,6 +372,48 @@ def test_exit_codes_follow_the_protocol():
     assert subprocess.run([CYD, "lsp"], input=orderly, capture_output=True, timeout=30).returncode == 0
     abrupt = frame(initialize) + frame({"jsonrpc": "2.0", "method": "exit"})
     assert subprocess.run([CYD, "lsp"], input=abrupt, capture_output=True, timeout=30).returncode == 1
+    # shutdown, then the input ends with no exit: not an orderly end
+    hung_up = frame(initialize) + frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+    assert subprocess.run([CYD, "lsp"], input=hung_up, capture_output=True, timeout=30).returncode == 1
+
+
+def replies_of(output):
+    replies = []
+    rest = output
+    while rest:
+        header, rest = rest.split(b"\r\n\r\n", 1)
+        length = int(header.split(b":")[1])
+        replies.append(json.loads(rest[:length]))
+        rest = rest[length:]
+    return replies
+
+
+def test_a_header_that_never_ends_closes_the_connection_in_words_at_once():
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
+    # 50 MB of a header with no blank line: refused after a few KB, not searched again and again
+    endless = frame(initialize) + b"Content-Length: 10\r\nX-Padding: " + b"a" * (50 << 20)
+    started = time.monotonic()
+    result = subprocess.run([CYD, "lsp"], input=endless, capture_output=True, timeout=60)
+    assert time.monotonic() - started < 20
+    assert result.returncode == 1
+    logs = [r for r in replies_of(result.stdout) if r.get("method") == "window/logMessage"]
+    assert logs and "header ran past 8192 bytes" in logs[0]["params"]["message"]
+
+
+def test_a_lone_surrogate_in_a_document_is_read_not_refused():
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
+    # The editor's text holds a lone surrogate (JavaScript strings can); json.dumps writes it as \\ud800.
+    story = '{"story": {"id": "s", "name": "S\ud800", "rating": "G", "summary": "S", "chapters": []}}'
+    opened = {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": "file:///tmp/story.json", "languageId": "json", "version": 1, "text": story}}}
+    assert b"\\ud800" in frame(opened)
+    messages = frame(initialize) + frame(opened) \
+        + frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}) + frame({"jsonrpc": "2.0", "method": "exit"})
+    result = subprocess.run([CYD, "lsp"], input=messages, capture_output=True, timeout=30)
+    assert result.returncode == 0
+    replies = replies_of(result.stdout)
+    assert not [r for r in replies if r.get("error", {}).get("code") == -32700], replies
+    assert [r for r in replies if r.get("method") == "textDocument/publishDiagnostics"], "the document was opened and checked"
 
 
 def test_garbage_gets_protocol_errors_not_a_crash():
@@ -386,13 +428,7 @@ def test_garbage_gets_protocol_errors_not_a_crash():
     )
     result = subprocess.run([CYD, "lsp"], input=messages, capture_output=True, timeout=30)
     assert result.returncode == 0, result.stderr
-    replies = []
-    rest = result.stdout
-    while rest:
-        header, rest = rest.split(b"\r\n\r\n", 1)
-        length = int(header.split(b":")[1])
-        replies.append(json.loads(rest[:length]))
-        rest = rest[length:]
+    replies = replies_of(result.stdout)
     codes = {r.get("id"): r.get("error", {}).get("code") for r in replies}
     assert codes[None] == -32700  # not JSON
     assert codes[1] == -32002  # before initialize

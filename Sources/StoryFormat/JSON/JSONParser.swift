@@ -12,11 +12,19 @@ public struct JSONParser: Sendable {
         public var maximumDepth: Int
         /// Largest file accepted, in bytes (positions are 32-bit).
         public var maximumSize: Int
+        /// What a `\uD800` with no partner is: an error (a story's file), or read as U+FFFD
+        /// with nothing said (JSON-RPC from an editor, whose strings may hold one).
+        public var loneSurrogates: LoneSurrogates
 
-        public init(lenient: Bool = false, maximumDepth: Int = 128, maximumSize: Int = JSONNode.maximumOffset) {
+        public enum LoneSurrogates: Sendable, Hashable {
+            case reported, replaced
+        }
+
+        public init(lenient: Bool = false, maximumDepth: Int = 128, maximumSize: Int = JSONNode.maximumOffset, loneSurrogates: LoneSurrogates = .reported) {
             self.lenient = lenient
             self.maximumDepth = maximumDepth
             self.maximumSize = min(maximumSize, JSONNode.maximumOffset)
+            self.loneSurrogates = loneSurrogates
         }
     }
 
@@ -446,13 +454,13 @@ private struct ParserState {
             if (0xD800...0xDBFF).contains(unit) {
                 if i + 1 < n, p[i] == UInt8(ascii: "\\"), p[i + 1] == UInt8(ascii: "u"), let low = hex4(at: i + 2), (0xDC00...0xDFFF).contains(low) {
                     i += 6
-                } else {
+                } else if options.loneSurrogates == .reported {
                     report(
                         .invalidJSON, .error, "lone high surrogate \\u\(String(unit, radix: 16, uppercase: true)) in a string",
                         help: "a character outside the basic plane is written as a pair, as in \\uD83E\\uDD8A; or write the character itself",
                         at: start..<i)
                 }
-            } else if (0xDC00...0xDFFF).contains(unit) {
+            } else if (0xDC00...0xDFFF).contains(unit), options.loneSurrogates == .reported {
                 report(
                     .invalidJSON, .error, "lone low surrogate \\u\(String(unit, radix: 16, uppercase: true)) in a string",
                     help: "a low surrogate must follow a high one, as in \\uD83E\\uDD8A", at: start..<i)
