@@ -114,8 +114,21 @@ public struct ChapterMap: Sendable {
     /// position, since Mermaid ids cannot hold arbitrary text; labels carry the ids.
     public var mermaid: String {
         func label(_ text: String) -> String {
-            // Mermaid labels in quotes: quotes become #quot; and nothing can end the label early.
-            "\"" + VisibleText.escape(text).replacingAll("\"", with: "#quot;") + "\""
+            // Mermaid labels in quotes, written with its entity codes: a quote cannot end the
+            // label early, and markup (`<script>`, `<b>`, a Markdown string's backticks) is text.
+            var out = "\""
+            for character in VisibleText.escape(text) {
+                switch character {
+                case "#": out += "#35;"
+                case "\"": out += "#quot;"
+                case "<": out += "#lt;"
+                case ">": out += "#gt;"
+                case "&": out += "#amp;"
+                case "`": out += "#96;"
+                default: out.append(character)
+                }
+            }
+            return out + "\""
         }
         var lines = ["flowchart TD"]
         for (index, node) in nodes.enumerated() {

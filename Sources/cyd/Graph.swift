@@ -3,6 +3,9 @@ import ArgumentParser
 import FoundationEssentials
 #endif
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import StoryAnalysis
 import StoryCheck
 import StoryFormat
@@ -39,7 +42,13 @@ struct Graph: ParsableCommand {
         case .dot: rendered = map.dot
         case .mermaid: rendered = map.mermaid
         case .text: rendered = map.text
-        case .svg: rendered = try Self.svg(map.dot)
+        case .svg:
+            guard map.nodes.count <= Self.svgChapterLimit else {
+                throw CLIError(
+                    "the map has \(map.nodes.count) chapters, more than Graphviz's dot can lay out in reasonable time (svg is drawn for at most \(Self.svgChapterLimit)); "
+                        + "`--format dot` writes the map for Graphviz's own tools (sfdp handles large maps), `--format text` shows it here")
+            }
+            rendered = try Self.svg(map.dot, chapters: map.nodes.count)
         case .json: rendered = Self.json(map).encoded + "\n"
         }
         if let output {
@@ -73,8 +82,18 @@ struct Graph: ParsableCommand {
         ])
     }
 
-    /// DOT through Graphviz's `dot -Tsvg`.
-    static func svg(_ dot: String) throws -> String {
+    /// Above this many chapters svg is refused at once: dot's layout grows much faster than the
+    /// map (a random 200-chapter map with several choices a chapter already takes minutes).
+    static let svgChapterLimit = 2_000
+
+    /// How long dot may take (CYD_GRAPH_SECONDS overrides): past it, dot is stopped and the
+    /// reason said, rather than leaving the author waiting without end.
+    static var svgSeconds: Double {
+        ProcessInfo.processInfo.environment["CYD_GRAPH_SECONDS"].flatMap(Double.init).map { max(0.1, min($0, 3600)) } ?? 60
+    }
+
+    /// DOT through Graphviz's `dot -Tsvg`, within `svgSeconds`.
+    static func svg(_ dot: String, chapters: Int) throws -> String {
         let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/dot" }
         guard let program = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw CLIError("drawing svg needs Graphviz's `dot`, which is not installed (Debian: apt-get install graphviz); `--format dot` writes the map for it")
@@ -97,7 +116,23 @@ struct Graph: ParsableCommand {
         reader.start()
         input.fileHandleForWriting.write(Data(dot.utf8))
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        let limit = Self.svgSeconds
+        let deadline = Date().addingTimeInterval(limit)
+        var told = false
+        while process.isRunning {
+            if Date() >= deadline {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                throw CLIError(
+                    "Graphviz's dot did not finish drawing \(plural(chapters, "chapter")) in \(Int(limit)) s and was stopped; "
+                        + "`--format dot` writes the map for dot (or sfdp) to take its time, `--format text` shows it here")
+            }
+            if !told, Date() >= deadline.addingTimeInterval(-limit + 2), Terminal.standardError.isTerminal {
+                Terminal.standardError.write("drawing \(plural(chapters, "chapter")) with Graphviz's dot (at most \(Int(limit)) s)...\n")
+                told = true
+            }
+            usleep(5_000)
+        }
         while !collected.done { usleep(1000) }
         guard process.terminationStatus == 0 else {
             throw CLIError("Graphviz's dot failed: \(VisibleText.escape(String(decoding: collected.errors, as: UTF8.self)))")

@@ -276,6 +276,40 @@ struct GraphCommandTests {
         #expect(result.standardOutput.contains("c0 -.->|\"Into ^[[31mthe void\"| missing0"), "control characters shown in caret notation")
         #expect(result.standardOutput.contains("class c3 unreachable"))
     }
+
+    @Test("mermaid: markup in titles and choices is written as entity codes, never as HTML")
+    func mermaidMarkup() throws {
+        let path = try folder.write("markup/story.json", """
+            { "story": { "id": "s", "name": "S", "rating": "G", "summary": "S", "chapters": [
+              { "id": "a", "name": "<script>alert(1)</script> & <b>bold</b>", "text": "T", "is_first_chapter": true,
+                "choices": [ { "chapter_id": "b", "text": "`**md**` #quot; <img src=x onerror=alert(1)>" } ] },
+              { "id": "b", "name": "B", "text": "End." } ] } }
+            """).path
+        let result = try Command.cyd(["graph", "--format", "mermaid", path])
+        #expect(result.status == 0)
+        #expect(!result.standardOutput.contains("<") && !result.standardOutput.contains(">(") && !result.standardOutput.contains("`"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("c0[[\"#lt;script#gt;alert(1)#lt;/script#gt; #amp; #lt;b#gt;bold#lt;/b#gt; (a)\"]]"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("|\"#96;**md**#96; #35;quot; #lt;img src=x oner…\"|"), "\(result.standardOutput)")
+    }
+
+    @Test("svg: dot is stopped after its time with a sentence, and a map too large for it is refused at once")
+    func svgIsBounded() throws {
+        // A dense random map that dot takes minutes over.
+        let dense = folder.path("dense.json")
+        let generated = try Command.run(URL(fileURLWithPath: "/usr/bin/python3"), [Command.packageRoot.path + "/scripts/generate-story.py", "300", dense])
+        #expect(generated.status == 0, "\(generated.standardError)")
+        let started = Date()
+        let slow = try Command.cyd(["graph", "--format", "svg", dense], environment: ["CYD_GRAPH_SECONDS": "2"])
+        #expect(slow.status == 2)
+        #expect(slow.standardError.contains("did not finish drawing 300 chapters in 2 s and was stopped"), "\(slow.standardError)")
+        #expect(Date().timeIntervalSince(started) < 30)
+        let huge = folder.path("huge.json")
+        #expect(try Command.run(URL(fileURLWithPath: "/usr/bin/python3"), [Command.packageRoot.path + "/scripts/generate-story.py", "2500", huge]).status == 0)
+        let refused = try Command.cyd(["graph", "--format", "svg", huge])
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("the map has 2500 chapters"), "\(refused.standardError)")
+        #expect(refused.standardError.contains("--format dot"))
+    }
 }
 
 @Suite("cyd test")
