@@ -158,6 +158,18 @@ enum Schema {
                         WHEN last_error IS NOT NULL THEN 'failed' END;
                     """)
         }
+        migrator.registerMigration("v4: the fingerprint of the last index applied") { db in
+            try db.execute(
+                sql: """
+                    -- An index whose bytes are the same as last time changes nothing: a no-op sync
+                    -- reads the file and stops here, instead of comparing every entry again.
+                    CREATE TABLE catalogue_index_state (
+                        source TEXT PRIMARY KEY NOT NULL,
+                        fingerprint TEXT NOT NULL,
+                        applied_at REAL NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

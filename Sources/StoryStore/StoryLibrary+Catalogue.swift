@@ -245,10 +245,34 @@ extension StoryLibrary {
     /// The stories of a published index, in one transaction: rows from the index are added or
     /// brought to the index's commit, index rows no longer in it leave. Returns each story's
     /// commit before (nil: new to this library).
-    public func applyIndex(_ stories: [IndexedStory], at time: Double) throws -> [String: String?] {
+    /// The fingerprint of the index last applied from `source`, if any.
+    public func appliedIndexFingerprint(source: String) throws -> String? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT fingerprint FROM catalogue_index_state WHERE source = ?", arguments: [source])
+        }
+    }
+
+    /// Notes that the index with this fingerprint was applied from `source`; any other source's
+    /// note goes (the index entries now are this source's).
+    public func recordAppliedIndex(source: String, fingerprint: String, at time: Double) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM catalogue_index_state")
+            try db.execute(
+                sql: "INSERT INTO catalogue_index_state (source, fingerprint, applied_at) VALUES (?, ?, ?)", arguments: [source, fingerprint, time])
+        }
+    }
+
+    /// The catalogue's entries that came from an index, by URL.
+    public func indexEntries() throws -> [CatalogueEntry] {
+        try database.read { db in
+            try CatalogueEntry.filter(CatalogueEntry.Columns.discovery == CatalogueEntry.Discovery.index.rawValue).fetchAll(db)
+        }
+    }
+
+    public func applyIndex(_ stories: [IndexedStory], keeping kept: Set<String> = [], at time: Double) throws -> [String: String?] {
         try database.write { db in
             var before: [String: String?] = [:]
-            let urls = Set(stories.map(\.url))
+            let urls = Set(stories.map(\.url)).union(kept)
             for entry in try CatalogueEntry.filter(CatalogueEntry.Columns.discovery == CatalogueEntry.Discovery.index.rawValue).fetchAll(db)
             where !urls.contains(entry.url) {
                 try entry.delete(db)

@@ -29,9 +29,17 @@ public enum CatalogueIndex {
     /// Whether the bytes are an index rather than authors.json (the marker key, near the start).
     public static func isIndex(_ bytes: [UInt8]) -> Bool {
         let marker = Array("\"\(formatKey)\"".utf8)
-        let head = bytes.prefix(4096)
-        guard head.count >= marker.count else { return false }
-        return head.indices.dropLast(marker.count - 1).contains { start in head[start..<(start + marker.count)].elementsEqual(marker) }
+        guard bytes.count >= marker.count else { return false }
+        // Near the start, where publish writes it; else anywhere (an index whose first bytes are
+        // something else, deep nesting say, is still an index and is told why it cannot be used).
+        for limit in [min(bytes.count, 4096), bytes.count] {
+            var start = 0
+            while start + marker.count <= limit {
+                if bytes[start] == marker[0], bytes[start..<(start + marker.count)].elementsEqual(marker) { return true }
+                start += 1
+            }
+        }
+        return false
     }
 
     // MARK: Publishing
@@ -82,8 +90,21 @@ public enum CatalogueIndex {
 
     // MARK: Reading
 
-    /// The stories of an index, or findings with line:column saying why it cannot be used.
-    static func decode(_ contents: CatalogueSource.Contents) throws(SyncError) -> [IndexedStory] {
+    /// The most chapters an index may claim for a story (a number outside is an error in the
+    /// entry, never a crash).
+    static let maximumChapterCount = 10_000_000
+
+    /// An index read entry by entry: the usable stories, and each entry that was not usable
+    /// (with the id and URL it claimed, when it had them) and why.
+    struct Decoded {
+        var stories: [IndexedStory] = []
+        var rejected: [(id: String, url: String, finding: SyncReport.Finding)] = []
+    }
+
+    /// The stories of an index, or findings with line:column saying why it cannot be used at
+    /// all. One bad entry (a missing key, a number out of range, a control character in an id,
+    /// an id listed twice with different URLs) is rejected on its own; the others are used.
+    static func decode(_ contents: CatalogueSource.Contents) throws(SyncError) -> Decoded {
         let parsed = JSONParser(options: .init(lenient: true)).parse(contents.bytes)
         let lines = LineIndex(contents.bytes)
         func finding(_ offset: Int, _ message: String) -> SyncReport.Finding {
@@ -92,42 +113,107 @@ public enum CatalogueIndex {
         }
         guard let document = parsed.document, let root = document.root, document.kind(root) == .object else {
             let first = parsed.diagnostics.first
-            throw .invalidCatalogue(file: contents.displayName, findings: [finding(first?.range.lowerBound ?? 0, first?.message ?? "the index must hold an object")])
+            throw .invalidIndex(file: contents.displayName, findings: [finding(first?.range.lowerBound ?? 0, first?.message ?? "the index must hold an object")])
         }
         guard let version = document.member(root, formatKey), document.kind(version) == .number, document.number(version) == 1 else {
-            throw .invalidCatalogue(file: contents.displayName, findings: [finding(document.range(root).lowerBound, "\(formatKey) must be 1; this cyd reads version 1 indexes")])
+            throw .invalidIndex(file: contents.displayName, findings: [finding(document.range(root).lowerBound, "\(formatKey) must be 1; this cyd reads version 1 indexes")])
         }
         guard let list = document.member(root, "stories"), document.kind(list) == .array else {
-            throw .invalidCatalogue(file: contents.displayName, findings: [finding(document.range(root).lowerBound, "the index has no \"stories\" array")])
+            throw .invalidIndex(file: contents.displayName, findings: [finding(document.range(root).lowerBound, "the index has no \"stories\" array")])
         }
-        var stories: [IndexedStory] = []
-        var problems: [SyncReport.Finding] = []
-        for element in document.elements(of: list) {
+        var decoded = Decoded()
+        var candidates: [(story: IndexedStory, offset: Int)] = []
+        for (ordinal, element) in document.elements(of: list).enumerated() {
+            let offset = document.range(element).lowerBound
+            var claimedID = "entry \(ordinal + 1)"
+            var claimedURL = ""
+            func reject(_ message: String) { decoded.rejected.append((claimedID, claimedURL, finding(offset, message))) }
             guard document.kind(element) == .object else {
-                problems.append(finding(document.range(element).lowerBound, "each story must be an object"))
+                reject("each story must be an object")
                 continue
             }
-            func text(_ key: String) -> String? {
+            var missing: String?
+            func text(_ key: String) -> String {
                 guard let node = document.member(element, key), document.kind(node) == .string else {
-                    problems.append(finding(document.range(element).lowerBound, "the story has no string \"\(key)\""))
-                    return nil
+                    missing = missing ?? key
+                    return ""
                 }
                 return document.string(node)
             }
-            let chapters = document.member(element, "chapters").flatMap { document.kind($0) == .number ? document.number($0) : nil }
-            guard let author = text("author"), let repository = text("repository"), let url = text("url"), let commit = text("commit"),
-                let storyKey = text("story_id"), let title = text("title"), let rating = text("rating"), let summary = text("summary")
-            else { continue }
-            guard GitSource.isGitURL(url), !WebSource.isPlainHTTP(url) else {
-                problems.append(finding(document.range(element).lowerBound, "\"url\" must be an https:// or git:// repository URL"))
+            let (author, repository, url, commit) = (text("author"), text("repository"), text("url"), text("commit"))
+            let (storyKey, title, rating, summary) = (text("story_id"), text("title"), text("rating"), text("summary"))
+            if let problem = nameProblem(author, "author") ?? nameProblem(repository, "repository") {
+                reject(problem)
                 continue
             }
-            stories.append(IndexedStory(
+            claimedID = "\(author)/\(repository)"
+            claimedURL = url.unicodeScalars.contains(where: VisibleText.isUnsafe) ? "" : url
+            if let missing {
+                reject("the story has no string \"\(missing)\"")
+                continue
+            }
+            guard GitSource.isGitURL(url), !WebSource.isPlainHTTP(url), !url.unicodeScalars.contains(where: VisibleText.isUnsafe) else {
+                reject("\"url\" must be an https:// or git:// repository URL")
+                continue
+            }
+            guard commit.isEmpty || ((commit.utf8.count == 40 || commit.utf8.count == 64) && commit.utf8.allSatisfy(isLowercaseHex)) else {
+                reject("\"commit\" must be a commit id (40 or 64 lowercase hexadecimal digits)")
+                continue
+            }
+            var chapters = 0
+            if let node = document.member(element, "chapters") {
+                guard document.kind(node) == .number, let value = document.number(node), value.rounded() == value, value >= 0, value <= Double(maximumChapterCount) else {
+                    reject("\"chapters\" must be a whole number from 0 to \(maximumChapterCount)")
+                    continue
+                }
+                chapters = Int(value)
+            }
+            candidates.append((IndexedStory(
                 author: author, repository: repository, url: url, commit: commit, storyKey: storyKey, title: title, rating: rating, summary: summary,
-                chapters: Int(chapters ?? 0)))
+                chapters: chapters), offset))
         }
-        if !problems.isEmpty { throw .invalidCatalogue(file: contents.displayName, findings: Array(problems.prefix(5))) }
-        return stories
+        // An id (any case) or a URL listed twice: the same story twice is read once; two
+        // different stories claiming one id are both refused, since no reader could tell which
+        // one `cyd get ID` means.
+        var byID: [String: [Int]] = [:]
+        for (index, candidate) in candidates.enumerated() { byID[candidate.story.id.lowercased(), default: []].append(index) }
+        var seenURLs: [String: Int] = [:]
+        for (index, candidate) in candidates.enumerated() {
+            let story = candidate.story
+            let sameID = byID[story.id.lowercased()] ?? []
+            let firstLine = lines.position(of: candidates[sameID[0]].offset).line
+            if sameID.count > 1, Set(sameID.map { candidates[$0].story.url }).count > 1 {
+                decoded.rejected.append((story.id, story.url, finding(candidate.offset,
+                    "the id '\(story.id)' is listed \(sameID.count) times with different repositories (first at line \(firstLine)); none of them is offered until the index names one")))
+                continue
+            }
+            if sameID.count > 1, sameID[0] != index { continue }  // the same story again
+            if let first = seenURLs[story.url] {
+                decoded.rejected.append((story.id, story.url, finding(candidate.offset,
+                    "the repository \(story.url) is already listed as '\(candidates[first].story.id)' (line \(lines.position(of: candidates[first].offset).line)); it is offered once")))
+                continue
+            }
+            seenURLs[story.url] = index
+            decoded.stories.append(story)
+        }
+        // Not one usable entry: the index as a whole is refused and the catalogue left as it was.
+        if decoded.stories.isEmpty, !decoded.rejected.isEmpty {
+            throw .invalidIndex(file: contents.displayName, findings: decoded.rejected.prefix(5).map(\.finding))
+        }
+        return decoded
+    }
+
+    /// Why an author or repository name cannot be part of an id, or nil.
+    static func nameProblem(_ name: String, _ key: String) -> String? {
+        if name.isEmpty { return "the story has no string \"\(key)\"" }
+        if name.unicodeScalars.contains(where: VisibleText.isUnsafe) { return "\"\(key)\" holds a control character (\(VisibleText.escape(name))); names are printable" }
+        if name == "." || name == ".." || name.contains("/") || name.contains("\\") { return "\"\(key)\" must be a name, not a path ('\(VisibleText.escape(name))')" }
+        if name.utf8.count > 100 { return "\"\(key)\" is longer than 100 bytes" }
+        return nil
+    }
+
+    static func isLowercaseHex(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
     }
 
     // MARK: Syncing from an index
@@ -138,22 +224,43 @@ public enum CatalogueIndex {
     static func sync(
         _ contents: CatalogueSource.Contents, options: SyncOptions, library: StoryLibrary, events: @escaping @Sendable (SyncEvent) -> Void
     ) throws(SyncError) -> SyncReport {
-        let stories = try decode(contents)
         var report = SyncReport()
         report.fromIndex = true
+        let fingerprint = "\(contents.bytes.count)-" + String(FNV1a.hash(contents.bytes), radix: 16)
+        // The same bytes as the index applied last time: nothing can have changed, so nothing is
+        // read again (a no-op sync of 100,000 stories costs reading and hashing the file).
+        if (try? library.appliedIndexFingerprint(source: contents.displayName)) == fingerprint, let entries = try? library.indexEntries() {
+            report.authors = Set(entries.map { $0.author.lowercased() }).count
+            report.items = entries.map { .init(id: "\($0.author)/\($0.repository)", url: $0.url, outcome: .unchanged, title: $0.title) }
+            events(.checking(total: 0))
+            return report
+        }
+        let decoded = try decode(contents)
+        let stories = decoded.stories
         report.authors = Set(stories.map { $0.author.lowercased() }).count
         let before: [String: String?]
+        var previousURL: [String: String] = [:]
         do {
-            try library.removeAuthors(notIn: Set(stories.map(\.author)))
-            before = try library.applyIndex(stories, at: Date().timeIntervalSince1970)
+            for entry in try library.indexEntries() where entry.isStory == true {
+                previousURL["\(entry.author)/\(entry.repository)".lowercased()] = entry.url
+            }
+            let keptAuthors = decoded.rejected.filter { !$0.url.isEmpty }.compactMap { $0.id.split(separator: "/").first.map(String.init) }
+            try library.removeAuthors(notIn: Set(stories.map(\.author)).union(keptAuthors))
+            // A rejected entry's story stays as it was last synced, rather than vanishing.
+            before = try library.applyIndex(stories, keeping: Set(decoded.rejected.map(\.url).filter { !$0.isEmpty }), at: Date().timeIntervalSince1970)
         } catch {
             throw .storage("cannot update the library: \(words(error))")
+        }
+        for rejected in decoded.rejected {
+            report.items.append(.init(id: rejected.id, url: rejected.url, outcome: .failed(.invalidIndexEntry(rejected.finding)), title: nil))
         }
         var toFetch: [Int] = []
         for story in stories {
             let previous = before[story.url] ?? nil
             let outcome: SyncReport.Outcome = previous == nil ? .new : (previous == story.commit ? .unchanged : .updated)
-            report.items.append(.init(id: story.id, url: story.url, outcome: outcome, title: story.title))
+            var item = SyncReport.Item(id: story.id, url: story.url, outcome: outcome, title: story.title)
+            if let was = previousURL[story.id.lowercased()], was != story.url { item.warning = .moved(from: was) }
+            report.items.append(item)
             let cache = GitSource.cachePath(for: story.url, cacheDirectory: library.location.cacheDirectory)
             if outcome != .unchanged, FileStatus(cache)?.isDirectory == true { toFetch.append(report.items.count - 1) }
         }
@@ -178,6 +285,11 @@ public enum CatalogueIndex {
             events(.finished(item, done: done, total: positions.count))
         }
         for (position, item) in zip(toFetch, fetched.items) { report.items[position] = item }
+        if decoded.rejected.isEmpty, !report.hasFailures {
+            // Only a wholly usable index is remembered as applied: one with rejected entries is
+            // read again next time, so its failures are reported again until they are fixed.
+            try? library.recordAppliedIndex(source: contents.displayName, fingerprint: fingerprint, at: Date().timeIntervalSince1970)
+        }
         return report
     }
 }

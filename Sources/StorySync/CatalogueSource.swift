@@ -20,6 +20,10 @@ public enum CatalogueSource {
     /// original reader's, authors.json at the root of this repository's default branch (master).
     public static let defaultLocation = "https://github.com/jonathandgrubb/ChooseYourDestiny-authors"
 
+    /// The largest catalogue read, from a file or over https: an index of 100,000 stories is
+    /// about 40 MB.
+    public static let maximumBytes = 256 << 20
+
     public struct Contents: Sendable {
         public var bytes: [UInt8]
         /// How findings name the file: a path, or "URL authors.json".
@@ -49,7 +53,7 @@ public enum CatalogueSource {
             path = ["authors.json", "index.json"].map { source + "/" + $0 }.first { FileStatus($0) != nil } ?? source + "/authors.json"
         }
         do {
-            return Contents(bytes: try LocalFile.read(path, limit: 64 * 1024 * 1024), displayName: path)
+            return Contents(bytes: try LocalFile.read(path, limit: maximumBytes), displayName: path)
         } catch .missing {
             throw .unavailable(
                 source: path,
@@ -61,7 +65,7 @@ public enum CatalogueSource {
 
     static func download(_ url: String, library: StoryLibrary) throws(SyncError) -> Contents {
         var request = HTTPRequest(url: url)
-        request.maximumBytes = 8 * 1024 * 1024
+        request.maximumBytes = maximumBytes
         let response: HTTPResponse
         do {
             response = try HTTPClient().getConditionally(request, cache: library, retrying: RetryPolicy())
@@ -78,6 +82,8 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
     case unavailable(source: String, reason: String)
     /// authors.json was read but cannot be used; the findings say where and why.
     case invalidCatalogue(file: String, findings: [SyncReport.Finding])
+    /// A published index was read but cannot be used as a whole; the findings say where and why.
+    case invalidIndex(file: String, findings: [SyncReport.Finding])
     /// The library could not be written.
     case storage(String)
 
@@ -85,10 +91,10 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .unavailable(let source, let reason): "cannot read the catalogue \(source): \(reason)"
         case .invalidCatalogue(let file, let findings):
-            ([file.hasSuffix(CatalogueIndex.fileName)
-                ? "\(file) is not a usable catalogue index (write it with `cyd catalogue publish`)"
-                : "\(file) is not a usable authors.json (it should look like { \"authors\": [ { \"name\": \"alice\" } ] })"] + findings.map { "\($0)" })
+            (["\(file) is not a usable authors.json (it should look like { \"authors\": [ { \"name\": \"alice\" } ] })"] + findings.map { "\($0)" })
                 .joined(separator: "\n  ")
+        case .invalidIndex(let file, let findings):
+            (["\(file) is not a usable catalogue index (write it with `cyd catalogue publish`)"] + findings.map { "\($0)" }).joined(separator: "\n  ")
         case .storage(let message): message
         }
     }

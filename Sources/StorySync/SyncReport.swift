@@ -57,6 +57,9 @@ public struct SyncReport: Sendable {
         case gitHub(String)
         /// The library or the cache could not be written.
         case storage(String)
+        /// An entry of a published index that cannot be used (a missing key, a number out of
+        /// range, a control character, an id listed twice): skipped, the others are used.
+        case invalidIndexEntry(Finding)
     }
 
     /// A finding with its place: what a person needs to fix it.
@@ -77,6 +80,8 @@ public struct SyncReport: Sendable {
         /// A repository listed in authors.json whose README does not carry the tag (or that has
         /// no README): still a story, since the author listed it.
         case untaggedListed(hasReadme: Bool)
+        /// An index entry whose id was another repository's at the last sync.
+        case moved(from: String)
     }
 
     public struct Item: Sendable {
@@ -141,6 +146,7 @@ public enum SyncWords {
         case .transport(let failure): return failure.description
         case .gitHub(let message): return message
         case .storage(let message): return message
+        case .invalidIndexEntry(let finding): return "the index entry cannot be used (not offered): \(finding)"
         }
     }
 
@@ -150,6 +156,7 @@ public enum SyncWords {
             hasReadme
                 ? "README.md does not mention \(CatalogueSync.tag); listed in authors.json, so offered anyway"
                 : "no README.md; listed in authors.json, so offered anyway (a README with \(CatalogueSync.tag) lets GitHub discovery find it)"
+        case .moved(let from): "moved: this id was \(from) at the last sync"
         }
     }
 

@@ -95,6 +95,7 @@ struct Sync: ParsableCommand {
             display.finish()
             Terminal.standardError.write("cyd: \(VisibleText.escape(error.description))\n")
             if case .invalidCatalogue = error { throw Exit.problemsFound }
+            if case .invalidIndex = error { throw Exit.problemsFound }
             throw Exit.failure
         }
         display.finish()
@@ -118,7 +119,7 @@ struct Sync: ParsableCommand {
                 say("  author \(VisibleText.escape(failure.author)): \(VisibleText.escape(SyncWords.author(failure.failure, name: failure.author)))", indent: "      ")
             }
             for failure in failures {
-                say("  \(VisibleText.escape(failure.id)) (\(VisibleText.escape(failure.url))): \(VisibleText.escape(failure.detail ?? "failed"))", indent: "      ")
+                say("  \(VisibleText.escape(failure.id))\(failure.url.isEmpty ? "" : " (\(VisibleText.escape(failure.url)))"): \(VisibleText.escape(failure.detail ?? "failed"))", indent: "      ")
             }
         }
         if let limit = report.rateLimited {
@@ -204,7 +205,7 @@ final class SyncDisplay: @unchecked Sendable {
                 if live { draw("finding the stories of \(VisibleText.escape(author)) (\(index + 1) of \(count))") }
             case .checking(let count):
                 total = count
-                if !live { stream.write("checking \(plural(count, "repository", "repositories"))\n") }
+                if !live, count > 0 { stream.write("checking \(plural(count, "repository", "repositories"))\n") }
             case .started(let id):
                 active.append(id)
                 if live { drawBar() }
@@ -262,7 +263,14 @@ extension String {
 func catalogueEntry(_ reference: String, in library: StoryLibrary) throws -> CatalogueEntry {
     let entries = try library.catalogue().filter { $0.isStory == true }
     let lower = reference.lowercased()
-    if let entry = entries.first(where: { $0.id.lowercased() == lower || $0.url == reference }) { return entry }
+    if let entry = entries.first(where: { $0.url == reference }) { return entry }
+    let byID = entries.filter { $0.id.lowercased() == lower }
+    if byID.count > 1 {
+        // Two repositories under one id (any case): never pick one at random.
+        let urls = byID.prefix(8).map { VisibleText.escape($0.url) }
+        throw CLIError("'\(VisibleText.escape(reference))' is ambiguous: \(byID.count) repositories have that id (\(urls.joined(separator: ", "))); give the repository URL")
+    }
+    if let entry = byID.first { return entry }
     let byTitle = entries.filter { $0.title?.lowercased() == lower }
     if byTitle.count == 1 { return byTitle[0] }
     let partial = entries.filter { $0.title?.lowercased().contains(lower) == true || $0.id.lowercased().contains(lower) }

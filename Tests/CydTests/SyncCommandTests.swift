@@ -210,4 +210,83 @@ struct SyncCommandTests {
         let bad = try Command.cyd(["sync", "--catalogue", home.path("bad")], environment: reader)
         #expect(bad.status == 1 && bad.standardError.contains("index.json:1:"), "\(bad.standardError)")
     }
+
+    /// An index entry as publish writes it, with `chapters` written as given (a JSON number text).
+    static func indexEntry(_ author: String, _ repository: String, url: String, chapters: String = "3") -> String {
+        #"{ "author": "\#(author)", "repository": "\#(repository)", "url": "\#(url)", "commit": "0123456789abcdef0123456789abcdef01234567", "#
+            + #""story_id": "s", "title": "T \#(repository)", "rating": "G", "summary": "s", "chapters": \#(chapters) }"#
+    }
+
+    @Test("a hostile index: numbers out of range, control characters, paths and duplicate ids are refused entry by entry, with exact counts")
+    func hostileIndexEntries() throws {
+        let entries = [
+            Self.indexEntry("ana", "tide", url: "https://example.org/ana/tide.git"),
+            Self.indexEntry("big", "number", url: "https://example.org/big/number.git", chapters: "1e19"),
+            Self.indexEntry("neg", "number", url: "https://example.org/neg/number.git", chapters: "-1e19"),
+            Self.indexEntry("huge", "int", url: "https://example.org/huge/int.git", chapters: "9223372036854775808"),
+            Self.indexEntry("far", "out", url: "https://example.org/far/out.git", chapters: "1e308"),
+            Self.indexEntry("nul\\u0000x", "repo", url: "https://example.org/nul/repo.git"),
+            Self.indexEntry("dup", "same", url: "https://example.org/dup/one.git"),
+            Self.indexEntry("DUP", "SAME", url: "https://example.org/dup/two.git"),
+            Self.indexEntry("twice", "same", url: "https://example.org/twice/same.git"),
+            Self.indexEntry("twice", "same", url: "https://example.org/twice/same.git"),
+            Self.indexEntry("dots", "..", url: "https://example.org/dots/x.git"),
+        ]
+        let index = try home.write("site/index.json", #"{ "cyd_catalogue_index": 1, "generated_at": 1, "stories": [\#n"# + entries.joined(separator: ",\n") + "\n] }\n").path
+        let first = try cyd("sync", "--catalogue", index)
+        #expect(first.status == 1, "failures make exit 1, and nothing crashed: \(first.standardError)")
+        #expect(first.standardOutput.contains("2 new, 0 updated, 0 unchanged, 8 failed"), "a fresh library: \(first.standardOutput)")
+        for message in [
+            "\"chapters\" must be a whole number from 0 to 10000000", "\"author\" holds a control character (nul^@x)",
+            "\"repository\" must be a name, not a path ('..')", "the id 'dup/same' is listed 2 times with different repositories",
+        ] {
+            #expect(first.standardOutput.contains(message), "\(message): \(first.standardOutput)")
+        }
+        let ambiguous = try cyd("get", "dup/same")
+        #expect(ambiguous.status != 0 && ambiguous.standardError.contains("no story 'dup/same'"), "neither is offered: \(ambiguous.standardError)")
+        let list = try cyd("list", "--available", "--json")
+        #expect(!list.standardOutput.contains("\"author\":\"nul") && !list.standardOutput.contains("nul/repo"), "a name with a control character is never listed, cut or whole")
+
+        // The keeper fixes the index; ana/tide moves to another repository.
+        let fixed = [Self.indexEntry("ana", "tide", url: "https://example.org/ana/tide-moved.git"), Self.indexEntry("twice", "same", url: "https://example.org/twice/same.git")]
+        try home.write("site/index.json", #"{ "cyd_catalogue_index": 1, "generated_at": 2, "stories": [\#n"# + fixed.joined(separator: ",\n") + "\n] }\n")
+        let moved = try cyd("sync", "--catalogue", index)
+        #expect(moved.status == 0, "\(moved.standardError)")
+        #expect(moved.standardOutput.contains("1 new, 0 updated, 1 unchanged, 0 failed"), "\(moved.standardOutput)")
+        #expect(moved.standardOutput.contains("moved: this id was https://example.org/ana/tide.git at the last sync"), "\(moved.standardOutput)")
+        // The same bytes again: nothing is compared, and the counts are the same.
+        let again = try cyd("sync", "--catalogue", index)
+        #expect(again.standardOutput.contains("0 new, 0 updated, 2 unchanged, 0 failed"), "\(again.standardOutput)")
+    }
+
+    @Test("an index that nests deeply before its marker is called an index, with its place")
+    func deepIndex() throws {
+        let deep = String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000)
+        let index = try home.write("deep/index.json", #"{ "padding": \#(deep), "cyd_catalogue_index": 1, "stories": [] }"#).path
+        let result = try cyd("sync", "--catalogue", index)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("is not a usable catalogue index"), "\(result.standardError)")
+        #expect(!result.standardError.contains("authors.json"), "\(result.standardError)")
+    }
+
+    @Test("an index larger than 8 MB syncs over https, and a no-op sync of it changes nothing and is quick")
+    func largeIndexOverHTTPS() throws {
+        let entries = (0..<36_000).map { Self.indexEntry("author\($0 % 3_000)", "story\($0)", url: "https://example.org/a\($0 % 3_000)/story\($0).git") }
+        let folder = try TemporaryFolder()
+        try folder.write("index.json", #"{ "cyd_catalogue_index": 1, "generated_at": 1, "stories": [\#n"# + entries.joined(separator: ",\n") + "\n] }\n")
+        #expect(try FileManager.default.attributesOfItem(atPath: folder.path("index.json"))[.size] as! Int > 8 << 20)
+        let certificate = try TestCertificate()
+        let server = try TestHTTPServer(tls: certificate, files: folder.url.path)
+        var tls = environment
+        tls["CURL_CA_BUNDLE"] = certificate.certificate
+        let url = server.url("/files/index.json")
+        let first = try Command.cyd(["sync", "--catalogue", url], environment: tls)
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput.contains("36000 new, 0 updated, 0 unchanged, 0 failed"), "\(first.standardOutput)")
+        let started = Date()
+        let again = try Command.cyd(["sync", "--catalogue", url], environment: tls)
+        let noOp = Date().timeIntervalSince(started)
+        #expect(again.standardOutput.contains("0 new, 0 updated, 36000 unchanged, 0 failed"), "\(again.standardOutput)")
+        #expect(noOp < 10, "a no-op sync took \(noOp) s")
+    }
 }
