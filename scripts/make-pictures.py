@@ -4,6 +4,8 @@
 usage: scripts/make-pictures.py small DIR   the small fixtures (committed in Tests/Fixtures/pictures)
        scripts/make-pictures.py photo FILE  a 3560x2373 JPEG of about 3 MB carrying EXIF GPS, like
                                             PrototypeStory's pub.jpg (not committed: made when needed)
+       scripts/make-pictures.py hostile DIR small progressive JPEGs that claim what would hold a
+                                            reader (committed in Tests/Fixtures/hostile-pictures)
 Every picture is drawn here from gradients and noise: nothing is taken from elsewhere.
 """
 import sys
@@ -57,11 +59,43 @@ def small(folder):
         text.write("version https://git-lfs.github.com/spec/v1\n")
 
 
+def patch_frame_size(data, width, height):
+    """Writes another size into a JPEG's frame header (SOF0-SOF15 but DHT, JPG, DAC)."""
+    data = bytearray(data)
+    offset = 2
+    while offset + 4 <= len(data):
+        marker, length = data[offset + 1], int.from_bytes(data[offset + 2:offset + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            data[offset + 5:offset + 7] = height.to_bytes(2, "big")
+            data[offset + 7:offset + 9] = width.to_bytes(2, "big")
+            return bytes(data)
+        offset += 2 + length
+    raise ValueError("no frame header")
+
+
+def hostile(folder):
+    import io
+    # 1. A few hundred bytes of progressive CMYK 4:4:4 claiming 11585 x 11585: decoding it would
+    #    need a gigabyte of DCT coefficients.
+    out = io.BytesIO()
+    Image.new("CMYK", (16, 16), (10, 20, 30, 0)).save(out, "JPEG", progressive=True, subsampling=0, quality=30)
+    open(f"{folder}/progressive-huge.jpg", "wb").write(patch_frame_size(out.getvalue(), 11585, 11585))
+    # 2. A progressive JPEG claiming 4000 x 4000 whose last scan is repeated 500 times: every scan
+    #    walks the whole picture again.
+    out = io.BytesIO()
+    scene(64, 64).save(out, "JPEG", progressive=True, quality=40)
+    data = out.getvalue()
+    last_scan = data.rindex(b"\xff\xda")
+    end = data.rindex(b"\xff\xd9")
+    many = data[:last_scan] + data[last_scan:end] * 500 + data[end:]
+    open(f"{folder}/many-scans.jpg", "wb").write(patch_frame_size(many, 4000, 4000))
+
+
 def photo(path):
     scene(3560, 2373, noise=True).save(path, quality=92, exif=gps_exif())
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("small", "photo"):
+    if len(sys.argv) != 3 or sys.argv[1] not in ("small", "photo", "hostile"):
         sys.exit(__doc__)
-    {"small": small, "photo": photo}[sys.argv[1]](sys.argv[2])
+    {"small": small, "photo": photo, "hostile": hostile}[sys.argv[1]](sys.argv[2])

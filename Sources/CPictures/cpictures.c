@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 // The libraries' headers give the types; the functions themselves come from dlsym, so nothing
 // here is linked against them.
@@ -23,6 +24,17 @@
 /// At most this many pixels are decoded at all: a small file can claim a huge picture (a PNG of
 /// 20000 x 20000 zeros compresses to a few hundred KB) and would hold the reader for seconds.
 #define CPIC_MAX_SOURCE_PIXELS (128u * 1024u * 1024u)
+/// A progressive (multi-scan) JPEG is decoded through a buffer of every DCT coefficient of the
+/// whole picture (128 bytes a block a component): at most this many bytes of it. A 702-byte file
+/// can claim 11585 x 11585 CMYK, a gigabyte of coefficients.
+#define CPIC_MAX_JPEG_COEFFICIENT_BYTES (256ull * 1024u * 1024u)
+/// libjpeg's own memory limit, above the coefficient buffer: what it cannot fit, it refuses.
+#define CPIC_MAX_JPEG_MEMORY (320l * 1024 * 1024)
+/// At most this many scans (djpeg's -maxscans): ordinary progressive JPEGs have about ten; one
+/// of 100,000 empty scans would hold the reader for minutes.
+#define CPIC_MAX_JPEG_SCANS 100
+/// A decode that takes longer than this is given up (every picture format), said in words.
+#define CPIC_MAX_DECODE_SECONDS 3.0
 
 static void say(char *error, size_t size, const char *format, ...);
 
@@ -203,12 +215,42 @@ typedef struct {
     struct jpeg_error_mgr manager;
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
+    /// Set when our progress monitor stopped the decode (the message is ours, not libjpeg's).
+    int stopped_by_us;
 } jpeg_failure;
 
 static void jpeg_fail(j_common_ptr info) {
     jpeg_failure *failure = (jpeg_failure *)info->err;
     info->err->format_message(info, failure->message);
     longjmp(failure->jump, 1);
+}
+
+static double monotonic_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+/// Called by libjpeg as it works: stops a picture with too many scans, or one taking too long.
+typedef struct {
+    struct jpeg_progress_mgr manager;
+    double deadline;
+} jpeg_watch;
+
+static void jpeg_progress(j_common_ptr common) {
+    jpeg_watch *watch = (jpeg_watch *)common->progress;
+    jpeg_failure *failure = (jpeg_failure *)common->err;
+    j_decompress_ptr info = (j_decompress_ptr)common;
+    if (info->input_scan_number > CPIC_MAX_JPEG_SCANS) {
+        snprintf(failure->message, sizeof failure->message, "it has more than %d scans, too many to draw", CPIC_MAX_JPEG_SCANS);
+        failure->stopped_by_us = 1;
+        longjmp(failure->jump, 1);
+    }
+    if (monotonic_seconds() > watch->deadline) {
+        snprintf(failure->message, sizeof failure->message, "it takes longer than %.0f s to decode", CPIC_MAX_DECODE_SECONDS);
+        failure->stopped_by_us = 1;
+        longjmp(failure->jump, 1);
+    }
 }
 
 static void jpeg_quiet(j_common_ptr info) { (void)info; }
@@ -241,18 +283,46 @@ static int decode_jpeg(const unsigned char *data, size_t size, int want_width, i
     info.err = std_error(&failure.manager);
     failure.manager.error_exit = jpeg_fail;
     failure.manager.output_message = jpeg_quiet;
+    jpeg_watch watch;
+    memset(&watch, 0, sizeof watch);
+    watch.manager.progress_monitor = jpeg_progress;
+    watch.deadline = monotonic_seconds() + CPIC_MAX_DECODE_SECONDS;
+    failure.stopped_by_us = 0;
     if (setjmp(failure.jump)) {
         // Reading the header: nothing of ours allocated yet.
-        say(error, error_size, "libjpeg: %s", failure.message);
+        if (failure.stopped_by_us) say(error, error_size, "%s", failure.message);
+        else say(error, error_size, "libjpeg: %s", failure.message);
         destroy(&info);
         return 1;
     }
     create(&info, JPEG_LIB_VERSION, sizeof info);
+    info.progress = &watch.manager;
+    info.mem->max_memory_to_use = CPIC_MAX_JPEG_MEMORY;
     mem_src(&info, data, (unsigned long)size);
     read_header(&info, TRUE);
     if (!decodable((long)info.image_width, (long)info.image_height, error, error_size)) {
         destroy(&info);
         return 1;
+    }
+    if (info.progressive_mode || info.num_components > 4) {
+        // The whole-picture coefficient buffer, measured before libjpeg allocates it.
+        int max_h = 1, max_v = 1;
+        for (int c = 0; c < info.num_components; c++) {
+            if (info.comp_info[c].h_samp_factor > max_h) max_h = info.comp_info[c].h_samp_factor;
+            if (info.comp_info[c].v_samp_factor > max_v) max_v = info.comp_info[c].v_samp_factor;
+        }
+        uint64_t bytes = 0;
+        for (int c = 0; c < info.num_components; c++) {
+            uint64_t columns = ((uint64_t)info.image_width * (uint64_t)info.comp_info[c].h_samp_factor + 8u * max_h - 1) / (8u * max_h);
+            uint64_t rows = ((uint64_t)info.image_height * (uint64_t)info.comp_info[c].v_samp_factor + 8u * max_v - 1) / (8u * max_v);
+            bytes += columns * rows * 128u;
+        }
+        if (bytes > CPIC_MAX_JPEG_COEFFICIENT_BYTES) {
+            say(error, error_size, "it is a progressive JPEG of %u x %u pixels that needs %llu MB to decode, too large to draw",
+                info.image_width, info.image_height, (unsigned long long)(bytes >> 20));
+            destroy(&info);
+            return 1;
+        }
     }
     int cmyk = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;
     info.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
@@ -289,7 +359,8 @@ static int decode_jpeg(const unsigned char *data, size_t size, int want_width, i
     }
     if (setjmp(failure.jump)) {
         // Decoding: what was allocated above goes too.
-        say(error, error_size, "libjpeg: %s", failure.message);
+        if (failure.stopped_by_us) say(error, error_size, "%s", failure.message);
+        else say(error, error_size, "libjpeg: %s", failure.message);
         reducer_abandon(&volatile_state.r);
         free(volatile_state.row);
         destroy(&info);
@@ -400,6 +471,16 @@ static int decode_png(const unsigned char *data, size_t size, int want_width, in
         !FIND(lib, "png_get_error_ptr", png_error_pointer) || !FIND(lib, "png_get_io_ptr", png_io))
         return 1;
 
+    // The size, read from IHDR before libpng sees it: past our limit of 65535 on a side, libpng
+    // would only say "Invalid IHDR data".
+    if (size >= 24 && memcmp(data + 12, "IHDR", 4) == 0) {
+        uint32_t claimed_width = (uint32_t)data[16] << 24 | (uint32_t)data[17] << 16 | (uint32_t)data[18] << 8 | data[19];
+        uint32_t claimed_height = (uint32_t)data[20] << 24 | (uint32_t)data[21] << 16 | (uint32_t)data[22] << 8 | data[23];
+        if (claimed_width > 65535 || claimed_height > 65535) {
+            say(error, error_size, "it is %u x %u pixels, more than 65535 on a side, too large to draw", claimed_width, claimed_height);
+            return 1;
+        }
+    }
     png_failure failure;
     png_reader reader = {data, size, 0, png_fail};
     png_structp png = create(PNG_LIBPNG_VER_STRING, &failure, png_fail, png_quiet);
@@ -521,7 +602,15 @@ static int decode_gif(const unsigned char *data, size_t size, int want_width, in
     int transparent = -1;
     int result = 1;
     unsigned char *indices = NULL, *canvas_row = NULL;
-    for (int records = 0; records < 100000; records++) {
+    // Every record takes at least a byte, so the file bounds the loop; comments and other
+    // extensions before the picture are passed over, however many (within the time limit).
+    double deadline = monotonic_seconds() + CPIC_MAX_DECODE_SECONDS;
+    for (long records = 0;; records++) {
+        if ((records & 1023) == 1023 && monotonic_seconds() > deadline) {
+            say(error, error_size, "it takes longer than %.0f s to decode", CPIC_MAX_DECODE_SECONDS);
+            result = 2;
+            break;
+        }
         GifRecordType type;
         if (record_type(gif, &type) == GIF_ERROR) break;
         if (type == EXTENSION_RECORD_TYPE) {
