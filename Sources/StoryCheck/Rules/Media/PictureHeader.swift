@@ -9,6 +9,20 @@ public struct PictureHeader: Sendable, Equatable {
     public var height: Int
     /// The GPS position in its EXIF data, when it has one.
     public var position: GPSPosition?
+    /// For a progressive JPEG, the scans counted in the bytes read (a reader decodes at most
+    /// `maximumScans`); nil for other pictures.
+    public var scans: Int?
+
+    /// The most scans a reader decodes (libjpeg is stopped after them; djpeg's -maxscans).
+    public static let maximumScans = 100
+
+    public init(format: String, width: Int, height: Int, position: GPSPosition? = nil, scans: Int? = nil) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.position = position
+        self.scans = scans
+    }
 
     /// Latitude and longitude in degrees (south and west negative), or nil parts when the EXIF
     /// data names a GPS block without readable coordinates.
@@ -101,7 +115,10 @@ public struct PictureHeader: Sendable, Equatable {
             let isFrame = (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
             if isFrame {
                 guard let height = reader.uint16(at: body + 1, bigEndian: true), let width = reader.uint16(at: body + 3, bigEndian: true) else { break }
-                return .success(PictureHeader(format: "JPEG", width: Int(width), height: Int(height), position: position))
+                // SOF2, SOF6, SOF10 and SOF14 are progressive: count the scans that follow.
+                let progressive = marker == 0xC2 || marker == 0xC6 || marker == 0xCA || marker == 0xCE
+                let scans = progressive ? countScans(reader, from: body + Int(length) - 2) : nil
+                return .success(PictureHeader(format: "JPEG", width: Int(width), height: Int(height), position: position, scans: scans))
             }
             if marker == 0xE1, let segment = reader.slice(body, Int(length) - 2), segment.starts(with: Array("Exif\0\0".utf8)) {
                 position = position ?? Exif.position(Array(segment.dropFirst(6)))
@@ -109,6 +126,33 @@ public struct PictureHeader: Sendable, Equatable {
             offset = body + Int(length) - 2
         }
         return .failure(Failure("the JPEG ends before its frame header (its size)"))
+    }
+
+    /// The start-of-scan markers from `offset` to the end of what was read (or a marker that is
+    /// not a segment's), skipping each scan's entropy-coded data. One pass over the bytes.
+    static func countScans(_ reader: ByteReader, from start: Int) -> Int {
+        var scans = 0
+        var offset = start
+        while offset + 1 < reader.count {
+            guard reader.byte(at: offset) == 0xFF, let marker = reader.byte(at: offset + 1) else { break }
+            if marker == 0xFF {
+                offset += 1  // fill byte
+                continue
+            }
+            if marker == 0xD9 { break }
+            offset += 2
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }
+            guard let length = reader.uint16(at: offset, bigEndian: true), length >= 2 else { break }
+            offset += Int(length)
+            guard marker == 0xDA else { continue }
+            scans += 1
+            // Entropy-coded data runs to the next 0xFF that is not a stuffed 0x00 or a restart.
+            while offset + 1 < reader.count {
+                if reader.byte(at: offset) == 0xFF, let next = reader.byte(at: offset + 1), next != 0x00, !(0xD0...0xD7).contains(next) { break }
+                offset += 1
+            }
+        }
+        return scans
     }
 
     static func webp(_ reader: inout ByteReader) -> Result<PictureHeader, Failure> {
