@@ -101,6 +101,14 @@ public enum LocalFile {
         return String(cString: resolved)
     }
 
+    /// What a path is when it exists but is not a regular file ("a FIFO", "a folder"), through
+    /// symbolic links; nil for a regular file or nothing at all.
+    public static func irregularKind(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return nil }
+        return kindName(info.st_mode)
+    }
+
     static func kindName(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFDIR: "a folder"

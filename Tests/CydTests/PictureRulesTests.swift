@@ -35,4 +35,23 @@ struct PictureRulesTests {
         #expect(text.contains("picture 'resources/wide.png' is 4104 x 16 pixels"), "\(text)")
         #expect(text.contains("picture 'resources/cut.jpg' cannot be read: the JPEG ends before its frame header"), "\(text)")
     }
+
+    @Test("a FIFO named as a picture is said to be a FIFO (no case hint, no hang); a JPEG of 500 scans is named")
+    func irregularAndManyScans() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path("resources"), withIntermediateDirectories: true)
+        #expect(mkfifo(folder.path("resources/pipe.jpg"), 0o644) == 0)
+        try FileManager.default.copyItem(
+            atPath: Command.packageRoot.appendingPathComponent("Tests/Fixtures/hostile-pictures/many-scans.jpg").path, toPath: folder.path("resources/scans.jpg"))
+        try folder.write("README.md", "# Pictures\n\nFor #ChooseYourDestiny readers.\n")
+        try folder.write("story.json", #"""
+            { "story": { "id": "p", "name": "Pictures", "rating": "G", "summary": "s", "chapters": [
+                { "id": "a", "name": "A", "is_first_chapter": true, "text": "One.", "pic_path": "resources/pipe.jpg", "choices": [ { "chapter_id": "b", "text": "On" } ] },
+                { "id": "b", "name": "B", "text": "End.", "is_ending": true, "pic_path": "resources/scans.jpg" } ] } }
+            """#)
+        let text = try Command.cyd(["validate", folder.url.path]).standardOutput
+        #expect(text.contains("names 'resources/pipe.jpg', which is a FIFO, not a file"), "\(text)")
+        #expect(!text.contains("case-sensitive"), "\(text)")
+        #expect(text.contains("picture 'resources/scans.jpg' is a progressive JPEG of at least 509 scans"), "\(text)")
+    }
 }

@@ -1,3 +1,4 @@
+import LocalFiles
 import StoryFormat
 
 enum MissingMediaFile: Rule {
@@ -27,6 +28,13 @@ enum MissingMediaFile: Rule {
                 folder.leavesFolder(path) == nil  // CYD607 says why
             else { continue }
             let nearMiss = folder.caseInsensitiveMatch(path)
+            if nearMiss == path, let kind = LocalFile.irregularKind(folder.url(path).path) {
+                // It is there, with that very name, but it is no file (a FIFO, a folder, a device).
+                findings.add(
+                    "\(use.key) of \(use.owner) names '\(VisibleText.escape(path))', which is \(kind), not a file",
+                    help: "a picture must be a regular file in the repository", at: use.path.node)
+                continue
+            }
             findings.add(
                 "\(use.key) of \(use.owner) names '\(VisibleText.escape(path))', which is not in the story folder",
                 help: nearMiss.map { "the file is named '\(VisibleText.escape($0))'; paths are case-sensitive on the server" }
