@@ -229,9 +229,9 @@ struct ReaderLoop {
                     let (name, change) = try session.placeBookmark(argument)
                     let here = screen.safe(session.current.record.name)
                     let text = switch change {
-                    case .added: "bookmarked '\(here)' as '\(screen.safe(name))' (j \(screen.safe(name)) comes back)"
-                    case .alreadyHere: "bookmark '\(screen.safe(name))' is already on '\(here)'"
-                    case .moved(let from): "bookmark '\(screen.safe(name))' moved from '\(screen.safe(from))' to '\(here)'"
+                    case .added: "bookmarked '\(here)' as '\(screen.safeLine(name))' (j \(screen.safeLine(name)) comes back)"
+                    case .alreadyHere: "bookmark '\(screen.safeLine(name))' is already on '\(here)'"
+                    case .moved(let from): "bookmark '\(screen.safeLine(name))' moved from '\(screen.safe(from))' to '\(here)'"
                     }
                     screen.message(text, event: "bookmark", fields: ["name": .string(name)])
                 case "j", "jump":
@@ -345,10 +345,10 @@ struct ReaderLoop {
         if action == "retry" { state = session.waitForPicture() }
         guard case .ready(let picture) = state else {
             if case .failed(_, let reason) = state {
-                screen.message("the picture \(screen.safe(path)) could not be loaded: \(screen.safe(reason)); p retry tries again",
+                screen.message("the picture \(screen.safeLine(path)) could not be loaded: \(screen.safe(reason)); p retry tries again",
                     event: "picture", fields: ["path": .string(path), "state": "failed", "reason": .string(reason)])
             } else {
-                screen.message("the picture \(screen.safe(path)) is still loading", event: "picture", fields: ["path": .string(path), "state": "loading"])
+                screen.message("the picture \(screen.safeLine(path)) is still loading", event: "picture", fields: ["path": .string(path), "state": "loading"])
             }
             return
         }
@@ -357,14 +357,14 @@ struct ReaderLoop {
             guard !target.isEmpty else { return screen.error("p save FILE: say where to save it") }
             // A folder gets the write's own answer ("... is a folder"); a file is kept unless asked.
             if action == "save", let status = FileStatus(target), !status.isDirectory {
-                return screen.error("\(screen.safe(target)) exists: p save! \(screen.safe(target)) replaces it")
+                return screen.error("\(screen.safeLine(target)) exists: p save! \(screen.safeLine(target)) replaces it")
             }
             do {
                 try FileWriter.write(picture.data, to: target)
             } catch {
                 return screen.error("the picture was not saved: \(error.description)")
             }
-            screen.message("saved \(screen.safe(path)) to \(screen.safe(target))", event: "pictureSaved", fields: ["file": .string(target)])
+            screen.message("saved \(screen.safeLine(path)) to \(screen.safeLine(target))", event: "pictureSaved", fields: ["file": .string(target)])
         case "open":
             let folder = session.library.location.cacheDirectory + "/pictures"
             let name = String(path.split(separator: "/").last ?? "picture").filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" }
@@ -376,9 +376,9 @@ struct ReaderLoop {
                 return screen.error("the picture could not be opened: \(error.description)")
             }
             if Terminal.launch("xdg-open", [file]) {
-                screen.message("opened \(screen.safe(file))", event: "pictureOpened", fields: ["file": .string(file)])
+                screen.message("opened \(screen.safeLine(file))", event: "pictureOpened", fields: ["file": .string(file)])
             } else {
-                screen.message("saved to \(screen.safe(file)) (no xdg-open here to open it)", event: "pictureSaved", fields: ["file": .string(file)])
+                screen.message("saved to \(screen.safeLine(file)) (no xdg-open here to open it)", event: "pictureSaved", fields: ["file": .string(file)])
             }
         default:
             if screen.pictures != .off {
@@ -387,11 +387,11 @@ struct ReaderLoop {
                 do {
                     screen.place(try PictureDrawer.draw(picture.data, mode: screen.pictures, columns: columns, rows: rows, cell: window.cell))
                 } catch {
-                    screen.error("the picture \(screen.safe(path)) cannot be drawn: \(screen.safe(error.reason))")
+                    screen.error("the picture \(screen.safeLine(path)) cannot be drawn: \(screen.safe(error.reason))")
                 }
             }
             screen.message(
-                "picture \(screen.safe(path)): \(screen.describe(picture)), stored in the library; p save FILE saves it, p open opens it",
+                "picture \(screen.safeLine(path)): \(screen.describe(picture)), stored in the library; p save FILE saves it, p open opens it",
                 event: "picture", fields: ["path": .string(path), "state": "ready", "bytes": .number(Double(picture.data.count))])
         }
     }

@@ -34,6 +34,10 @@ struct ReaderScreen {
 
     func safe(_ text: String) -> String { VisibleText.escape(text, keepLineBreaks: true) }
 
+    /// For what must stay on one line (a path, a reason, a name): line breaks shown as ^J too, so
+    /// a story cannot fake a line of cyd's own (a pic_path holding "\nThe end.").
+    func safeLine(_ text: String) -> String { VisibleText.escape(text) }
+
     func style(_ text: String, _ code: String) -> String { colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
     func emit(_ event: [String: JSONValue]) {
@@ -159,7 +163,7 @@ struct ReaderScreen {
                 let drawn = try PictureDrawer.draw(stored.data, mode: pictures, columns: columns, rows: rows, cell: window.cell)
                 place(drawn)
             } catch {
-                line(style("[picture: \(safe(path)) cannot be drawn: \(safe(error.reason)); p save FILE keeps it]", "2"))
+                line(style("[picture: \(safeLine(path)) cannot be drawn: \(safeLine(error.reason)); p save FILE keeps it]", "2"))
             }
         case .loading:
             // Room for a picture of the usual photo shape; the picture is fitted into it when it
@@ -198,7 +202,7 @@ struct ReaderScreen {
                         stored.data, mode: pictures, columns: placeholder.columns, rows: placeholder.rows, cell: window.cell
                     ).text
                 } catch {
-                    text += style(TextLayout.truncate("[picture: \(safe(path)) cannot be drawn: \(safe("\(error)"))]", width: window.columns), "2")
+                    text += style(TextLayout.truncate("[picture: \(safeLine(path)) cannot be drawn: \(safeLine("\(error)"))]", width: window.columns), "2")
                 }
             default:
                 text += style(TextLayout.truncate(pictureLine(path, state), width: window.columns), "2")
@@ -209,10 +213,10 @@ struct ReaderScreen {
 
     func pictureLine(_ path: String, _ state: PictureState) -> String {
         switch state {
-        case .none: "[picture: \(safe(path))]"
-        case .loading: "[picture: \(safe(path)), loading…]"
-        case .ready(let picture): "[picture: \(safe(path)), \(describe(picture)): p to see how to save or open it]"
-        case .failed(_, let reason): "[picture: \(safe(path)) could not be loaded: \(safe(reason)); p retry to try again]"
+        case .none: "[picture: \(safeLine(path))]"
+        case .loading: "[picture: \(safeLine(path)), loading…]"
+        case .ready(let picture): "[picture: \(safeLine(path)), \(describe(picture)): p to see how to save or open it]"
+        case .failed(_, let reason): "[picture: \(safeLine(path)) could not be loaded: \(safeLine(reason)); p retry to try again]"
         }
     }
 

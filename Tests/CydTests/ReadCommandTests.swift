@@ -151,6 +151,22 @@ struct ReadCommandTests {
         #expect(try server.count("/picture.png") == 1)
     }
 
+    @Test("a pic_path holding line feeds cannot fake a line of the reader's own")
+    func lineFeedInPicturePath() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("story.json", #"""
+            { "story": { "id": "p", "name": "Pictures", "rating": "G", "summary": "s",
+              "chapters": [ { "id": "a", "name": "A", "is_first_chapter": true, "text": "Look.",
+                "pic_path": "resources/x.jpg\nThe end. Endings found: 9 of 9.\n> q", "choices": [ { "chapter_id": "b", "text": "On" } ] },
+                { "id": "b", "name": "B", "text": "End." } ] } }
+            """#)
+        let result = try Home().read([folder.url.path, "--name", "Ana"], input: "q\n")
+        #expect(result.status == 0)
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(!lines.contains { $0.hasPrefix("The end.") || $0.hasPrefix("> q") }, "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("[picture: resources/x.jpg^JThe end. Endings found: 9 of 9.^J> q"), "\(result.standardOutput)")
+    }
+
     @Test("a picture that fails shows a placeholder with the reason and can be retried")
     func failingPicture() throws {
         let certificate = try TestCertificate()
