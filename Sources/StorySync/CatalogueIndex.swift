@@ -122,12 +122,15 @@ public enum CatalogueIndex {
             throw .invalidIndex(file: contents.displayName, findings: [finding(document.range(root).lowerBound, "the index has no \"stories\" array")])
         }
         var decoded = Decoded()
+        // Rejections are located together at the end, in one pass over the file: an index is
+        // often one line, and locating each on its own would cost rejections x file.
+        var rejections: [(id: String, url: String, offset: Int, message: String)] = []
         var candidates: [(story: IndexedStory, offset: Int)] = []
         for (ordinal, element) in document.elements(of: list).enumerated() {
             let offset = document.range(element).lowerBound
             var claimedID = "entry \(ordinal + 1)"
             var claimedURL = ""
-            func reject(_ message: String) { decoded.rejected.append((claimedID, claimedURL, finding(offset, message))) }
+            func reject(_ message: String) { rejections.append((claimedID, claimedURL, offset, message)) }
             guard document.kind(element) == .object else {
                 reject("each story must be an object")
                 continue
@@ -152,7 +155,7 @@ public enum CatalogueIndex {
                 reject("the story has no string \"\(missing)\"")
                 continue
             }
-            guard GitSource.isGitURL(url), !WebSource.isPlainHTTP(url), !url.unicodeScalars.contains(where: VisibleText.isUnsafe) else {
+            guard isFollowableURL(url) else {
                 reject("\"url\" must be an https:// or git:// repository URL")
                 continue
             }
@@ -181,20 +184,26 @@ public enum CatalogueIndex {
         for (index, candidate) in candidates.enumerated() {
             let story = candidate.story
             let sameID = byID[story.id.lowercased()] ?? []
-            let firstLine = lines.position(of: candidates[sameID[0]].offset).line
             if sameID.count > 1, Set(sameID.map { candidates[$0].story.url }).count > 1 {
-                decoded.rejected.append((story.id, story.url, finding(candidate.offset,
-                    "the id '\(story.id)' is listed \(sameID.count) times with different repositories (first at line \(firstLine)); none of them is offered until the index names one")))
+                let firstLine = lines.line(of: candidates[sameID[0]].offset)
+                rejections.append((story.id, story.url, candidate.offset,
+                    "the id '\(story.id)' is listed \(sameID.count) times with different repositories (first at line \(firstLine)); none of them is offered until the index names one"))
                 continue
             }
             if sameID.count > 1, sameID[0] != index { continue }  // the same story again
             if let first = seenURLs[story.url] {
-                decoded.rejected.append((story.id, story.url, finding(candidate.offset,
-                    "the repository \(story.url) is already listed as '\(candidates[first].story.id)' (line \(lines.position(of: candidates[first].offset).line)); it is offered once")))
+                rejections.append((story.id, story.url, candidate.offset,
+                    "the repository \(story.url) is already listed as '\(candidates[first].story.id)' (line \(lines.line(of: candidates[first].offset))); it is offered once"))
                 continue
             }
             seenURLs[story.url] = index
             decoded.stories.append(story)
+        }
+        let located = LineIndex.locate(rejections.map(\.offset), in: contents.bytes)
+        for (rejection, place) in zip(rejections, located) {
+            let finding = SyncReport.Finding(
+                file: contents.displayName, line: place.position.line, column: place.position.column, code: "index", message: rejection.message)
+            decoded.rejected.append((rejection.id, rejection.url, finding))
         }
         // Not one usable entry: the index as a whole is refused and the catalogue left as it was.
         if decoded.stories.isEmpty, !decoded.rejected.isEmpty {
@@ -210,6 +219,18 @@ public enum CatalogueIndex {
         if name == "." || name == ".." || name.contains("/") || name.contains("\\") { return "\"\(key)\" must be a name, not a path ('\(VisibleText.escape(name))')" }
         if name.utf8.count > 100 { return "\"\(key)\" is longer than 100 bytes" }
         return nil
+    }
+
+    /// Whether an index may send readers to this URL: https:// or git:// (plain http only to
+    /// this machine, for tests), a host that cannot be read as an option, nothing invisible.
+    /// Never file://, ssh://, ext:: or a path: an index is published by someone else.
+    static func isFollowableURL(_ url: String) -> Bool {
+        let lower = url.lowercased()
+        guard let scheme = ["https://", "git://", "http://"].first(where: { lower.hasPrefix($0) }) else { return false }
+        if scheme == "http://", WebSource.isPlainHTTP(url) { return false }
+        let rest = url.dropFirst(scheme.count)
+        guard let first = rest.first, first != "-", first != "/" else { return false }
+        return GitSource.isGitURL(url) && !url.unicodeScalars.contains { VisibleText.isUnsafe($0) || $0 == " " }
     }
 
     static func isLowercaseHex(_ byte: UInt8) -> Bool {

@@ -93,10 +93,21 @@ struct Sync: ParsableCommand {
             report = try CatalogueSync.run(options, library: library) { display.handle($0) }
         } catch {
             display.finish()
-            Terminal.standardError.write("cyd: \(VisibleText.escape(error.description))\n")
-            if case .invalidCatalogue = error { throw Exit.problemsFound }
-            if case .invalidIndex = error { throw Exit.problemsFound }
-            throw Exit.failure
+            switch error {
+            case .invalidCatalogue(let file, let findings), .invalidIndex(let file, let findings):
+                // One line for the file, one for each finding: each escaped on its own, so the
+                // line breaks are ours and none comes from the file.
+                let isIndex = if case .invalidIndex = error { true } else { false }
+                let what = isIndex
+                    ? "is not a usable catalogue index (write it with `cyd catalogue publish`)"
+                    : "is not a usable authors.json (it should look like { \"authors\": [ { \"name\": \"alice\" } ] })"
+                Terminal.standardError.write("cyd: \(VisibleText.escape(file)) \(what)\n")
+                for finding in findings { Terminal.standardError.write("  \(VisibleText.escape(finding.description))\n") }
+                throw Exit.problemsFound
+            default:
+                Terminal.standardError.write("cyd: \(VisibleText.escape(error.description))\n")
+                throw Exit.failure
+            }
         }
         display.finish()
         if json {
