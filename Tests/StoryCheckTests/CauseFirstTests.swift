@@ -48,6 +48,22 @@ struct CauseFirstTests {
         #expect(ReportFormat.text.render(reports).components(separatedBy: "warning[CYD501]").count - 1 == 120)
     }
 
+    @Test("a string full of escape or bidi characters is one finding each, with a count, at the first")
+    func oneFindingPerString() {
+        let flood = String(repeating: #"\u001b[31m\u202E"#, count: 500)
+        let story = #"""
+            { "story": { "id": "s", "name": "S", "rating": "G", "summary": "x",
+              "chapters": [ { "id": "a", "name": "A", "text": "\#(flood)", "is_first_chapter": true, "choices": [ { "chapter_id": "b", "text": "\u001bOn" } ] },
+                            { "id": "b", "name": "B", "text": "End." } ] } }
+            """#
+        let diagnostics = Checker.check(bytes: Array(story.utf8), path: "story.json")[0].diagnostics
+        let escapes = diagnostics.filter { $0.code.rawValue == "CYD704" }
+        #expect(escapes.map(\.message) == [
+            "terminal escape character U+001B in text and 499 more in the same string", "terminal escape character U+001B in text",
+        ])
+        #expect(diagnostics.filter { $0.code.rawValue == "CYD705" }.map(\.message) == ["bidirectional control U+202E in text and 499 more in the same string"])
+    }
+
     @Test("ids with a NUL or an escape character are errors, and such a story has no model to store")
     func controlCharactersInIDs() throws {
         let story = #"""

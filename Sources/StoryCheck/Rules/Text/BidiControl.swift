@@ -17,9 +17,9 @@ enum BidiControl: Rule {
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         guard let scan = context.text else { return }
-        for finding in scan.findings where finding.kind == .bidiControl {
+        for (finding, count) in TextRules.perString(scan, { $0.kind == .bidiControl }) {
             findings.add(
-                "bidirectional control \(TextRules.name(finding.scalar)) in text",
+                "bidirectional control \(TextRules.name(finding.scalar)) in text\(TextRules.more(count))",
                 help: "remove it; it changes how the following text is displayed", range: finding.range, node: finding.node)
         }
     }

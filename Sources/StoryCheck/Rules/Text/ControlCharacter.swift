@@ -17,15 +17,35 @@ enum ControlCharacter: Rule {
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         guard let scan = context.text else { return }
-        for finding in scan.findings where finding.kind == .control && !context.isIdentifier(finding.node) {
+        for (finding, count) in TextRules.perString(scan, { $0.kind == .control && !context.isIdentifier($0.node) }) {
             findings.add(
-                "control character \(TextRules.name(finding.scalar)) in text",
+                "control character \(TextRules.name(finding.scalar)) in text\(TextRules.more(count))",
                 help: "remove it; it is invisible or disruptive on screen", range: finding.range, node: finding.node)
         }
     }
 }
 
 enum TextRules {
+    /// The scan's findings of one kind, one per string: the first of each string with how many
+    /// the string holds. A string of 100,000 escape characters is one finding, not 100,000 (the
+    /// reports of a flood would otherwise be megabytes saying the same thing).
+    static func perString(_ scan: TextScan, _ keep: (TextScan.Finding) -> Bool) -> [(first: TextScan.Finding, count: Int)] {
+        var groups: [(first: TextScan.Finding, count: Int)] = []
+        var index: [Int: Int] = [:]
+        for finding in scan.findings where keep(finding) {
+            if let at = index[finding.node] {
+                groups[at].count += 1
+            } else {
+                index[finding.node] = groups.count
+                groups.append((finding, 1))
+            }
+        }
+        return groups
+    }
+
+    /// " and N more in the same string", or nothing for one.
+    static func more(_ count: Int) -> String { count > 1 ? " and \(count - 1) more in the same string" : "" }
+
     static func name(_ scalar: Unicode.Scalar?) -> String {
         guard let scalar else { return "?" }
         let hex = String(scalar.value, radix: 16, uppercase: true)

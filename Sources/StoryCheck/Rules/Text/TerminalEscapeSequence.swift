@@ -19,9 +19,9 @@ enum TerminalEscapeSequence: Rule {
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         guard let scan = context.text else { return }
-        for finding in scan.findings where finding.kind == .escapeIntroducer && !context.isIdentifier(finding.node) {
+        for (finding, count) in TextRules.perString(scan, { $0.kind == .escapeIntroducer && !context.isIdentifier($0.node) }) {
             findings.add(
-                "terminal escape character \(TextRules.name(finding.scalar)) in text",
+                "terminal escape character \(TextRules.name(finding.scalar)) in text\(TextRules.more(count))",
                 help: "remove it; story text cannot style or control the reader's screen", range: finding.range, node: finding.node)
         }
     }
