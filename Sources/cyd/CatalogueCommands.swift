@@ -398,7 +398,7 @@ struct CatalogueCommand: ParsableCommand {
             let library = try library.open()
             do {
                 let written = try CatalogueIndex.publish(library, to: folder)
-                Terminal.standardOutput.write("wrote \(VisibleText.escape(folder))/index.json: \(plural(written.stories, "story", "stories")), \(written.bytes) bytes\n")
+                Terminal.standardOutput.write("wrote \(VisibleText.escape(FileWriter.joined(folder, CatalogueIndex.fileName))): \(plural(written.stories, "story", "stories")), \(written.bytes) bytes\n")
             } catch {
                 throw CLIError(VisibleText.escape(error.description))
             }

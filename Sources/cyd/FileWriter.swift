@@ -14,6 +14,14 @@ enum FileWriter {
         var description: String
     }
 
+    /// A folder and a name in it, with one slash between them however the folder was written
+    /// (`walks/` and `walks` both give `walks/NAME`).
+    static func joined(_ folder: String, _ name: String) -> String {
+        var folder = folder
+        while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
+        return folder == "/" ? "/" + name : folder + "/" + name
+    }
+
     static func write(_ text: String, to path: String) throws(WriteError) {
         try write(Array(text.utf8), to: path)
     }

@@ -56,9 +56,20 @@ struct Init: ParsableCommand {
         Terminal.standardOutput.write("""
             made a story in \(VisibleText.escape(folder)): story.json, README.md, resources/, .pre-commit-config.yaml, .github/workflows/validate.yml
               `cyd validate --strict \(VisibleText.escape(folder))`: \(totals.phrase)
-              next: write your chapters in story.json, `cyd read \(VisibleText.escape(folder))` to play it, `pre-commit install` to check each commit
+              next: write your chapters in story.json, `cyd read \(VisibleText.escape(folder))` to play it, \(Self.isInGitRepository(folder) ? "`pre-commit install`" : "`git init` there, then `pre-commit install`,") to check each commit
 
             """)
+    }
+
+    /// Whether the folder is inside a git work tree (a `.git` in it or in a folder above it):
+    /// `pre-commit install` fails anywhere else.
+    static func isInGitRepository(_ folder: String) -> Bool {
+        var path = LocalFile.realPath(folder) ?? folder
+        while true {
+            if FileStatus(path + "/.git") != nil { return true }
+            guard let slash = path.lastIndex(of: "/"), path != "/" else { return false }
+            path = slash == path.startIndex ? "/" : String(path[..<slash])
+        }
     }
 
     static func story(title: String) -> String {
@@ -113,13 +124,14 @@ struct Init: ParsableCommand {
     }
 
     static let preCommit = """
-        # Checks story.json before each commit: `pre-commit install` once, with cyd on PATH.
+        # Checks story.json before each commit, as strictly as the GitHub workflow does (warnings
+        # fail too): `pre-commit install` once, in a git repository, with cyd on PATH.
         repos:
           - repo: local
             hooks:
               - id: cyd-validate
                 name: cyd validate
-                entry: cyd validate
+                entry: cyd validate --strict
                 language: system
                 files: (^|/)(story|authors)\\.json$
 

@@ -138,14 +138,14 @@ struct Test: ParsableCommand {
                 throw CLIError("cannot make the folder \(VisibleText.escape(write))")
             }
             for (number, walk) in walks.enumerated() {
-                let name = String(format: "%@/walkthrough-%03d.txt", write, number + 1)
+                let name = FileWriter.joined(write, String(format: "walkthrough-%03d.txt", number + 1))
                 do {
                     try FileWriter.write(Self.transcript(walk, test, number: number + 1, of: walks.count), to: name)
                 } catch {
                     throw CLIError(error.description)
                 }
             }
-            out.write("wrote \(plural(walks.count, "transcript")) to \(VisibleText.escape(write)); `cyd test --replay \(VisibleText.escape(write))/*.txt` replays them\n")
+            out.write("wrote \(plural(walks.count, "transcript")) to \(VisibleText.escape(write)); `cyd test --replay \(VisibleText.escape(FileWriter.joined(write, "*.txt")))` replays them\n")
         }
     }
 

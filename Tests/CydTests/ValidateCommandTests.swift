@@ -323,6 +323,8 @@ struct PlaytestCommandTests {
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.hasPrefix("5 walkthroughs take 12 of 12 choices:\n"), "\(result.standardOutput)")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path("walks")).sorted().map { folder.path("walks/" + $0) }
+        let slashed = try Command.cyd(["test", Self.sevenStairs, "--write", folder.path("walks") + "/"])
+        #expect(slashed.standardOutput.contains("`cyd test --replay \(folder.path("walks"))/*.txt`"), "one slash: \(slashed.standardOutput)")
         #expect(files.count == 5)
         let replayed = try Command.cyd(["test", Self.sevenStairs, "--replay"] + files)
         #expect(replayed.status == 0 && replayed.standardOutput.hasSuffix("5 transcripts passed, 0 failed\n"), "\(replayed.standardOutput)")
@@ -459,6 +461,7 @@ struct InitCommandTests {
         let story = folder.path("tide")
         let made = try Command.cyd(["init", story, "--title", #"The "Tide" Tale"#])
         #expect(made.status == 0, "\(made.standardError)")
+        #expect(made.standardOutput.contains("`git init` there, then `pre-commit install`"), "not a git repository yet: \(made.standardOutput)")
         #expect(try Command.cyd(["validate", "--strict", story]).status == 0)
         for name in ["README.md", "resources/.gitkeep", ".pre-commit-config.yaml", ".github/workflows/validate.yml"] {
             #expect(FileManager.default.fileExists(atPath: story + "/" + name), "\(name)")
@@ -492,6 +495,16 @@ struct InitCommandTests {
         let broken = try run(["pre-commit", "run", "--all-files"])
         #expect(broken.status == 1, "\(broken.standardOutput)")
         #expect(broken.standardOutput.contains("CYD102"), "\(broken.standardOutput)")
+        // The hook is as strict as the workflow: a warning alone fails the commit too.
+        try text.replacingOccurrences(of: "\"rating\": \"G\",", with: "\"rating\": \"G\", \"colour\": \"blue\",")
+            .write(toFile: story + "/story.json", atomically: true, encoding: .utf8)
+        #expect(try Command.cyd(["validate", story]).status == 0, "only a warning")
+        #expect(try run(["git", "add", "-A"]).status == 0)
+        let warned = try run(["pre-commit", "run", "--all-files"])
+        #expect(warned.status == 1, "\(warned.standardOutput)")
+        // In a git repository, init says only `pre-commit install`.
+        let inside = try Command.cyd(["init", story + "/sequel"])
+        #expect(inside.standardOutput.contains("to play it, `pre-commit install` to check each commit"), "\(inside.standardOutput)")
     }
 }
 
