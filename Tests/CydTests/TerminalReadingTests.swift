@@ -41,10 +41,10 @@ struct TerminalReadingTests {
             return last
         }
 
-        /// The program's exit status once it has exited (waiting about 15 seconds at most: the
+        /// The program's exit status once it has exited (waiting about 30 seconds at most: the
         /// suite runs release builds beside these tests).
         func exitStatus() throws -> Int? {
-            for _ in 0..<150 {
+            for _ in 0..<300 {
                 let screen = try screen()
                 if let range = screen.range(of: #"\[exited (\d+)\]"#, options: .regularExpression) {
                     return Int(screen[range].dropFirst("[exited ".count).dropLast())
