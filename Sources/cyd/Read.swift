@@ -186,11 +186,13 @@ struct ReaderLoop {
     }
 
     func run() throws {
+        // Ctrl-C says where the place is kept too (the session saves after every move).
+        if screen.mode == .terminal { Terminal.setInterruptFarewell(farewell) }
         try showChapter()
         while true {
             let input: String?
             if interactive {
-                screen.write(screen.keyHints + "\n")
+                screen.write((session.current.record.choices.isEmpty ? screen.endingKeyHints : screen.keyHints) + "\n")
                 input = LineEditor.readLine(prompt: "> ")
                 // The line typed ends with a newline the terminal shows.
                 screen.tracker.withLock { $0.line += 1 }
@@ -286,9 +288,12 @@ struct ReaderLoop {
         }
         // Plain output is for scripts and transcripts: it stays as it was.
         guard screen.mode == .terminal else { return }
-        screen.message(
-            "your place in '\(screen.safe(session.story.title))' is kept in \(screen.safe(session.library.location.databasePath)); "
-                + "cyd read \(session.story.id) takes you back")
+        screen.message(farewell)
+    }
+
+    var farewell: String {
+        "your place in '\(screen.safeLine(session.story.title))' is kept in \(screen.safeLine(session.library.location.databasePath)); "
+            + "cyd read \(session.story.id) takes you back"
     }
 
     func split(_ line: String) -> (String, String) {

@@ -257,10 +257,14 @@ struct ReaderScreen {
     }
 
     /// The key reminder shown before each prompt, wrapped to the window.
-    var keyHints: String { wrapped(Self.shortHelp).map { style($0, "2") }.joined(separator: "\n") }
+    var keyHints: String { hints(Self.shortHelp) }
+    /// At an ending there is nothing to choose: the key line says what is left to do.
+    var endingKeyHints: String { hints(Self.endingHelp) }
+    private func hints(_ text: String) -> String { wrapped(text).map { style($0, "2") }.joined(separator: "\n") }
 
     static let help = "number: choose · b back · r restart · m [name] bookmark · j [name] jump to a bookmark · d name delete a bookmark · n [text] note (n alone lists notes) · h history · p picture (p save FILE, p open, p retry) · q quit"
     static let shortHelp = "1-9 choose · b back · r restart · m mark · n note · h history · p picture · q quit · ? help"
+    static let endingHelp = "the end · b back · r restart · m mark · n note · h history · p picture · q quit · ? help"
 }
 
 /// What the reader's screen holds: the cursor's line (counted from the start of reading) and

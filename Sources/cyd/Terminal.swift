@@ -60,13 +60,29 @@ enum Terminal {
         return CommandLine.arguments.first ?? ""
     }
 
+    /// What Ctrl-C prints before quitting a reading session (a line break, then where the place is
+    /// kept): made once the session is known, since a signal handler cannot build a string.
+    nonisolated(unsafe) static var interruptFarewell: UnsafeMutableBufferPointer<UInt8>?
+
+    static func setInterruptFarewell(_ text: String) {
+        let bytes = Array(("\n" + text + "\n").utf8)
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = buffer.initialize(from: bytes)
+        interruptFarewell = buffer  // kept for the life of the process
+    }
+
     /// Ctrl-C (or the terminal going away) while reading: progress is saved after every move,
     /// so quit at once, cleanly, with status 0.
     static func quitOnInterrupt() {
         for signalNumber in [SIGINT, SIGHUP, SIGTERM] {
             signal(signalNumber) { _ in
-                let newline: [UInt8] = [0x0A]
-                _ = newline.withUnsafeBytes { POSIX.writeBytes(STDOUT_FILENO, $0.baseAddress!, 1) }
+                // Only write(2) and _exit(2) here: the words were made beforehand.
+                if let farewell = Terminal.interruptFarewell {
+                    _ = POSIX.writeBytes(STDOUT_FILENO, farewell.baseAddress!, farewell.count)
+                } else {
+                    let newline: [UInt8] = [0x0A]
+                    _ = newline.withUnsafeBytes { POSIX.writeBytes(STDOUT_FILENO, $0.baseAddress!, 1) }
+                }
                 _exit(0)
             }
         }

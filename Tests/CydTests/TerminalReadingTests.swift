@@ -214,6 +214,22 @@ struct TerminalReadingTests {
         #expect(!screen.contains("-icanon") && !screen.contains("-echo"), "\(screen)")
     }
 
+    @Test("at an ending the key line offers no choice")
+    func endingKeyLine() throws {
+        let session = try Session(command: command("'\(Command.packageRoot.path)/Stories/seven-stairs' --name Ana"))
+        _ = try session.waitFor("Climb after Pilot")
+        #expect(try session.screen().contains("1-9 choose"))
+        for choice in ["1", "1", "2"] {
+            try session.type(choice, "Enter")
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        let screen = try session.waitFor("The end.")
+        let lastHints = screen.split(separator: "\n").last { $0.contains("q quit") } ?? ""
+        #expect(lastHints.contains("the end · b back") && !lastHints.contains("choose"), "\(screen)")
+        try session.type("q", "Enter")
+        #expect(try session.exitStatus() == 0)
+    }
+
     @Test("Ctrl-C and Ctrl-D save and exit cleanly with status 0")
     func interrupt() throws {
         let story = "'\(Command.packageRoot.path)/Stories/seven-stairs' --name Ana"
@@ -223,6 +239,8 @@ struct TerminalReadingTests {
         _ = try session.waitFor("The Third Flight")
         try session.type("C-c")
         #expect(try session.exitStatus() == 0)
+        let said = try session.screen()
+        #expect(said.contains("your place in 'Seven Stairs' is kept in") && said.contains("takes you back"), "Ctrl-C says where the place is: \(said)")
 
         let resumed = try Session(command: command(story))
         _ = try resumed.waitFor("The Third Flight")
