@@ -17,7 +17,9 @@ struct Test: ParsableCommand {
             every choice that can be part of one (near-smallest: each goes to the first choice no \
             earlier one took by a shortest way, then finishes preferring untaken choices), and the \
             choices none can take (unreachable, to a missing chapter, or into a chapter with no way \
-            out). --write DIR saves each as a transcript: the choice numbers `cyd read` accepts on \
+            out). It passes when every choice a reader can reach is part of a way to an ending, and \
+            fails (exit 1) when one leads into a chapter with no way out or to a missing chapter. \
+            --write DIR saves each as a transcript: the choice numbers `cyd read` accepts on \
             standard input, with `> chapter` after each choice and `= ending` at the end. --replay \
             FILE... follows transcripts in the story as it is now and fails (exit 1), showing what \
             a reader would now see, where one no longer holds. --random N plays N random \
@@ -103,6 +105,11 @@ struct Test: ParsableCommand {
         }
         let (walks, uncoverable) = test.coveringWalks()
         let total = test.choices.reduce(0) { $0 + $1.count }
+        // What a playtest asserts: every choice a reader can reach is part of a way to an
+        // ending. A reachable choice into a chapter with no way out, or to a missing chapter,
+        // strands a reader: the playtest fails. Choices in chapters no reader reaches are
+        // `cyd validate`'s business (CYD501), not a reader's.
+        let stranding = uncoverable.filter { $0.reason != .unreachable }
         if json && write == nil {
             out.write(JSONValue.object([
                 "choices": .number(Double(total)),
@@ -115,10 +122,12 @@ struct Test: ParsableCommand {
                 "notTaken": .array(uncoverable.map { missed in
                     .object(["chapter": .string(test.ids[missed.chapter]), "choice": .number(Double(missed.choice + 1)), "reason": .string("\(missed.reason)")])
                 }),
+                "passed": .bool(stranding.isEmpty),
             ]).encoded + "\n")
+            if !stranding.isEmpty { throw Exit.problemsFound }
             return
         }
-        out.write("\(plural(walks.count, "walkthrough")) take \(total - uncoverable.count) of \(plural(total, "choice")):\n")
+        out.write("\(plural(walks.count, "walkthrough")) \(walks.count == 1 ? "takes" : "take") \(total - uncoverable.count) of \(plural(total, "choice")):\n")
         for (number, walk) in walks.enumerated() {
             let steps = walk.choices.map { String($0 + 1) }.joined(separator: " ")
             out.write("  \(number + 1). \(steps.isEmpty ? "(the start is an ending)" : steps) → '\(VisibleText.escape(test.ids[walk.ending]))'\n")
@@ -146,6 +155,14 @@ struct Test: ParsableCommand {
                 }
             }
             out.write("wrote \(plural(walks.count, "transcript")) to \(VisibleText.escape(write)); `cyd test --replay \(VisibleText.escape(FileWriter.joined(write, "*.txt")))` replays them\n")
+        }
+        if stranding.isEmpty {
+            out.write("passed: every choice a reader can reach is part of a way to an ending\n")
+        } else {
+            out.write(
+                "failed: \(plural(stranding.count, "choice")) a reader can reach \(stranding.count == 1 ? "leads" : "lead") where no ending can be reached; "
+                    + "a playtest passes when every choice a reader can reach is part of a way to an ending\n")
+            throw Exit.problemsFound
         }
     }
 

@@ -347,6 +347,23 @@ struct PlaytestCommandTests {
         #expect(wrong.standardOutput.contains("0 transcripts passed, 1 failed"), "\(wrong.standardOutput)")
     }
 
+    @Test("a playtest fails when a choice a reader can reach leads where no ending can be reached, and says what it asserts")
+    func trapFails() throws {
+        let path = try folder.write("trap/story.json", """
+            { "story": { "id": "s", "name": "S", "rating": "G", "summary": "s", "chapters": [
+              { "id": "a", "name": "A", "text": "T", "is_first_chapter": true, "choices": [ { "chapter_id": "end", "text": "Finish" }, { "chapter_id": "loop1", "text": "Wander" } ] },
+              { "id": "loop1", "name": "L1", "text": "T", "choices": [ { "chapter_id": "loop2", "text": "On" } ] },
+              { "id": "loop2", "name": "L2", "text": "T", "choices": [ { "chapter_id": "loop1", "text": "Back" } ] },
+              { "id": "end", "name": "End", "text": "Done.", "is_ending": true } ] } }
+            """).path
+        let result = try Command.cyd(["test", path])
+        #expect(result.status == 1, "\(result.standardOutput)")
+        #expect(result.standardOutput.hasPrefix("1 walkthrough takes 1 of 4 choices:\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("failed: 3 choices a reader can reach lead where no ending can be reached"), "\(result.standardOutput)")
+        let passing = try Command.cyd(["test", Self.sevenStairs])
+        #expect(passing.status == 0 && passing.standardOutput.hasSuffix("passed: every choice a reader can reach is part of a way to an ending\n"))
+    }
+
     @Test("a transcript of comments only is an error, not a pass")
     func transcriptWithoutSteps() throws {
         let empty = try folder.write("empty.txt", "# nothing to check\r\n").path
