@@ -54,10 +54,14 @@ public struct Transcript: Sendable, Equatable {
     }
 
     public static func kind(of line: some StringProtocol) -> Kind {
+        // Scalars, not Characters: a combining mark joins the space before it into one
+        // Character, so trimming Characters would keep a space that writing added (found by
+        // fuzzing: "=\t\u{35A}x" read back differently once written).
         let trimmed = trim(Substring(line))
-        if trimmed.isEmpty || trimmed.hasPrefix("#") { return .blankOrComment }
-        if trimmed.hasPrefix(">") { return .step(.expectChapter(String(trim(trimmed.dropFirst())))) }
-        if trimmed.hasPrefix("=") { return .step(.expectEnding(String(trim(trimmed.dropFirst())))) }
+        guard let first = trimmed.unicodeScalars.first, first != "#" else { return .blankOrComment }
+        let rest = String(trim(Substring(trimmed.unicodeScalars.dropFirst())))
+        if first == ">" { return .step(.expectChapter(rest)) }
+        if first == "=" { return .step(.expectEnding(rest)) }
         if trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), trimmed.utf8.count <= 18, let number = Int(trimmed) {
             return .step(.choose(number))
         }
@@ -99,9 +103,11 @@ public struct Transcript: Sendable, Equatable {
         return out.joined(separator: "\n") + "\n"
     }
 
+    /// Without the spaces, tabs and carriage returns at either end, scalar by scalar.
     static func trim(_ text: Substring) -> Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
-        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return text[first...last]
+        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return Substring(scalars[first...last])
     }
 }

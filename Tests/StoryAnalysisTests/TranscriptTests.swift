@@ -47,6 +47,13 @@ struct TranscriptTests {
         #expect(try Transcript.parse(Array(text.utf8)).lines.map(\.step) == steps)
     }
 
+    @Test("an id that starts with a combining mark reads back the same once written (found by fuzzing)")
+    func combiningMark() throws {
+        let transcript = try Transcript.parse(Array("=\t\u{35A}>2\n".utf8))
+        #expect(transcript.lines.map(\.step) == [.expectEnding("\u{35A}>2")])
+        #expect(try Transcript.parse(Array(transcript.written().utf8)).lines.map(\.step) == transcript.lines.map(\.step))
+    }
+
     @Test("a reader taking a transcript as input skips comments and expectations, and keeps choices and commands")
     func kinds() {
         #expect(Transcript.kind(of: "  # note") == .blankOrComment)
