@@ -130,6 +130,8 @@ public enum AtomicFile {
 
         // From here until the temporary file is renamed or removed, SIGINT, SIGTERM, SIGHUP and
         // SIGQUIT wait; one that came meanwhile ends the process right after, as it would have.
+        // (In this thread: a process-wide signal can still be taken by another thread that does
+        // not block it; what it leaves is removed by the next write in the folder.)
         var blocked = sigset_t()
         var previous = sigset_t()
         sigemptyset(&blocked)

@@ -262,6 +262,12 @@ extension StoryLibrary {
         }
     }
 
+    /// Forgets which index was applied last: a sync from authors.json changes the catalogue, so
+    /// the next sync from an index must apply it again even if its bytes did not change.
+    public func forgetAppliedIndex() throws {
+        try database.write { db in try db.execute(sql: "DELETE FROM catalogue_index_state") }
+    }
+
     /// The catalogue's entries that came from an index, by URL.
     public func indexEntries() throws -> [CatalogueEntry] {
         try database.read { db in

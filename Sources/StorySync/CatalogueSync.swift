@@ -52,6 +52,7 @@ public enum CatalogueSync {
         if CatalogueIndex.isIndex(contents.bytes) {
             return try CatalogueIndex.sync(contents, options: options, library: library, events: events)
         }
+        do { try library.forgetAppliedIndex() } catch { throw .storage("cannot update the library: \(words(error))") }
         let authors = try readAuthors(contents)
         var report = SyncReport()
         report.catalogueWarnings = authors.warnings

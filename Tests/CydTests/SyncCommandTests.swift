@@ -290,4 +290,17 @@ struct SyncCommandTests {
         #expect(again.standardOutput.contains("0 new, 0 updated, 36000 unchanged, 0 failed"), "\(again.standardOutput)")
         #expect(noOp < 10, "a no-op sync took \(noOp) s")
     }
+
+    @Test("after a sync from authors.json, the same index bytes are applied again, not taken as a no-op")
+    func indexAfterAuthors() throws {
+        let entries = [Self.indexEntry("ana", "a", url: "https://example.org/ana/a.git"), Self.indexEntry("bo", "b", url: "https://example.org/bo/b.git")]
+        let index = try home.write("site/index.json", #"{ "cyd_catalogue_index": 1, "stories": [\#n"# + entries.joined(separator: ",\n") + "\n] }\n").path
+        #expect(try cyd("sync", "--catalogue", index).standardOutput.contains("2 new, 0 updated, 0 unchanged, 0 failed"))
+        let authors = try home.write("authors.json", #"{ "authors": [ { "name": "zed", "repos": [] } ] }"#).path
+        _ = try cyd("sync", "--catalogue", authors)
+        #expect(try cyd("list", "--available").standardOutput.contains("Available (0)"), "authors.json replaced the catalogue")
+        let again = try cyd("sync", "--catalogue", index)
+        #expect(again.standardOutput.contains("2 new, 0 updated, 0 unchanged, 0 failed"), "\(again.standardOutput)")
+        #expect(try cyd("list", "--available").standardOutput.contains("Available (2)"))
+    }
 }
