@@ -94,7 +94,7 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
             (["\(file) is not a usable authors.json (it should look like { \"authors\": [ { \"name\": \"alice\" } ] })"] + findings.map { "\($0)" })
                 .joined(separator: "\n  ")
         case .invalidIndex(let file, let findings):
-            (["\(file) is not a usable catalogue index (write it with `cyd catalogue publish`)"] + findings.map { "\($0)" }).joined(separator: "\n  ")
+            (["\(file) is not a usable catalogue index"] + findings.map { "\($0)" }).joined(separator: "\n  ")
         case .storage(let message): message
         }
     }
