@@ -83,7 +83,7 @@ public enum Fixes {
                         + ((folded?[fold(target)] ?? 0) > (fold(suggestion) == fold(target) ? 1 : 0) ? 1 : 0)
                 } else {
                     guard budget > 0 else {
-                        skipped.append(Skipped(offset: range.lowerBound, code: diagnostic.code, reason: "too many misspelt targets to check '\(target)' for a rival this run; run cyd fix again"))
+                        skipped.append(Skipped(offset: range.lowerBound, code: diagnostic.code, reason: "too many misspelt targets to check '\(target)' for a rival this run; fix again to check it"))
                         continue
                     }
                     budget -= ids?.count ?? 0
@@ -180,7 +180,9 @@ public enum Fixes {
                 VisibleText.escape(String(decoding: $0, as: UTF8.self), keepTabs: true)
             }
         }
-        var out = "--- \(path)\n+++ \(path) (fixed)\n"
+        // The same name on both sides, as `diff -u` writes it for one file: `patch -p0` (or
+        // `git apply -p0`) in the folder it was made from applies it.
+        var out = "--- \(path)\n+++ \(path)\n"
         var shift = 0  // lines gained (or lost) before this hunk
         for span in spans {
             let start = lineStarts[span.first]

@@ -28,7 +28,7 @@ public final class LanguageServer {
     }
 
     /// Where the rules are described; each diagnostic's `codeDescription` links here.
-    public static let rulesURL = "https://github.com/ChooseYourDestiny/ChooseYourDestiny/blob/main/README.md#the-rules"
+    public static var rulesURL: String { ProjectHome.rulesPage }
 
     private let connection: Connection
     private let options: Options
@@ -59,12 +59,12 @@ public final class LanguageServer {
                     if let code = handle(message) { return code }
                 case .headerTooLong:
                     logMessage(
-                        "cyd lsp closes the connection: a message header ran past \(MessageFraming.maximumHeaderBytes) bytes without ending, so the messages after it cannot be found")
+                        "the language server closes the connection: a message header ran past \(MessageFraming.maximumHeaderBytes) bytes without ending, so the messages after it cannot be found")
                     return 1
                 }
             }
             for length in connection.oversized {
-                showMessage("cyd lsp skipped a message of \(length) bytes: the largest it reads is \(Connection.maximumMessageBytes) bytes")
+                showMessage("the language server skipped a message of \(length) bytes: the largest it reads is \(Connection.maximumMessageBytes) bytes")
             }
             connection.oversized.removeAll()
             // The input ended without `exit`: not an orderly end, even after `shutdown`.
@@ -173,7 +173,7 @@ public final class LanguageServer {
         case "textDocument/codeAction": return try codeActions(params)
         case "textDocument/documentSymbol": return try documentSymbols(params)
         default:
-            throw Failure.error(code: -32601, message: "cyd lsp does not answer \(method)")
+            throw Failure.error(code: -32601, message: "this language server does not answer \(method)")
         }
     }
 
@@ -189,7 +189,7 @@ public final class LanguageServer {
             "codeActionProvider": ["codeActionKinds": ["quickfix", "source.fixAll"]],
             "documentSymbolProvider": true,
         ],
-        "serverInfo": ["name": "cyd lsp"],
+        "serverInfo": ["name": "ChooseYourDestiny"],
     ]
 
     // MARK: Diagnostics
@@ -399,7 +399,7 @@ public final class LanguageServer {
         }
         if fixes.count > 1 {
             actions.append([
-                "title": .string("Fix all \(fixes.count) mechanical problems (cyd fix)"), "kind": "source.fixAll",
+                "title": .string("Fix all \(fixes.count) mechanical problems"), "kind": "source.fixAll",
                 "edit": edit(fixes.map { ($0.range, String(decoding: $0.replacement, as: UTF8.self)) }),
             ])
         }

@@ -9,7 +9,7 @@ public enum SourceError: Error, Sendable, CustomStringConvertible {
     case unrecognised(String)
     /// Plain http to another machine: anyone on the way can read and change what is fetched.
     case plainHTTP(url: String)
-    /// A source stored by a newer cyd, of a kind this one does not know.
+    /// A source stored by a newer version, of a kind this one does not know.
     case unknownKind(StorySource.Kind)
     /// A folder or file that cannot be used: it holds no story.json, or cannot be read.
     case unusableFile(path: String, reason: String)
@@ -35,7 +35,7 @@ public enum SourceError: Error, Sendable, CustomStringConvertible {
         case .plainHTTP(let url):
             return "\(url): plain http:// is refused (anyone on the way can read and change what is fetched); use https://"
         case .unknownKind(let kind):
-            return "the source kind '\(kind)' was stored by a newer cyd; upgrade cyd to use it"
+            return "the source kind '\(kind)' was stored by a newer version; upgrade to use it"
         case .unusableFile(let path, let reason): return "\(path): \(reason)"
         case .noStoryFile(let url): return "\(url) has no story.json at the root of its default branch"
         case .transport(let source, let failure):
@@ -44,7 +44,7 @@ public enum SourceError: Error, Sendable, CustomStringConvertible {
             return words.contains(source) ? words : "cannot fetch \(source): \(words)"
         case .httpStatus(let url, let status): return "cannot download \(url): the server answered \(status)"
         case .unreadable(let reports):
-            return "the story cannot be read (\(ReportTotals(reports).phrase)); run `cyd validate` on it for details"
+            return "the story cannot be read (\(ReportTotals(reports).phrase)); a check of the story shows where and why"
         case .pathLeavesStory(let path): return "the path \(path) leaves the story's folder"
         case .cache(let path, let reason): return "the git cache \(path) cannot be used: \(reason)"
         case .library(let error): return error.description

@@ -19,7 +19,7 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The story was removed from the library (by another cyd) while it was being read.
     case storyRemoved(title: String)
     /// The source already holds another story (another author's id): replacing it takes
-    /// `replace: true` (`cyd add --replace`).
+    /// `replace: true`.
     case differentStory(existingTitle: String, existingID: String, newTitle: String, newID: String)
     /// A story with no chapter marked as the first cannot be read, so it is not stored.
     case noFirstChapter(title: String)
@@ -28,9 +28,9 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .noHome(let home):
             let why = home.map { $0.isEmpty ? "HOME is empty" : "HOME is not an absolute path ('\($0)')" } ?? "HOME is not set"
-            return "\(why), so there is no place for the library; set CYD_HOME or pass --library with a folder"
+            return "\(why), so there is no place for the library; set CYD_HOME or choose a library folder"
         case .newerLibrary(let path, let unknown):
-            return "the library \(path) was written by a newer cyd (\(unknown.joined(separator: ", "))); upgrade cyd or use another --library; nothing was changed"
+            return "the library \(path) was written by a newer cyd (\(unknown.joined(separator: ", "))); upgrade cyd or use another library folder; nothing was changed"
         case .folder(let path, let reason):
             return "the library folder \(path) cannot be used: \(reason)"
         case .storage(let path, let failure):
@@ -39,7 +39,7 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
             return "'\(title)' was removed from the library while you read it; nothing more is saved for it (add it again to read on)"
         case .differentStory(let existingTitle, let existingID, let newTitle, let newID):
             return "this source already holds '\(existingTitle)' (story id '\(existingID)'), and now holds '\(newTitle)' (story id '\(newID)'); "
-                + "nothing was changed. To put the new story in its place, add it again with --replace"
+                + "nothing was changed. To put the new story in its place, add it again as a replacement"
         case .noFirstChapter(let title):
             return "'\(title)' has no chapter marked \"is_first_chapter\": true, so it cannot be read; nothing was stored"
         }
@@ -53,8 +53,8 @@ public enum StorageFailure: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .readOnly: "it is read-only (the file or its folder cannot be written); check the permissions, or use another --library"
-        case .cannotOpen: "it cannot be opened (its folder is missing, read-only, or not a folder); check the folder, or use another --library"
+        case .readOnly: "it is read-only (the file or its folder cannot be written); check the permissions, or use another library folder"
+        case .cannotOpen: "it cannot be opened (its folder is missing, read-only, or not a folder); check the folder, or use another library folder"
         case .full: "the disk is full; free some space and try again (nothing was lost)"
         case .damaged: "the database file is damaged; move it aside and add your stories again (cyd keeps no other copy)"
         case .busy: "another cyd kept it busy for too long; try again"

@@ -55,9 +55,7 @@ public enum CatalogueSource {
         do {
             return Contents(bytes: try LocalFile.read(path, limit: maximumBytes), displayName: path)
         } catch .missing {
-            throw .unavailable(
-                source: path,
-                reason: "no such file (give --catalogue a path to authors.json or index.json, a folder holding one, an https URL of one, or a git repository)")
+            throw .missing(path: path)
         } catch {
             throw .unavailable(source: path, reason: error.description)
         }
@@ -80,6 +78,8 @@ public enum CatalogueSource {
 public enum SyncError: Error, Sendable, CustomStringConvertible {
     /// The catalogue itself cannot be had: nothing was synced.
     case unavailable(source: String, reason: String)
+    /// The catalogue was given as a file that does not exist (nor a folder holding one).
+    case missing(path: String)
     /// authors.json was read but cannot be used; the findings say where and why.
     case invalidCatalogue(file: String, findings: [SyncReport.Finding])
     /// A published index was read but cannot be used as a whole; the findings say where and why.
@@ -90,6 +90,7 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unavailable(let source, let reason): "cannot read the catalogue \(source): \(reason)"
+        case .missing(let path): "cannot read the catalogue \(path): no such file"
         case .invalidCatalogue(let file, let findings):
             (["\(file) is not a usable authors.json (it should look like { \"authors\": [ { \"name\": \"alice\" } ] })"] + findings.map { "\($0)" })
                 .joined(separator: "\n  ")

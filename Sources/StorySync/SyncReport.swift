@@ -141,7 +141,7 @@ public enum SyncWords {
         switch failure {
         case .invalidStory(let findings):
             let first = findings.first.map { "\($0)" } ?? "no readable chapters"
-            return "invalid story (not offered): \(first)\(findings.count > 1 ? " and \(findings.count - 1) more" : ""); `cyd validate` shows every finding"
+            return "invalid story (not offered): \(first)\(findings.count > 1 ? " and \(findings.count - 1) more" : "")"
         case .noStoryFile: return "no story.json at the root of the default branch (authors.json lists it as a story)"
         case .transport(let failure): return failure.description
         case .gitHub(let message): return message

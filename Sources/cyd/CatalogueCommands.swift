@@ -104,6 +104,11 @@ struct Sync: ParsableCommand {
                 Terminal.standardError.write("cyd: \(VisibleText.escape(file)) \(what)\n")
                 for finding in findings { Terminal.standardError.write("  \(VisibleText.escape(finding.description))\n") }
                 throw Exit.problemsFound
+            case .missing(let path):
+                Terminal.standardError.write(
+                    "cyd: cannot read the catalogue \(VisibleText.escape(path)): no such file (give --catalogue a path to authors.json or index.json, "
+                        + "a folder holding one, an https URL of one, or a git repository)\n")
+                throw Exit.failure
             default:
                 Terminal.standardError.write("cyd: \(VisibleText.escape(error.description))\n")
                 throw Exit.failure
@@ -130,7 +135,7 @@ struct Sync: ParsableCommand {
                 say("  author \(VisibleText.escape(failure.author)): \(VisibleText.escape(SyncWords.author(failure.failure, name: failure.author)))", indent: "      ")
             }
             for failure in failures {
-                say("  \(VisibleText.escape(failure.id))\(failure.url.isEmpty ? "" : " (\(VisibleText.escape(failure.url)))"): \(VisibleText.escape(failure.detail ?? "failed"))", indent: "      ")
+                say("  \(VisibleText.escape(failure.id))\(failure.url.isEmpty ? "" : " (\(VisibleText.escape(failure.url)))"): \(VisibleText.escape(Words.detail(failure) ?? "failed"))", indent: "      ")
             }
         }
         if let limit = report.rateLimited {

@@ -148,7 +148,7 @@ struct Init: ParsableCommand {
             container: swift:6.0-bookworm   # the action builds cyd with Swift (or set version: to download one)
             steps:
               - uses: actions/checkout@v4
-              - uses: ChooseYourDestiny/ChooseYourDestiny@main
+              - uses: \(ProjectHome.repository)@\(ProjectHome.branch)
                 with:
                   path: .
                   strict: true

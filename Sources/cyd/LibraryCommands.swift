@@ -48,7 +48,7 @@ struct Add: ParsableCommand {
             Terminal.standardError.write("cyd: \(VisibleText.escape(source)) cannot be read as a story; nothing was added\n")
             throw Exit.failure
         } catch {
-            Terminal.standardError.write("cyd: \(VisibleText.escape(error.description))\n")
+            Terminal.standardError.write("cyd: \(VisibleText.escape(Words.source(error)))\n")
             throw Exit.failure
         }
     }

@@ -18,7 +18,7 @@ struct LibraryOptions: ParsableArguments {
         do {
             return try StoryLibrary(location: LibraryLocation.resolve(override: directory))
         } catch {
-            throw CLIError(VisibleText.escape(error.description))
+            throw CLIError(VisibleText.escape(Words.of(error)))
         }
     }
 }

@@ -8,7 +8,7 @@ struct Rules: ParsableCommand {
     @Option(help: "Only rules of this category (\(RuleCategory.allCases.map(\.rawValue).joined(separator: ", "))).")
     var category: String?
 
-    @Flag(help: "Print the catalogue as Markdown (as in the README).")
+    @Flag(help: "Print the catalogue as Markdown (as in docs/rules.md).")
     var markdown = false
 
     func validate() throws {

@@ -19,15 +19,11 @@ struct Validate: ParsableCommand {
             Exit codes: 0 no errors; 1 errors found (or warnings, with --strict); 2 usage or I/O error.
             """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json, github, sarif
-    }
-
     @Argument(help: "Story files, authors files or story folders (default: the current folder).")
     var paths: [String] = []
 
     @Option(help: "Output format: text, json, github (workflow annotations) or sarif (code scanning). Default: text, or github when GITHUB_ACTIONS=true.")
-    var format: Format?
+    var format: ReportFormat?
 
     @Option(name: .shortAndLong, help: "Write the report to FILE instead of standard output.")
     var output: String?
@@ -48,9 +44,7 @@ struct Validate: ParsableCommand {
     var maxPerRule: Int = 50
 
     @Option(help: "Colour: auto (on a terminal, per NO_COLOR and CLICOLOR), always or never.")
-    var color: ColorOption = .auto
-
-    enum ColorOption: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
+    var color: Terminal.ColorChoice = .auto
 
     func validate() throws {
         guard maxPerRule >= 0 else { throw ValidationError("--max-per-rule takes 0 (show all) or a positive number") }
@@ -81,10 +75,10 @@ struct Validate: ParsableCommand {
                 inputFailed = true
             }
         }
-        let reportFormat = ReportFormat(rawValue: format.rawValue)!
+        let reportFormat = format
         let colors = output == nil && format == .text
-            && Terminal.useColor(Terminal.ColorChoice(rawValue: color.rawValue)!, for: Terminal.standardOutput)
-        let rendered = reportFormat.render(reports, style: .terminal(colors: colors), maximumPerRule: maxPerRule > 0 ? maxPerRule : nil)
+            && Terminal.useColor(color, for: Terminal.standardOutput)
+        let rendered = reportFormat.render(reports, style: .terminal(colors: colors), maximumPerRule: maxPerRule > 0 ? maxPerRule : nil, hints: .cyd)
         if let output {
             do {
                 try FileWriter.write(rendered, to: output)

@@ -82,13 +82,34 @@ public enum ReportFormat: String, Sendable, CaseIterable {
 
     /// - Parameter maximumPerRule: text only: findings shown per rule and file before the rest
     ///   are summed up in one line (nil shows all). The other formats always keep every finding.
-    public func render(_ reports: [FileReport], style: TextStyle = .plain, maximumPerRule: Int? = nil) -> String {
+    /// - Parameter hints: what the program showing the report tells its users to do (its flags
+    ///   and commands); a report names none of its own.
+    public func render(_ reports: [FileReport], style: TextStyle = .plain, maximumPerRule: Int? = nil, hints: ReportHints = .none) -> String {
         let resolved = reports.map(ResolvedReport.init)
         switch self {
-        case .text: return TextReport(style: style, maximumPerRule: maximumPerRule).render(resolved)
+        case .text: return TextReport(style: style, maximumPerRule: maximumPerRule, hints: hints).render(resolved)
         case .json: return JSONReport.render(resolved)
         case .github: return GitHubReport.render(resolved)
-        case .sarif: return SARIFReport.render(resolved)
+        case .sarif: return SARIFReport.render(resolved, hints: hints)
         }
     }
+}
+
+/// What the program showing a report tells its users to do: its own flags and commands, which
+/// this library never names. `none` says nothing of the kind.
+public struct ReportHints: Sendable {
+    /// Where a text report leaves findings out: how to see them all.
+    public var seeingEveryFinding: String?
+    /// Under an error that a lenient reading takes as a warning: how to read leniently.
+    public var readingLeniently: String?
+    /// After a rule's help in SARIF: how to read more of the rule, given its code.
+    public var explainingRule: (@Sendable (DiagnosticCode) -> String)?
+
+    public init(seeingEveryFinding: String? = nil, readingLeniently: String? = nil, explainingRule: (@Sendable (DiagnosticCode) -> String)? = nil) {
+        self.seeingEveryFinding = seeingEveryFinding
+        self.readingLeniently = readingLeniently
+        self.explainingRule = explainingRule
+    }
+
+    public static let none = ReportHints()
 }

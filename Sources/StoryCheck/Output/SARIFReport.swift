@@ -4,7 +4,7 @@ import StoryFormat
 /// Unicode scalars, declared with `columnKind: unicodeCodePoints`.
 enum SARIFReport {
     static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
-    static let informationURI = "https://github.com/ChooseYourDestiny/ChooseYourDestiny"
+    static let informationURI = ProjectHome.url
 
     struct Log: Encodable {
         var schema = SARIFReport.schema
@@ -66,13 +66,13 @@ enum SARIFReport {
 
     static func level(_ severity: Severity) -> String { severity.rawValue }
 
-    static func render(_ reports: [ResolvedReport]) -> String {
+    static func render(_ reports: [ResolvedReport], hints: ReportHints = .none) -> String {
         let descriptions = RuleCatalogue.descriptions
         let ruleIndex = Dictionary(uniqueKeysWithValues: descriptions.enumerated().map { ($1.code, $0) })
         let rules = descriptions.map { rule in
             RuleMetadata(
                 id: rule.code.rawValue, name: pascalCase(rule.name), shortDescription: Text(text: rule.summary),
-                fullDescription: Text(text: rule.rationale), help: Text(text: "\(rule.summary). \(rule.rationale) (cyd explain \(rule.code))"),
+                fullDescription: Text(text: rule.rationale), help: Text(text: "\(rule.summary). \(rule.rationale)" + (hints.explainingRule.map { " (\($0(rule.code)))" } ?? "")),
                 defaultConfiguration: Configuration(level: level(rule.severity)), properties: Properties(tags: [rule.category.rawValue]))
         }
         var results: [Result] = []
@@ -124,4 +124,16 @@ enum SARIFReport {
 /// The version cyd reports.
 public enum CydVersion {
     public static let current = "0.1.0"
+}
+
+/// Where the project lives: one place for every link and reference to it (SARIF's tool, the
+/// language server's rule links, the workflow `cyd init` writes).
+public enum ProjectHome {
+    /// The GitHub repository, `owner/name`: what `uses:` in a workflow names.
+    public static let repository = "ChooseYourDestiny/ChooseYourDestiny"
+    /// The branch that always exists; a workflow that names it needs no release.
+    public static let branch = "main"
+    public static var url: String { "https://github.com/\(repository)" }
+    /// The rules' page, one anchor a rule.
+    public static var rulesPage: String { "\(url)/blob/\(branch)/docs/rules.md" }
 }

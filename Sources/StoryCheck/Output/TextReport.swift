@@ -6,6 +6,7 @@ struct TextReport {
     /// Findings shown per rule and file before the rest are counted in one line; nil shows all.
     /// A flood (thousands of unreachable chapters) would bury everything else on a terminal.
     var maximumPerRule: Int? = nil
+    var hints: ReportHints = .none
     /// Source lines longer than this many cells are shown as a window around the finding.
     let maximumLineWidth = 110
 
@@ -29,7 +30,7 @@ struct TextReport {
                 let name = RuleCatalogue.description(of: code).map { " (\($0.name))" } ?? ""
                 out += style.dim(
                     "… and \(plural(more, "more finding")) of \(code)\(name) in \(VisibleText.escape(report.report.path)), "
-                        + "not shown: --max-per-rule 0 shows every one, and --format json lists them all") + "\n\n"
+                        + "not shown" + (hints.seeingEveryFinding.map { ": \($0)" } ?? "")) + "\n\n"
             }
         }
         for report in reports { out += summary(report) + "\n" }
@@ -57,6 +58,9 @@ struct TextReport {
             lines.append("\(gutter) \(style.blue("=")) \(style.bold("note")): \(VisibleText.escape(related.message)) at \(VisibleText.escape(report.report.path)):\(related.position)")
         }
         if let help = d.help { lines.append("\(gutter) \(style.blue("=")) \(style.green(style.bold("help")))\(style.green(":")) \(VisibleText.escape(help))") }
+        if d.severity == .error, item.rule?.lenientSeverity != nil, let lenient = hints.readingLeniently {
+            lines.append("\(gutter) \(style.blue("=")) \(style.bold("note")): \(lenient)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

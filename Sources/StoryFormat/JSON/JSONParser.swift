@@ -145,7 +145,7 @@ private struct ParserState {
     mutating func skipComment() throws(Stop) {
         let start = i
         guard i + 1 < n, p[i + 1] == UInt8(ascii: "/") || p[i + 1] == UInt8(ascii: "*") else {
-            throw fail("unexpected '/'", help: "JSON has no division; if this was a comment, use // or /* */ in --lenient mode", at: i..<(i + 1))
+            throw fail("unexpected '/'", help: "JSON has no division; if this was meant as a comment, write // or /* */, which only a lenient reading accepts", at: i..<(i + 1))
         }
         var end: Int
         if p[i + 1] == UInt8(ascii: "/") {
@@ -173,7 +173,7 @@ private struct ParserState {
         }
         report(
             .comment, relaxedSeverity, "comments are not allowed in JSON",
-            help: options.lenient ? "remove the comment; strict JSON readers reject it" : "remove the comment, or use --lenient to accept it",
+            help: options.lenient ? "remove the comment; strict JSON readers reject it" : "remove the comment; only a lenient reading accepts it",
             at: start..<end)
     }
 
@@ -351,7 +351,7 @@ private struct ParserState {
     mutating func reportTrailingComma(at comma: Int) {
         report(
             .trailingComma, relaxedSeverity, "trailing comma after the last element",
-            help: options.lenient ? "remove the comma; strict JSON readers reject it" : "remove the comma (or use --lenient to accept it)",
+            help: options.lenient ? "remove the comma; strict JSON readers reject it" : "remove the comma; only a lenient reading accepts it",
             at: comma..<(comma + 1))
     }
 

@@ -5,8 +5,8 @@ enum Comment: Rule {
         code: .comment, name: "comment", category: .syntax, severity: .error, lenientSeverity: .warning,
         summary: "a // or /* */ comment",
         rationale: """
-            JSON has no comments and strict readers refuse the file. `--lenient` reads past them \
-            with a warning; keep notes in a README instead.
+            JSON has no comments and strict readers refuse the file. A lenient reading takes them \
+            as a warning; keep notes in a README instead.
             """,
         triggering: [
             RuleExample("↓// draft two\n{ \"story\": {} }"),

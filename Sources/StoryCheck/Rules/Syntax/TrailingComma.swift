@@ -6,8 +6,8 @@ enum TrailingComma: Rule {
         summary: "a comma after the last element of an object or array",
         rationale: """
             Strict JSON readers, including the one in the original iPhone reader, refuse the whole \
-            file. Published stories contain them, so `cyd read` accepts them with a warning \
-            (as does `cyd validate --lenient`), but authors should remove them.
+            file. Published stories contain them, so the reader accepts them with a warning \
+            (as does a lenient check), but authors should remove them.
             """,
         triggering: [
             RuleExample(

@@ -1,9 +1,10 @@
+import StoryCheck
 import StoryFormat
 
-/// The rule catalogue as text, for `cyd rules`, `cyd explain` and the README: all from the
+/// The rule catalogue as text, for `cyd rules`, `cyd explain` and docs/rules.md: all from the
 /// rules' own descriptions, so the documentation cannot drift from the checks.
-public enum RuleDocs {
-    public static func plainTable(_ rules: [RuleDescription]) -> String {
+enum RuleDocs {
+    static func plainTable(_ rules: [RuleDescription]) -> String {
         let nameWidth = rules.map(\.name.count).max() ?? 0
         var out = ""
         var category: RuleCategory?
@@ -18,7 +19,7 @@ public enum RuleDocs {
         return out
     }
 
-    public static func markdownTable(_ rules: [RuleDescription]) -> String {
+    static func markdownTable(_ rules: [RuleDescription]) -> String {
         var out = "| code | name | category | severity | summary |\n|---|---|---|---|---|\n"
         for rule in rules {
             let severity = rule.severity.rawValue + (rule.lenientSeverity.map { " (\($0.rawValue) with --lenient)" } ?? "")
@@ -27,7 +28,7 @@ public enum RuleDocs {
         return out
     }
 
-    public static func explanation(_ rule: RuleDescription) -> String {
+    static func explanation(_ rule: RuleDescription) -> String {
         var out = "\(rule.code) \(rule.name) (\(rule.category.rawValue), \(rule.severity.rawValue)"
         if let lenient = rule.lenientSeverity { out += "; \(lenient.rawValue) with --lenient" }
         out += ")\n\n\(rule.summary).\n\n\(wrap(rule.rationale, width: 88))\n"
@@ -45,22 +46,9 @@ public enum RuleDocs {
             .joined(separator: "\n")
     }
 
-    static func wrap(_ text: String, width: Int) -> String {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty, line.count + 1 + word.count > width {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines.joined(separator: "\n")
-    }
+    static func wrap(_ text: String, width: Int) -> String { TextLayout.wrap(text, width: width).joined(separator: "\n") }
 }
 
 extension String {
-    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
     var replacingPipes: String { split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|") }
 }
