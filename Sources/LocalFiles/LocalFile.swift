@@ -56,7 +56,7 @@ public enum LocalFile {
             while count < size {
                 #if canImport(Glibc)
                 let got = Glibc.read(fd, buffer.baseAddress! + count, size - count)
-                #else
+                #elseif canImport(Darwin)
                 let got = Darwin.read(fd, buffer.baseAddress! + count, size - count)
                 #endif
                 if got < 0 {

@@ -9,7 +9,7 @@ public enum POSIX {
     public static func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
         Glibc.read(fd, buffer, count)
-        #else
+        #elseif canImport(Darwin)
         Darwin.read(fd, buffer, count)
         #endif
     }
@@ -17,7 +17,7 @@ public enum POSIX {
     public static func writeBytes(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
         Glibc.write(fd, buffer, count)
-        #else
+        #elseif canImport(Darwin)
         Darwin.write(fd, buffer, count)
         #endif
     }

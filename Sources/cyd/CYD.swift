@@ -35,29 +35,29 @@ struct CYD: ParsableCommand {
         // libcurl just to describe it.
         if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
             print(versionReport())
-            Glibc.exit(0)
+            terminate(0)
         }
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch let exit as ExitCode {
-            Glibc.exit(exit.rawValue)
+            terminate(exit.rawValue)
         } catch let error as CLIError {
             Terminal.standardError.write("cyd: \(error.description)\n")
-            Glibc.exit(2)
+            terminate(2)
         } catch {
-            if let words = LibraryError.words(for: error) {
-                Terminal.standardError.write("cyd: \(VisibleText.escape(words))\n")
-                Glibc.exit(2)
+            if error is LibraryError || LibraryError.words(for: error) != nil {
+                Terminal.standardError.write("cyd: \(VisibleText.escape(Words.of(error)))\n")
+                terminate(2)
             }
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if code == .success {
                 if !message.isEmpty { print(message) }
-                Glibc.exit(0)
+                terminate(0)
             }
             Terminal.standardError.write(message + "\n")
-            Glibc.exit(2)
+            terminate(2)
         }
     }
 }
@@ -72,13 +72,22 @@ func versionReport() -> String {
     """
 }
 
+/// Ends the process with a status, on either C library.
+func terminate(_ status: Int32) -> Never {
+    #if canImport(Glibc)
+    Glibc.exit(status)
+    #elseif canImport(Darwin)
+    Darwin.exit(status)
+    #endif
+}
+
 /// cyd's exit codes.
 enum Exit {
     static let problemsFound = ExitCode(1)
     static let failure = ExitCode(2)
 }
 
-/// What a git server may send, overridable for tuning and tests (defaults in the README):
+/// What a git server may send, overridable for tuning and tests (defaults in docs/reading.md):
 /// CYD_GIT_TOTAL_SECONDS, CYD_GIT_MAX_BYTES, CYD_GIT_MAX_REFS, CYD_GIT_MAX_REFS_BYTES, CYD_GIT_MAX_OBJECTS and
 /// CYD_GIT_LOW_SPEED ("BYTES/SECONDS": abandoned below BYTES a second for SECONDS).
 enum GitLimitsFromEnvironment {

@@ -51,7 +51,7 @@ struct Read: ParsableCommand {
     var json = false
 
     @Option(help: "Colour on a terminal: auto (per NO_COLOR and CLICOLOR), always or never.")
-    var color: Validate.ColorOption = .auto
+    var color: Terminal.ColorChoice = .auto
 
     @Option(help: ArgumentHelp(
         "How pictures are drawn on a terminal: auto (what the terminal supports, asked when the environment does not say), kitty, iterm, sixel, symbols or off. Default: CYD_PICTURES, else auto.",
@@ -69,7 +69,7 @@ struct Read: ParsableCommand {
         let input = Terminal.Stream(descriptor: STDIN_FILENO)
         let interactive = input.isTerminal && Terminal.standardOutput.isTerminal
         let mode: ReaderScreen.Mode = json ? .json : (plain || !Terminal.standardOutput.isTerminal ? .plain : .terminal)
-        let colors = mode == .terminal && Terminal.useColor(Terminal.ColorChoice(rawValue: color.rawValue)!, for: Terminal.standardOutput)
+        let colors = mode == .terminal && Terminal.useColor(color, for: Terminal.standardOutput)
         Terminal.quitOnInterrupt()
         let drawing: PictureMode
         do {

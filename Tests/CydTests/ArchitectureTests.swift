@@ -2,10 +2,42 @@ import Foundation
 import Testing
 
 /// The module graph as Package.swift declares it is the graph the code imports, and it flows
-/// one way: storage below checking, sources above both, the CLI on top.
+/// one way: storage below checking, sources above both, the CLI on top. The list of what no
+/// module ever does (docs/architecture.md) is checked here, over every folder in Sources.
 @Suite("Architecture")
 struct ArchitectureTests {
-    static let ours: Set<String> = ["StoryFormat", "LocalFiles", "StoryCheck", "StoryAnalysis", "Transport", "StoryStore", "StoryReader", "StorySources", "StorySync", "TerminalPictures"]
+    /// Our Swift library modules: everything in Sources but cyd and the C targets.
+    static let ours: Set<String> = [
+        "StoryFormat", "LocalFiles", "StoryCheck", "StoryAnalysis", "Transport", "StoryStore", "StoryReader", "StorySources", "StorySync",
+        "TerminalPictures", "StoryLanguageServer",
+    ]
+    static let cTargets: Set<String> = ["CCurl", "CGit2", "CGit2Stream", "CLineEditor", "CPictures"]
+    static let sources = Command.packageRoot.appendingPathComponent("Sources")
+
+    /// Every Swift file of a target, with its path; a folder that is missing or empty fails
+    /// rather than checking nothing.
+    static func files(of target: String) throws -> [(path: String, text: String)] {
+        let folder = sources.appendingPathComponent(target)
+        let enumerator = try #require(FileManager.default.enumerator(atPath: folder.path), "Sources/\(target) is not a folder")
+        var files: [(String, String)] = []
+        for case let file as String in enumerator where file.hasSuffix(".swift") {
+            files.append(("Sources/\(target)/\(file)", try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)))
+        }
+        #expect(!files.isEmpty, "Sources/\(target) has no Swift file")
+        return files
+    }
+
+    /// The lines of a file that are code: comments (`//`, `///`) left out.
+    static func codeLines(_ text: String) -> [(number: Int, line: Substring)] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            .map { ($0.offset + 1, $0.element) }
+            .filter { !$0.1.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+    }
+
+    static func importedModules(_ text: String) -> Set<String> {
+        Set(text.split(separator: "\n").filter { $0.hasPrefix("import ") || $0.hasPrefix("@testable import ") }
+            .map { String($0.split(separator: " ").last!).trimmingCharacters(in: .whitespaces) })
+    }
 
     /// Each target's dependencies on our own modules, from `swift package dump-package`.
     static func declared() throws -> [String: Set<String>] {
@@ -25,23 +57,102 @@ struct ArchitectureTests {
 
     /// Each target's imports of our own modules, from its sources.
     static func imported(_ target: String) throws -> Set<String> {
-        let folder = Command.packageRoot.appendingPathComponent("Sources/\(target)")
-        var modules = Set<String>()
-        for case let file as String in FileManager.default.enumerator(atPath: folder.path) ?? FileManager.default.enumerator(atPath: "/")! where file.hasSuffix(".swift") {
-            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            for line in text.split(separator: "\n") where line.hasPrefix("import ") {
-                let module = String(line.dropFirst("import ".count)).trimmingCharacters(in: .whitespaces)
-                if ours.contains(module) { modules.insert(module) }
-            }
-        }
-        return modules
+        try files(of: target).reduce(into: Set<String>()) { $0.formUnion(importedModules($1.text).intersection(ours)) }
+    }
+
+    @Test("every folder in Sources is a target these tests know: a library, a C target, or cyd")
+    func everyFolderIsKnown() throws {
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { !$0.hasPrefix(".") }
+        #expect(Set(folders) == Self.ours.union(Self.cTargets).union(["cyd"]), "add a new module to ArchitectureTests (and to docs/architecture.md)")
     }
 
     @Test("Package.swift declares exactly the modules each target imports")
     func declaredAsImported() throws {
         let graph = try Self.declared()
-        for target in Self.ours.union(["cyd"]) where FileManager.default.fileExists(atPath: Command.packageRoot.appendingPathComponent("Sources/\(target)").path) {
+        #expect(Set(graph.keys).isSuperset(of: Self.ours.union(["cyd"])), "every module is a target: \(graph.keys.sorted())")
+        for target in Self.ours.union(["cyd"]) {
             #expect(try Self.imported(target) == graph[target] ?? [], "\(target)")
+        }
+    }
+
+    @Test("no library module imports ArgumentParser, prints, or ends the process")
+    func librariesNeitherPrintNorExit() throws {
+        for target in Self.ours {
+            for file in try Self.files(of: target) {
+                #expect(!Self.importedModules(file.text).contains("ArgumentParser"), "\(file.path) imports ArgumentParser")
+                for (number, line) in Self.codeLines(file.text) where line.contains(/(^|[^\w.])(print|exit|_exit|fputs|abort)\(/) {
+                    Issue.record("\(file.path):\(number) prints or ends the process: \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+    }
+
+    /// cyd's flags and commands, as its `--help` lists them.
+    static func cydWords() throws -> (flags: [String], commands: [String]) {
+        let help = try Command.cyd(["--help"]).standardOutput
+        let commands = help.split(separator: "\n").drop { !$0.hasPrefix("SUBCOMMANDS:") }.dropFirst()
+            .compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0.allSatisfy { $0.isLetter || $0 == "-" } }
+        var flags = Set<String>()
+        for command in commands {
+            let text = try Command.cyd([command, "--help"]).standardOutput
+            for match in text.matches(of: /--[a-z][a-z-]+/) { flags.insert(String(match.0)) }
+        }
+        flags.subtract(["--help", "--version"])
+        return (flags.sorted(), commands)
+    }
+
+    @Test("no library string names a flag or a command of cyd's: the command line words those")
+    func librariesNameNoFlag() throws {
+        let (flags, commands) = try Self.cydWords()
+        #expect(flags.contains("--lenient") && flags.contains("--library") && commands.contains("validate"), "flags: \(flags), commands: \(commands)")
+        for target in Self.ours {
+            for file in try Self.files(of: target) {
+                for (number, line) in Self.codeLines(file.text) where line.contains("\"") || line.hasSuffix("\\") {
+                    for flag in flags where line.contains(flag) {
+                        Issue.record("\(file.path):\(number) names \(flag): \(line.trimmingCharacters(in: .whitespaces))")
+                    }
+                    for command in commands where line.contains("`cyd \(command)") || line.contains("cyd \(command) ") || line.contains("(cyd \(command)") {
+                        Issue.record("\(file.path):\(number) names `cyd \(command)`: \(line.trimmingCharacters(in: .whitespaces))")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("only Transport touches libcurl and libgit2, only StoryStore opens SQLite")
+    func theCLibrariesHaveOneHomeEach() throws {
+        for target in Self.ours.union(["cyd"]) {
+            let imports = try Self.files(of: target).reduce(into: Set<String>()) { $0.formUnion(Self.importedModules($1.text)) }
+            if target != "Transport" { #expect(imports.isDisjoint(with: ["CCurl", "CGit", "CGit2", "CGit2Stream"]), "\(target) imports \(imports.sorted())") }
+            if target != "StoryStore" { #expect(imports.isDisjoint(with: ["GRDB", "GRDBSQLite", "SQLite3"]), "\(target) imports \(imports.sorted())") }
+        }
+    }
+
+    @Test("StoryFormat imports nothing but the C library; TerminalPictures nothing of ours but CPictures")
+    func theLeavesStayLeaves() throws {
+        let format = try Self.files(of: "StoryFormat").reduce(into: Set<String>()) { $0.formUnion(Self.importedModules($1.text)) }
+        #expect(format.isSubset(of: ["Glibc", "Darwin"]), "\(format.sorted())")
+        let pictures = try Self.files(of: "TerminalPictures").reduce(into: Set<String>()) { $0.formUnion(Self.importedModules($1.text)) }
+        #expect(pictures.intersection(Self.ours).isEmpty && pictures.isSubset(of: ["CPictures", "Glibc", "Darwin"]), "\(pictures.sorted())")
+    }
+
+    @Test("Glibc and Darwin are imported only behind #if canImport")
+    func platformModulesAreGuarded() throws {
+        for target in Self.ours.union(["cyd"]) {
+            for file in try Self.files(of: target) {
+                let lines = file.text.split(separator: "\n", omittingEmptySubsequences: false)
+                for (index, line) in lines.enumerated() where line == "import Glibc" || line == "import Darwin" {
+                    let module = line.dropFirst("import ".count)
+                    let guardLine = index > 0 ? lines[index - 1].trimmingCharacters(in: .whitespaces) : ""
+                    #expect(guardLine.hasSuffix("canImport(\(module))"), "\(file.path):\(index + 1) imports \(module) unguarded")
+                }
+                for (number, line) in Self.codeLines(file.text) where line.contains("Glibc.") || line.contains("Darwin.") {
+                    // A qualified call must sit inside a guard of its own kind: look back for it.
+                    let before = lines[..<(number - 1)].reversed().first { $0.contains("#if") || $0.contains("#else") || $0.contains("#endif") }
+                    let module = line.contains("Glibc.") ? "Glibc" : "Darwin"
+                    #expect(before?.contains("canImport(\(module))") == true, "\(file.path):\(number) calls \(module) outside #if canImport(\(module))")
+                }
+            }
         }
     }
 

@@ -56,6 +56,38 @@ struct RuleExampleTests {
         }
     }
 
+    /// The shift test above checks only examples with a marker, so a rule whose examples carry
+    /// none would pass it unchecked. Only findings that point into another file (the story
+    /// folder's README) have no place in the example to mark.
+    @Test("every rule's failing examples mark where the finding points, unless it is in another file", arguments: rules.filter { !$0.triggering.isEmpty })
+    func examplesCarryMarkers(rule: RuleDescription) throws {
+        guard !rule.triggering.contains(where: { $0.source.contains("↓") }) else { return }
+        for example in rule.triggering {
+            let reports = try check(example, bytes: example.bytesAndMarkers.bytes)
+            let here = reports.filter { $0.path.hasSuffix(example.fileName) }.flatMap(\.diagnostics).filter { $0.code == rule.code }
+            #expect(here.isEmpty, "\(rule.code) reports into \(example.fileName), so its examples need a ↓ where the finding points")
+        }
+    }
+
+    /// A rule that is written but left out of the catalogue never runs; the compiler cannot see
+    /// it, so this reads the declarations.
+    @Test("every type declared as a Rule is in the RuleCatalogue")
+    func everyRuleIsCatalogued() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/StoryCheck")
+        var declared = Set<String>()
+        for case let file as String in try #require(FileManager.default.enumerator(atPath: folder.path)) where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for match in text.matches(of: /(?m)^\s*(?:public\s+)?(?:enum|struct|final class|class)\s+(\w+)\s*:\s*(?:[\w, ]*,\s*)?Rule\b/) {
+                declared.insert(String(match.1))
+            }
+        }
+        #expect(declared.count >= 40, "the declarations were not found: \(folder.path)")
+        let catalogued = Set(RuleCatalogue.rules.map { String(describing: $0) })
+        #expect(declared.subtracting(catalogued).isEmpty, "declared but not in RuleCatalogue.rules: \(declared.subtracting(catalogued).sorted())")
+        #expect(catalogued.subtracting(declared).isEmpty, "catalogued but not found as declarations: \(catalogued.subtracting(declared).sorted())")
+    }
+
     @Test("codes, names and descriptions are complete and unique")
     func catalogueIsWellFormed() {
         let rules = Self.rules
