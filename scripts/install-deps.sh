@@ -4,13 +4,14 @@
 # picture decoders libjpeg-turbo, libpng, giflib and libwebp, whose headers the build reads), git (its daemon and http-backend serve test
 # repositories), hyperfine and GNU time (benchmarks), tmux (terminal tests), Graphviz (the
 # chapter map: `cyd graph --format svg`, and the test that its DOT parses), groff (the test
-# that the man page renders), Neovim (the test that runs the README's editor set-up), and
+# that the man page renders), Neovim (the test that runs the editor set-up in docs/editors-and-ci.md), patch
+# (the test that `cyd fix --dry-run` prints a patch that applies), and
 # check-jsonschema, pre-commit, pytest-lsp and Pillow from PyPI (schema agreement tests and benchmark
 # peer; the hook `cyd init` writes and the project's own hook; the client that tests `cyd lsp`).
 # Quiet and quick when everything is already there.
 set -euo pipefail
 packages=(libgit2-dev libcurl4-openssl-dev libsqlite3-dev libedit2 libchafa0 libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev
-  git hyperfine time tmux graphviz groff-base neovim)
+  git hyperfine time tmux graphviz groff-base neovim patch)
 # python3 and pip may come from elsewhere (pyenv); only ask apt for them when there is none.
 command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip)
 missing=()

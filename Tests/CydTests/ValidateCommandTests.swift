@@ -422,8 +422,13 @@ struct FixCommandTests {
         let before = try Command.cyd(["validate", "--strict", path])
         #expect(before.status == 1)
         let dry = try Command.cyd(["fix", "--dry-run", path])
-        #expect(dry.status == 0 && dry.standardOutput.hasPrefix("--- \(path)\n+++ \(path) (fixed)\n@@ -8,"), "\(dry.standardOutput)")
+        #expect(dry.status == 0 && dry.standardOutput.hasPrefix("--- \(path)\n+++ \(path)\n@@ -8,"), "\(dry.standardOutput)")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.prototype, "--dry-run changes nothing")
+        // The dry run's diff is a patch: applied by patch(1) to a copy, it gives what the fix writes.
+        let copy = try folder.write("copy/story.json", Self.prototype).path
+        let diff = try folder.write("fix.diff", dry.standardOutput.replacingOccurrences(of: path, with: "story.json")).path
+        let patch = try Command.run(URL(fileURLWithPath: "/usr/bin/env"), ["patch", "-p0", "-d", folder.path("copy"), "-i", diff])
+        #expect(patch.status == 0, "\(patch.standardOutput)\(patch.standardError)")
         let fixed = try Command.cyd(["fix", path])
         #expect(fixed.status == 0 && fixed.standardOutput.contains("(7 CYD102)"), "\(fixed.standardOutput)")
         #expect(try Command.cyd(["validate", "--strict", path]).status == 0)
@@ -442,6 +447,7 @@ struct FixCommandTests {
             old.removeFirst()
         }
         #expect(new.isEmpty && removed == Array(repeating: UInt8(ascii: ","), count: 7))
+        #expect(try String(contentsOfFile: copy, encoding: .utf8) == after, "the patched copy is the fixed file")
         #expect(try Command.cyd(["fix", path]).standardOutput == "nothing to fix in \(path)\n")
     }
 
