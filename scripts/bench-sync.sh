@@ -13,7 +13,7 @@
 # cyd runs with its default number of jobs (6) unless CYD_JOBS is set; the peers run with -P8,
 # as the targets are stated. Note: git daemon listens with a backlog of 5, so more than about 6
 # connections at once overflow it and the kernel retries the dropped SYNs after a second; that is
-# part of what the peers at -P8 pay (see the README).
+# part of what the peers at -P8 pay (see docs/benchmarks.md).
 #
 # usage: scripts/bench-sync.sh [REPOSITORIES] [PEER_JOBS]
 set -euo pipefail

@@ -2,21 +2,21 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The editor set-up the README shows, run in a real editor: Debian's Neovim (0.7.2 here),
-/// headless, with the README's own `init.lua` block.
-@Suite("Editor set-ups from the README")
+/// The editor set-up docs/editors-and-ci.md shows, run in a real editor: Debian's Neovim (0.7.2
+/// here), headless, with the guide's own `init.lua` block.
+@Suite("Editor set-ups from the guide")
 struct EditorSetupTests {
-    /// The Lua block that follows the README's "**Neovim**" paragraph.
+    /// The Lua block that follows the guide's "**Neovim**" paragraph.
     static func neovimConfiguration() throws -> String {
-        let readme = try String(contentsOf: Command.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.range(of: "**Neovim**"), "the README has a Neovim set-up")
+        let readme = try String(contentsOf: Command.packageRoot.appendingPathComponent("docs/editors-and-ci.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "**Neovim**"), "docs/editors-and-ci.md has a Neovim set-up")
         let rest = readme[section.upperBound...]
         let start = try #require(rest.range(of: "```lua\n"))
         let end = try #require(rest[start.upperBound...].range(of: "```"))
         return String(rest[start.upperBound..<end.lowerBound])
     }
 
-    @Test("Neovim with the README's init.lua shows cyd's diagnostics for a story.json")
+    @Test("Neovim with the guide's init.lua shows cyd's diagnostics for a story.json")
     func neovim() throws {
         let nvim = try #require(Command.which("nvim"), "Neovim is installed by scripts/install-deps.sh")
         let folder = try TemporaryFolder()
