@@ -147,8 +147,14 @@ public final class ReadingSession {
         try library.addBookmark(name, chapterKey: current.record.key, profile: profile, story: story)
         guard let previous else { return (name, .added) }
         if previous.chapterKey == current.record.key { return (name, .alreadyHere) }
-        let title = (try? library.chapter(previous.chapterKey, of: story))??.name ?? previous.chapterKey
-        return (name, .moved(from: title))
+        return (name, .moved(from: chapterTitle(previous.chapterKey)))
+    }
+
+    /// What readers call a chapter: its title; its id only when the story no longer has it (a
+    /// bookmark or note kept across an update that removed the chapter) or it has no title.
+    public func chapterTitle(_ key: String) -> String {
+        guard let chapter = (try? library.chapter(key, of: story)) ?? nil, !chapter.name.isEmpty else { return key }
+        return chapter.name
     }
 
     public func bookmarks() throws -> [Bookmark] { try library.bookmarks(profile: profile, story: story) }

@@ -304,11 +304,14 @@ struct ReaderLoop {
     func listBookmarks() throws {
         let marks = try session.bookmarks()
         if screen.mode == .json {
-            screen.emit(["event": "bookmarks", "bookmarks": .array(marks.map { .object(["name": .string($0.name), "key": .string($0.chapterKey)]) })])
+            screen.emit(["event": "bookmarks", "bookmarks": .array(marks.map {
+                .object(["name": .string($0.name), "key": .string($0.chapterKey), "title": .string(session.chapterTitle($0.chapterKey))])
+            })])
         } else if marks.isEmpty {
             screen.line("no bookmarks yet; m [name] bookmarks this chapter")
         } else {
-            for mark in marks { screen.line("  \(screen.safe(mark.name)) → \(screen.safe(mark.chapterKey))") }
+            // Readers know chapters by their titles; ids are the author's.
+            for mark in marks { screen.line("  \(screen.safe(mark.name)) → \(screen.safe(session.chapterTitle(mark.chapterKey)))") }
         }
     }
 
@@ -317,12 +320,12 @@ struct ReaderLoop {
             let notes = try session.notes()
             if screen.mode == .json {
                 screen.emit(["event": "notes", "notes": .array(notes.map {
-                    .object(["id": .number(Double($0.id)), "key": .string($0.chapterKey), "text": .string($0.body)])
+                    .object(["id": .number(Double($0.id)), "key": .string($0.chapterKey), "title": .string(session.chapterTitle($0.chapterKey)), "text": .string($0.body)])
                 })])
             } else if notes.isEmpty {
                 screen.line("no notes yet; n TEXT writes one on this chapter")
             } else {
-                for note in notes { screen.line("  #\(note.id) [\(screen.safe(note.chapterKey))] \(screen.safe(note.body))") }
+                for note in notes { screen.line("  #\(note.id) [\(screen.safe(session.chapterTitle(note.chapterKey)))] \(screen.safe(note.body))") }
             }
         } else if text.hasPrefix("-"), let id = Int64(text.dropFirst()) {
             if try session.removeNote(id) { screen.message("note #\(id) removed", event: "noteRemoved", fields: ["id": .number(Double(id))]) } else {

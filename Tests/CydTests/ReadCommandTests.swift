@@ -229,6 +229,22 @@ struct ReaderAnswerTests {
         #expect(output.contains("bookmark 'a' moved from 'The First Landing' to '"), "\(output)")
     }
 
+    @Test("bookmarks, notes and the path name chapters by their titles, never by the author's ids")
+    func chaptersAreNamedByTitle() throws {
+        // Seven Stairs starts at 'landing' ("The First Landing"); choice 1 leads on.
+        let output = try read("m start\nn a cat\n1\nj\nn\nh\n")
+        #expect(output.contains("  start → The First Landing\n"), "\(output)")
+        #expect(output.contains("  #1 [The First Landing] a cat\n"), "\(output)")
+        #expect(output.contains("  1. The First Landing\n"), "\(output)")
+        for line in output.split(separator: "\n") where line.hasPrefix("  start →") || line.hasPrefix("  #1 [") || line.hasPrefix("  1. ") {
+            #expect(!line.contains("landing") , "an id shown to a reader: \(line)")
+        }
+        // Scripts get both.
+        let json = try read("m start\nj\nn x\nn\n", ["--name", "Ana", "--json", "--restart"])
+        #expect(json.contains(#""key":"landing","name":"start","title":"The First Landing""#), "\(json)")
+        #expect(json.contains(#""key":"landing","text":"x","title":"The First Landing""#), "\(json)")
+    }
+
     @Test func deleteAloneNamesTheBookmarks() throws {
         #expect(try read("d\n").contains("d NAME deletes a bookmark; there are none yet"))
         #expect(try read("m here\nd\n").contains("d NAME deletes a bookmark; yours: 'here'"))
