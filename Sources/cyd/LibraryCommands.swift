@@ -105,9 +105,14 @@ struct List: ParsableCommand {
         var lines: [String] = []
         var availableRows: [JSONValue] = []
         var availableLines: [String] = []
+        // What the last sync saw of each downloaded story's repository: a newer commit there is an
+        // update waiting, marked in every listing.
+        let catalogue = try library.catalogue().filter { $0.isStory == true }
+        let newest = Dictionary(catalogue.compactMap { entry in entry.headCommit.map { (entry.source.key, $0) } }, uniquingKeysWith: { a, _ in a })
+        func updateWaiting(_ story: StoryRecord) -> Bool { newest[story.source.key].map { $0 != story.version } ?? false }
         if available {
             let downloaded = Dictionary(stories.map { ($0.source.key, $0) }, uniquingKeysWith: { a, _ in a })
-            for entry in try library.catalogue() where entry.isStory == true && keeps(title: entry.title, author: entry.author, rating: entry.rating) {
+            for entry in catalogue where keeps(title: entry.title, author: entry.author, rating: entry.rating) {
                 let local = downloaded[entry.source.key]
                 let updateAvailable = local.map { $0.version != entry.headCommit } ?? false
                 if local != nil, !updateAvailable, !json { continue }  // the text lists it under Downloaded
@@ -137,10 +142,12 @@ struct List: ParsableCommand {
                 "endings": .number(Double(story.endingCount)), "endingsFound": .number(Double(found)),
                 "author": story.author.map { .string($0) } ?? .null, "storyId": .string(story.storyKey),
                 "progress": place.map { .string($0) } ?? .null, "version": .string(story.version),
+                "updateAvailable": .bool(updateWaiting(story)),
             ]))
             let where_ = place.map { "at '\(VisibleText.escape($0))'" } ?? "not started"
+            let update = updateWaiting(story) ? " · update waiting (`cyd update \(story.id)`)" : ""
             lines.append(
-                "\(String(story.id).leftPadded(4))  \(VisibleText.escape(story.title))  [\(VisibleText.escape(story.rating))] \(story.chapterCount) chapters · \(where_) · endings found: \(found) of \(story.endingCount)\n      \(VisibleText.escape(story.source.location))")
+                "\(String(story.id).leftPadded(4))  \(VisibleText.escape(story.title))  [\(VisibleText.escape(story.rating))] \(story.chapterCount) chapters · \(where_) · endings found: \(found) of \(story.endingCount)\(update)\n      \(VisibleText.escape(story.source.location))")
         }
         if available {
             if json {

@@ -71,12 +71,19 @@ struct SyncCommandTests {
         let resync = try cyd("sync", "--catalogue", authors)
         #expect(resync.standardOutput.contains("0 new, 1 updated, 1 unchanged, 1 failed"))
         #expect(try cyd("list", "--available").standardOutput.contains("update available (`cyd update 1`)"))
+        // Plain `cyd list` marks it too, in words and in JSON.
+        let waiting = try cyd("list").standardOutput
+        #expect(waiting.contains("at 'Cliff' · endings found: 1 of 1 · update waiting (`cyd update 1`)"), "\(waiting)")
+        let waitingJSON = try #require(try JSONSerialization.jsonObject(with: Data(try cyd("list", "--json").standardOutput.utf8)) as? [[String: Any]])
+        #expect(waitingJSON.first?["updateAvailable"] as? Bool == true)
         let update = try cyd("update")
         #expect(update.status == 0)
         #expect(update.standardOutput.contains("updated Tide, revised (id 1)"))
         let list = try #require(try JSONSerialization.jsonObject(with: Data(try cyd("list", "--json").standardOutput.utf8)) as? [[String: Any]])
         #expect(list.first?["title"] as? String == "Tide, revised")
         #expect(list.first?["progress"] as? String == "Cliff", "the reader's place survived the update")
+        #expect(list.first?["updateAvailable"] as? Bool == false)
+        #expect(!(try cyd("list").standardOutput.contains("update waiting")))
     }
 
     @Test("a sync killed part-way leaves a consistent library, and the next sync carries on")
