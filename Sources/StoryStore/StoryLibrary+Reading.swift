@@ -38,6 +38,14 @@ extension StoryLibrary {
         }
     }
 
+    /// The chapter a reader was at in a story from this source, kept when the story was removed
+    /// (adding it again resumes there); nil when nothing was kept.
+    public func keptPlace(profile: String, source: StorySource) throws -> String? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT chapter_key FROM progress WHERE profile = ? AND story_source = ?", arguments: [profile, source.key])
+        }
+    }
+
     /// Reading state is written only for a story that is still in the library, checked in the
     /// same transaction as the write: a story removed (and perhaps forgotten) by another cyd
     /// while it is read must not get notes and bookmarks back behind the user's back.

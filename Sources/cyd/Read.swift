@@ -128,13 +128,17 @@ struct Read: ParsableCommand {
     }
 
     /// The story named on the command line, or one picked from the library (numbered by library
-    /// id, with source and progress) and the bundled stories not added yet (b1, b2, ...).
+    /// id, with source and progress) and the bundled stories not added yet. A bundled story's
+    /// number is its place among all the bundled stories (b2 is always the second), so adding
+    /// one never renumbers the others.
     func pickStory(_ library: StoryLibrary, screen: ReaderScreen, interactive: Bool) throws -> StoryRecord? {
         let importer = StoryImporter(library: library, certificateAuthorities: HTTPClient.caBundle)
         if let story { return try StoryReference.findOrAdd(story, importer: importer) }
         let stored = try library.stories()
         let storedLocations = Set(stored.map(\.source.location))
-        let bundled = BundledStories.folders().filter { folder in !storedLocations.contains(LocalFile.realPath(folder) ?? folder) }
+        let allBundled = BundledStories.folders()
+        let bundled = allBundled.enumerated().map { (number: $0.offset + 1, folder: $0.element) }
+            .filter { !storedLocations.contains(LocalFile.realPath($0.folder) ?? $0.folder) }
         guard !stored.isEmpty || !bundled.isEmpty else {
             throw CLIError("the library is empty and no bundled stories were found; `cyd add FOLDER` adds one")
         }
@@ -144,18 +148,23 @@ struct Read: ParsableCommand {
             let progress = place.map { "at '\($0)'" } ?? "not started"
             screen.line("  \(String(record.id).leftPadded(3))) \(VisibleText.escape(record.title)) · \(VisibleText.escape(progress)) · \(VisibleText.escape(record.source.location))")
         }
-        for (index, folder) in bundled.enumerated() {
-            screen.line("  b\(index + 1)) \(VisibleText.escape(BundledStories.title(of: folder))) · bundled, not started · \(VisibleText.escape(folder))")
+        for (number, folder) in bundled {
+            // A story removed with its reader's place kept resumes there when it is added again.
+            let source = StorySource(kind: .folder, location: LocalFile.realPath(folder) ?? folder)
+            let kept = (try? library.keptPlace(profile: profile, source: source)) ?? nil
+            let progress = kept.map { "bundled, your place kept at '\(BundledStories.chapterTitle($0, of: folder))'" } ?? "bundled, not started"
+            screen.line("  b\(number)) \(VisibleText.escape(BundledStories.title(of: folder))) · \(VisibleText.escape(progress)) · \(VisibleText.escape(folder))")
         }
         let ids = Set(stored.map { String($0.id) })
         while true {
             if interactive { Terminal.standardOutput.write("Which one? (number, q to quit) ") }
             guard let answer = readLine()?.trimmingSpaces.lowercased(), answer != "q" else { return nil }
             if ids.contains(answer), let id = Int64(answer), let record = try library.story(id: id) { return record }
-            if answer.hasPrefix("b"), let number = Int(answer.dropFirst()), (1...max(1, bundled.count)).contains(number), number <= bundled.count {
-                return try StoryReference.findOrAdd(bundled[number - 1], importer: importer)
+            // Any bundled number works, also one already added (it is found, not added again).
+            if answer.hasPrefix("b"), let number = Int(answer.dropFirst()), allBundled.indices.contains(number - 1) {
+                return try StoryReference.findOrAdd(allBundled[number - 1], importer: importer)
             }
-            let choices = (stored.map { String($0.id) } + bundled.indices.map { "b\($0 + 1)" }).joined(separator: ", ")
+            let choices = (stored.map { String($0.id) } + bundled.map { "b\($0.number)" }).joined(separator: ", ")
             screen.error("type one of \(choices)")
             if !interactive { return nil }
         }
@@ -432,6 +441,15 @@ enum BundledStories {
         guard let bytes = try? FileBytes.read(folder + "/story.json"),
             let name = LoadedFile.load(bytes, options: .init(lenient: true)).story?.name?.value
         else { return folder.split(separator: "/").last.map(String.init) ?? folder }
+        return name
+    }
+
+    /// A chapter's title in a bundled story (its id when the story has no such chapter).
+    static func chapterTitle(_ key: String, of folder: String) -> String {
+        guard let bytes = try? FileBytes.read(folder + "/story.json"),
+            let chapter = LoadedFile.load(bytes, options: .init(lenient: true)).story?.model()?.chapters.first(where: { $0.id == key }),
+            case let name = chapter.name, !name.isEmpty
+        else { return key }
         return name
     }
 }

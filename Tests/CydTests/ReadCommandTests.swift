@@ -127,6 +127,25 @@ struct ReadCommandTests {
         #expect(line.hasPrefix("    1) The Keeper of Gull Rock · at '"), "\(line)")
         #expect(line.hasSuffix("/Stories/the-keeper-of-gull-rock"), "\(line)")
         #expect(!again.standardOutput.contains("b2) The Keeper of Gull Rock"), "a bundled story already added is listed once")
+        // The others keep their numbers: b3 is still the third bundled story, not renumbered b2.
+        #expect(again.standardOutput.contains("b3) The Night Market · bundled, not started"), "\(again.standardOutput)")
+        #expect(!again.standardOutput.contains("b2)"), "\(again.standardOutput)")
+        // And b2 still means Gull Rock, found rather than added twice.
+        let byNumber = try home.read([], input: "b2\nq\n")
+        #expect(byNumber.standardOutput.contains("The Keeper of Gull Rock"), "\(byNumber.standardOutput)")
+        #expect(try Command.cyd(["list", "--json"], environment: home.environment).standardOutput.components(separatedBy: "\"title\":").count == 2, "one story in the library")
+    }
+
+    @Test("a bundled story removed with the reader's place kept says where that place is, not 'not started'")
+    func removedBundledStoryKeepsItsPlace() throws {
+        let home = Home()
+        // Seven Stairs is the first bundled story (b1); one choice takes the reader on from the start.
+        _ = try home.read(["Stories/seven-stairs", "--name", "Ana"], input: "1\n")
+        #expect(try Command.cyd(["remove", "--yes", "1"], environment: home.environment).status == 0)
+        let picker = try home.read([], input: "q\n")
+        let line = picker.standardOutput.split(separator: "\n").first { $0.contains("Seven Stairs") }.map(String.init) ?? ""
+        #expect(line.contains("bundled, your place kept at '"), "\(picker.standardOutput)")
+        #expect(!line.contains("not started"), "\(line)")
     }
 
     @Test("an https picture is fetched once, stored, and served offline afterwards")
