@@ -16,6 +16,8 @@ public enum Resumption: Sendable, Equatable {
     /// The reader's chapter is gone from the current version of the story; they are at `fallback`
     /// (their last chapter that still exists, or the start) and may choose the start instead.
     case chapterGone(missing: String, fallback: String)
+    /// Opened at a chapter asked for (`jump(toChapter:)`), whatever the reader's place was.
+    case jumped
 }
 
 public enum ReadingError: Error, Equatable, CustomStringConvertible {
@@ -167,6 +169,14 @@ public final class ReadingSession {
         guard let mark = try bookmarks().first(where: { $0.name == name }) else { throw ReadingError.noSuchBookmark(name) }
         guard try library.chapterExists(mark.chapterKey, in: story) else { throw ReadingError.chapterMissing(mark.chapterKey) }
         try go(to: mark.chapterKey, keepingHistory: history + [current.record.key])
+    }
+
+    /// Goes to a chapter by its id (a search hit, `cyd read --chapter`); where the reader was goes
+    /// on the history, so "back" returns.
+    public func jump(toChapter key: String) throws {
+        guard try library.chapterExists(key, in: story) else { throw ReadingError.chapterMissing(key) }
+        guard key != current.record.key else { return }
+        try go(to: key, keepingHistory: history + [current.record.key])
     }
 
     @discardableResult

@@ -206,7 +206,9 @@ public final class StoryLibrary: Sendable {
 
     /// Full-text search over titles, summaries, authors and chapter text, best match first:
     /// stories whose title, summary or author match, then those matching in chapters.
-    public func search(_ query: String, limit: Int = 20) throws -> [SearchHit] {
+    /// Stories whose title, summary or author match (one hit each), then every matching chapter
+    /// (one hit each, several for one story), best first; at most `limit` hits in all.
+    public func search(_ query: String, limit: Int = 50) throws -> [SearchHit] {
         let terms = query.split(whereSeparator: { $0.isWhitespace || $0.isPunctuation || $0.isSymbol })
             .map { "\"\(String($0).replacingOccurrences(of: "\"", with: "\"\""))\"*" }
         guard !terms.isEmpty else { return [] }
@@ -234,11 +236,11 @@ public final class StoryLibrary: Sendable {
                     WHERE chapter_search MATCH ? ORDER BY chapter_search.rank LIMIT 500
                     """,
                 arguments: [match])
+            var stories: [Int64: StoryRecord] = [:]
             for row in chapterRows where hits.count < limit {
                 let storyID: Int64 = row["story_id"]
-                guard seen.insert(storyID).inserted,
-                    let story = try StoryRecord.fetchOne(db, sql: "SELECT * FROM story WHERE id = ?", arguments: [storyID])
-                else { continue }
+                if stories[storyID] == nil { stories[storyID] = try StoryRecord.fetchOne(db, sql: "SELECT * FROM story WHERE id = ?", arguments: [storyID]) }
+                guard let story = stories[storyID] else { continue }
                 hits.append(SearchHit(story: story, chapterKey: row["key"], chapterTitle: row["name"], snippet: row["excerpt"]))
             }
             return hits

@@ -246,10 +246,41 @@ struct Search: ParsableCommand {
             Terminal.standardOutput.write("no matches\n")
             throw Exit.problemsFound
         }
+        // One heading a story (with its own snippet when the title, summary or author matched),
+        // then each chapter the words are in, with the command that opens it there.
+        var order: [Int64] = []
+        var byStory: [Int64: [SearchHit]] = [:]
         for hit in hits {
-            let place = (hit.chapterTitle ?? hit.chapterKey).map { " · in “\(VisibleText.escape($0))”" } ?? ""
-            Terminal.standardOutput.write("\(String(hit.story.id).leftPadded(4))  \(VisibleText.escape(hit.story.title))\(place)\n      \(VisibleText.escape(hit.snippet))\n")
+            if byStory[hit.story.id] == nil { order.append(hit.story.id) }
+            byStory[hit.story.id, default: []].append(hit)
         }
+        let shownPerStory = 8
+        var out = ""
+        for id in order {
+            let storyHits = byStory[id]!
+            out += "\(String(id).leftPadded(4))  \(VisibleText.escape(storyHits[0].story.title))\n"
+            for hit in storyHits where hit.chapterKey == nil { out += "      \(VisibleText.escape(hit.snippet))\n" }
+            let chapters = storyHits.filter { $0.chapterKey != nil }
+            for hit in chapters.prefix(shownPerStory) {
+                let key = hit.chapterKey!
+                let title = hit.chapterTitle.flatMap { $0.isEmpty ? nil : $0 } ?? key
+                out += "      in “\(VisibleText.escape(title))”: \(VisibleText.escape(hit.snippet))\n"
+                out += "        cyd read \(id) --chapter \(Self.shellWord(key))\n"
+            }
+            if chapters.count > shownPerStory {
+                out += "      … and \(plural(chapters.count - shownPerStory, "more chapter")) (--json lists them all)\n"
+            }
+        }
+        Terminal.standardOutput.write(out)
+    }
+
+    /// A chapter id as one word a shell reads back as it is: bare when it is plain, else in
+    /// single quotes (escaped for the terminal all the same).
+    static func shellWord(_ word: String) -> String {
+        if !word.isEmpty, word.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }) {
+            return word
+        }
+        return "'" + VisibleText.escape(word.replacingOccurrences(of: "'", with: "'\\''")) + "'"
     }
 }
 

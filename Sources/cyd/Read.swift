@@ -35,6 +35,9 @@ struct Read: ParsableCommand {
     @Argument(help: "A library id, or a story folder or story.json.")
     var story: String?
 
+    @Option(help: ArgumentHelp("Open the story at this chapter (its id, as `cyd search` shows it); where you were goes on your path, so b returns.", valueName: "id"))
+    var chapter: String?
+
     @Flag(help: "Start again from the first chapter.")
     var restart = false
 
@@ -87,7 +90,11 @@ struct Read: ParsableCommand {
             let pictures = PictureFetcher(library: library, source: LibraryPictures(context: SourceContext(location: library.location, certificateAuthorities: HTTPClient.caBundle)))
             if drawing != .off { pictures.whenSettled { path, state in screen.pictureSettled(path, state) } }
             let session = try ReadingSession(library: library, story: record, profile: profile, firstName: firstName, pictures: pictures)
-            let resumption = try session.begin(restart: restart)
+            var resumption = try session.begin(restart: restart)
+            if let chapter {
+                try session.jump(toChapter: chapter)
+                resumption = .jumped
+            }
             screen.storyOpened(record, resumption, currentTitle: session.current.record.name)
             try ReaderLoop(session: session, screen: screen, interactive: interactive).run()
         } catch let error as ReadingError {

@@ -63,6 +63,7 @@ struct ReaderScreen {
             switch resumption {
             case .started: event["resumption"] = "started"
             case .resumed: event["resumption"] = "resumed"
+            case .jumped: event["resumption"] = "jumped"
             case .chapterGone(let missing, let fallback):
                 event["resumption"] = "chapterGone"
                 event["missing"] = .string(missing)
@@ -74,6 +75,7 @@ struct ReaderScreen {
             switch resumption {
             case .started: break
             case .resumed: line(style("Welcome back: you are where you left off.", "2"))
+            case .jumped: line(style("Opened at “\(safe(currentTitle))”; b goes back to where you were.", "2"))
             case .chapterGone(let missing, _):
                 // The missing chapter is known only by its id (the library keeps the current
                 // version); the one reading goes on from is named by its title.

@@ -57,13 +57,38 @@ struct LibraryCommandTests {
         let byText = try cyd("search", "paraffin")
         #expect(byText.status == 0)
         // The chapter is named by its title, and the snippet is text on one line.
-        #expect(byText.standardOutput.contains("The Keeper of Gull Rock · in “"), "\(byText.standardOutput)")
+        #expect(byText.standardOutput.hasPrefix("   1  The Keeper of Gull Rock\n      in “"), "\(byText.standardOutput)")
         #expect(byText.standardOutput.contains("«paraffin»"))
         #expect(!byText.standardOutput.contains("^J"), "\(byText.standardOutput)")
         let json = try cyd("search", "paraffin", "--json").standardOutput
         #expect(json.contains("\"chapterTitle\":\""), "\(json)")
         #expect(try cyd("search", "seven").standardOutput.hasPrefix("   2  Seven Stairs\n"))
         #expect(try cyd("search", "zeppelin").status == 1)
+    }
+
+    @Test("search lists every chapter a word is in, each with the command that opens the story there")
+    func searchHitsLeadToTheirChapters() throws {
+        _ = try cyd("add", "Stories/the-keeper-of-gull-rock")
+        let result = try cyd("search", "paraffin")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        // Two chapters of Gull Rock mention paraffin: one story heading, two hits.
+        #expect(lines.filter { $0.hasPrefix("   1  ") }.count == 1, "\(result.standardOutput)")
+        let commands = lines.filter { $0.hasPrefix("        cyd read 1 --chapter ") }
+        #expect(commands.count == 2, "\(result.standardOutput)")
+        let hits = try #require(try JSONSerialization.jsonObject(with: Data(try cyd("search", "paraffin", "--json").standardOutput.utf8)) as? [[String: Any]])
+        #expect(Set(hits.compactMap { $0["chapter"] as? String }).count == 2)
+        // Each printed command opens the story at the chapter its line names; b goes back.
+        for (index, command) in commands.enumerated() {
+            let chapter = String(command.split(separator: " ").last!)
+            let title = try #require(lines[lines.firstIndex(of: command)! - 1].split(separator: "“").last?.split(separator: "”").first.map(String.init))
+            let read = try Command.cyd(["read", "1", "--chapter", chapter, "--name", "Ana", "--json"], environment: environment, input: "q\n")
+            #expect(read.status == 0, "\(read.standardError)")
+            #expect(read.standardOutput.contains(#""resumption":"jumped""#), "\(read.standardOutput)")
+            #expect(read.standardOutput.contains(#""key":"\#(chapter)""#), "hit \(index): \(read.standardOutput)")
+            #expect(read.standardOutput.contains(title), "hit \(index) names “\(title)”")
+        }
+        let missing = try Command.cyd(["read", "1", "--chapter", "no-such-chapter", "--name", "Ana"], environment: environment, input: "q\n")
+        #expect(missing.status == 2 && missing.standardError.contains("chapter 'no-such-chapter' is not in this story"), "\(missing.standardError)")
     }
 
     @Test("the README's search example finds something in the bundled stories")

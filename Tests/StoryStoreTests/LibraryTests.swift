@@ -131,13 +131,17 @@ struct LibraryTests {
         #expect(anaAgain.current.record.key == "a")
     }
 
-    @Test("search ranks stories by titles, summaries and chapter text, with a snippet")
+    @Test("search ranks stories by titles, summaries and chapter text, one hit a chapter, with a snippet")
     func search() throws {
         let fixture = try Fixture()
         try fixture.add(storyJSON(title: "The Lighthouse", Self.fork, text: "Fog rolls over the harbour."))
+        // Every chapter says it: one hit a chapter, each naming its chapter, all of one story.
         let hits = try fixture.library.search("harb")
-        #expect(hits.count == 1)
-        #expect(hits[0].snippet.contains("«harbour»"))
+        #expect(hits.count == 4)
+        #expect(Set(hits.compactMap(\.chapterKey)) == ["a", "b", "c", "d"])
+        #expect(Set(hits.map(\.story.id)).count == 1)
+        #expect(hits.allSatisfy { $0.snippet.contains("«harbour»") })
+        #expect(try fixture.library.search("harb", limit: 2).count == 2)
         #expect(try fixture.library.search("lighthouse").first?.chapterKey == nil)
         #expect(try fixture.library.search("nothinglikethis").isEmpty)
         #expect(try fixture.library.search("\" OR *").isEmpty)  // FTS syntax in a query is only words
