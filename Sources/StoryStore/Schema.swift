@@ -170,6 +170,18 @@ enum Schema {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v5: catalogue warnings kept as codes") { db in
+            try db.execute(
+                sql: """
+                    -- A listed repository's README warning was kept in words; it is kept as a code
+                    -- ('untagged-listed', 'no-readme-listed'), which the sync reads back. The old
+                    -- words are read this once.
+                    UPDATE catalogue_repo SET warning = CASE
+                        WHEN warning LIKE 'no README%' THEN 'no-readme-listed'
+                        ELSE 'untagged-listed' END
+                    WHERE warning IS NOT NULL AND warning != '';
+                    """)
+        }
         return migrator
     }
 }

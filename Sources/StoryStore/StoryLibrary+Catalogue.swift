@@ -48,7 +48,8 @@ public struct CatalogueEntry: Sendable, Hashable, Codable, FetchableRecord, Pers
     public var outcome: Outcome?
     /// `pushedAt` when the repository was last checked successfully.
     public var checkedPushedAt: String?
-    /// A warning that does not stop the story (a listed repository whose README lacks the tag).
+    /// A warning that does not stop the story (a listed repository whose README lacks the tag),
+    /// as a code the sync reads back (`SyncReport.ItemWarning(storedCode:)`).
     public var warning: String?
 
     public static let databaseTableName = "catalogue_repo"

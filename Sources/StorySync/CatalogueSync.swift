@@ -41,7 +41,7 @@ public enum SyncEvent: Sendable {
 /// its work and the next one carries on.
 public enum CatalogueSync {
     /// The tag a README carries to mark a repository as a story (matched without regard to case).
-    public static let tag = "#ChooseYourDestiny"
+    public static let tag = StoryReadme.tag
 
     public static func run(
         _ options: SyncOptions, library: StoryLibrary, events: @escaping @Sendable (SyncEvent) -> Void = { _ in }
@@ -229,7 +229,7 @@ public enum CatalogueSync {
                 continue
             }
             try library.recordPushedAt(url: entry.url, repository.pushed_at)
-            if let readme, readme.lowercased().contains(tag.lowercased()) {
+            if let readme, StoryReadme.carriesTag(Array(readme.utf8)) {
                 if var current = try library.catalogueEntry(url: entry.url) {
                     current.pushedAt = repository.pushed_at
                     toCheck.append(current)
@@ -300,7 +300,7 @@ public enum CatalogueSync {
                 switch outcome {
                 case .story:
                     record(.unchanged(commit: head))
-                    if let warning = entry.warning, !warning.isEmpty { item.warning = .untaggedListed(hasReadme: !warning.contains("no README")) }
+                    item.warning = entry.warning.flatMap(SyncReport.ItemWarning.init(storedCode:))
                     return item
                 case .noReadme, .untagged:
                     record(.unchanged(commit: head))
@@ -322,10 +322,10 @@ public enum CatalogueSync {
             var warning: SyncReport.ItemWarning?
             if entry.discovery == .listed {
                 var readme: [UInt8]?
-                for name in ["README.md", "readme.md", "Readme.md", "README.markdown", "README"] where readme == nil {
+                for name in StoryReadme.names where readme == nil {
                     readme = try repository.file(name, at: commit)
                 }
-                if readme.map({ String(decoding: $0, as: UTF8.self).lowercased().contains(tag.lowercased()) }) != true {
+                if readme.map(StoryReadme.carriesTag) != true {
                     warning = .untaggedListed(hasReadme: readme != nil)
                 }
             }
@@ -351,7 +351,7 @@ public enum CatalogueSync {
             item.outcome = entry.isStory == true ? .updated : .new
             record(.story(
                 commit: commit, key: story.id, title: story.name, rating: story.rating, summary: story.summary, chapterCount: story.chapters.count,
-                warning: warning.map(SyncWords.warning)))
+                warning: warning?.storedCode))
         } catch let error as GitError {
             return fail(.transport(.git(error)))
         } catch {

@@ -82,6 +82,23 @@ public struct SyncReport: Sendable {
         case untaggedListed(hasReadme: Bool)
         /// An index entry whose id was another repository's at the last sync.
         case moved(from: String)
+
+        /// How the library keeps a warning that outlives the sync (decisions read the code, never
+        /// the words); nil for one that is not kept.
+        public var storedCode: String? {
+            switch self {
+            case .untaggedListed(let hasReadme): hasReadme ? "untagged-listed" : "no-readme-listed"
+            case .moved: nil
+            }
+        }
+
+        public init?(storedCode: String) {
+            switch storedCode {
+            case "untagged-listed": self = .untaggedListed(hasReadme: true)
+            case "no-readme-listed": self = .untaggedListed(hasReadme: false)
+            default: return nil
+            }
+        }
     }
 
     public struct Item: Sendable {

@@ -64,6 +64,27 @@ struct ValidateCommandTests {
         #expect(result.standardOutput.contains("--> \(folder.url.path)/README.md:1:1"))
     }
 
+    @Test("a README under any name the catalogue's sync reads counts, and only those: one decision for both")
+    func readmeNames() throws {
+        for name in ["README.md", "readme.md", "Readme.md", "README.markdown", "README"] {
+            let folder = try TemporaryFolder()
+            try folder.write("story.json", Self.clean)
+            try folder.write(name, "A #ChooseYourDestiny story\n")
+            let result = try Command.cyd(["validate", "--strict", folder.url.path])
+            #expect(result.status == 0, "\(name): \(result.standardOutput)")
+            try folder.write(name, "No tag here\n")
+            let untagged = try Command.cyd(["validate", folder.url.path]).standardOutput
+            #expect(untagged.contains("warning[CYD802]: \(name) does not contain the tag #ChooseYourDestiny"), "\(untagged)")
+        }
+        // A name the sync does not read is no README, and the help says which names are.
+        let folder = try TemporaryFolder()
+        try folder.write("story.json", Self.clean)
+        try folder.write("ReadMe.MD", "A #ChooseYourDestiny story\n")
+        let result = try Command.cyd(["validate", folder.url.path]).standardOutput
+        #expect(result.contains("warning[CYD801]: the story folder has no README"), "\(result)")
+        #expect(result.contains("rename 'ReadMe.MD' to README.md"), "\(result)")
+    }
+
     @Test("without a path, the current folder")
     func currentFolder() throws {
         let folder = try TemporaryFolder()
@@ -167,7 +188,7 @@ struct UnreadableFolderTests {
         chmod(folder + "/README.md", 0o000)
         let result = try validateAsNobody(folder)
         #expect(result.standardOutput.contains("README.md cannot be read (permission denied), so its tag cannot be checked"), "\(result.standardOutput)")
-        #expect(!result.standardOutput.contains("has no README.md"))
+        #expect(!result.standardOutput.contains("has no README"))
     }
 
     @Test("a folder that cannot be listed is reported as such, not as a folder without README.md")
@@ -179,7 +200,7 @@ struct UnreadableFolderTests {
         chmod(folder, 0o711)  // enter and read named files, but not list
         let result = try validateAsNobody(folder)
         #expect(result.standardOutput.contains("the story folder cannot be listed (permission denied)"), "\(result.standardOutput)")
-        #expect(!result.standardOutput.contains("has no README.md"))
+        #expect(!result.standardOutput.contains("has no README"))
     }
 }
 

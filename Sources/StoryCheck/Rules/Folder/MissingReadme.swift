@@ -3,16 +3,19 @@ import StoryFormat
 enum MissingReadme: Rule {
     static let description = RuleDescription(
         code: "CYD801", name: "missing-readme", category: .folder, severity: .warning,
-        summary: "the story folder has no README.md",
+        summary: "the story folder has no README",
         rationale: """
-            Catalogues find story repositories by a README.md that contains #ChooseYourDestiny; \
-            without one the story is never listed. Checked when a folder is validated.
+            Catalogues find story repositories by a README that contains #ChooseYourDestiny; \
+            without one the story is never listed. A README is README.md, readme.md, Readme.md, \
+            README.markdown or README at the story's root, as the catalogue's sync looks for it. \
+            Checked when a folder is validated.
             """,
         triggering: [
             .chapters(#"        { "id": "a", "name": "A", "text": "Hi.", "is_first_chapter": true }"#, folderFiles: [:])
         ],
         nonTriggering: [
-            .chapters(#"        { "id": "a", "name": "A", "text": "Hi.", "is_first_chapter": true }"#, folderFiles: ["README.md": RuleExample.taggedReadme])
+            .chapters(#"        { "id": "a", "name": "A", "text": "Hi.", "is_first_chapter": true }"#, folderFiles: ["README.md": RuleExample.taggedReadme]),
+            .chapters(#"        { "id": "a", "name": "A", "text": "Hi.", "is_first_chapter": true }"#, folderFiles: ["Readme.md": RuleExample.taggedReadme]),
         ])
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
@@ -23,12 +26,12 @@ enum MissingReadme: Rule {
                 help: "let this user read the folder (chmod u+rx)", inFile: "README.md")
             return
         }
-        guard !folder.fileExists("README.md"), folder.leavesFolder("README.md") == nil else { return }
-        let other = folder.caseInsensitiveMatch("README.md")
+        guard StoryReadme.find({ folder.fileExists($0) || folder.leavesFolder($0) != nil }) == nil else { return }
+        let other = StoryReadme.names.lazy.compactMap { folder.caseInsensitiveMatch($0) }.first
         findings.add(
-            "the story folder has no README.md",
-            help: other.map { "rename '\(VisibleText.escape($0))' to README.md: the name is case-sensitive" }
-                ?? "add a README.md that describes the story and contains #ChooseYourDestiny",
+            "the story folder has no README",
+            help: other.map { "rename '\(VisibleText.escape($0))' to README.md: catalogues look for README.md, readme.md, Readme.md, README.markdown or README, in that case" }
+                ?? "add a README.md that describes the story and contains \(StoryReadme.tag)",
             inFile: "README.md")
     }
 }
