@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,7 +48,7 @@ enum Command {
         process.standardError = error
         process.standardInput = stdin
         try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        if let input { ChildInput.write(Data(input.utf8), to: stdin.fileHandleForWriting) }
         try stdin.fileHandleForWriting.close()
         // Read both pipes before waiting, so a large output cannot fill a pipe and block.
         let outputData = output.fileHandleForReading.readDataToEndOfFile()

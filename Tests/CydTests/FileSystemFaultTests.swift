@@ -68,7 +68,7 @@ struct FileSystemFaultTests {
         process.standardError = output
         try process.run()
         func send(_ line: String) {
-            input.fileHandleForWriting.write(Data((line + "\n").utf8))
+            ChildInput.write(Data((line + "\n").utf8), to: input.fileHandleForWriting)
             usleep(400_000)
         }
         send("1")

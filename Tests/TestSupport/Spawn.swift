@@ -59,3 +59,24 @@ public final class SpawnedProcess: @unchecked Sendable {
         waitpid(pid, &status, 0)
     }
 }
+
+/// A child's standard input, written without the risk of killing the test runner: a child that
+/// exits before reading all of it (an error said at once, `q` early in a script) closes the
+/// pipe, and a write to it would raise SIGPIPE, which ends the whole test process with no word.
+/// SIGPIPE is ignored once for the process, and a write the child did not take is dropped; the
+/// child's output and exit status say what happened.
+public enum ChildInput {
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
+    /// Writes `bytes` to `handle`; false when the child had already closed its end.
+    @discardableResult
+    public static func write(_ bytes: Data, to handle: FileHandle) -> Bool {
+        _ = ignoreBrokenPipes
+        do {
+            try handle.write(contentsOf: bytes)
+            return true
+        } catch {
+            return false
+        }
+    }
+}
