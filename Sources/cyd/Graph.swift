@@ -108,14 +108,21 @@ struct Graph: ParsableCommand {
         process.standardOutput = output
         process.standardError = errors
         do { try process.run() } catch { throw CLIError("cannot start \(program) (it may not be executable)") }
-        // Read while writing, on another thread: a large map fills the pipe both ways.
+        // Read and write on other threads: a large map fills the pipes both ways, and a dot that
+        // stops reading must not hold cyd past the time limit. A dot that exits before it has read
+        // the map closes the pipe: SIGPIPE is ignored so that cyd lives to say why (dot's own
+        // words and status, below), and the write's error is dropped.
+        signal(SIGPIPE, SIG_IGN)
         let collected = Collected()
         let reader = Thread {
             collected.set(output.fileHandleForReading.readDataToEndOfFile(), errors.fileHandleForReading.readDataToEndOfFile())
         }
         reader.start()
-        input.fileHandleForWriting.write(Data(dot.utf8))
-        try? input.fileHandleForWriting.close()
+        let writer = Thread {
+            try? input.fileHandleForWriting.write(contentsOf: Data(dot.utf8))
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
         let limit = Self.svgSeconds
         let deadline = Date().addingTimeInterval(limit)
         var told = false
@@ -134,8 +141,10 @@ struct Graph: ParsableCommand {
             usleep(5_000)
         }
         while !collected.done { usleep(1000) }
-        guard process.terminationStatus == 0 else {
-            throw CLIError("Graphviz's dot failed: \(VisibleText.escape(String(decoding: collected.errors, as: UTF8.self)))")
+        guard process.terminationStatus == 0, process.terminationReason == .exit else {
+            let said = String(decoding: collected.errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let how = process.terminationReason == .uncaughtSignal ? "was killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
+            throw CLIError("Graphviz's dot failed: it \(how)" + (said.isEmpty ? " and said nothing" : ": \(VisibleText.escape(said))"))
         }
         return String(decoding: collected.output, as: UTF8.self)
     }

@@ -581,6 +581,19 @@ struct AuthorToolsJSONTests {
 
 @Suite("cyd graph without Graphviz")
 struct GraphWithoutGraphvizTests {
+    @Test("a dot that fails before reading the map is reported in words (its status and what it said), never a silent death by SIGPIPE")
+    func dotFailingEarly() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("bin/dot", "#!/bin/sh\necho 'dot: cannot load plugins' >&2\nexit 3\n")
+        chmod(folder.path("bin/dot"), 0o755)
+        // 1,500 chapters: far more DOT than a pipe holds, so the write meets the closed pipe.
+        let chapters = (0..<1500).map { #"{ "id": "c\#($0)", "name": "C", "text": "T"\#($0 == 0 ? #", "is_first_chapter": true"# : ""), "choices": [ { "chapter_id": "c\#(($0 + 1) % 1500)", "text": "On and on, a long way round" } ] }"# }
+        try folder.write("story.json", #"{ "story": { "id": "s", "name": "S", "rating": "G", "summary": "S", "chapters": [ \#(chapters.joined(separator: ",\n")) ] } }"#)
+        let result = try Command.cyd(["graph", "--format", "svg", folder.path("story.json")], environment: ["PATH": folder.path("bin") + ":/usr/bin:/bin"])
+        #expect(result.status == 2, "\(result.standardError)")
+        #expect(result.standardError.contains("Graphviz's dot failed: it exited with status 3: dot: cannot load plugins"), "\(result.standardError)")
+    }
+
     @Test("svg without Graphviz's dot says how to get it")
     func missingDot() throws {
         let result = try Command.cyd(
