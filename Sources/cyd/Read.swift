@@ -25,7 +25,7 @@ struct Read: ParsableCommand {
             (added to the library, so your place is remembered). Without STORY, pick one from the \
             library and the bundled stories.
 
-            While reading: \(ReaderScreen.help).
+            While reading: \(ReaderCommand.helpSummary).
 
             When standard input is not a terminal, cyd reads one command per line and prints \
             plain text (or JSON events with --json): handy for scripts and tests. Ctrl-C or the \
@@ -153,14 +153,14 @@ struct Read: ParsableCommand {
         for record in stored {
             let place = (try? library.progress(profile: profile, story: record))?.flatMap { try? library.chapter($0.chapterKey, of: record)?.name }
             let progress = place.map { "at '\($0)'" } ?? "not started"
-            screen.line("  \(String(record.id).leftPadded(3))) \(VisibleText.escape(record.title)) · \(VisibleText.escape(progress)) · \(VisibleText.escape(record.source.location))")
+            screen.pickerEntry("  \(String(record.id).leftPadded(3))) \(VisibleText.escape(record.title)) · \(VisibleText.escape(progress))", source: VisibleText.escape(record.source.location))
         }
         for (number, folder) in bundled {
             // A story removed with its reader's place kept resumes there when it is added again.
             let source = StorySource(kind: .folder, location: LocalFile.realPath(folder) ?? folder)
             let kept = (try? library.keptPlace(profile: profile, source: source)) ?? nil
             let progress = kept.map { "bundled, your place kept at '\(BundledStories.chapterTitle($0, of: folder))'" } ?? "bundled, not started"
-            screen.line("  b\(number)) \(VisibleText.escape(BundledStories.title(of: folder))) · \(VisibleText.escape(progress)) · \(VisibleText.escape(folder))")
+            screen.pickerEntry("  b\(number)) \(VisibleText.escape(BundledStories.title(of: folder))) · \(VisibleText.escape(progress))", source: VisibleText.escape(folder))
         }
         let ids = Set(stored.map { String($0.id) })
         while true {
@@ -208,7 +208,7 @@ struct ReaderLoop {
         while true {
             let input: String?
             if interactive {
-                screen.write((session.current.record.choices.isEmpty ? screen.endingKeyHints : screen.keyHints) + "\n")
+                screen.write(screen.keyHints(atEnding: session.current.record.choices.isEmpty) + "\n")
                 input = LineEditor.readLine(prompt: "> ")
                 // The line typed ends with a newline the terminal shows.
                 screen.tracker.withLock { $0.line += 1 }
@@ -234,16 +234,16 @@ struct ReaderLoop {
                     try showChapter()
                     continue
                 }
-                switch command {
-                case "q", "quit", "exit":
+                switch ReaderCommand.find(command)?.action {
+                case .quit:
                     sayWherePlaceIsKept()
                     return
-                case "b", "back":
+                case .back:
                     if try session.back() { try showChapter() } else { screen.error("you are at the start") }
-                case "r", "restart":
+                case .restart:
                     try session.restart()
                     try showChapter()
-                case "m", "mark", "bookmark":
+                case .bookmark:
                     let (name, change) = try session.placeBookmark(argument)
                     let here = screen.safe(session.current.record.name)
                     let text = switch change {
@@ -252,12 +252,12 @@ struct ReaderLoop {
                     case .moved(let from): "bookmark '\(screen.safeLine(name))' moved from '\(screen.safe(from))' to '\(here)'"
                     }
                     screen.message(text, event: "bookmark", fields: ["name": .string(name)])
-                case "j", "jump":
+                case .jump:
                     if argument.isEmpty { try listBookmarks() } else {
                         try session.jump(to: argument)
                         try showChapter()
                     }
-                case "d", "delete":
+                case .delete:
                     if argument.isEmpty {
                         let names = try session.bookmarks().map { "'\(screen.safe($0.name))'" }
                         screen.error("d NAME deletes a bookmark; " + (names.isEmpty ? "there are none yet" : "yours: " + names.joined(separator: ", ")))
@@ -266,20 +266,20 @@ struct ReaderLoop {
                     } else {
                         screen.error("no bookmark named '\(screen.safe(argument))'")
                     }
-                case "n", "note":
+                case .note:
                     try note(argument)
-                case "h", "history":
+                case .history:
                     let path = try session.path()
                     if screen.mode == .json {
                         screen.emit(["event": "history", "chapters": .array(path.map { .string($0.key) })])
                     } else {
                         for (index, step) in path.enumerated() { screen.line("  \(index + 1). \(screen.safe(step.name))") }
                     }
-                case "p", "picture":
+                case .picture:
                     try picture(argument)
-                case "?", "help":
-                    screen.message(ReaderScreen.help, event: "help")
-                default:
+                case .help:
+                    screen.help()
+                case nil:
                     screen.error("'\(screen.safe(line))' is not a command; type a choice number, or ? for help")
                 }
             } catch let error as ReadingError {

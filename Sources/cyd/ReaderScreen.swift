@@ -258,15 +258,35 @@ struct ReaderScreen {
         mode == .terminal ? TextLayout.wrap(text, width: width) : [text]
     }
 
-    /// The key reminder shown before each prompt, wrapped to the window.
-    var keyHints: String { hints(Self.shortHelp) }
-    /// At an ending there is nothing to choose: the key line says what is left to do.
-    var endingKeyHints: String { hints(Self.endingHelp) }
-    private func hints(_ text: String) -> String { wrapped(text).map { style($0, "2") }.joined(separator: "\n") }
+    /// The key reminder shown before each prompt (at an ending, where there is nothing to
+    /// choose, it says so), from the command table; on a terminal wrapped between items.
+    func keyHints(atEnding: Bool) -> String {
+        let items = ReaderCommand.keyLineItems(atEnding: atEnding)
+        let lines = mode == .terminal ? TextLayout.wrapItems(items, width: width) : [items.joined(separator: " · ")]
+        return lines.map { style($0, "2") }.joined(separator: "\n")
+    }
 
-    static let help = "number: choose · b back · r restart · m [name] bookmark · j [name] jump to a bookmark · d name delete a bookmark · n [text] note (n alone lists notes) · h history · p picture (p save FILE, p open, p retry) · q quit"
-    static let shortHelp = "1-9 choose · b back · r restart · m mark · n note · h history · p picture · q quit · ? help"
-    static let endingHelp = "the end · b back · r restart · m mark · n note · h history · p picture · q quit · ? help"
+    /// `?`: the command table, one command a line.
+    func help() {
+        if mode == .json {
+            emit(["event": "help", "message": .string(ReaderCommand.helpLines().joined(separator: "\n"))])
+        } else {
+            for row in ReaderCommand.helpLines(width: mode == .terminal ? width : nil) { line(row) }
+        }
+    }
+
+    /// A line of the story picker: on a terminal the story's line wraps with a hanging indent
+    /// and its source goes on a line of its own (a path is never cut mid-word with no indent);
+    /// plain output keeps one line a story.
+    func pickerEntry(_ head: String, source: String) {
+        guard mode == .terminal else { return line(head + " · " + source) }
+        let indent = "      "
+        let lead = String(head.prefix { $0 == " " })
+        for (index, part) in TextLayout.wrap(String(head.dropFirst(lead.count)), width: width, indent: indent).enumerated() {
+            line(index == 0 ? lead + part.dropFirst(indent.count) : part)
+        }
+        for part in TextLayout.wrap(source, width: width, indent: indent) { line(style(part, "2")) }
+    }
 }
 
 /// What the reader's screen holds: the cursor's line (counted from the start of reading) and

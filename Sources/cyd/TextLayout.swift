@@ -67,6 +67,32 @@ enum TextLayout {
         return lines
     }
 
+    /// Items (`b back`, `m mark`) joined by a separator and wrapped between items, never inside
+    /// one; the lines after the first start with `indent`.
+    static func wrapItems(_ items: [String], separator: String = " · ", width: Int, indent: String = "") -> [String] {
+        let width = max(20, width)
+        let separatorWidth = DisplayWidth.of(separator)
+        var lines: [String] = []
+        var line = ""
+        var lineWidth = 0
+        for item in items {
+            let itemWidth = DisplayWidth.of(item)
+            if !line.isEmpty, lineWidth + separatorWidth + itemWidth > width {
+                lines.append(line)
+                line = ""
+            }
+            if line.isEmpty {
+                line = (lines.isEmpty ? "" : indent) + item
+                lineWidth = (lines.isEmpty ? 0 : DisplayWidth.of(indent)) + itemWidth
+            } else {
+                line += separator + item
+                lineWidth += separatorWidth + itemWidth
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
     /// The longest start of `text` that fits in `width` terminal cells (for a line redrawn in
     /// place, which must never wrap).
     static func truncate(_ text: String, width: Int) -> String {

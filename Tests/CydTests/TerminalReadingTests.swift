@@ -61,6 +61,38 @@ struct TerminalReadingTests {
         "env CYD_HOME='\(home.path("library"))' NO_COLOR= '\(Command.cyd.path)' read \(arguments)"
     }
 
+    @Test("at 60 columns the picker keeps paths whole on lines of their own, and the key line and ? break between commands")
+    func sixtyColumns() throws {
+        let stories = Command.packageRoot.appendingPathComponent("Stories").path
+        let session = try Session(command: "env CYD_STORIES='\(stories)' " + command("--name Ana --pictures off"), columns: 60)
+        var screen = try session.waitFor("Which one?")
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for folder in ["seven-stairs", "the-keeper-of-gull-rock", "the-night-market"] {
+            // The path is one line of its own, indented under its story, never cut mid-word.
+            #expect(lines.contains("      \(stories)/\(folder)"), "\(screen)")
+        }
+        #expect(lines.contains("  b1) Seven Stairs · bundled, not started"), "\(screen)")
+        try session.type("b1", "Enter")
+        screen = try session.waitFor("? help")
+        try session.type("?", "Enter")
+        screen = try session.waitFor("this list")
+        let after = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(after.allSatisfy { $0.count <= 60 }, "\(screen)")
+        // Every key-line row is whole commands: it starts with one and never ends inside one.
+        let items = ["1-9 choose", "b back", "r restart", "m mark", "n note", "h history", "p picture", "q quit", "? help"]
+        let keyRows = after.filter { row in items.contains { row.hasPrefix($0) } }
+        #expect(!keyRows.isEmpty, "\(screen)")
+        for row in keyRows {
+            let parts = row.components(separatedBy: " · ")
+            #expect(parts.allSatisfy(items.contains), "a command cut across lines: \(row)")
+        }
+        // The help: one command a row, what it does wrapping under itself.
+        #expect(after.contains("  b         back to the chapter before"), "\(screen)")
+        #expect(after.contains { $0.hasPrefix("  m [name]  bookmark this chapter") }, "\(screen)")
+        let continued = after.filter { $0.hasPrefix("            ") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        #expect(!continued.isEmpty, "a long row wraps under its own column at 60 columns: \(screen)")
+    }
+
     @Test("an empty name is asked again; quitting says where the place is kept; Ctrl-D ends on a fresh line")
     func nameAgainAndFarewell() throws {
         let story = "'\(Command.packageRoot.path)/Stories/seven-stairs'"
