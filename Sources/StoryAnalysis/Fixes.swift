@@ -4,14 +4,10 @@ import StoryFormat
 /// Mechanical repairs, each tied to a rule: minimal byte-range replacements, so everything else
 /// in the file (indentation, key order, unusual spacing) stays byte for byte.
 public enum Fixes {
-    /// The rules with a fix, and what the fix does (shown by `cyd explain` and `cyd rules`).
-    public static let descriptions: [DiagnosticCode: String] = [
-        .trailingComma: "removes the comma",
-        .comment: "removes the comment",
-        .wrongType: "writes \"true\" or \"false\" in quotes as the boolean true or false (other wrong types need a person)",
-        "CYD602": "changes http:// to https://",
-        "CYD302": "points the choice at the suggested chapter when exactly one chapter id is that close",
-    ]
+    /// The rules with a repair, and what it does: declared by each rule beside its examples
+    /// (`RuleDescription.repair`), so a repair and its words cannot drift apart.
+    public static let descriptions: [DiagnosticCode: String] = Dictionary(
+        uniqueKeysWithValues: RuleCatalogue.descriptions.compactMap { rule in rule.repair.map { (rule.code, $0.does) } })
 
     public struct Edit: Sendable, Hashable {
         public var range: Range<Int>
@@ -47,17 +43,15 @@ public enum Fixes {
             case .trailingComma, .comment:
                 edits.append(Edit(range: range, replacement: [], code: diagnostic.code))
             case .wrongType:
-                // Only a boolean written as the text "true" or "false".
-                let text = String(decoding: bytes[range], as: UTF8.self)
-                let bare = text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") ? String(text.dropFirst().dropLast()).lowercased() : ""
-                guard diagnostic.message.contains("must be a boolean"), bare == "true" || bare == "false" else { continue }
-                edits.append(Edit(range: range, replacement: Array(bare.utf8), code: diagnostic.code))
-            case "CYD602":
+                // Only a boolean written as text, as the finding itself says.
+                guard case .booleanWrittenAsText(let value)? = diagnostic.detail else { continue }
+                edits.append(Edit(range: range, replacement: Array((value ? "true" : "false").utf8), code: diagnostic.code))
+            case .httpMediaLink:
                 // The string's contents start after the quote.
                 let start = range.lowerBound + 1
                 guard start + 7 <= range.upperBound, String(decoding: bytes[start..<(start + 7)], as: UTF8.self).lowercased() == "http://" else { continue }
                 edits.append(Edit(range: start..<(start + 7), replacement: Array("https://".utf8), code: diagnostic.code))
-            case "CYD302":
+            case .missingChoiceTarget:
                 guard let story = file.story else { continue }
                 if ids == nil {
                     let all = story.chapters.compactMap { $0.id?.value }

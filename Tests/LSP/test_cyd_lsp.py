@@ -160,7 +160,7 @@ async def test_diagnostics_on_open_carry_codes_utf16_ranges_and_links(client, tm
     d = missing[0]
     assert d.severity == types.DiagnosticSeverity.Error
     assert d.source == "cyd"
-    assert d.code_description.href.endswith("README.md#the-rules")
+    assert d.code_description.href.endswith("/docs/rules.md")
     assert "celar" in d.message
     # The range is the string "celar", quotes included, on a line with two emoji and an é before it.
     assert d.range.start == position(STORY, '"celar"')

@@ -21,11 +21,15 @@ public struct RuleDescription: Sendable {
     public let triggering: [RuleExample]
     /// Examples that must not produce it.
     public let nonTriggering: [RuleExample]
+    /// The mechanical repair of this rule's findings, when there is one (`cyd fix`, the language
+    /// server's code actions): what it does, and examples of it that a generic test runs.
+    public let repair: Repair?
 
     public init(
         code: DiagnosticCode, name: String, category: RuleCategory, severity: Severity, lenientSeverity: Severity? = nil,
-        summary: String, rationale: String, triggering: [RuleExample], nonTriggering: [RuleExample]
+        summary: String, rationale: String, triggering: [RuleExample], nonTriggering: [RuleExample], repair: Repair? = nil
     ) {
+        self.repair = repair
         self.code = code
         self.name = name
         self.category = category
@@ -35,6 +39,26 @@ public struct RuleDescription: Sendable {
         self.rationale = rationale
         self.triggering = triggering
         self.nonTriggering = nonTriggering
+    }
+}
+
+/// A rule's mechanical repair: what it does ("removes the comma"), and examples whose `before`
+/// (a whole file, with ↓ markers as in rule examples, which are dropped) must become `after`.
+public struct Repair: Sendable {
+    public struct Example: Sendable {
+        public let before: RuleExample
+        public let after: String
+        public init(_ before: RuleExample, becomes after: String) {
+            self.before = before
+            self.after = after
+        }
+    }
+
+    public let does: String
+    public let examples: [Example]
+    public init(_ does: String, examples: [Example]) {
+        self.does = does
+        self.examples = examples
     }
 }
 

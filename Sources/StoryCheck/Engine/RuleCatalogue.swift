@@ -1,6 +1,12 @@
 import StoryFormat
 
 /// Every rule, in code order. Adding a rule is adding its file and one line here.
+/// Codes of checks that other modules act on by name (a repair, the language server).
+extension DiagnosticCode {
+    public static let missingChoiceTarget: Self = MissingChoiceTarget.description.code
+    public static let httpMediaLink: Self = HTTPMediaLink.description.code
+}
+
 public enum RuleCatalogue {
     public static let rules: [any Rule.Type] = [
         InvalidJSON.self, TrailingComma.self, Comment.self, InvalidUTF8.self, NestingTooDeep.self,

@@ -54,11 +54,20 @@ public struct Diagnostic: Sendable, Hashable {
     /// (`JSONDocument.resolvePointers`): one walk per finding would make a file with many
     /// findings cost findings x file.
     public var subject: Int?
+    /// What the finding knows in a form a repair can act on, so that no repair reads the
+    /// message's words.
+    public var detail: Detail?
+
+    public enum Detail: Sendable, Hashable {
+        /// A boolean written as text ("true", "FALSE"): the value it means.
+        case booleanWrittenAsText(Bool)
+    }
 
     public init(
         code: DiagnosticCode, severity: Severity, message: String, help: String? = nil,
-        range: Range<Int>, pointer: String = "", subject: Int? = nil, related: [RelatedLocation] = []
+        range: Range<Int>, pointer: String = "", subject: Int? = nil, related: [RelatedLocation] = [], detail: Detail? = nil
     ) {
+        self.detail = detail
         self.code = code
         self.severity = severity
         self.message = message

@@ -110,11 +110,19 @@ struct ObjectReader {
             case .object: kind == .object
             }
         if !ok {
+            var detail: Diagnostic.Detail?
+            if spec.expected == .boolean, kind == .string {
+                switch document.string(value).lowercased() {
+                case "true": detail = .booleanWrittenAsText(true)
+                case "false": detail = .booleanWrittenAsText(false)
+                default: break
+                }
+            }
             diagnostics.append(
                 Diagnostic(
                     code: .wrongType, severity: .error,
                     message: "'\(spec.name)' of \(label()) must be \(noun(spec.expected)), found \(kind.noun)",
-                    help: wrongTypeHelp(value, spec), range: document.range(value), subject: value))
+                    help: wrongTypeHelp(value, spec), range: document.range(value), subject: value, detail: detail))
             return false
         }
         if spec.expected == .nonEmptyString, document.isBlank(value) {

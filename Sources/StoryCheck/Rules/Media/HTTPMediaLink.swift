@@ -14,7 +14,14 @@ enum HTTPMediaLink: Rule {
         ],
         nonTriggering: [
             .chapters(#"        { "id": "a", "name": "A", "text": "Hi.", "is_first_chapter": true, "pic_path": "https://example.com/pub.jpg" }"#)
-        ])
+        ],
+        repair: Repair(
+            "changes http:// to https://",
+            examples: [
+                Repair.Example(
+                    .chapters(#"        { "id": "a", "name": "A", "text": "Hi.", "is_first_chapter": true, "pic_path": "HTTP://example.com/pub.jpg" }"#),
+                    becomes: RuleExample.chapters(#"        { "id": "a", "name": "A", "text": "Hi.", "is_first_chapter": true, "pic_path": "https://example.com/pub.jpg" }"#).source)
+            ]))
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         for use in context.media where use.path.value.lowercased().hasPrefix("http://") {

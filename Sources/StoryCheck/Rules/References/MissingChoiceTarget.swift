@@ -23,7 +23,28 @@ enum MissingChoiceTarget: Rule {
                           "choices": [ { "chapter_id": "cellar", "text": "Go down" } ] },
                         { "id": "cellar", "name": "Cellar", "text": "Dark." }
                 """)
-        ])
+        ],
+        repair: Repair(
+            "points the choice at the suggested chapter when exactly one chapter id is that close",
+            examples: [
+                Repair.Example(
+                    .chapters(
+                        """
+                                { "id": "door", "name": "Door", "text": "A door.", "is_first_chapter": true,
+                                  "choices": [ { "chapter_id": "celar", "text": "Go down" }, { "chapter_id": "ball", "text": "?" } ] },
+                                { "id": "cellar", "name": "Cellar", "text": "Dark." },
+                                { "id": "hall", "name": "Hall", "text": "H" }, { "id": "wall", "name": "Wall", "text": "W" }
+                        """),
+                    // 'ball' is as close to 'hall' as to 'wall': left for a person.
+                    becomes: RuleExample.chapters(
+                        """
+                                { "id": "door", "name": "Door", "text": "A door.", "is_first_chapter": true,
+                                  "choices": [ { "chapter_id": "cellar", "text": "Go down" }, { "chapter_id": "ball", "text": "?" } ] },
+                                { "id": "cellar", "name": "Cellar", "text": "Dark." },
+                                { "id": "hall", "name": "Hall", "text": "H" }, { "id": "wall", "name": "Wall", "text": "W" }
+                        """
+                    ).source)
+            ]))
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         guard let story = context.story, let graph = context.graph, !graph.missingTargets.isEmpty else { return }

@@ -14,5 +14,12 @@ enum WrongType: Rule {
         ],
         nonTriggering: [
             .chapters(#"        { "id": "start", "name": "Start", "text": "Go.", "is_first_chapter": true }"#)
-        ])
+        ],
+        repair: Repair(
+            "writes \"true\" or \"false\" in quotes as the boolean true or false (other wrong types need a person)",
+            examples: [
+                Repair.Example(
+                    RuleExample(#"{ "story": { "chapters": [ { "id": "a", "is_first_chapter": "TRUE", "is_ending": "false" }, { "id": 1 } ] } }"#),
+                    becomes: #"{ "story": { "chapters": [ { "id": "a", "is_first_chapter": true, "is_ending": false }, { "id": 1 } ] } }"#)
+            ]))
 }

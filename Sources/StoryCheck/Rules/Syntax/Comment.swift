@@ -14,5 +14,10 @@ enum Comment: Rule {
         ],
         nonTriggering: [
             RuleExample(#"{ "story": { "text": "see http://example.com // not a comment" } }"#)
-        ])
+        ],
+        repair: Repair(
+            "removes the comment",
+            examples: [
+                Repair.Example(RuleExample("{ \"story\": /* draft */ {} } // last\n"), becomes: "{ \"story\":  {} } \n")
+            ]))
 }

@@ -21,5 +21,10 @@ enum TrailingComma: Rule {
         nonTriggering: [
             RuleExample(#"{ "story": { "pic_path": "resources/title.jpg" } }"#),
             RuleExample(#"{ "story": { "text": "one, two, three,", "chapters": [] } }"#),
-        ])
+        ],
+        repair: Repair(
+            "removes the comma",
+            examples: [
+                Repair.Example(RuleExample(#"{ "story": { "chapters": [ 1, 2, ], "id": "s", } }"#), becomes: #"{ "story": { "chapters": [ 1, 2 ], "id": "s" } }"#)
+            ]))
 }
