@@ -100,7 +100,25 @@ public enum AtomicFile {
         try write(bytes, to: path, expecting: nil)
     }
 
+    /// Writes what `produce` hands its writer, piece by piece, to `path`, creating it or
+    /// replacing it whole once everything is written: a large report is never held in memory,
+    /// and a reader of `path` sees the old file or the new one, never a part.
+    public static func write(to path: String, streaming produce: (_ write: ([UInt8]) -> Void) -> Void) throws(Failure) {
+        try write(to: path, expecting: nil) { fd in
+            var failure: Int32 = 0
+            produce { piece in
+                if failure == 0 { failure = piece.withUnsafeBytes { POSIX.writeAll(fd, $0) } }
+            }
+            return failure
+        }
+    }
+
     private static func write(_ bytes: [UInt8], to given: String, expecting original: Original?) throws(Failure) {
+        try write(to: given, expecting: original) { fd in bytes.withUnsafeBytes { POSIX.writeAll(fd, $0) } }
+    }
+
+    /// - Parameter fill: writes the contents to the temporary file; 0, or the errno that stopped it.
+    private static func write(to given: String, expecting original: Original?, fill: (Int32) -> Int32) throws(Failure) {
         guard !given.isEmpty else { throw .noName }
         let path = original?.path ?? resolvedTarget(given)
         var existing: Identity?
@@ -144,7 +162,7 @@ public enum AtomicFile {
         // not even for a moment.
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .system(code: errno) }
-        var failure = bytes.withUnsafeBytes { POSIX.writeAll(fd, $0) }
+        var failure = fill(fd)
         if failure == 0 {
             if let existing {
                 if existing.owner != getuid() || existing.group != getgid() {

@@ -34,6 +34,15 @@ enum FileWriter {
         }
     }
 
+    /// Writes what `produce` hands over, piece by piece, replacing `path` whole at the end.
+    static func write(to path: String, streaming produce: (_ write: ([UInt8]) -> Void) -> Void) throws(WriteError) {
+        do {
+            try AtomicFile.write(to: path, streaming: produce)
+        } catch {
+            throw WriteError(description: sentence(error, path: path))
+        }
+    }
+
     /// Replaces a file read with `AtomicFile.readForReplacing`, unless someone changed it since.
     static func replace(_ original: AtomicFile.Original, with bytes: [UInt8], shownAs path: String) throws(WriteError) {
         do {

@@ -22,6 +22,11 @@ enum Terminal {
             _ = text.withUTF8 { POSIX.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
         }
 
+        /// Writes bytes as they are (a report's UTF-8, made safe where it was made).
+        func write(_ bytes: [UInt8]) {
+            _ = bytes.withUnsafeBytes { POSIX.writeAll(descriptor, $0) }
+        }
+
         var isTerminal: Bool { isatty(descriptor) == 1 }
     }
 

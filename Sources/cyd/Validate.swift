@@ -78,16 +78,21 @@ struct Validate: ParsableCommand {
         let reportFormat = format
         let colors = output == nil && format == .text
             && Terminal.useColor(color, for: Terminal.standardOutput)
-        let rendered = reportFormat.render(reports, style: .terminal(colors: colors), maximumPerRule: maxPerRule > 0 ? maxPerRule : nil, hints: .cyd)
+        // The report streams: a piece at a time to the file (replaced whole at the end) or to
+        // standard output, so 200,000 findings are never one string in memory.
+        func report(to sink: @escaping ReportSink) {
+            reportFormat.write(reports, style: .terminal(colors: colors), maximumPerRule: maxPerRule > 0 ? maxPerRule : nil, hints: .cyd, to: sink)
+        }
         if let output {
             do {
-                try FileWriter.write(rendered, to: output)
+                try FileWriter.write(to: output) { write in withoutActuallyEscaping(write) { report(to: $0) } }
             } catch {
                 Terminal.standardError.write("cyd: \(error.description)\n")
                 throw Exit.failure
             }
         } else {
-            Terminal.standardOutput.write(rendered)
+            let out = Terminal.standardOutput
+            report { out.write($0) }
         }
         let totals = ReportTotals(reports)
         if inputFailed { throw Exit.failure }

@@ -3,8 +3,8 @@ import StoryFormat
 /// GitHub Actions workflow commands: one `::error`/`::warning`/`::notice` line per finding, so
 /// findings show as annotations on the pull request, then a plain summary line.
 enum GitHubReport {
-    static func render(_ reports: [ResolvedReport]) -> String {
-        var out = ""
+    static func write(_ reports: [ResolvedReport], to sink: @escaping ReportSink) {
+        var out = ChunkedText(sink)
         for report in reports {
             for item in report.diagnostics {
                 let d = item.diagnostic
@@ -30,7 +30,7 @@ enum GitHubReport {
         }
         let totals = ReportTotals(reports.map(\.report))
         out += "cyd: \(totals.phrase) in \(plural(totals.files, "file"))\n"
-        return out
+        out.flush()
     }
 
     /// Escaping for a command's message, as the Actions runner reads it.

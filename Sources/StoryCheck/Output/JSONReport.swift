@@ -48,8 +48,8 @@ enum JSONReport {
     /// Foundation's JSONEncoder took 1.5 s and 440 MB (a dictionary per finding); this takes a
     /// fraction of that. Keys in sorted order, two-space indentation, absent optionals left out,
     /// every string through `JSONQuoting` (so no control or bidi character reaches a terminal).
-    static func render(_ reports: [ResolvedReport]) -> String {
-        var out = JSONWriter()
+    static func write(_ reports: [ResolvedReport], to sink: @escaping ReportSink) {
+        var out = JSONWriter(sink: sink)
         out.open("{")
         out.key("files")
         out.open("[")
@@ -84,6 +84,7 @@ enum JSONReport {
                 out.close("]")
                 out.field("severity", item.diagnostic.severity.rawValue)
                 out.close("}")
+                out.flushIfFull()
             }
             out.close("]")
             out.field("errors", report.report.count(.error))
@@ -121,7 +122,8 @@ enum JSONReport {
         out.close("}")
         out.field("version", 1)
         out.close("}")
-        return out.text + "\n"
+        out.raw("\n")
+        out.finish()
     }
 
     static func encode(_ value: some Encodable) -> String {
@@ -163,13 +165,43 @@ enum JSONReport {
 }
 
 /// A small pretty-printing JSON writer: the caller emits keys in order; commas and new lines
-/// are the writer's business.
+/// are the writer's business. With a sink, what is written goes to it every 64 KiB (and at
+/// `finish`), so a report of 200,000 findings is never held whole.
 struct JSONWriter {
     private var bytes: [UInt8] = []
     /// For each open object or array: whether nothing has been written in it yet.
     private var empty: [Bool] = []
+    private let sink: ReportSink?
+
+    init(sink: ReportSink? = nil) {
+        self.sink = sink
+        bytes.reserveCapacity(sink == nil ? 0 : Self.chunk + 4096)
+    }
+
+    static let chunk = 1 << 16
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Hands what is buffered to the sink once it has grown past a chunk.
+    mutating func flushIfFull() {
+        guard let sink, bytes.count >= Self.chunk else { return }
+        sink(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Hands the rest to the sink.
+    mutating func finish() {
+        guard let sink, !bytes.isEmpty else { return }
+        sink(bytes)
+        bytes.removeAll()
+    }
+
+    mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    mutating func field(_ name: String, _ value: Bool) {
+        key(name)
+        raw(value ? "true" : "false")
+    }
 
     mutating func open(_ bracket: Character) {
         bytes.append(contentsOf: String(bracket).utf8)

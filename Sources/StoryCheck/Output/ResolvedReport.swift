@@ -85,13 +85,42 @@ public enum ReportFormat: String, Sendable, CaseIterable {
     /// - Parameter hints: what the program showing the report tells its users to do (its flags
     ///   and commands); a report names none of its own.
     public func render(_ reports: [FileReport], style: TextStyle = .plain, maximumPerRule: Int? = nil, hints: ReportHints = .none) -> String {
+        var out: [UInt8] = []
+        write(reports, style: style, maximumPerRule: maximumPerRule, hints: hints) { out.append(contentsOf: $0) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The report, handed to `sink` a piece at a time (64 KiB or so, in order) as it is made:
+    /// a report of 200,000 findings is written without ever being held whole.
+    public func write(_ reports: [FileReport], style: TextStyle = .plain, maximumPerRule: Int? = nil, hints: ReportHints = .none, to sink: @escaping ReportSink) {
         let resolved = reports.map(ResolvedReport.init)
         switch self {
-        case .text: return TextReport(style: style, maximumPerRule: maximumPerRule, hints: hints).render(resolved)
-        case .json: return JSONReport.render(resolved)
-        case .github: return GitHubReport.render(resolved)
-        case .sarif: return SARIFReport.render(resolved, hints: hints)
+        case .text: TextReport(style: style, maximumPerRule: maximumPerRule, hints: hints).write(resolved, to: sink)
+        case .json: JSONReport.write(resolved, to: sink)
+        case .github: GitHubReport.write(resolved, to: sink)
+        case .sarif: SARIFReport.write(resolved, hints: hints, to: sink)
         }
+    }
+}
+
+/// Where a report's bytes go as they are made: a file being written, standard output.
+public typealias ReportSink = ([UInt8]) -> Void
+
+/// Text gathered for a sink a chunk at a time.
+struct ChunkedText {
+    private var text = ""
+    private let sink: ReportSink
+    init(_ sink: @escaping ReportSink) { self.sink = sink }
+
+    static func += (chunks: inout ChunkedText, piece: String) {
+        chunks.text += piece
+        if chunks.text.utf8.count >= JSONWriter.chunk { chunks.flush() }
+    }
+
+    mutating func flush() {
+        guard !text.isEmpty else { return }
+        sink(Array(text.utf8))
+        text = ""
     }
 }
 

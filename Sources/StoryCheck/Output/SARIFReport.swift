@@ -6,98 +6,123 @@ enum SARIFReport {
     static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
     static let informationURI = ProjectHome.url
 
-    struct Log: Encodable {
-        var schema = SARIFReport.schema
-        var version = "2.1.0"
-        var runs: [Run]
-        enum CodingKeys: String, CodingKey {
-            case schema = "$schema"
-            case version, runs
-        }
-    }
-    struct Run: Encodable {
-        var tool: Tool
-        var columnKind = "unicodeCodePoints"
-        var results: [Result]
-    }
-    struct Tool: Encodable { var driver: Driver }
-    struct Driver: Encodable {
-        var name = "cyd"
-        var informationUri = SARIFReport.informationURI
-        var semanticVersion = CydVersion.current
-        var rules: [RuleMetadata]
-    }
-    struct Text: Encodable { var text: String }
-    struct Configuration: Encodable { var level: String }
-    struct Properties: Encodable { var tags: [String] }
-    struct RuleMetadata: Encodable {
-        var id: String
-        var name: String
-        var shortDescription: Text
-        var fullDescription: Text
-        var help: Text
-        var defaultConfiguration: Configuration
-        var properties: Properties
-    }
-    struct Result: Encodable {
-        var ruleId: String
-        var ruleIndex: Int?
-        var level: String
-        var message: Text
-        var locations: [Location]
-        var relatedLocations: [Location]?
-    }
-    struct Location: Encodable {
-        var id: Int?
-        var physicalLocation: Physical
-        var message: Text?
-    }
-    struct Physical: Encodable {
-        var artifactLocation: Artifact
-        var region: Region
-    }
-    struct Artifact: Encodable { var uri: String }
-    struct Region: Encodable {
-        var startLine: Int
-        var startColumn: Int
-        var endLine: Int
-        var endColumn: Int
-    }
-
     static func level(_ severity: Severity) -> String { severity.rawValue }
 
-    static func render(_ reports: [ResolvedReport], hints: ReportHints = .none) -> String {
+    /// Written as it is made (keys in sorted order, as before), so a log of 200,000 results is
+    /// never held whole: the rule metadata first, then one result at a time.
+    static func write(_ reports: [ResolvedReport], hints: ReportHints = .none, to sink: @escaping ReportSink) {
         let descriptions = RuleCatalogue.descriptions
         let ruleIndex = Dictionary(uniqueKeysWithValues: descriptions.enumerated().map { ($1.code, $0) })
-        let rules = descriptions.map { rule in
-            RuleMetadata(
-                id: rule.code.rawValue, name: pascalCase(rule.name), shortDescription: Text(text: rule.summary),
-                fullDescription: Text(text: rule.rationale), help: Text(text: "\(rule.summary). \(rule.rationale)" + (hints.explainingRule.map { " (\($0(rule.code)))" } ?? "")),
-                defaultConfiguration: Configuration(level: level(rule.severity)), properties: Properties(tags: [rule.category.rawValue]))
+        var out = JSONWriter(sink: sink)
+        func text(_ name: String, _ value: String) {
+            out.key(name)
+            out.open("{")
+            out.field("text", value)
+            out.close("}")
         }
-        var results: [Result] = []
+        func region(_ startLine: Int, _ startColumn: Int, _ endLine: Int, _ endColumn: Int) {
+            out.key("region")
+            out.open("{")
+            out.field("endColumn", endColumn)
+            out.field("endLine", endLine)
+            out.field("startColumn", startColumn)
+            out.field("startLine", startLine)
+            out.close("}")
+        }
+        func physical(_ uri: String, region write: () -> Void) {
+            out.key("physicalLocation")
+            out.open("{")
+            out.key("artifactLocation")
+            out.open("{")
+            out.field("uri", uri)
+            out.close("}")
+            write()
+            out.close("}")
+        }
+        out.open("{")
+        out.field("$schema", schema)
+        out.key("runs")
+        out.open("[")
+        out.element()
+        out.open("{")
+        out.field("columnKind", "unicodeCodePoints")
+        out.key("results")
+        out.open("[")
         for report in reports {
             let uri = artifactURI(report.report.path)
             for item in report.diagnostics {
                 let d = item.diagnostic
-                let region = Region(startLine: item.start.line, startColumn: item.start.column, endLine: item.end.line, endColumn: max(item.end.column, item.start.column))
-                let related = item.related.enumerated().map { index, related in
-                    Location(
-                        id: index + 1,
-                        physicalLocation: Physical(
-                            artifactLocation: Artifact(uri: uri),
-                            region: Region(startLine: related.position.line, startColumn: related.position.column, endLine: related.position.line, endColumn: related.position.column)),
-                        message: Text(text: related.message))
+                out.element()
+                out.open("{")
+                out.field("level", level(d.severity))
+                out.key("locations")
+                out.open("[")
+                out.element()
+                out.open("{")
+                physical(uri) { region(item.start.line, item.start.column, item.end.line, max(item.end.column, item.start.column)) }
+                out.close("}")
+                out.close("]")
+                text("message", d.message + (d.help.map { ". Help: \($0)" } ?? ""))
+                if !item.related.isEmpty {
+                    out.key("relatedLocations")
+                    out.open("[")
+                    for (index, related) in item.related.enumerated() {
+                        out.element()
+                        out.open("{")
+                        out.field("id", index + 1)
+                        text("message", related.message)
+                        physical(uri) { region(related.position.line, related.position.column, related.position.line, related.position.column) }
+                        out.close("}")
+                    }
+                    out.close("]")
                 }
-                results.append(
-                    Result(
-                        ruleId: d.code.rawValue, ruleIndex: ruleIndex[d.code], level: level(d.severity),
-                        message: Text(text: d.message + (d.help.map { ". Help: \($0)" } ?? "")),
-                        locations: [Location(physicalLocation: Physical(artifactLocation: Artifact(uri: uri), region: region))],
-                        relatedLocations: related.isEmpty ? nil : related))
+                out.field("ruleId", d.code.rawValue)
+                out.field("ruleIndex", ruleIndex[d.code])
+                out.close("}")
+                out.flushIfFull()
             }
         }
-        return JSONReport.encode(Log(runs: [Run(tool: Tool(driver: Driver(rules: rules)), results: results)]))
+        out.close("]")
+        out.key("tool")
+        out.open("{")
+        out.key("driver")
+        out.open("{")
+        out.field("informationUri", informationURI)
+        out.field("name", "cyd")
+        out.key("rules")
+        out.open("[")
+        for rule in descriptions {
+            out.element()
+            out.open("{")
+            out.key("defaultConfiguration")
+            out.open("{")
+            out.field("level", level(rule.severity))
+            out.close("}")
+            text("fullDescription", rule.rationale)
+            text("help", "\(rule.summary). \(rule.rationale)" + (hints.explainingRule.map { " (\($0(rule.code)))" } ?? ""))
+            out.field("id", rule.code.rawValue)
+            out.field("name", pascalCase(rule.name))
+            out.key("properties")
+            out.open("{")
+            out.key("tags")
+            out.open("[")
+            out.element()
+            out.string(rule.category.rawValue)
+            out.close("]")
+            out.close("}")
+            text("shortDescription", rule.summary)
+            out.close("}")
+        }
+        out.close("]")
+        out.field("semanticVersion", CydVersion.current)
+        out.close("}")
+        out.close("}")
+        out.close("}")
+        out.close("]")
+        out.field("version", "2.1.0")
+        out.close("}")
+        out.raw("\n")
+        out.finish()
     }
 
     /// A relative path as a URI reference (forward slashes, percent-encoded); absolute as file://.

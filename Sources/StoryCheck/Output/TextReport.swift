@@ -11,7 +11,13 @@ struct TextReport {
     let maximumLineWidth = 110
 
     func render(_ reports: [ResolvedReport]) -> String {
-        var out = ""
+        var bytes: [UInt8] = []
+        write(reports) { bytes.append(contentsOf: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    func write(_ reports: [ResolvedReport], to sink: @escaping ReportSink) {
+        var out = ChunkedText(sink)
         for report in reports {
             var shown: [DiagnosticCode: Int] = [:]
             var codesCut: [DiagnosticCode] = []
@@ -38,7 +44,7 @@ struct TextReport {
             let totals = ReportTotals(reports.map(\.report))
             out += style.bold("checked \(plural(totals.files, "file")): \(totals.phrase)") + "\n"
         }
-        return out
+        out.flush()
     }
 
     func diagnostic(_ item: ResolvedDiagnostic, in report: ResolvedReport) -> String {
