@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "StoryFormatTests", dependencies: ["StoryFormat"]),
         .testTarget(name: "LocalFilesTests", dependencies: ["LocalFiles", "TestSupport"]),
         .testTarget(name: "StoryCheckTests", dependencies: ["StoryCheck", "StoryFormat", "TestSupport"]),
-        .testTarget(name: "StoryLanguageServerTests", dependencies: ["StoryLanguageServer"]),
+        .testTarget(name: "StoryLanguageServerTests", dependencies: ["StoryLanguageServer", "StoryFormat"]),
         .testTarget(name: "StoryAnalysisTests", dependencies: ["StoryAnalysis", "StoryCheck", "StoryFormat"]),
         // servers and fixtures shared by the tests
         .target(name: "TestSupport", path: "Tests/TestSupport"),

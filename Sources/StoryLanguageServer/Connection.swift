@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StoryFormat
 
 /// LSP's `Content-Length` framing over a byte stream, with no I/O of its own: bytes go in as
 /// they arrive, messages come out. Bounded: a header is at most `maximumHeaderBytes` (one that

@@ -1,3 +1,4 @@
+import StoryFormat
 /// A place in a document as LSP counts it: zero-based line, and UTF-16 code units into the line
 /// (an emoji outside the Basic Multilingual Plane is two units, an accented letter one).
 public struct Position: Sendable, Hashable {

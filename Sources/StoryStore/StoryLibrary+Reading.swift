@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GRDB
+import StoryFormat
 
 /// Reading state: profiles, progress, endings found, bookmarks, notes and stored pictures.
 extension StoryLibrary {
@@ -32,7 +33,7 @@ extension StoryLibrary {
                 db, sql: "SELECT chapter_key, history, updated_at FROM progress WHERE profile = ? AND story_source = ?",
                 arguments: [profile, story.source.key]
             ).map { row in
-                let history = (try? JSONDecoder().decode([String].self, from: Data((row["history"] as String).utf8))) ?? []
+                let history = JSONValue.parse(Array((row["history"] as String).utf8))?.array?.compactMap(\.string) ?? []
                 return Progress(chapterKey: row["chapter_key"], history: history, updatedAt: row["updated_at"])
             }
         }
@@ -64,7 +65,7 @@ extension StoryLibrary {
     /// transaction.
     public func saveProgress(_ progress: Progress, profile: String, story: StoryRecord, reachedEnding: Bool) throws {
         let history = Array(progress.history.suffix(Self.historyLimit))
-        let encoded = String(decoding: try JSONEncoder().encode(history), as: UTF8.self)
+        let encoded = JSONValue.array(history.map { .string($0) }).encoded
         try database.write { db in
             try Self.requireStory(story, db)
             try db.execute(

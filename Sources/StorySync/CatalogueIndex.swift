@@ -50,19 +50,18 @@ public enum CatalogueIndex {
         let entries: [CatalogueEntry]
         do { entries = try library.catalogue() } catch { throw .storage("cannot read the catalogue: \(words(error))") }
         let stories = entries.filter { $0.isStory == true && $0.headCommit != nil }.sorted { $0.id.lowercased() < $1.id.lowercased() }
-        var out = "{\n  \"\(formatKey)\": 1,\n  \"generated_at\": \(Int(time)),\n  \"stories\": ["
+        // One story a line (a published index diffs well), each written by JSONValue.
+        var bytes = Array("{\n  \"\(formatKey)\": 1,\n  \"generated_at\": \(Int(time)),\n  \"stories\": [".utf8)
         for (index, entry) in stories.enumerated() {
-            out += index == 0 ? "\n" : ",\n"
-            out += "    {"
-            let fields: [(String, String)] = [
-                ("author", entry.author), ("repository", entry.repository), ("url", entry.url), ("commit", entry.headCommit ?? ""),
-                ("story_id", entry.storyKey ?? ""), ("title", entry.title ?? ""), ("rating", entry.rating ?? ""), ("summary", entry.summary ?? ""),
+            bytes += Array((index == 0 ? "\n    " : ",\n    ").utf8)
+            let story: JSONValue = [
+                "author": .string(entry.author), "repository": .string(entry.repository), "url": .string(entry.url),
+                "commit": .string(entry.headCommit ?? ""), "story_id": .string(entry.storyKey ?? ""), "title": .string(entry.title ?? ""),
+                "rating": .string(entry.rating ?? ""), "summary": .string(entry.summary ?? ""), "chapters": .number(Double(entry.chapterCount ?? 0)),
             ]
-            out += fields.map { "\"\($0.0)\": \(JSONQuoting.quoted($0.1))" }.joined(separator: ", ")
-            out += ", \"chapters\": \(entry.chapterCount ?? 0)}"
+            story.write(to: &bytes)
         }
-        out += stories.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
-        let bytes = Array(out.utf8)
+        bytes += Array((stories.isEmpty ? "]\n}\n" : "\n  ]\n}\n").utf8)
         try write(bytes, to: folder)
         return (stories.count, bytes.count)
     }

@@ -312,23 +312,4 @@ final class ScreenTracker: @unchecked Sendable {
     func withLock<T>(_ body: (inout State) -> T) -> T { lock.withLock { body(&state) } }
 }
 
-/// A small JSON value for events; encodes with sorted keys, escaping control characters.
-enum JSONValue: ExpressibleByStringLiteral {
-    case string(String), number(Double), bool(Bool), array([JSONValue]), object([String: JSONValue]), null
 
-    init(stringLiteral value: String) { self = .string(value) }
-
-    var encoded: String {
-        switch self {
-        case .string(let text): return Self.quote(text)
-        case .number(let value): return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-        case .bool(let value): return value ? "true" : "false"
-        case .null: return "null"
-        case .array(let values): return "[" + values.map(\.encoded).joined(separator: ",") + "]"
-        case .object(let members):
-            return "{" + members.keys.sorted().map { Self.quote($0) + ":" + members[$0]!.encoded }.joined(separator: ",") + "}"
-        }
-    }
-
-    static func quote(_ text: String) -> String { JSONQuoting.quoted(text) }
-}

@@ -2,6 +2,7 @@
 // and its JSON reading: the input is cut into chunks of sizes taken from its own bytes, as reads
 // from a pipe would cut it, and every message must come out bounded, whatever the cuts.
 // Built by `FUZZ_TARGET=lsp-framing scripts/fuzz.sh`.
+import StoryFormat
 import StoryLanguageServer
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,3 +1,4 @@
+import StoryFormat
 import Testing
 
 @testable import StoryLanguageServer

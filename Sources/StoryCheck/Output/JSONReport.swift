@@ -7,43 +7,6 @@ import StoryFormat
 
 /// One JSON object: each file with its findings and summary, then the totals.
 enum JSONReport {
-    struct Output: Encodable {
-        var version = 1
-        var files: [File]
-        var summary: ReportTotals
-    }
-
-    struct File: Encodable {
-        var path: String
-        var kind: String?
-        var errors: Int
-        var warnings: Int
-        var notes: Int
-        var diagnostics: [Item]
-        var story: StorySummary?
-    }
-
-    struct Item: Encodable {
-        var code: String
-        var name: String?
-        var category: String?
-        var severity: String
-        var message: String
-        var help: String?
-        var line: Int
-        var column: Int
-        var endLine: Int
-        var endColumn: Int
-        var pointer: String
-        var related: [Related]
-    }
-
-    struct Related: Encodable {
-        var message: String
-        var line: Int
-        var column: Int
-    }
-
     /// Written by hand, streaming into one buffer: a flood of 100,000 findings through
     /// Foundation's JSONEncoder took 1.5 s and 440 MB (a dictionary per finding); this takes a
     /// fraction of that. Keys in sorted order, two-space indentation, absent optionals left out,
@@ -124,43 +87,6 @@ enum JSONReport {
         out.close("}")
         out.raw("\n")
         out.finish()
-    }
-
-    static func encode(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}\n" }
-        return terminalSafe(String(decoding: data, as: UTF8.self)) + "\n"
-    }
-
-    /// The encoder leaves DEL, C1 controls and bidi controls raw inside strings, as JSON allows;
-    /// written as \u escapes instead they mean the same to a JSON reader and nothing to a
-    /// terminal that shows the report.
-    static func terminalSafe(_ json: String) -> String {
-        // Almost every report has none: a byte scan decides (C1 controls are C2 80..9F in UTF-8,
-        // bidi controls E2 80 AA..AE and E2 81 A6..A9).
-        var json = json
-        let clean = json.withUTF8 { utf8 in
-            for index in utf8.indices where utf8[index] == 0x7F || utf8[index] == 0xC2 || utf8[index] == 0xE2 {
-                if utf8[index] == 0x7F { return false }
-                if index + 1 < utf8.count, utf8[index] == 0xC2, utf8[index + 1] >= 0x80 && utf8[index + 1] <= 0x9F { return false }
-                if index + 1 < utf8.count, utf8[index] == 0xE2, utf8[index + 1] == 0x80 || utf8[index + 1] == 0x81 { return false }
-            }
-            return true
-        }
-        guard !clean else { return json }
-        var out = String.UnicodeScalarView()
-        for scalar in json.unicodeScalars {
-            let v = scalar.value
-            if v == 0x7F || VisibleText.isC1(v) || VisibleText.isBidiControl(v) {
-                let hex = String(v, radix: 16)
-                // One scalar at a time: append(contentsOf:) on a scalar view copies it each call.
-                for piece in ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars { out.append(piece) }
-            } else {
-                out.append(scalar)
-            }
-        }
-        return String(out)
     }
 }
 

@@ -1,6 +1,7 @@
-import StoryFormat
-
-/// A JSON-RPC message's value: read with the project's own JSON reader, written by hand.
+/// A JSON value, the one the project writes by hand everywhere (the language server's
+/// messages, the reader's `--json` events, the command line's JSON answers): read with the
+/// project's own JSON reader, written compactly with every string through `JSONQuoting`, so no
+/// control or bidi character reaches a terminal raw. Objects keep their members in order.
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
@@ -71,6 +72,14 @@ public enum JSONValue: Sendable, Hashable {
     public var bool: Bool? { if case let .bool(value) = self { value } else { nil } }
     public var array: [JSONValue]? { if case let .array(values) = self { values } else { nil } }
 
+    /// An object from a dictionary, its members in sorted key order (so output is stable).
+    public static func object(_ members: [String: JSONValue]) -> JSONValue {
+        .object(members.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    }
+
+    /// The value as compact JSON text.
+    public var encoded: String { String(decoding: bytes, as: UTF8.self) }
+
     /// The value as compact JSON text.
     public var bytes: [UInt8] {
         var out: [UInt8] = []
@@ -78,7 +87,7 @@ public enum JSONValue: Sendable, Hashable {
         return out
     }
 
-    func write(to out: inout [UInt8]) {
+    public func write(to out: inout [UInt8]) {
         switch self {
         case .null: out += Array("null".utf8)
         case let .bool(value): out += Array((value ? "true" : "false").utf8)
