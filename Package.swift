@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "StoryLanguageServerTests", dependencies: ["StoryLanguageServer", "StoryFormat"]),
         .testTarget(name: "StoryAnalysisTests", dependencies: ["StoryAnalysis", "StoryCheck", "StoryFormat"]),
         // servers and fixtures shared by the tests
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["StoryFormat"], path: "Tests/TestSupport"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"]),
         .testTarget(
             name: "StorySyncTests", dependencies: ["StorySync", "StorySources", "StoryStore", "StoryReader", "StoryCheck", "Transport", "TestSupport"]),

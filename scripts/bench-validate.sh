@@ -6,7 +6,13 @@
 # Prints medians, ratios and peak memory. Needs hyperfine, python3 and check-jsonschema
 # (scripts/install-deps.sh installs them).
 #
+# Then the days that are not generated: a story whose chapters carry long texts (curly quotes,
+# dashes, accents) and a few hundred warnings, against json.load; and a flood of 200,000
+# findings, each format's time and peak memory (reports stream, so JSON and SARIF should cost
+# about what text does).
+#
 # usage: scripts/bench-validate.sh [SIZES...]   (default: 1000 10000 100000)
+#        LONG_CHAPTERS=40000 (the long-text story), FLOOD=0 to skip the flood
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("${@:-1000 10000 100000}")
@@ -41,6 +47,28 @@ for size in "${sizes[@]}"; do
   echo "$size $(stat -c %s "$file") $cyd_kb $(stat -c %s "$flawed") $flawed_kb $findings" >>"$work/memory.txt"
 done
 
+# Long texts: 8 paragraphs a chapter, 300 unknown placeholders (CYD701 warnings).
+long_chapters=${LONG_CHAPTERS:-40000}
+long="$work/long-$long_chapters.json"
+[ -f "$long" ] || python3 scripts/generate-story.py "$long_chapters" "$long" --long-texts 8 --warnings 300
+hyperfine -N -i --style none --warmup 1 --runs 10 --export-json "$work/long.json" \
+  -n cyd "$cyd validate $long" \
+  -n json.load "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' $long" >/dev/null
+long_kb=$(/usr/bin/time -f %M "$cyd" validate "$long" 2>&1 >/dev/null | tail -1)
+echo "$(stat -c %s "$long") $long_kb" >"$work/long-memory.txt"
+
+# The flood: 200,000 unreachable chapters, every finding shown, in each format.
+: >"$work/flood.txt"
+if [ "${FLOOD:-1}" != 0 ]; then
+  [ -f "$work/unreachable-flood.json" ] || python3 scripts/generate-hostile.py "$work" --only unreachable-flood >/dev/null
+  for format in text json github sarif; do
+    start=$(date +%s.%N)
+    kb=$( ("/usr/bin/time" -f %M "$cyd" validate --max-per-rule 0 --format "$format" "$work/unreachable-flood.json" 2>&1 >/dev/null || true) | tail -1)
+    end=$(date +%s.%N)
+    echo "$format $(python3 -c "print(round($end - $start, 3))") $kb" >>"$work/flood.txt"
+  done
+fi
+
 python3 - "$work" "${sizes[@]}" <<'PY'
 import json, statistics, sys
 work, sizes = sys.argv[1], sys.argv[2:]
@@ -58,4 +86,13 @@ for size in sizes:
     cyd, flawed, load, schema = results["cyd"], results["cyd-flawed"], results["json.load"], results["check-jsonschema"]
     print(f"{int(size):>9} {file_bytes / 1e6:>8.1f} {cyd:>7.3f} {flawed:>9.3f} {findings:>9} {flawed / cyd:>13.2f} {load:>12.3f} {cyd / load:>14.2f} {schema / cyd:>21.1f} {cyd_kb * 1024 / file_bytes:>10.2f} {flawed_kb * 1024 / flawed_bytes:>17.2f}")
     print(f"{'':>9} flawed as json: {results['cyd-flawed-json']:.3f} s ({results['cyd-flawed-json'] / cyd:.2f}x clean text)")
+long = {r["command"]: statistics.median(r["times"]) for r in json.load(open(f"{work}/long.json"))["results"]}
+long_bytes, long_kb = map(int, open(f"{work}/long-memory.txt").read().split())
+print(f"\nlong texts ({long_bytes / 1e6:.1f} MB, 300 warnings): cyd {long['cyd']:.3f} s, json.load {long['json.load']:.3f} s, "
+      f"cyd/json.load {long['cyd'] / long['json.load']:.2f}, peak/file {long_kb * 1024 / long_bytes:.2f}")
+flood = [line.split() for line in open(f"{work}/flood.txt")]
+if flood:
+    print("\nflood of 200,000 findings (--max-per-rule 0), one run each:")
+    for format, seconds, kb in flood:
+        print(f"  {format:>7}: {float(seconds):.2f} s, peak {int(kb) / 1024:.0f} MB")
 PY

@@ -39,6 +39,9 @@ def main():
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--pictures", action="store_true", help="give every tenth chapter a picture")
     parser.add_argument("--flaws", type=int, default=0, help="misspelt choice targets and orphan chapters")
+    parser.add_argument("--long-texts", type=int, default=0, metavar="PARAGRAPHS",
+                        help="chapters of this many paragraphs with curly quotes, dashes and accents, as written stories have")
+    parser.add_argument("--warnings", type=int, default=0, help="chapters whose text names an unknown placeholder ([[nmae]]: CYD701)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     n = args.chapters
@@ -51,6 +54,11 @@ def main():
             "name": f"Chapter {i + 1}: the {rng.choice(WORDS)}",
             "text": "\n\n".join(paragraph(rng) for _ in range(2)) + ("\n\nHello again, [[name]]." if i % 7 == 0 else ""),
         }
+        if args.long_texts:
+            chapter["text"] = "\n\n".join(
+                paragraph(rng).replace(" the ", " the \u2018old\u2019 ", 1).replace(". ", " \u2014 caf\u00e9 and na\u00efve. ", 1)
+                for _ in range(args.long_texts)
+            ) + ("\n\n\u201cHello again, [[name]].\u201d" if i % 7 == 0 else "")
         if i == 0:
             chapter["is_first_chapter"] = True
         if args.pictures and i % 10 == 0:
@@ -67,6 +75,10 @@ def main():
         else:
             chapter["is_ending"] = True
         chapters.append(chapter)
+    if args.warnings:
+        warn_rng = random.Random(args.seed + 2)
+        for chapter in warn_rng.sample(chapters, min(args.warnings, n)):
+            chapter["text"] += "\n\nGoodbye, [[nmae]]."
     if args.flaws:
         flaw_rng = random.Random(args.seed + 1)
         with_choices = [c for c in chapters[1:] if "choices" in c]

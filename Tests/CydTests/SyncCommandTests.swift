@@ -14,13 +14,7 @@ struct SyncCommandTests {
 
     func cyd(_ arguments: String...) throws -> CommandResult { try Command.cyd(arguments, environment: environment) }
 
-    static func story(_ title: String, rating: String = "G") -> [UInt8] {
-        Array(#"""
-            { "story": { "id": "story01", "name": "\#(title)", "rating": "\#(rating)", "summary": "A tale told in git",
-              "chapters": [ { "id": "a", "name": "Shore", "is_first_chapter": true, "text": "Waves.", "choices": [ { "chapter_id": "b", "text": "Walk on" } ] },
-                            { "id": "b", "name": "Cliff", "text": "Wind." } ] } }
-            """#.utf8)
-    }
+    static func story(_ title: String, rating: String = "G") -> [UInt8] { TestStory.twoChapters(title: title, rating: rating).bytes }
     static let readme = Array("# A story\n\n#ChooseYourDestiny\n".utf8)
 
     func writeAuthors(_ authors: [(String, [String])]) throws -> String {

@@ -1,4 +1,5 @@
 import StoryFormat
+import TestSupport
 import Testing
 
 @testable import StoryCheck
@@ -6,13 +7,7 @@ import Testing
 @Suite("The chapter graph")
 struct StoryGraphTests {
     /// A story from (id, targets) pairs; the first chapter is the start.
-    static func story(_ chapters: [(String, [String])]) -> [UInt8] {
-        let body = chapters.enumerated().map { index, chapter in
-            let choices = chapter.1.map { #"{"chapter_id": "\#($0)", "text": "to \#($0)"}"# }.joined(separator: ", ")
-            return #"{"id": "\#(chapter.0)", "name": "N", "text": "T"\#(index == 0 ? #", "is_first_chapter": true"# : "")\#(chapter.1.isEmpty ? "" : #", "choices": [\#(choices)]"#)}"#
-        }.joined(separator: ",\n")
-        return Array(#"{"story": {"id": "g", "name": "G", "rating": "G", "summary": "S", "chapters": [\#n\#(body)]}}"#.utf8)
-    }
+    static func story(_ chapters: [(String, [String])]) -> [UInt8] { TestStory.graph(chapters, id: "g", title: "G").bytes }
 
     func codes(_ bytes: [UInt8]) -> [String] {
         Checker.check(bytes: bytes, path: "s.json").flatMap(\.diagnostics).map(\.code.rawValue)

@@ -6,17 +6,9 @@ import StoryStore
 import TestSupport
 import Testing
 
-/// A story written from (id, [(target, label)]) pairs; the first chapter is the start.
+/// A story written from (id, [targets]) pairs; the first chapter is the start (TestStory.graph).
 func storyJSON(title: String = "Tide", id: String = "s1", _ chapters: [(String, [String])], picture: String? = nil, text: String = "Hello, [[name]].") -> String {
-    let body = chapters.enumerated().map { index, chapter in
-        let choices = chapter.1.map { #"{"chapter_id": "\#($0)", "text": "Go to \#($0)"}"# }.joined(separator: ", ")
-        var fields = [#""id": "\#(chapter.0)""#, #""name": "Chapter \#(chapter.0)""#, #""text": "\#(text) This is \#(chapter.0).""#]
-        if index == 0 { fields.append(#""is_first_chapter": true"#) }
-        if let picture, index == 0 { fields.append(#""pic_path": "\#(picture)""#) }
-        if !chapter.1.isEmpty { fields.append(#""choices": [\#(choices)]"#) }
-        return "{ " + fields.joined(separator: ", ") + " }"
-    }.joined(separator: ",\n")
-    return #"{"story": {"id": "\#(id)", "name": "\#(title)", "rating": "G", "summary": "A test story about the sea", "chapters": [\#n\#(body)]}}"#
+    TestStory.graph(chapters, id: id, title: title, text: text, picture: picture).json
 }
 
 final class Fixture {
@@ -101,9 +93,11 @@ struct LibraryTests {
     @Test("trailing commas are read, as readers do")
     func lenient() throws {
         let fixture = try Fixture()
-        let result = try fixture.add(storyJSON(Self.fork).replacingOccurrences(of: #""rating": "G","#, with: #""rating": "G", "#) + "")
+        let result = try fixture.add(storyJSON(Self.fork))
         #expect(result.change == .added)
-        try fixture.write(storyJSON(Self.fork).replacingOccurrences(of: "]}}", with: ",]}}"))
+        let withComma = storyJSON(Self.fork).replacingOccurrences(of: "]}}", with: ",]}}")
+        #expect(withComma != storyJSON(Self.fork))
+        try fixture.write(withComma)
         let updated = try fixture.library.importFolder(fixture.storyFolder)
         #expect(updated.reports.flatMap(\.diagnostics).contains { $0.code == .trailingComma && $0.severity == .warning })
     }

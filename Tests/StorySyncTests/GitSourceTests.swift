@@ -10,12 +10,7 @@ import Transport
 @Suite("Stories from git repositories (libgit2, against git daemon on 127.0.0.1)")
 struct GitSourceTests {
     static func story(_ title: String, picture: String? = nil) -> [UInt8] {
-        let pic = picture.map { #", "pic_path": "\#($0)""# } ?? ""
-        return Array(#"""
-            { "story": { "id": "story01", "name": "\#(title)", "rating": "G", "summary": "From git",
-              "chapters": [ { "id": "a", "name": "A", "is_first_chapter": true, "text": "Hi."\#(pic), "choices": [ { "chapter_id": "b", "text": "On" } ] },
-                            { "id": "b", "name": "B", "text": "Bye." } ] } }
-            """#.utf8)
+        TestStory.twoChapters(title: title, summary: "From git", picture: picture).bytes
     }
     static let readme = Array("# Tale\n\nA #ChooseYourDestiny story.\n".utf8)
 
