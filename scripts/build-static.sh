@@ -11,7 +11,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=${CYD_STATIC_SCRATCH:-.build-static}
-swift build -c release --product cyd --static-swift-stdlib --scratch-path "$scratch" >/dev/null
+mkdir -p "$scratch"
+# The build's own output is kept: a release build of our sources must compile without a
+# warning (what was compiled this time is counted; a fresh clone compiles everything).
+swift build -c release --product cyd --static-swift-stdlib --scratch-path "$scratch" >"$scratch/build.log" 2>&1 \
+  || { cat "$scratch/build.log" >&2; exit 1; }
+warnings=$(grep -E '^/.*/Sources/[^:]+:[0-9]+:[0-9]+: warning:' "$scratch/build.log" | sort -u || true)
+echo "compiler warnings in Sources: $(printf '%s' "$warnings" | grep -c . || true)"
+[ -z "$warnings" ] || printf '%s\n' "$warnings"
 binary="$(swift build -c release --product cyd --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/cyd"
 mkdir -p dist
 stripped=$(mktemp -d)

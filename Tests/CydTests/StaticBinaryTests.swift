@@ -9,6 +9,8 @@ import Testing
         let build = try Command.run(URL(fileURLWithPath: "/bin/bash"), ["scripts/build-static.sh"])
         #expect(build.status == 0, "\(build.standardOutput)\(build.standardError)")
         #expect(build.standardOutput.contains("KB stripped"), "\(build.standardOutput)")
+        // A release build of our sources compiles without a warning.
+        #expect(build.standardOutput.contains("compiler warnings in Sources: 0\n"), "\(build.standardOutput)")
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-static-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -116,7 +116,7 @@ struct CatalogueSyncTests {
         let url = try setup.syncedStory("tide", title: "Tide")
         let cache = GitSource.cachePath(for: url, cacheDirectory: setup.library.location.cacheDirectory)
         for lock in ["/refs/heads/main.lock", "/packed-refs.lock", "/config.lock"] {
-            FileManager.default.createFile(atPath: cache + lock, contents: Data("stale".utf8))
+            _ = FileManager.default.createFile(atPath: cache + lock, contents: Data("stale".utf8))
         }
         try setup.git.publish("tide", files: ["story.json": Self.story("Tide, later")])
         #expect(Self.item(try setup.sync(), url)?.change == .updated)

@@ -77,7 +77,7 @@ struct GitSourceTests {
         let setup = Setup()
         try setup.server.publish("tale", files: ["story.json": Self.story("Tale")])
         try FileManager.default.createDirectory(atPath: setup.library.location.cacheDirectory, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: setup.library.location.cacheDirectory + "/git", contents: Data("not a folder".utf8))
+        _ = FileManager.default.createFile(atPath: setup.library.location.cacheDirectory + "/git", contents: Data("not a folder".utf8))
         #expect {
             try setup.add(setup.server.gitURL("tale"))
         } throws: { error in

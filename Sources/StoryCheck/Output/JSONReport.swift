@@ -16,12 +16,12 @@ enum JSONReport {
         out.open("{")
         out.key("files")
         out.open("[")
-        for (index, report) in reports.enumerated() {
+        for report in reports {
             out.element()
             out.open("{")
             out.key("diagnostics")
             out.open("[")
-            for (position, item) in report.diagnostics.enumerated() {
+            for item in report.diagnostics {
                 out.element()
                 out.open("{")
                 out.field("category", item.rule?.category.rawValue)
@@ -36,7 +36,7 @@ enum JSONReport {
                 out.field("pointer", item.diagnostic.pointer)
                 out.key("related")
                 out.open("[")
-                for (number, related) in item.related.enumerated() {
+                for related in item.related {
                     out.element()
                     out.open("{")
                     out.field("column", related.position.column)
@@ -61,7 +61,7 @@ enum JSONReport {
                 out.field("chapters", story.chapters)
                 out.key("endings")
                 out.open("[")
-                for (number, ending) in story.endings.enumerated() {
+                for ending in story.endings {
                     out.element()
                     out.string(ending)
                 }
