@@ -115,7 +115,7 @@ public enum Fixes {
         return count
     }
 
-    static func fold(_ text: String) -> String { String(text.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" && $0 != " " }) }
+    static func fold(_ text: String) -> String { KeySuggestion.fold(text) }
 
     /// The bytes of `text` inside a JSON string's quotes.
     static func jsonStringContents(_ text: String) -> [UInt8] {

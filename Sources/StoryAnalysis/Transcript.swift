@@ -104,10 +104,5 @@ public struct Transcript: Sendable, Equatable {
     }
 
     /// Without the spaces, tabs and carriage returns at either end, scalar by scalar.
-    static func trim(_ text: Substring) -> Substring {
-        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
-        let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return Substring(scalars[first...last])
-    }
+    static func trim(_ text: Substring) -> Substring { Substring(text.trimmingBlanks) }
 }

@@ -187,7 +187,5 @@ final class Connection {
 }
 
 extension Substring {
-    func trimmingCharacters(in set: String) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
-    }
+    func trimmingCharacters(in set: String) -> String { trimmingScalars { set.unicodeScalars.contains($0) } }
 }

@@ -373,9 +373,6 @@ struct Update: ParsableCommand {
 }
 
 /// "1 repository", "2 repositories".
-func plural(_ count: Int, _ one: String, _ many: String? = nil) -> String {
-    "\(count) \(count == 1 ? one : many ?? one + "s")"
-}
 
 struct CatalogueCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

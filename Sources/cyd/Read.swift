@@ -462,7 +462,5 @@ enum BundledStories {
 }
 
 extension String {
-    var trimmingSpaces: String {
-        String(drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
-    }
+    var trimmingSpaces: String { trimmingBlanks }
 }

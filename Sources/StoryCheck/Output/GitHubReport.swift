@@ -67,9 +67,5 @@ enum GitHubReport {
 }
 
 extension String {
-    var trimmingTrailingSpace: String {
-        var copy = self
-        while copy.last == " " { copy.removeLast() }
-        return copy
-    }
+    var trimmingTrailingSpace: String { trimmingScalars(atStart: false) { $0 == " " } }
 }

@@ -74,7 +74,6 @@ public struct ReportTotals: Sendable, Codable, Hashable {
     }
 }
 
-func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
 /// The output formats of `cyd validate`.
 public enum ReportFormat: String, Sendable, CaseIterable {

@@ -62,18 +62,26 @@ public struct StringContent: Sequence, Sendable {
 
         private func hex4(at offset: Int) -> UInt32? {
             guard offset + 4 <= end else { return nil }
-            var value: UInt32 = 0
-            for i in offset..<(offset + 4) {
-                guard let digit = hexValue(bytes[i]) else { return nil }
-                value = value << 4 | digit
-            }
-            return value
+            return hexQuad(at: offset) { bytes[$0] }
         }
     }
 }
 
-@inline(__always)
-func hexValue(_ byte: UInt8) -> UInt32? {
+/// The value of the four hex digits of a `\uXXXX` escape, read from `byte(offset)` to
+/// `byte(offset + 3)`; nil when one is not a hex digit. The one reading of them: the parser,
+/// string decoding and the text rules all call it.
+@inlinable
+public func hexQuad(at offset: Int, _ byte: (Int) -> UInt8) -> UInt32? {
+    var value: UInt32 = 0
+    for index in offset..<(offset + 4) {
+        guard let digit = hexValue(byte(index)) else { return nil }
+        value = value << 4 | digit
+    }
+    return value
+}
+
+@inlinable
+public func hexValue(_ byte: UInt8) -> UInt32? {
     switch byte {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
     case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)

@@ -204,8 +204,12 @@ public enum KeySuggestion {
     /// Short names get no fuzzy match: one edit turns any one-letter id into any other.
     static func limit(for length: Int) -> Int { min(3, length / 3) }
 
-    static func fold(_ text: String) -> String {
-        String(text.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" && $0 != " " })
+    /// An id or key as suggestions compare it: lowercase, without '_', '-' and spaces
+    /// (`SuggestionIndex.fold`, the one definition).
+    public static func fold(_ text: String) -> String {
+        var buffer: [UInt8] = []
+        SuggestionIndex.fold(text, into: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
     }
 
     /// Levenshtein distance, giving up (returning limit + 1) once it exceeds `limit`. Only the

@@ -30,7 +30,5 @@ enum UnknownPlaceholder: Rule {
 }
 
 extension String {
-    var trimmingSpaces: String {
-        String(unicodeScalars.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed().map(Character.init))
-    }
+    var trimmingSpaces: String { trimmingScalars { $0 == " " } }
 }
