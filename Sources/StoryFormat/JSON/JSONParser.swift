@@ -391,12 +391,8 @@ private struct ParserState {
         var flags: UInt8 = 0
         i += 1
         while true {
-            // Fast path: plain ASCII text.
-            while i < n {
-                let b = p[i]
-                if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
-                i += 1
-            }
+            // Fast path: plain ASCII text, eight bytes at a time.
+            i = plainTextEnd(p, from: i, to: n, except: UInt8(ascii: "\""), UInt8(ascii: "\\"))
             guard i < n else {
                 throw fail("unterminated string", help: "add the closing \"", at: start..<(start + 1))
             }
@@ -477,12 +473,7 @@ private struct ParserState {
 
     func hex4(at offset: Int) -> UInt32? {
         guard offset + 4 <= n else { return nil }
-        var value: UInt32 = 0
-        for index in offset..<(offset + 4) {
-            guard let digit = hexValue(p[index]) else { return nil }
-            value = value << 4 | digit
-        }
-        return value
+        return hexQuad(at: offset) { p[$0] }
     }
 
     mutating func parseNumber() throws(Stop) {

@@ -1,0 +1,39 @@
+/// Where plain text ends: the first byte at or after `start` (before `end`) that is a control
+/// byte (below 0x20), DEL or above (0x7F...), or one of `a` and `b`; `end` when there is none.
+/// Almost every byte of a story is plain printable ASCII, so the parser and the text rules skip
+/// it eight bytes at a time (a word's bytes tested together; a word that may hold a stop is
+/// looked at byte by byte).
+@inlinable
+public func plainTextEnd(_ p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, except a: UInt8, _ b: UInt8) -> Int {
+    guard let base = p.baseAddress, start < end else { return start }
+    let raw = UnsafeRawPointer(base)
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let spaces = ones &* 0x20
+    let repeatedA = ones &* UInt64(a)
+    let repeatedB = ones &* UInt64(b)
+    var i = start
+    while true {
+        while i + 8 <= end {
+            let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            // A byte below 0x20; a byte of 0x7F or more; a byte equal to a or b (a zero byte
+            // after the xor). Each test may say yes for nothing (then the bytes are looked at
+            // one by one), never no for a stop.
+            let control = (word &- spaces) & ~word & highs
+            let high = ((word &+ ones) | word) & highs
+            let xorA = word ^ repeatedA
+            let xorB = word ^ repeatedB
+            let isA = (xorA &- ones) & ~xorA & highs
+            let isB = (xorB &- ones) & ~xorB & highs
+            if control | high | isA | isB != 0 { break }
+            i += 8
+        }
+        let limit = min(end, i + 8)
+        while i < limit {
+            let byte = p[i]
+            if byte < 0x20 || byte >= 0x7F || byte == a || byte == b { return i }
+            i += 1
+        }
+        if i >= end { return end }
+    }
+}
