@@ -60,12 +60,17 @@ let package = Package(
         .target(name: "StorySync", dependencies: ["StorySources", "StoryStore", "StoryCheck", "StoryFormat", "Transport", "LocalFiles"]),
         // `cyd lsp`: the rules, navigation and repairs for editors, over JSON-RPC on stdio
         .target(name: "StoryLanguageServer", dependencies: ["StoryFormat", "StoryCheck", "StoryAnalysis", "LocalFiles"]),
-        // the command line: the only module that knows about terminals and exit codes
+        // the terminal: streams, wrapping by display width, the reader's screen and command table,
+        // the line editor, which way pictures are drawn, the sync display
+        .target(
+            name: "TerminalUI",
+            dependencies: ["StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StorySync", "LocalFiles", "CLineEditor", "TerminalPictures"]),
+        // the command line: the commands, their flags and words, and exit codes
         .executableTarget(
             name: "cyd",
             dependencies: [
                 "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
-                "StoryLanguageServer", "CLineEditor", "TerminalPictures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StoryLanguageServer", "TerminalUI", "TerminalPictures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "StoryFormatTests", dependencies: ["StoryFormat"]),
@@ -84,7 +89,7 @@ let package = Package(
                 "StoryStore", "StorySources", "StoryReader", "StoryFormat", "StoryCheck", "Transport", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "TestSupport", "TerminalPictures"]),
+        .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "TestSupport", "TerminalPictures", "TerminalUI"]),
         .testTarget(name: "TerminalPicturesTests", dependencies: ["TerminalPictures"]),
     ],
     swiftLanguageModes: [.v6]

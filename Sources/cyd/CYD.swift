@@ -13,6 +13,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TerminalUI
 
 @main
 struct CYD: ParsableCommand {

@@ -3,6 +3,7 @@ import LocalFiles
 import StoryAnalysis
 import StoryCheck
 import StoryFormat
+import TerminalUI
 
 struct Fix: ParsableCommand {
     static let configuration = CommandConfiguration(

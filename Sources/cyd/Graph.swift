@@ -9,6 +9,7 @@ import Glibc
 import StoryAnalysis
 import StoryCheck
 import StoryFormat
+import TerminalUI
 
 struct Graph: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -6,6 +6,7 @@ import Foundation
 import LocalFiles
 import StoryCheck
 import StoryFormat
+import TerminalUI
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(

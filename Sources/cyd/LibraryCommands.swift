@@ -13,6 +13,7 @@ import StorySources
 import StoryStore
 import StorySync
 import Transport
+import TerminalUI
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(

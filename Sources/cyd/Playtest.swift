@@ -7,6 +7,7 @@ import LocalFiles
 import StoryAnalysis
 import StoryCheck
 import StoryFormat
+import TerminalUI
 
 struct Test: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -16,6 +16,7 @@ import StorySources
 import StoryStore
 import TerminalPictures
 import Transport
+import TerminalUI
 
 struct Read: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -78,8 +79,8 @@ struct Read: ParsableCommand {
         do {
             // Asked of the terminal only when output is one; piped output and --json never draw.
             drawing = try PictureSupport.mode(pictures, onTerminal: mode == .terminal && interactive)
-        } catch let error as CLIError {
-            Terminal.standardError.write("cyd: \(error.description)\n")
+        } catch {
+            Terminal.standardError.write("cyd: \(error)\n")
             throw Exit.failure
         }
         let screen = ReaderScreen(mode: mode, colors: colors, pictures: drawing)

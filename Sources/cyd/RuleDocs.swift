@@ -1,5 +1,6 @@
 import StoryCheck
 import StoryFormat
+import TerminalUI
 
 /// The rule catalogue as text, for `cyd rules`, `cyd explain` and docs/rules.md: all from the
 /// rules' own descriptions, so the documentation cannot drift from the checks.

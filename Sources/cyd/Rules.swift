@@ -1,6 +1,7 @@
 import ArgumentParser
 import StoryAnalysis
 import StoryCheck
+import TerminalUI
 
 struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List every rule `cyd validate` checks.")

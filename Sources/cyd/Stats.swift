@@ -2,6 +2,7 @@ import ArgumentParser
 import StoryAnalysis
 import StoryCheck
 import StoryFormat
+import TerminalUI
 
 struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -6,6 +6,7 @@ import Foundation
 #endif
 import StoryCheck
 import StoryFormat
+import TerminalUI
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import StoryCheck
 import StorySources
 import StoryStore
 import StorySync
+import TerminalUI
 
 /// The libraries' typed errors in cyd's words. A library says what happened and what can be done
 /// in general ("use another library folder"); where the remedy is one of cyd's flags or commands
@@ -67,3 +68,4 @@ extension ReportHints {
 // in step, no force-unwrapped bridge between them.
 extension ReportFormat: ExpressibleByArgument {}
 extension Terminal.ColorChoice: ExpressibleByArgument {}
+extension PictureChoice: ExpressibleByArgument {}

@@ -1,4 +1,4 @@
-@testable import cyd
+@testable import TerminalUI
 import TerminalPictures
 import Testing
 
@@ -46,7 +46,11 @@ struct PictureSupportTests {
         #expect(try mode(["CYD_PICTURES": "off", "KITTY_WINDOW_ID": "1"]) == .off)
         #expect(try mode(["CYD_PICTURES": "off"], choice: .sixel) == .sixel)
         #expect(try mode(["COLORTERM": "24bit"], choice: .symbols) == .symbols(.trueColor))
-        #expect(throws: CLIError.self) { try mode(["CYD_PICTURES": "jpeg"]) }
+        #expect {
+            try mode(["CYD_PICTURES": "jpeg"])
+        } throws: { error in
+            "\(error)" == "CYD_PICTURES is 'jpeg'; use one of auto, kitty, iterm, sixel, symbols, off"
+        }
     }
 
     @Test("piped output never draws, whatever was asked")

@@ -1,20 +1,20 @@
 /// The reader's commands, in one table: the loop finds a typed word here, `?` lists the table,
 /// the key line before each prompt shows its short forms, and `cyd read --help` quotes it. A new
 /// command is one row, and cannot be missing from any of them.
-struct ReaderCommand: Sendable {
-    enum Action: Sendable { case quit, back, restart, bookmark, jump, delete, note, history, picture, help }
+package struct ReaderCommand: Sendable {
+    package enum Action: Sendable { case quit, back, restart, bookmark, jump, delete, note, history, picture, help }
 
-    let action: Action
+    package let action: Action
     /// What may be typed; the first is the key the key line and help show.
-    let names: [String]
+    package let names: [String]
     /// How it is typed, in the help: `m [name]`.
-    let usage: String
+    package let usage: String
     /// What it does, in the help.
-    let does: String
+    package let does: String
     /// Its word on the key line (`m mark`); nil keeps it off the line (it stays in `?`).
-    let keyLine: String?
+    package let keyLine: String?
 
-    static let all: [ReaderCommand] = [
+    package static let all: [ReaderCommand] = [
         ReaderCommand(action: .back, names: ["b", "back"], usage: "b", does: "back to the chapter before", keyLine: "back"),
         ReaderCommand(action: .restart, names: ["r", "restart"], usage: "r", does: "start again from the first chapter", keyLine: "restart"),
         ReaderCommand(
@@ -30,22 +30,22 @@ struct ReaderCommand: Sendable {
     ]
 
     /// The command a typed word names (any case), or nil.
-    static func find(_ word: String) -> ReaderCommand? {
+    package static func find(_ word: String) -> ReaderCommand? {
         let word = word.lowercased()
         return all.first { $0.names.contains(word) }
     }
 
     /// The key line's items: what to do with the choices first, then each command's short form.
-    static func keyLineItems(atEnding: Bool) -> [String] {
+    package static func keyLineItems(atEnding: Bool) -> [String] {
         [atEnding ? "the end" : "1-9 choose"] + all.compactMap { command in command.keyLine.map { "\(command.names[0]) \($0)" } }
     }
 
     /// The help's rows: how each command is typed, and what it does.
-    static var helpRows: [(usage: String, does: String)] { [("number", "take that choice")] + all.map { ($0.usage, $0.does) } }
+    package static var helpRows: [(usage: String, does: String)] { [("number", "take that choice")] + all.map { ($0.usage, $0.does) } }
 
     /// The help, one command a line, the usages in a column; on a terminal of `width` columns
     /// what a command does wraps under itself, never under the usages.
-    static func helpLines(width: Int? = nil) -> [String] {
+    package static func helpLines(width: Int? = nil) -> [String] {
         let column = 2 + (helpRows.map(\.usage.count).max() ?? 0) + 2
         return helpRows.flatMap { usage, does -> [String] in
             let head = "  " + usage + String(repeating: " ", count: column - 2 - usage.count)
@@ -56,7 +56,7 @@ struct ReaderCommand: Sendable {
     }
 
     /// The help on one line, for `cyd read --help`.
-    static var helpSummary: String {
+    package static var helpSummary: String {
         (["number: choose"] + all.map { "\($0.usage) \($0.does)" }).joined(separator: " · ")
     }
 }

@@ -1,4 +1,3 @@
-import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -11,16 +10,24 @@ import StoryFormat
 import TerminalPictures
 
 /// `--pictures` and CYD_PICTURES.
-enum PictureChoice: String, ExpressibleByArgument, CaseIterable {
+package enum PictureChoice: String, CaseIterable, Sendable {
     case auto, kitty, iterm, sixel, symbols, off
 }
 
+/// CYD_PICTURES names no way of drawing.
+package struct UnknownPictureChoice: Error, CustomStringConvertible {
+    package let value: String
+    package var description: String {
+        "CYD_PICTURES is '\(VisibleText.escape(value))'; use one of \(PictureChoice.allCases.map(\.rawValue).joined(separator: ", "))"
+    }
+}
+
 /// Which way of drawing pictures the reader's terminal takes.
-enum PictureSupport {
+package enum PictureSupport {
     /// The mode for this run: none unless output is a terminal (piped output and --json never
     /// draw); the reader's choice (`--pictures`, else CYD_PICTURES) when given; else what the
     /// environment says; else what the terminal answers to a query; else symbols.
-    static func mode(
+    package static func mode(
         _ choice: PictureChoice?, onTerminal: Bool, environment: [String: String] = ProcessInfo.processInfo.environment,
         ask: () -> String? = { Terminal.askTerminal() }
     ) throws -> PictureMode {
@@ -28,7 +35,7 @@ enum PictureSupport {
         var chosen = choice
         if chosen == nil, let variable = environment["CYD_PICTURES"], !variable.isEmpty {
             guard let parsed = PictureChoice(rawValue: variable.lowercased()) else {
-                throw CLIError("CYD_PICTURES is '\(VisibleText.escape(variable))'; use one of \(PictureChoice.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw UnknownPictureChoice(value: variable)
             }
             chosen = parsed
         }
@@ -50,13 +57,13 @@ enum PictureSupport {
         }
     }
 
-    static func isMultiplexed(_ environment: [String: String]) -> Bool {
+    package static func isMultiplexed(_ environment: [String: String]) -> Bool {
         environment["TMUX"] != nil || environment["STY"] != nil
             || (environment["TERM"] ?? "").hasPrefix("screen") || (environment["TERM"] ?? "").hasPrefix("tmux")
     }
 
     /// What the environment alone says, or nil when it does not.
-    static func fromEnvironment(_ environment: [String: String]) -> PictureMode? {
+    package static func fromEnvironment(_ environment: [String: String]) -> PictureMode? {
         let term = environment["TERM"] ?? ""
         let program = environment["TERM_PROGRAM"] ?? ""
         if environment["KITTY_WINDOW_ID"] != nil || term == "xterm-kitty" || term == "xterm-ghostty" || program == "ghostty" { return .kitty }
@@ -67,7 +74,7 @@ enum PictureSupport {
     }
 
     /// What a terminal's answers to XTVERSION and primary device attributes say.
-    static func fromReply(_ reply: String) -> PictureMode? {
+    package static func fromReply(_ reply: String) -> PictureMode? {
         let lowered = reply.lowercased()
         if lowered.contains("kitty") || lowered.contains("ghostty") { return .kitty }
         if lowered.contains("iterm2") || lowered.contains("wezterm") { return .iterm }
@@ -79,7 +86,7 @@ enum PictureSupport {
         return nil
     }
 
-    static func colors(_ environment: [String: String]) -> SymbolColors {
+    package static func colors(_ environment: [String: String]) -> SymbolColors {
         let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
         if colorTerm == "truecolor" || colorTerm == "24bit" { return .trueColor }
         let term = environment["TERM"] ?? ""
@@ -88,15 +95,15 @@ enum PictureSupport {
     }
 }
 
-extension Terminal {
+package extension Terminal {
     /// The window in cells, and a cell's size in pixels when the terminal reports it.
-    struct Window: Equatable {
-        var columns: Int
-        var rows: Int
-        var cell: CellSize
+    package struct Window: Equatable {
+        package var columns: Int
+        package var rows: Int
+        package var cell: CellSize
     }
 
-    static func window(of stream: Stream) -> Window? {
+    package static func window(of stream: Stream) -> Window? {
         var size = winsize()
         guard ioctl(stream.descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
         let cell =
@@ -108,7 +115,7 @@ extension Terminal {
     /// Asks the terminal who it is (XTVERSION) and what it can do (primary device attributes),
     /// waiting at most `timeout` seconds; every terminal answers the second, which ends the wait.
     /// Nil when standard input or output is not a terminal, or nothing came back in time.
-    static func askTerminal(timeout: Double = 0.5) -> String? {
+    package static func askTerminal(timeout: Double = 0.5) -> String? {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return nil }
         var saved = termios()
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return nil }
@@ -146,7 +153,7 @@ extension Terminal {
 
     /// Splits what came back into the terminal's answers (DCS ... ST and CSI ? ... c) and
     /// anything else: keys the reader typed while the question was out.
-    static func separateAnswers(_ bytes: [UInt8]) -> (answers: [UInt8], typed: [UInt8]) {
+    package static func separateAnswers(_ bytes: [UInt8]) -> (answers: [UInt8], typed: [UInt8]) {
         var answers: [UInt8] = []
         var typed: [UInt8] = []
         var index = 0
@@ -173,7 +180,7 @@ extension Terminal {
         return (answers, typed)
     }
 
-    static func monotonicSeconds() -> Double {
+    package static func monotonicSeconds() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9

@@ -3,12 +3,12 @@ import CLineEditor
 /// The reader's prompt on a terminal: libedit's line editing and history when it can be loaded
 /// (arrow keys move the cursor and recall earlier commands, never reach the parser as `^[[D`),
 /// a plain line read otherwise.
-enum LineEditor {
+package enum LineEditor {
     /// Whether libedit was found (it is loaded on the first call).
-    static var isAvailable: Bool { cle_load() == 1 }
+    package static var isAvailable: Bool { cle_load() == 1 }
 
     /// Shows `prompt` and reads a line; nil at end of input. Lines typed are kept in the history.
-    static func readLine(prompt: String) -> String? {
+    package static func readLine(prompt: String) -> String? {
         guard isAvailable else {
             Terminal.standardOutput.write(prompt)
             return Swift.readLine()

@@ -12,32 +12,33 @@ import Darwin
 #endif
 
 /// What cyd knows about where its output goes. Only this module deals with terminals.
-enum Terminal {
-    struct Stream: Sendable {
-        let descriptor: Int32
+package enum Terminal {
+    package struct Stream: Sendable {
+        package let descriptor: Int32
+        package init(descriptor: Int32) { self.descriptor = descriptor }
 
         /// Writes everything, retrying short writes; a closed pipe (EPIPE) ends quietly.
-        func write(_ text: String) {
+        package func write(_ text: String) {
             var text = text
             _ = text.withUTF8 { POSIX.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
         }
 
         /// Writes bytes as they are (a report's UTF-8, made safe where it was made).
-        func write(_ bytes: [UInt8]) {
+        package func write(_ bytes: [UInt8]) {
             _ = bytes.withUnsafeBytes { POSIX.writeAll(descriptor, $0) }
         }
 
-        var isTerminal: Bool { isatty(descriptor) == 1 }
+        package var isTerminal: Bool { isatty(descriptor) == 1 }
     }
 
-    static let standardOutput = Stream(descriptor: STDOUT_FILENO)
-    static let standardError = Stream(descriptor: STDERR_FILENO)
+    package static let standardOutput = Stream(descriptor: STDOUT_FILENO)
+    package static let standardError = Stream(descriptor: STDERR_FILENO)
 
-    enum ColorChoice: String, CaseIterable { case auto, always, never }
+    package enum ColorChoice: String, CaseIterable { case auto, always, never }
 
     /// Colour only on a terminal, unless NO_COLOR is set (any value) or CLICOLOR=0;
     /// CLICOLOR_FORCE (not 0) or --color always forces it.
-    static func useColor(_ choice: ColorChoice, for stream: Stream, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    package static func useColor(_ choice: ColorChoice, for stream: Stream, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
         switch choice {
         case .always: return true
         case .never: return false
@@ -51,14 +52,14 @@ enum Terminal {
     }
 
     /// Columns of the terminal, or nil when output is not a terminal.
-    static func width(of stream: Stream) -> Int? {
+    package static func width(of stream: Stream) -> Int? {
         var size = winsize()
         guard ioctl(stream.descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
     }
 
     /// The running executable's path.
-    static var executablePath: String {
+    package static var executablePath: String {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         if count > 0 { return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } }
@@ -69,7 +70,7 @@ enum Terminal {
     /// kept): made once the session is known, since a signal handler cannot build a string.
     nonisolated(unsafe) static var interruptFarewell: UnsafeMutableBufferPointer<UInt8>?
 
-    static func setInterruptFarewell(_ text: String) {
+    package static func setInterruptFarewell(_ text: String) {
         let bytes = Array(("\n" + text + "\n").utf8)
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = buffer.initialize(from: bytes)
@@ -78,7 +79,7 @@ enum Terminal {
 
     /// Ctrl-C (or the terminal going away) while reading: progress is saved after every move,
     /// so quit at once, cleanly, with status 0.
-    static func quitOnInterrupt() {
+    package static func quitOnInterrupt() {
         for signalNumber in [SIGINT, SIGHUP, SIGTERM] {
             signal(signalNumber) { _ in
                 // Only write(2) and _exit(2) here: the words were made beforehand.
@@ -101,7 +102,7 @@ enum Terminal {
     /// A large story is mapped, not copied; if another program truncates it while it is being
     /// read, touching the vanished pages raises SIGBUS. That is said in a sentence, exit 2,
     /// rather than a crash.
-    static func reportTruncatedFiles() {
+    package static func reportTruncatedFiles() {
         signal(SIGBUS) { _ in
             let message: StaticString = "cyd: a story file was cut short by another program while it was being read; run the command again\n"
             _ = POSIX.writeBytes(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
@@ -109,20 +110,28 @@ enum Terminal {
         }
     }
 
-    /// Ctrl-C (or the terminal going away) during a sync: every finished check is already stored,
-    /// so clear the progress line, say so, and stop with the conventional status 130.
-    static func stopSyncOnInterrupt() {
+    /// What Ctrl-C says when it stops a long task (a sync): the caller's words, made beforehand.
+    nonisolated(unsafe) static var stopWords: UnsafeMutableBufferPointer<UInt8>?
+
+    /// Ctrl-C (or the terminal going away) during a long task whose finished parts are already
+    /// stored (a sync): clear the progress line, say `words`, and stop with the conventional
+    /// status 130.
+    package static func stopOnInterrupt(saying words: String) {
+        let bytes = Array(("\r\u{1B}[2K" + words + "\n").utf8)
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = buffer.initialize(from: bytes)
+        stopWords = buffer  // kept for the life of the process
         for signalNumber in [SIGINT, SIGHUP, SIGTERM] {
             signal(signalNumber) { _ in
-                let message: StaticString = "\r\u{1B}[2Kcyd: sync interrupted; what finished is kept, and `cyd sync` carries on from there\n"
-                _ = POSIX.writeBytes(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
+                // Only write(2) and _exit(2) here: the words were made beforehand.
+                if let words = Terminal.stopWords { _ = POSIX.writeBytes(STDERR_FILENO, words.baseAddress!, words.count) }
                 _exit(130)
             }
         }
     }
 
     /// Starts a program found on PATH without waiting for it; false when there is none.
-    static func launch(_ program: String, _ arguments: [String]) -> Bool {
+    package static func launch(_ program: String, _ arguments: [String]) -> Bool {
         let candidates: [String] = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/\(program)" }
         let path = candidates.first { access($0, X_OK) == 0 }
         guard let path else { return false }
@@ -136,10 +145,10 @@ enum Terminal {
 
 }
 
-extension TextStyle {
+package extension TextStyle {
     /// The text report on a terminal: SGR colours (bold red errors, yellow warnings, blue gutter,
     /// green help), or none.
-    static func terminal(colors: Bool) -> TextStyle {
+    package static func terminal(colors: Bool) -> TextStyle {
         guard colors else { return .plain }
         return TextStyle { part, text in
             let code =

@@ -3,8 +3,8 @@ import StoryFormat
 /// Wraps text to a width in terminal cells, keeping words whole where they fit. Words are found
 /// in the UTF-8 bytes (a space or a line feed is never part of another character there), so a
 /// chapter of 50 MB wraps in well under a second.
-enum TextLayout {
-    static func wrap(_ text: String, width: Int, indent: String = "") -> [String] {
+package enum TextLayout {
+    package static func wrap(_ text: String, width: Int, indent: String = "") -> [String] {
         let width = max(20, width)
         let indentWidth = indent.count
         var lines: [String] = []
@@ -69,7 +69,7 @@ enum TextLayout {
 
     /// Items (`b back`, `m mark`) joined by a separator and wrapped between items, never inside
     /// one; the lines after the first start with `indent`.
-    static func wrapItems(_ items: [String], separator: String = " · ", width: Int, indent: String = "") -> [String] {
+    package static func wrapItems(_ items: [String], separator: String = " · ", width: Int, indent: String = "") -> [String] {
         let width = max(20, width)
         let separatorWidth = DisplayWidth.of(separator)
         var lines: [String] = []
@@ -95,7 +95,7 @@ enum TextLayout {
 
     /// The longest start of `text` that fits in `width` terminal cells (for a line redrawn in
     /// place, which must never wrap).
-    static func truncate(_ text: String, width: Int) -> String {
+    package static func truncate(_ text: String, width: Int) -> String {
         var out = ""
         var used = 0
         for character in text {
@@ -109,7 +109,7 @@ enum TextLayout {
 
     /// Writes `text` to a stream: wrapped to the window with a hanging indent when the stream is
     /// a terminal, as it is otherwise (scripts and logs keep one line per message).
-    static func write(_ text: String, to stream: Terminal.Stream, indent: String = "") {
+    package static func write(_ text: String, to stream: Terminal.Stream, indent: String = "") {
         guard let columns = Terminal.width(of: stream) else { return stream.write(text + "\n") }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { paragraph -> [String] in
             // A line that fits is left exactly as it is (aligned columns keep their spaces).

@@ -10,45 +10,45 @@ import TerminalPictures
 
 /// How `cyd read` shows things: styled text on a terminal, plain text in a pipe, or one JSON
 /// object per event. Every piece of story text goes through VisibleText before it is printed.
-struct ReaderScreen {
-    enum Mode { case terminal, plain, json }
-    let mode: Mode
-    let colors: Bool
+package struct ReaderScreen {
+    package enum Mode { case terminal, plain, json }
+    package let mode: Mode
+    package let colors: Bool
     /// How pictures are drawn; always off unless the mode is terminal.
-    let pictures: PictureMode
-    let output = Terminal.standardOutput
+    package let pictures: PictureMode
+    package let output = Terminal.standardOutput
     /// Where the cursor is, counted in lines, and where a picture still loading will go.
-    let tracker = ScreenTracker()
+    package let tracker = ScreenTracker()
 
-    init(mode: Mode, colors: Bool, pictures: PictureMode = .off) {
+    package init(mode: Mode, colors: Bool, pictures: PictureMode = .off) {
         self.mode = mode
         self.colors = colors
         self.pictures = mode == .terminal ? pictures : .off
     }
 
-    var width: Int {
+    package var width: Int {
         if mode == .terminal, let columns = Terminal.width(of: output) { return min(columns, 100) }
         if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
         return 80
     }
 
-    func safe(_ text: String) -> String { VisibleText.escape(text, keepLineBreaks: true) }
+    package func safe(_ text: String) -> String { VisibleText.escape(text, keepLineBreaks: true) }
 
     /// For what must stay on one line (a path, a reason, a name): line breaks shown as ^J too, so
     /// a story cannot fake a line of cyd's own (a pic_path holding "\nThe end.").
-    func safeLine(_ text: String) -> String { VisibleText.escape(text) }
+    package func safeLine(_ text: String) -> String { VisibleText.escape(text) }
 
-    func style(_ text: String, _ code: String) -> String { colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    package func style(_ text: String, _ code: String) -> String { colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
-    func emit(_ event: [String: JSONValue]) {
+    package func emit(_ event: [String: JSONValue]) {
         output.write(JSONValue.object(event).encoded + "\n")
     }
 
-    func line(_ text: String = "") { write(text + "\n") }
+    package func line(_ text: String = "") { write(text + "\n") }
 
     /// Writes `text`; the cursor moves down by its newlines, or by `advancing` lines when given
     /// (a picture drawn with the cursor saved and restored moves it by what it reserved).
-    func write(_ text: String, advancing: Int? = nil) {
+    package func write(_ text: String, advancing: Int? = nil) {
         tracker.withLock { state in
             output.write(text)
             state.line += advancing ?? text.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
@@ -56,7 +56,7 @@ struct ReaderScreen {
     }
 
     /// - Parameter currentTitle: the title of the chapter reading goes on from.
-    func storyOpened(_ story: StoryRecord, _ resumption: Resumption, currentTitle: String) {
+    package func storyOpened(_ story: StoryRecord, _ resumption: Resumption, currentTitle: String) {
         switch mode {
         case .json:
             var event: [String: JSONValue] = ["event": "story", "id": .number(Double(story.id)), "title": .string(story.title)]
@@ -85,7 +85,7 @@ struct ReaderScreen {
         }
     }
 
-    func chapter(_ view: ChapterView, picture: PictureState, endingsFound: Int, endingCount: Int) {
+    package func chapter(_ view: ChapterView, picture: PictureState, endingsFound: Int, endingCount: Int) {
         let record = view.record
         switch mode {
         case .json:
@@ -149,7 +149,7 @@ struct ReaderScreen {
     // MARK: Pictures drawn
 
     /// The cells a chapter's picture may take: the text's width, about half the window's height.
-    func pictureBox(full: Bool = false) -> (window: Terminal.Window, columns: Int, rows: Int) {
+    package func pictureBox(full: Bool = false) -> (window: Terminal.Window, columns: Int, rows: Int) {
         let window = Terminal.window(of: output) ?? Terminal.Window(columns: width, rows: 24, cell: .usual)
         if full { return (window, window.columns, max(3, window.rows - 3)) }
         return (window, min(width, window.columns), max(3, window.rows / 2))
@@ -157,7 +157,7 @@ struct ReaderScreen {
 
     /// Draws the picture above the chapter's text, or its placeholder while it loads, or a line
     /// saying why it cannot be shown.
-    func showPicture(_ path: String, _ state: PictureState) {
+    package func showPicture(_ path: String, _ state: PictureState) {
         let (window, columns, rows) = pictureBox()
         switch state {
         case .ready(let stored):
@@ -182,14 +182,14 @@ struct ReaderScreen {
     /// Writes a drawn picture below the cursor: its rows are reserved first (scrolling if
     /// needed), then it is drawn from their top with the cursor saved, so whatever a protocol
     /// does with the cursor, the text goes on right below the picture.
-    func place(_ drawn: DrawnPicture) {
+    package func place(_ drawn: DrawnPicture) {
         let rows = drawn.rows
         write(String(repeating: "\n", count: rows) + "\u{1B}[\(rows)A\r\u{1B}7" + drawn.text + "\u{1B}8\u{1B}[\(rows)B\r", advancing: rows)
     }
 
     /// A picture that was loading has arrived (or failed): drawn into its placeholder when that
     /// is still on the screen, with the cursor (and whatever the reader is typing) left where it is.
-    func pictureSettled(_ path: String, _ state: PictureState) {
+    package func pictureSettled(_ path: String, _ state: PictureState) {
         tracker.withLock { screen in
             guard let placeholder = screen.placeholder, placeholder.path == path else { return }
             screen.placeholder = nil
@@ -213,7 +213,7 @@ struct ReaderScreen {
         }
     }
 
-    func pictureLine(_ path: String, _ state: PictureState) -> String {
+    package func pictureLine(_ path: String, _ state: PictureState) -> String {
         switch state {
         case .none: "[picture: \(safeLine(path))]"
         case .loading: "[picture: \(safeLine(path)), loading…]"
@@ -222,7 +222,7 @@ struct ReaderScreen {
         }
     }
 
-    func pictureJSON(_ path: String, _ state: PictureState) -> JSONValue {
+    package func pictureJSON(_ path: String, _ state: PictureState) -> JSONValue {
         switch state {
         case .none, .loading: .object(["path": .string(path), "state": "loading"])
         case .ready(let picture): .object(["path": .string(path), "state": "ready", "bytes": .number(Double(picture.data.count))])
@@ -230,14 +230,14 @@ struct ReaderScreen {
         }
     }
 
-    func describe(_ picture: StoredPicture) -> String {
+    package func describe(_ picture: StoredPicture) -> String {
         let kind = PictureFormat.detect(Array(picture.data.prefix(12))) ?? picture.mediaType ?? "unknown format"
         let size = picture.data.count < 1024 ? "\(picture.data.count) bytes" : "\(picture.data.count / 1024) KB"
         return "\(safe(kind)), \(size)"
     }
 
 
-    func message(_ text: String, event: String = "message", fields: [String: JSONValue] = [:]) {
+    package func message(_ text: String, event: String = "message", fields: [String: JSONValue] = [:]) {
         if mode == .json {
             var object = fields
             object["event"] = .string(event)
@@ -248,26 +248,26 @@ struct ReaderScreen {
         }
     }
 
-    func error(_ text: String) {
+    package func error(_ text: String) {
         if mode == .json { emit(["event": "error", "message": .string(text)]) } else { for part in wrapped(text) { line(style(part, "31")) } }
     }
 
     /// On a terminal, text wrapped to the window by display width; plain output (scripts,
     /// transcripts) keeps each message on one line.
-    func wrapped(_ text: String) -> [String] {
+    package func wrapped(_ text: String) -> [String] {
         mode == .terminal ? TextLayout.wrap(text, width: width) : [text]
     }
 
     /// The key reminder shown before each prompt (at an ending, where there is nothing to
     /// choose, it says so), from the command table; on a terminal wrapped between items.
-    func keyHints(atEnding: Bool) -> String {
+    package func keyHints(atEnding: Bool) -> String {
         let items = ReaderCommand.keyLineItems(atEnding: atEnding)
         let lines = mode == .terminal ? TextLayout.wrapItems(items, width: width) : [items.joined(separator: " · ")]
         return lines.map { style($0, "2") }.joined(separator: "\n")
     }
 
     /// `?`: the command table, one command a line.
-    func help() {
+    package func help() {
         if mode == .json {
             emit(["event": "help", "message": .string(ReaderCommand.helpLines().joined(separator: "\n"))])
         } else {
@@ -278,7 +278,7 @@ struct ReaderScreen {
     /// A line of the story picker: on a terminal the story's line wraps with a hanging indent
     /// and its source goes on a line of its own (a path is never cut mid-word with no indent);
     /// plain output keeps one line a story.
-    func pickerEntry(_ head: String, source: String) {
+    package func pickerEntry(_ head: String, source: String) {
         guard mode == .terminal else { return line(head + " · " + source) }
         let indent = "      "
         let lead = String(head.prefix { $0 == " " })
@@ -292,24 +292,24 @@ struct ReaderScreen {
 /// What the reader's screen holds: the cursor's line (counted from the start of reading) and
 /// the placeholder of a picture still loading. Writes and this count change together, under
 /// one lock, so a picture arriving in the background never interleaves with the page.
-final class ScreenTracker: @unchecked Sendable {
-    struct Placeholder {
-        var path: String
+package final class ScreenTracker: @unchecked Sendable {
+    package struct Placeholder {
+        package var path: String
         /// The line the placeholder starts on.
-        var top: Int
-        var columns: Int
-        var rows: Int
+        package var top: Int
+        package var columns: Int
+        package var rows: Int
     }
 
-    struct State {
-        var line = 0
-        var placeholder: Placeholder?
+    package struct State {
+        package var line = 0
+        package var placeholder: Placeholder?
     }
 
     private let lock = Lock()
     private var state = State()
 
-    func withLock<T>(_ body: (inout State) -> T) -> T { lock.withLock { body(&state) } }
+    package func withLock<T>(_ body: (inout State) -> T) -> T { lock.withLock { body(&state) } }
 }
 
 
