@@ -38,7 +38,13 @@ for size in 100 10000 100000; do
     times+=("$({ CYD_HOME="$work/add-library" /usr/bin/time -f %e "$cyd" add "$work/story-$size" >/dev/null; } 2>&1 | tail -1)")
   done
   median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
-  echo "add $size chapters: median ${median} s (runs: ${times[*]})"
+  # The peer: python's json.load of the same file, the least any reader of it must do.
+  loads=()
+  for run in 1 2 3; do
+    loads+=("$({ /usr/bin/time -f %e python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$work/story-$size/story.json"; } 2>&1 | tail -1)")
+  done
+  load=$(printf '%s\n' "${loads[@]}" | sort -n | sed -n 2p)
+  echo "add $size chapters: median ${median} s (runs: ${times[*]}); json.load ${load} s; add / json.load $(python3 -c "print(round($median / max($load, 0.001), 2))")"
   id=$("$cyd" add "$work/story-$size" | sed -n 's/.*(id \([0-9]*\),.*/\1/p')
   ids[$size]=$id
 done

@@ -249,7 +249,7 @@ struct Get: ParsableCommand {
                 Terminal.standardError.write("cyd: \(error.description)\n")
                 failed = true
             } catch let error as SourceError {
-                Terminal.standardError.write("cyd: cannot download \(VisibleText.escape(reference)): \(VisibleText.escape(error.description))\n")
+                Terminal.standardError.write("cyd: cannot download \(VisibleText.escape(reference)): \(VisibleText.escape(Words.source(error)))\n")
                 failed = true
             }
         }

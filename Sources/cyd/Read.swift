@@ -291,7 +291,7 @@ struct ReaderLoop {
             } catch {
                 // A storage error (a full disk, a read-only library) is shown, and reading goes on.
                 guard let worded = LibraryError.worded(error, path: session.library.location.databasePath) else { throw error }
-                screen.error(VisibleText.escape(worded.description))
+                screen.error(VisibleText.escape(Words.library(worded)))
             }
         }
         sayWherePlaceIsKept()

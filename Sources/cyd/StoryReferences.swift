@@ -32,7 +32,7 @@ enum StoryReference {
         } catch .unrecognised {
             throw CLIError(notFound(reference, in: importer.library))
         } catch {
-            throw CLIError("\(VisibleText.escape(reference)): \(VisibleText.escape(error.description))")
+            throw CLIError("\(VisibleText.escape(reference)): \(VisibleText.escape(Words.source(error)))")
         }
     }
 
