@@ -97,13 +97,13 @@ package enum PictureSupport {
 
 package extension Terminal {
     /// The window in cells, and a cell's size in pixels when the terminal reports it.
-    package struct Window: Equatable {
+    struct Window: Equatable {
         package var columns: Int
         package var rows: Int
         package var cell: CellSize
     }
 
-    package static func window(of stream: Stream) -> Window? {
+    static func window(of stream: Stream) -> Window? {
         var size = winsize()
         guard ioctl(stream.descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
         let cell =
@@ -115,7 +115,7 @@ package extension Terminal {
     /// Asks the terminal who it is (XTVERSION) and what it can do (primary device attributes),
     /// waiting at most `timeout` seconds; every terminal answers the second, which ends the wait.
     /// Nil when standard input or output is not a terminal, or nothing came back in time.
-    package static func askTerminal(timeout: Double = 0.5) -> String? {
+    static func askTerminal(timeout: Double = 0.5) -> String? {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return nil }
         var saved = termios()
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return nil }
@@ -153,7 +153,7 @@ package extension Terminal {
 
     /// Splits what came back into the terminal's answers (DCS ... ST and CSI ? ... c) and
     /// anything else: keys the reader typed while the question was out.
-    package static func separateAnswers(_ bytes: [UInt8]) -> (answers: [UInt8], typed: [UInt8]) {
+    static func separateAnswers(_ bytes: [UInt8]) -> (answers: [UInt8], typed: [UInt8]) {
         var answers: [UInt8] = []
         var typed: [UInt8] = []
         var index = 0
@@ -180,7 +180,7 @@ package extension Terminal {
         return (answers, typed)
     }
 
-    package static func monotonicSeconds() -> Double {
+    static func monotonicSeconds() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9

@@ -82,6 +82,6 @@ package final class SyncDisplay: @unchecked Sendable {
 }
 
 package extension String {
-    package func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
 }
 

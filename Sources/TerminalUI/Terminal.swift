@@ -148,7 +148,7 @@ package enum Terminal {
 package extension TextStyle {
     /// The text report on a terminal: SGR colours (bold red errors, yellow warnings, blue gutter,
     /// green help), or none.
-    package static func terminal(colors: Bool) -> TextStyle {
+    static func terminal(colors: Bool) -> TextStyle {
         guard colors else { return .plain }
         return TextStyle { part, text in
             let code =
