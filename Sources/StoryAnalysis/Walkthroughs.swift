@@ -184,14 +184,8 @@ public struct Playtest: Sendable {
     /// same walks on every machine), each at most `limit` choices long.
     public func random(count: Int, seed: UInt64, limit: Int) -> [Walk] {
         guard let start else { return [] }
-        var state = seed
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SplitMix64(state: seed)
+        func next() -> UInt64 { generator.next() }
         return (0..<count).map { _ in
             var walk = Walk(choices: [], chapters: [start])
             var current = start

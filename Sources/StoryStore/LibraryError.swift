@@ -27,8 +27,7 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noHome(let home):
-            let why = home.map { $0.isEmpty ? "HOME is empty" : "HOME is not an absolute path ('\($0)')" } ?? "HOME is not set"
-            return "\(why), so there is no place for the library; set CYD_HOME or choose a library folder"
+            return "\(Self.homeProblem(home)), so there is no place for the library; set CYD_HOME or choose a library folder"
         case .newerLibrary(let path, let unknown):
             return "the library \(path) was written by a newer cyd (\(unknown.joined(separator: ", "))); upgrade cyd or use another library folder; nothing was changed"
         case .folder(let path, let reason):
@@ -82,6 +81,11 @@ public enum StorageFailure: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension LibraryError {
+    /// What is wrong with HOME, for `noHome`: "HOME is not set", "HOME is empty", ...
+    public static func homeProblem(_ home: String?) -> String {
+        home.map { $0.isEmpty ? "HOME is empty" : "HOME is not an absolute path ('\($0)')" } ?? "HOME is not set"
+    }
+
     /// A storage error met anywhere, in words ("the library: the disk is full; ..."); nil for
     /// errors that are not storage errors.
     public static func words(for error: Error) -> String? {

@@ -70,11 +70,14 @@ package enum Terminal {
     /// kept): made once the session is known, since a signal handler cannot build a string.
     nonisolated(unsafe) static var interruptFarewell: UnsafeMutableBufferPointer<UInt8>?
 
-    package static func setInterruptFarewell(_ text: String) {
-        let bytes = Array(("\n" + text + "\n").utf8)
+    package static func setInterruptFarewell(_ text: String) { interruptFarewell = signalSafeCopy("\n" + text + "\n") }
+
+    /// Text a signal handler can write: bytes made now, kept for the life of the process.
+    private static func signalSafeCopy(_ text: String) -> UnsafeMutableBufferPointer<UInt8> {
+        let bytes = Array(text.utf8)
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = buffer.initialize(from: bytes)
-        interruptFarewell = buffer  // kept for the life of the process
+        return buffer
     }
 
     /// Ctrl-C (or the terminal going away) while reading: progress is saved after every move,
@@ -117,10 +120,7 @@ package enum Terminal {
     /// stored (a sync): clear the progress line, say `words`, and stop with the conventional
     /// status 130.
     package static func stopOnInterrupt(saying words: String) {
-        let bytes = Array(("\r\u{1B}[2K" + words + "\n").utf8)
-        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
-        _ = buffer.initialize(from: bytes)
-        stopWords = buffer  // kept for the life of the process
+        stopWords = signalSafeCopy("\r\u{1B}[2K" + words + "\n")
         for signalNumber in [SIGINT, SIGHUP, SIGTERM] {
             signal(signalNumber) { _ in
                 // Only write(2) and _exit(2) here: the words were made beforehand.

@@ -14,8 +14,7 @@ enum Words {
     static func library(_ error: LibraryError) -> String {
         switch error {
         case .noHome(let home):
-            let why = home.map { $0.isEmpty ? "HOME is empty" : "HOME is not an absolute path ('\($0)')" } ?? "HOME is not set"
-            return "\(why), so there is no place for the library; set CYD_HOME or pass --library with a folder"
+            return "\(LibraryError.homeProblem(home)), so there is no place for the library; set CYD_HOME or pass --library with a folder"
         case .newerLibrary(let path, let unknown):
             return "the library \(path) was written by a newer cyd (\(unknown.joined(separator: ", "))); upgrade cyd or use another --library; nothing was changed"
         case .differentStory(let existingTitle, let existingID, let newTitle, let newID):

@@ -1,21 +1,13 @@
 import StoryAnalysis
+import StoryFormat
 import Testing
 
 /// The exact answers are checked against brute force: every path enumerated on hundreds of small
 /// random graphs, with and without loops.
 @Suite("Playthroughs, counted exactly")
 struct PathAnalysisTests {
-    /// A deterministic generator (SplitMix64), so a failure names a seed that reproduces it.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// A deterministic generator, so a failure names a seed that reproduces it.
+    typealias Generator = SplitMix64
 
     static func randomGraph(seed: UInt64, acyclic: Bool) -> [[Int]] {
         var random = Generator(state: seed)

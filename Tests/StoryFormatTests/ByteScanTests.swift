@@ -13,7 +13,7 @@ struct ByteScanTests {
 
     @Test("agrees with a byte loop on 20,000 random texts, stops at every position of a word")
     func agreesWithTheByteLoop() {
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(state: 7)
         // Mostly plain text, with every kind of stop byte now and then (and bytes next to the
         // limits: 0x1F, 0x20, 0x7E, 0x7F, 0x80, 0xFF).
         let specials: [UInt8] = [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xFF, UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "[")]
@@ -29,18 +29,6 @@ struct ByteScanTests {
                 let fast = bytes.withUnsafeBufferPointer { plainTextEnd($0, from: start, to: count, except: a, b) }
                 #expect(fast == Self.naive(bytes, from: start, to: count, except: a, b), "\(bytes) from \(start)")
             }
-        }
-    }
-
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }
