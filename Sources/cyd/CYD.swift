@@ -47,7 +47,7 @@ struct CYD: ParsableCommand {
             Terminal.standardError.write("cyd: \(error.description)\n")
             terminate(2)
         } catch {
-            if error is LibraryError || LibraryError.words(for: error) != nil {
+            if LibraryError.words(for: error) != nil {  // any storage error, worded by cyd
                 Terminal.standardError.write("cyd: \(VisibleText.escape(Words.of(error)))\n")
                 terminate(2)
             }

@@ -124,7 +124,7 @@ struct Read: ParsableCommand {
                 Terminal.standardOutput.write("\n")
                 return nil
             }
-            let answer = raw.trimmingSpaces
+            let answer = raw.trimmingBlanks
             if answer.lowercased() == "q" { return nil }
             if answer.isEmpty || answer.unicodeScalars.contains(where: { VisibleText.isUnsafe($0) }) {
                 Terminal.standardOutput.write("A name, please (letters the page can show), or q to quit: ")
@@ -160,13 +160,15 @@ struct Read: ParsableCommand {
             // A story removed with its reader's place kept resumes there when it is added again.
             let source = StorySource(kind: .folder, location: LocalFile.realPath(folder) ?? folder)
             let kept = (try? library.keptPlace(profile: profile, source: source)) ?? nil
-            let progress = kept.map { "bundled, your place kept at '\(BundledStories.chapterTitle($0, of: folder))'" } ?? "bundled, not started"
-            screen.pickerEntry("  b\(number)) \(VisibleText.escape(BundledStories.title(of: folder))) · \(VisibleText.escape(progress))", source: VisibleText.escape(folder))
+            let story = BundledStories.story(in: folder)  // read once for its title and the kept chapter's
+            let progress = kept.map { "bundled, your place kept at '\(BundledStories.chapterTitle($0, of: story))'" } ?? "bundled, not started"
+            screen.pickerEntry(
+                "  b\(number)) \(VisibleText.escape(BundledStories.title(of: story, in: folder))) · \(VisibleText.escape(progress))", source: VisibleText.escape(folder))
         }
         let ids = Set(stored.map { String($0.id) })
         while true {
             if interactive { Terminal.standardOutput.write("Which one? (number, q to quit) ") }
-            guard let answer = readLine()?.trimmingSpaces.lowercased(), answer != "q" else { return nil }
+            guard let answer = readLine()?.trimmingBlanks.lowercased(), answer != "q" else { return nil }
             if ids.contains(answer), let id = Int64(answer), let record = try library.story(id: id) { return record }
             // Any bundled number works, also one already added (it is found, not added again).
             if answer.hasPrefix("b"), let number = Int(answer.dropFirst()), allBundled.indices.contains(number - 1) {
@@ -221,7 +223,7 @@ struct ReaderLoop {
                 if interactive { Terminal.standardOutput.write("\n") }
                 break
             }
-            let line = raw.trimmingSpaces
+            let line = raw.trimmingBlanks
             // A transcript (`cyd test --write`) annotates the choices: `# comment`, `> chapter`
             // after a choice and `= ending` at the end are for `cyd test --replay`, not commands.
             switch Transcript.kind(of: line) {
@@ -315,7 +317,7 @@ struct ReaderLoop {
 
     func split(_ line: String) -> (String, String) {
         guard let space = line.firstIndex(of: " ") else { return (line.lowercased(), "") }
-        return (line[..<space].lowercased(), String(line[line.index(after: space)...]).trimmingSpaces)
+        return (line[..<space].lowercased(), String(line[line.index(after: space)...]).trimmingBlanks)
     }
 
     func listBookmarks() throws {
@@ -445,23 +447,21 @@ enum BundledStories {
 
     static func folders() -> [String] { root().map { folders(in: $0) } ?? [] }
 
-    static func title(of folder: String) -> String {
-        guard let bytes = try? FileBytes.read(folder + "/story.json"),
-            let name = LoadedFile.load(bytes, options: .init(lenient: true)).story?.name?.value
-        else { return folder.split(separator: "/").last.map(String.init) ?? folder }
-        return name
+    /// A bundled story, read as readers read it; nil when it cannot be read.
+    static func story(in folder: String) -> Story? {
+        guard let bytes = try? FileBytes.read(folder + "/story.json") else { return nil }
+        return LoadedFile.load(bytes, options: .init(lenient: true)).story?.model()
     }
 
-    /// A chapter's title in a bundled story (its id when the story has no such chapter).
-    static func chapterTitle(_ key: String, of folder: String) -> String {
-        guard let bytes = try? FileBytes.read(folder + "/story.json"),
-            let chapter = LoadedFile.load(bytes, options: .init(lenient: true)).story?.model()?.chapters.first(where: { $0.id == key }),
-            case let name = chapter.name, !name.isEmpty
-        else { return key }
+    /// Its title, else the folder's name.
+    static func title(of story: Story?, in folder: String) -> String {
+        story.map(\.name) ?? folder.split(separator: "/").last.map(String.init) ?? folder
+    }
+
+    /// A chapter's title in it (its id when the story has no such chapter).
+    static func chapterTitle(_ key: String, of story: Story?) -> String {
+        guard let name = story?.chapters.first(where: { $0.id == key })?.name, !name.isEmpty else { return key }
         return name
     }
 }
 
-extension String {
-    var trimmingSpaces: String { trimmingBlanks }
-}
