@@ -27,23 +27,18 @@ extension StoryLibrary {
 
     // MARK: Progress
 
-    public func progress(profile: String, story: StoryRecord) throws -> Progress? {
+    public func progress(profile: String, story: StoryRecord) throws -> Progress? { try progress(profile: profile, source: story.source) }
+
+    /// Progress is kept by source: a story removed with its readers' places kept still has them.
+    public func progress(profile: String, source: StorySource) throws -> Progress? {
         try database.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT chapter_key, history, updated_at FROM progress WHERE profile = ? AND story_source = ?",
-                arguments: [profile, story.source.key]
+                arguments: [profile, source.key]
             ).map { row in
                 let history = JSONValue.parse(Array((row["history"] as String).utf8))?.array?.compactMap(\.string) ?? []
                 return Progress(chapterKey: row["chapter_key"], history: history, updatedAt: row["updated_at"])
             }
-        }
-    }
-
-    /// The chapter a reader was at in a story from this source, kept when the story was removed
-    /// (adding it again resumes there); nil when nothing was kept.
-    public func keptPlace(profile: String, source: StorySource) throws -> String? {
-        try database.read { db in
-            try String.fetchOne(db, sql: "SELECT chapter_key FROM progress WHERE profile = ? AND story_source = ?", arguments: [profile, source.key])
         }
     }
 

@@ -159,7 +159,7 @@ struct Read: ParsableCommand {
         for (number, folder) in bundled {
             // A story removed with its reader's place kept resumes there when it is added again.
             let source = StorySource(kind: .folder, location: LocalFile.realPath(folder) ?? folder)
-            let kept = (try? library.keptPlace(profile: profile, source: source)) ?? nil
+            let kept = (try? library.progress(profile: profile, source: source))??.chapterKey
             let story = BundledStories.story(in: folder)  // read once for its title and the kept chapter's
             let progress = kept.map { "bundled, your place kept at '\(BundledStories.chapterTitle($0, of: story))'" } ?? "bundled, not started"
             screen.pickerEntry(
