@@ -80,15 +80,20 @@ let package = Package(
         .testTarget(name: "StoryAnalysisTests", dependencies: ["StoryAnalysis", "StoryCheck", "StoryFormat"]),
         // servers and fixtures shared by the tests
         .target(name: "TestSupport", dependencies: ["StoryFormat"], path: "Tests/TestSupport"),
+        // a library in a temporary folder, for the store's and the reader's tests
+        .target(name: "LibraryTestSupport", dependencies: ["StorySources", "StoryStore", "TestSupport"], path: "Tests/LibraryTestSupport"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"]),
-        .testTarget(
-            name: "StorySyncTests", dependencies: ["StorySync", "StorySources", "StoryStore", "StoryReader", "StoryCheck", "Transport", "TestSupport"]),
+        .testTarget(name: "StorySyncTests", dependencies: ["StorySync", "StorySources", "StoryStore", "Transport", "TestSupport"]),
         .testTarget(
             name: "StoryStoreTests",
             dependencies: [
-                "StoryStore", "StorySources", "StoryReader", "StoryFormat", "StoryCheck", "Transport", "TestSupport",
+                "StoryStore", "StorySources", "StoryReader", "StoryFormat", "StoryCheck", "Transport", "TestSupport", "LibraryTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        .testTarget(
+            name: "StoryReaderTests", dependencies: ["StoryReader", "StorySources", "StoryStore", "StoryFormat", "Transport", "TestSupport", "LibraryTestSupport"]),
+        .testTarget(name: "StorySourcesTests", dependencies: ["StorySources", "StoryReader", "StoryStore", "Transport", "TestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalPictures"]),
         .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "TestSupport", "TerminalPictures", "TerminalUI"]),
         .testTarget(name: "TerminalPicturesTests", dependencies: ["TerminalPictures"]),
     ],

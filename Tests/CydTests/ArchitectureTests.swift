@@ -66,6 +66,42 @@ struct ArchitectureTests {
         #expect(Set(folders) == Self.ours.union(Self.cTargets).union(["cyd"]), "add a new module to ArchitectureTests (and to docs/architecture.md)")
     }
 
+    @Test("tests live beside the module they test: every file in Tests/XTests imports X, and every library module has its folder")
+    func testsLiveWithTheirModule() throws {
+        let tests = Command.packageRoot.appendingPathComponent("Tests")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: tests.path).filter { $0.hasSuffix("Tests") }
+        for folder in folders where folder != "CydTests" {
+            let module = String(folder.dropLast("Tests".count))
+            #expect(Self.ours.contains(module), "Tests/\(folder) names no module of ours")
+            let names = try FileManager.default.contentsOfDirectory(atPath: tests.appendingPathComponent(folder).path).filter { $0.hasSuffix(".swift") }
+            #expect(!names.isEmpty, "Tests/\(folder) has no Swift file")
+            for name in names {
+                let text = try String(contentsOf: tests.appendingPathComponent("\(folder)/\(name)"), encoding: .utf8)
+                #expect(Self.importedModules(text).contains(module), "Tests/\(folder)/\(name) does not import \(module): it belongs with the module it tests")
+            }
+        }
+        // cyd's tests run the built command; the modules below it have tests of their own.
+        let untested = Self.ours.subtracting(folders.map { String($0.dropLast("Tests".count)) })
+        #expect(untested == [], "modules with no test folder: \(untested.sorted())")
+    }
+
+    @Test("tests start programs one way: TestSupport's ChildProcess (signals reset, pipes close-on-exec, SIGPIPE ignored)")
+    func oneWayToStartAProgram() throws {
+        let tests = Command.packageRoot.appendingPathComponent("Tests")
+        let enumerator = try #require(FileManager.default.enumerator(atPath: tests.path))
+        // Spelt in parts so this file does not find itself.
+        let handMade = ["Process" + "()", "posix" + "_spawn", "Pipe" + "()"]
+        var seen = 0
+        for case let file as String in enumerator where file.hasSuffix(".swift") && file != "TestSupport/ChildProcess.swift" {
+            seen += 1
+            let text = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in Self.codeLines(text) where handMade.contains(where: { line.contains($0) }) {
+                Issue.record("Tests/\(file):\(number) starts a program by hand: use ChildProcess")
+            }
+        }
+        #expect(seen > 50, "the walk found the test files")
+    }
+
     @Test("Package.swift declares exactly the modules each target imports")
     func declaredAsImported() throws {
         let graph = try Self.declared()

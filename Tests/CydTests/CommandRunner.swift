@@ -5,12 +5,6 @@ import Glibc
 #endif
 
 /// Runs the built `cyd` (and other programs) as a user would, capturing what they print.
-struct CommandResult {
-    var status: Int32
-    var standardOutput: String
-    var standardError: String
-}
-
 enum Command {
     /// The package's root folder, found from this file's path.
     static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -28,50 +22,23 @@ enum Command {
         try run(cyd, arguments, in: directory, environment: environment, input: input)
     }
 
-    /// Runs `executable` (a path, or a name looked up on PATH).
+    /// Runs `executable` (a path, or a name looked up on PATH) with colour off and outside
+    /// GitHub Actions, as the tests expect cyd's plain output.
     static func run(
         _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], input: String? = nil
     ) throws -> CommandResult {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory ?? packageRoot
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        env.removeValue(forKey: "GITHUB_ACTIONS")
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let output = Pipe()
-        let error = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = stdin
-        try process.run()
-        if let input { ChildInput.write(Data(input.utf8), to: stdin.fileHandleForWriting) }
-        try stdin.fileHandleForWriting.close()
-        // Read both pipes before waiting, so a large output cannot fill a pipe and block.
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandResult(
-            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self))
+        try ChildProcess.run(
+            [executable.path] + arguments, in: (directory ?? packageRoot).path, environment: ["NO_COLOR": "1"].merging(environment) { $1 },
+            removing: ["GITHUB_ACTIONS"], input: input)
     }
 
     /// Starts cyd, and kills it (SIGKILL, no chance to tidy up) `delay` seconds later, or as soon
     /// after as it is still running.
     static func cydKilled(after delay: Double, _ arguments: [String], environment: [String: String]) throws {
-        let process = Process()
-        process.executableURL = cyd
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let child = try ChildProcess([cyd.path] + arguments, environment: environment, takesInput: false, output: .discarded, errors: .discarded)
         Thread.sleep(forTimeInterval: delay)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        child.signal(SIGKILL)
+        child.wait()
     }
 
     /// A program found on PATH, or nil.

@@ -57,18 +57,9 @@ struct FileSystemFaultTests {
         let environment = ["CYD_HOME": mount.folder.path("library")]
         #expect(try Command.cyd(["add", Self.sevenStairs], environment: environment).status == 0)
 
-        let process = Process()
-        process.executableURL = Command.cyd
-        process.arguments = ["read", "1", "--name", "Ana", "--plain"]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let reader = try ChildProcess([Command.cyd.path, "read", "1", "--name", "Ana", "--plain"], environment: environment, errors: .intoStandardOutput)
         func send(_ line: String) {
-            ChildInput.write(Data((line + "\n").utf8), to: input.fileHandleForWriting)
+            reader.send(line + "\n")
             usleep(400_000)
         }
         send("1")
@@ -79,10 +70,9 @@ struct FileSystemFaultTests {
         try FileManager.default.removeItem(atPath: filler)
         send("2")  // to Waiting: saved again
         send("q")
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text.suffix(800))")
+        let ended = reader.finish()
+        let text = ended.standardOutput
+        #expect(ended.status == 0, "\(text.suffix(800))")
         #expect(text.contains("your place was not saved"), "\(text.suffix(800))")
         #expect(text.contains("the disk is full") || text.contains("input/output error"))
         #expect(!text.contains("SQLite error"))

@@ -98,18 +98,14 @@ struct FixSafetyTests {
         let marker = try #require(Self.markerRange(in: buffer))
         for attempt in 0..<3 {
             try Data(buffer).write(to: URL(fileURLWithPath: path))
-            let fix = try SpawnedProcess([Command.cyd.path, "fix", path])
+            let fix = try ChildProcess([Command.cyd.path, "fix", path], takesInput: false, output: .discarded, errors: .discarded, ownGroup: true)
             var saves = 0
             var last = ""
             // Save every 40 ms or so during the first half second of the fix (which takes
             // seconds on this story), then let it finish.
             let start = Date()
             while saves < 100, Date().timeIntervalSince(start) < 0.5 {
-                var status: Int32 = 0
-                if waitpid(fix.pid, &status, WNOHANG) == fix.pid {
-                    fix.markExited(status: status)
-                    break
-                }
+                if fix.poll() != nil { break }
                 saves += 1
                 last = String(format: "m-%06d", attempt * 10_000 + saves)
                 var edited = buffer
@@ -125,8 +121,7 @@ struct FixSafetyTests {
                 }
                 usleep(40_000)
             }
-            if fix.exitStatus == nil { _ = fix.wait() }
-            let code = try #require(fix.exitStatus)
+            let code = fix.wait()
             #expect(code == 0 || code == 2, "exit \(code)")
             if saves > 0 {
                 #expect(try text(path).contains("\"summary\": \"\(last)\""), "attempt \(attempt): the save \(last) was lost (fix exited \(code))")
@@ -149,19 +144,15 @@ struct FixSafetyTests {
         }
         for signal in [SIGTERM, SIGTERM, SIGTERM, SIGKILL, SIGKILL] {
             try folder.write("story.json", Self.story(chapters: 40_000, textLength: 120))
-            let fix = try SpawnedProcess([Command.cyd.path, "fix", path])
+            let fix = try ChildProcess([Command.cyd.path, "fix", path], takesInput: false, output: .discarded, errors: .discarded, ownGroup: true)
             // Poll for the temporary file (10 s at most), then send the signal at once.
             for _ in 0..<10_000 {
                 if try !partials().isEmpty { break }
-                var status: Int32 = 0
-                if waitpid(fix.pid, &status, WNOHANG) == fix.pid {
-                    fix.markExited(status: status)
-                    break
-                }
+                if fix.poll() != nil { break }
                 usleep(1_000)
             }
-            kill(fix.pid, signal)
-            if fix.exitStatus == nil { _ = fix.wait() }
+            fix.signal(signal)
+            fix.wait()
             if signal == SIGTERM {
                 let left = try partials()
                 #expect(left.isEmpty, "SIGTERM left \(left)")

@@ -30,9 +30,9 @@ struct HostileGitServerTests {
     func hostile(_ test: Case) throws {
         let folder = try TemporaryFolder()
         let portFile = folder.path("port")
-        let server = try SpawnedProcess([
-            "python3", Command.packageRoot.appendingPathComponent("Tests/Support/hostile_git_server.py").path, test.mode, portFile,
-        ])
+        let server = try ChildProcess(
+            ["python3", Command.packageRoot.appendingPathComponent("Tests/Support/hostile_git_server.py").path, test.mode, portFile],
+            takesInput: false, output: .discarded, errors: .discarded, ownGroup: true)
         var waited = 0
         while !FileManager.default.fileExists(atPath: portFile), waited < 200 {
             usleep(50_000)

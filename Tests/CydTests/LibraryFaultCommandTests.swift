@@ -6,24 +6,12 @@ import Testing
 struct LibraryFaultCommandTests {
     /// Starts `count` cyd processes at once and waits for all of them.
     static func together(_ count: Int, _ arguments: [String], environment: [String: String]) throws -> [(Int32, String)] {
-        var processes: [(Process, Pipe)] = []
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        for _ in 0..<count {
-            let process = Process()
-            process.executableURL = Command.cyd
-            process.arguments = arguments
-            process.environment = env
-            let error = Pipe()
-            process.standardError = error
-            process.standardOutput = FileHandle.nullDevice
-            processes.append((process, error))
+        let children = try (0..<count).map { _ in
+            try ChildProcess([Command.cyd.path] + arguments, environment: environment, takesInput: false, output: .discarded)
         }
-        for (process, _) in processes { try process.run() }
-        return processes.map { process, error in
-            let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, message)
+        return children.map { child in
+            let result = child.finish()
+            return (result.status, result.standardError)
         }
     }
 
@@ -89,21 +77,10 @@ struct LibraryFaultCommandTests {
         #expect(blocked.standardError.contains("is not a folder"), "\(blocked.standardError)")
         #expect(!blocked.standardError.contains("NSCocoaErrorDomain"))
 
-        var environment = ProcessInfo.processInfo.environment
-        for key in ["HOME", "CYD_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"] { environment.removeValue(forKey: key) }
-        let process = Process()
-        process.executableURL = Command.cyd
-        process.arguments = ["list"]
-        process.environment = environment
-        process.currentDirectoryURL = folder.url
-        let error = Pipe()
-        process.standardError = error
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
-        #expect(message == "cyd: HOME is not set, so there is no place for the library; set CYD_HOME or pass --library with a folder\n")
+        let homeless = try ChildProcess.run(
+            [Command.cyd.path, "list"], in: folder.url.path, removing: ["HOME", "CYD_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"])
+        #expect(homeless.status == 2)
+        #expect(homeless.standardError == "cyd: HOME is not set, so there is no place for the library; set CYD_HOME or pass --library with a folder\n")
         #expect(!FileManager.default.fileExists(atPath: folder.path(".local")), "no library made in the current folder")
     }
 

@@ -14,11 +14,14 @@ struct TerminalReadingTests {
 
         init(command: String, columns: Int = 90) throws {
             tmux = try #require(Command.which("tmux"), "tmux is not installed")
-            // The server tmux starts keeps what it inherits open, which confuses Process's wait,
-            // and the test runner's blocked signals would reach the reader: SpawnedProcess avoids both.
+            // The server tmux starts keeps what it inherits open, and the test runner's blocked
+            // signals would reach the reader: its own group, /dev/null and a clean mask avoid both.
             // The shell prints the program's exit status and keeps the pane open to be read.
             let wrapped = "trap : INT; \(command); echo \"[exited $?]\"; sleep 60"
-            #expect(try SpawnedProcess([tmux.path, "-L", socket, "new-session", "-d", "-s", name, "-x", String(columns), "-y", "45", wrapped]).wait() == 0)
+            let started = try ChildProcess(
+                [tmux.path, "-L", socket, "new-session", "-d", "-s", name, "-x", String(columns), "-y", "45", wrapped], takesInput: false, output: .discarded,
+                errors: .discarded, ownGroup: true)
+            #expect(started.wait() == 0)
         }
 
         deinit { _ = try? run(["kill-server"]) }

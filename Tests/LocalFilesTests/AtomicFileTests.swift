@@ -103,11 +103,9 @@ struct AtomicFileTests {
     @Test("leftovers of killed writers are removed; a live writer's temporary file is left alone")
     func leftovers() throws {
         // A process that has ended: its pid is free (checked), so its temporary file is stale.
-        let ended = Process()
-        ended.executableURL = URL(fileURLWithPath: "/bin/true")
-        try ended.run()
-        ended.waitUntilExit()
-        let dead = ended.processIdentifier
+        let ended = try ChildProcess(["/bin/true"])
+        ended.wait()
+        let dead = ended.pid
         #expect(kill(dead, 0) != 0)
         let stale = try folder.write(".story.json.partial-\(dead)", "half").path
         let live = try folder.write(".story.json.partial-1", "someone else's").path  // pid 1 always runs

@@ -3,6 +3,7 @@ import StoryFormat
 import StoryReader
 import StorySources
 import StoryStore
+import LibraryTestSupport
 import TestSupport
 import Testing
 
@@ -11,7 +12,7 @@ struct LibraryFaultTests {
     @Test("a reader whose story was removed and forgotten stops writing for it, and says so")
     func removedWhileReading() throws {
         let fixture = try Fixture()
-        try fixture.add(storyJSON(ReadingSessionTests.chain))
+        try fixture.add(storyJSON(Fixture.chain))
         let story = try fixture.library.stories().first!
         let reader = try ReadingSession(library: fixture.library, story: story, profile: "ana", firstName: "Ana")
         try reader.begin()
@@ -22,7 +23,7 @@ struct LibraryFaultTests {
         #expect(throws: LibraryError.storyRemoved(title: story.title)) { try reader.bookmark("mark") }
         #expect(throws: LibraryError.self) { try reader.choose(1) }
         // Added again: nothing of the forgotten reading came back.
-        try fixture.add(storyJSON(ReadingSessionTests.chain))
+        try fixture.add(storyJSON(Fixture.chain))
         let again = try fixture.library.stories().first!
         #expect(try fixture.library.notes(profile: "ana", story: again).isEmpty)
         #expect(try fixture.library.bookmarks(profile: "ana", story: again).isEmpty)

@@ -3,38 +3,9 @@ import StoryFormat
 import StoryReader
 import StorySources
 import StoryStore
+import LibraryTestSupport
 import TestSupport
 import Testing
-
-/// A story written from (id, [targets]) pairs; the first chapter is the start (TestStory.graph).
-func storyJSON(title: String = "Tide", id: String = "s1", _ chapters: [(String, [String])], picture: String? = nil, text: String = "Hello, [[name]].") -> String {
-    TestStory.graph(chapters, id: id, title: title, text: text, picture: picture).json
-}
-
-final class Fixture {
-    let folder: URL
-    let library: StoryLibrary
-
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("story"), withIntermediateDirectories: true)
-        library = try StoryLibrary(location: LibraryLocation(home: folder.appendingPathComponent("library").path))
-    }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
-
-    var storyFolder: String { folder.appendingPathComponent("story").path }
-
-    func write(_ json: String, name: String = "story.json") throws {
-        try Data(json.utf8).write(to: folder.appendingPathComponent("story/\(name)"))
-    }
-
-    @discardableResult
-    func add(_ json: String) throws -> ImportResult {
-        try write(json)
-        return try library.importFolder(storyFolder)
-    }
-}
 
 @Suite("The story library")
 struct LibraryTests {
@@ -155,13 +126,5 @@ struct LibraryTests {
         try fixture.library.remove(again, forgetProgress: true)
         let third = try fixture.add(storyJSON(Self.fork)).story
         #expect(try fixture.library.progress(profile: "ana", story: third) == nil)
-    }
-}
-
-extension StoryLibrary {
-    /// Adds a folder or story file the way `cyd add` does: read, checked, stored.
-    @discardableResult
-    func importFolder(_ path: String, replace: Bool = false) throws(SourceError) -> ImportResult {
-        try StoryImporter(library: self).add(path, replace: replace)
     }
 }

@@ -11,8 +11,8 @@ import Transport
 /// accepts connections and never answers.
 @Suite("Catalogue sync: authors.json, discovery, incremental parallel checks")
 struct CatalogueSyncTests {
-    static func story(_ title: String) -> [UInt8] { GitSourceTests.story(title) }
-    static let readme = GitSourceTests.readme
+    static func story(_ title: String) -> [UInt8] { TestStory.twoChapters(title: title, summary: "From git").bytes }
+    static let readme = TestStory.taggedReadme
 
     final class Setup {
         let git = try! TestGitServer()

@@ -10,8 +10,7 @@ public final class TestForge: @unchecked Sendable {
     public let port: Int
     public let stallPort: Int
     public let configPath: String
-    private let process = Process()
-    private let input = Pipe()
+    private let server: ChildProcess
 
     public struct Repository: Sendable {
         public var name: String
@@ -33,27 +32,22 @@ public final class TestForge: @unchecked Sendable {
 
     public init(serving git: TestGitServer) throws {
         configPath = git.root.appendingPathComponent("forge.json").path
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", TestHTTPServer.packageRoot.appendingPathComponent("Tests/Support/forge_server.py").path, configPath,
-            git.root.appendingPathComponent("served").path,
-        ]
-        process.standardInput = input
-        process.standardOutput = output
         try Self.write(users: [:], pageSize: 100, rateLimited: false, to: configPath)
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
-        let ports = String(decoding: line, as: UTF8.self).split(separator: " ").compactMap { Int($0) }
+        server = try ChildProcess(
+            [
+                "python3", TestHTTPServer.packageRoot.appendingPathComponent("Tests/Support/forge_server.py").path, configPath,
+                git.root.appendingPathComponent("served").path,
+            ], errors: .inherited)
+        let ports = (server.readLine() ?? "").split(separator: " ").compactMap { Int($0) }
         guard ports.count == 2 else { throw TestSupportError("the forge stand-in did not start") }
         port = ports[0]
         stallPort = ports[1]
     }
 
     deinit {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        // Closing its input ends it (and the git http-backend children it waits for).
+        server.closeInput()
+        server.wait()
     }
 
     /// What the API stand-in answers from now on.

@@ -8,17 +8,18 @@ import Glibc
 public final class TestGitServer: @unchecked Sendable {
     public let root: URL
     public let port: Int
-    private var daemon: SpawnedProcess?
+    private var daemon: ChildProcess?
 
     public init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-git-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("work"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("served"), withIntermediateDirectories: true)
         port = try Self.freePort()
-        daemon = try SpawnedProcess([
-            "git", "daemon", "--reuseaddr", "--export-all", "--listen=127.0.0.1", "--port=\(port)",
-            "--base-path=\(root.appendingPathComponent("served").path)", root.appendingPathComponent("served").path,
-        ])
+        daemon = try ChildProcess(
+            [
+                "git", "daemon", "--reuseaddr", "--export-all", "--listen=127.0.0.1", "--port=\(port)",
+                "--base-path=\(root.appendingPathComponent("served").path)", root.appendingPathComponent("served").path,
+            ], takesInput: false, output: .discarded, errors: .discarded, ownGroup: true)
         // Bounded wait until it accepts connections (generous: a loaded 2-core machine running
         // every suite at once can take seconds to start a process).
         var tries = 0
@@ -71,18 +72,9 @@ public final class TestGitServer: @unchecked Sendable {
 
     @discardableResult
     func git(_ arguments: [String], in directory: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + arguments
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestSupportError("git \(arguments.joined(separator: " ")) failed") }
-        return String(decoding: data, as: UTF8.self)
+        let result = try ChildProcess.run(["git"] + arguments, in: directory.path)
+        guard result.status == 0 else { throw TestSupportError("git \(arguments.joined(separator: " ")) failed: \(result.standardError)") }
+        return result.standardOutput
     }
 
     public static func freePort() throws -> Int {

@@ -10,8 +10,7 @@ public final class TestHTTPServer: @unchecked Sendable {
     public let scheme: String
     /// Plain http on the same routes and counts (the same as `port` without TLS).
     public let plainPort: Int
-    private let process = Process()
-    private let input = Pipe()
+    private let server: ChildProcess
 
     public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -19,16 +18,11 @@ public final class TestHTTPServer: @unchecked Sendable {
     /// - Parameter tls: a certificate and key to serve https with.
     /// - Parameter files: a folder served under /files/.
     public init(tls: TestCertificate? = nil, files: String? = nil) throws {
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.packageRoot.appendingPathComponent("Tests/Support/http_server.py").path]
-            + (tls.map { ["--tls", $0.certificate, $0.key] } ?? []) + (files.map { ["--files", $0] } ?? [])
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
-        let ports = String(decoding: line, as: UTF8.self).split(separator: " ").compactMap { Int($0) }
+        server = try ChildProcess(
+            ["python3", Self.packageRoot.appendingPathComponent("Tests/Support/http_server.py").path]
+                + (tls.map { ["--tls", $0.certificate, $0.key] } ?? []) + (files.map { ["--files", $0] } ?? []),
+            errors: .inherited)
+        let ports = (server.readLine() ?? "").split(separator: " ").compactMap { Int($0) }
         guard let port = ports.first else { throw TestSupportError("the test HTTP server did not start") }
         self.port = port
         plainPort = ports.last!
@@ -36,9 +30,10 @@ public final class TestHTTPServer: @unchecked Sendable {
     }
 
     deinit {
-        try? input.fileHandleForWriting.close()
-        process.terminate()
-        process.waitUntilExit()
+        // Closing its input ends it; a server stuck in a test's slow answer is killed.
+        server.closeInput()
+        server.signal(SIGTERM)
+        server.wait()
     }
 
     public func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
@@ -89,21 +84,10 @@ public struct TestCertificate: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         certificate = folder.appendingPathComponent("cert.pem").path
         key = folder.appendingPathComponent("key.pem").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
+        let made = try ChildProcess.run([
             "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestSupportError("openssl could not make a certificate") }
+        ])
+        guard made.status == 0 else { throw TestSupportError("openssl could not make a certificate") }
     }
-}
-
-public struct TestSupportError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
 }

@@ -89,6 +89,9 @@ public struct TestStory: Sendable {
     }
 
     public var bytes: [UInt8] { Array(json.utf8) }
+
+    /// A README carrying the catalogue's tag, as a story repository's front page.
+    public static let taggedReadme = Array("# Tale\n\nA #ChooseYourDestiny story.\n".utf8)
 }
 
 extension TestStory.Chapter {

@@ -3,13 +3,13 @@ import StoryFormat
 import StoryReader
 import StorySources
 import StoryStore
+import LibraryTestSupport
 import TestSupport
 import Transport
 import Testing
 
 @Suite("Reading sessions")
 struct ReadingSessionTests {
-    static let chain = [("a", ["b", "x"]), ("b", ["c"]), ("c", ["d", "e"]), ("d", []), ("e", []), ("x", [])]
 
     func session(_ fixture: Fixture, profile: String = "ana", name: String? = "Ana") throws -> ReadingSession {
         let story = try fixture.library.stories().first!
@@ -21,7 +21,7 @@ struct ReadingSessionTests {
     @Test("starts at the first chapter with [[name]] filled in; choosing moves and is saved")
     func chooseAndResume() throws {
         let fixture = try Fixture()
-        try fixture.add(storyJSON(Self.chain))
+        try fixture.add(storyJSON(Fixture.chain))
         let reader = try session(fixture)
         #expect(try reader.begin() == .started)
         #expect(reader.current.paragraphs == ["Hello, Ana. This is a."])
@@ -37,7 +37,7 @@ struct ReadingSessionTests {
     @Test("a choice that does not exist is an error, not a move")
     func badChoice() throws {
         let fixture = try Fixture()
-        try fixture.add(storyJSON(Self.chain))
+        try fixture.add(storyJSON(Fixture.chain))
         let reader = try session(fixture)
         try reader.begin()
         #expect(throws: ReadingError.noSuchChoice(3, available: 2)) { try reader.choose(3) }
@@ -58,7 +58,7 @@ struct ReadingSessionTests {
     @Test("back undoes, restart starts over, and --restart ignores saved progress")
     func backAndRestart() throws {
         let fixture = try Fixture()
-        try fixture.add(storyJSON(Self.chain))
+        try fixture.add(storyJSON(Fixture.chain))
         let reader = try session(fixture)
         try reader.begin()
         try reader.choose(1)
@@ -77,7 +77,7 @@ struct ReadingSessionTests {
     @Test("endings found are counted per profile: endings found 2 of 3")
     func endings() throws {
         let fixture = try Fixture()
-        try fixture.add(storyJSON(Self.chain))
+        try fixture.add(storyJSON(Fixture.chain))
         let ana = try session(fixture)
         try ana.begin()
         try ana.choose(2)  // x, an ending
@@ -96,7 +96,7 @@ struct ReadingSessionTests {
     @Test("bookmarks and notes are kept per story and profile, listed and removable")
     func bookmarksAndNotes() throws {
         let fixture = try Fixture()
-        try fixture.add(storyJSON(Self.chain))
+        try fixture.add(storyJSON(Fixture.chain))
         let reader = try session(fixture)
         try reader.begin()
         try reader.choose(1)
@@ -134,7 +134,7 @@ struct ReadingSessionTests {
         let fixture = try Fixture()
         try FileManager.default.createDirectory(at: fixture.folder.appendingPathComponent("story/resources"), withIntermediateDirectories: true)
         try Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3]).write(to: fixture.folder.appendingPathComponent("story/resources/a.png"))
-        try fixture.add(storyJSON(Self.chain, picture: "resources/a.png"))
+        try fixture.add(storyJSON(Fixture.chain, picture: "resources/a.png"))
         let reader = try session(fixture)
         try reader.begin()
         guard case .ready(let picture) = reader.waitForPicture(timeout: 10) else { Issue.record("not loaded"); return }
@@ -148,7 +148,7 @@ struct ReadingSessionTests {
     @Test("a path that leaves the story folder is refused")
     func hostilePicturePath() throws {
         let fixture = try Fixture()
-        try fixture.add(storyJSON(Self.chain, picture: "../../etc/passwd"))
+        try fixture.add(storyJSON(Fixture.chain, picture: "../../etc/passwd"))
         let reader = try session(fixture)
         try reader.begin()
         #expect(reader.waitForPicture(timeout: 10) == .failed(path: "../../etc/passwd", reason: "the path leaves the story's folder"))
@@ -161,7 +161,7 @@ struct ReadingSessionTests {
         setenv("CURL_CA_BUNDLE", certificate.certificate, 1)
         defer { unsetenv("CURL_CA_BUNDLE") }
         let fixture = try Fixture()
-        try fixture.add(storyJSON(Self.chain, picture: server.url("/picture.png")))
+        try fixture.add(storyJSON(Fixture.chain, picture: server.url("/picture.png")))
         let reader = try session(fixture)
         try reader.begin()
         guard case .ready = reader.waitForPicture(timeout: 20) else { Issue.record("not loaded: \(reader.picture())"); return }
@@ -173,7 +173,7 @@ struct ReadingSessionTests {
         #expect(try server.count("/picture.png") == 1)
         // A failing picture: a placeholder with the reason, then a retry asks again.
         let broken = try Fixture()
-        try broken.add(storyJSON(Self.chain, picture: server.url("/status/404")))
+        try broken.add(storyJSON(Fixture.chain, picture: server.url("/status/404")))
         let unlucky = try session(broken)
         try unlucky.begin()
         #expect(unlucky.waitForPicture(timeout: 20) == .failed(path: server.url("/status/404"), reason: "the server answered 404"))

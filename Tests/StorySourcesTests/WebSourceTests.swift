@@ -2,7 +2,6 @@ import Foundation
 import StoryReader
 import StorySources
 import StoryStore
-import StorySync
 import TestSupport
 import Testing
 import Transport

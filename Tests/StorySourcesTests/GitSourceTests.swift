@@ -2,7 +2,6 @@ import Foundation
 import StoryReader
 import StorySources
 import StoryStore
-import StorySync
 import TestSupport
 import Testing
 import Transport
@@ -12,7 +11,7 @@ struct GitSourceTests {
     static func story(_ title: String, picture: String? = nil) -> [UInt8] {
         TestStory.twoChapters(title: title, summary: "From git", picture: picture).bytes
     }
-    static let readme = Array("# Tale\n\nA #ChooseYourDestiny story.\n".utf8)
+    static let readme = TestStory.taggedReadme
 
     final class Setup {
         let server = try! TestGitServer()
