@@ -48,7 +48,9 @@ public enum CatalogueIndex {
     /// a reader never sees half a file). Returns how many stories and bytes.
     public static func publish(_ library: StoryLibrary, to folder: String, at time: Double = Date().timeIntervalSince1970) throws(SyncError) -> (stories: Int, bytes: Int) {
         let entries: [CatalogueEntry]
-        do { entries = try library.catalogue() } catch { throw .storage("cannot read the catalogue: \(words(error))") }
+        do { entries = try library.catalogue() } catch {
+            throw .storage(StorageProblem(.readingCatalogue, error: error, databasePath: library.location.databasePath))
+        }
         let stories = entries.filter { $0.isStory == true && $0.headCommit != nil }.sorted { $0.id.lowercased() < $1.id.lowercased() }
         // One story a line (a published index diffs well), each written by JSONValue.
         var bytes = Array("{\n  \"\(formatKey)\": 1,\n  \"generated_at\": \(Int(time)),\n  \"stories\": [".utf8)
@@ -68,22 +70,12 @@ public enum CatalogueIndex {
 
     static func write(_ bytes: [UInt8], to folder: String) throws(SyncError) {
         if FileStatus(folder) == nil { mkdir(folder, 0o755) }
-        guard FileStatus(folder)?.isDirectory == true else { throw .storage("cannot publish into \(folder): it is not a folder") }
+        guard FileStatus(folder)?.isDirectory == true else { throw .storage(StorageProblem(.publishing(into: folder), .notAFolder(path: folder))) }
         let target = folder + "/" + fileName
         do {
             try AtomicFile.write(bytes, to: target)
         } catch {
-            let reason: String
-            switch error {
-            case .system(let code): reason = LocalFile.reason(code)
-            case .readOnly: reason = "it is read-only"
-            case .hardLinked(let links): reason = "it has \(links) hard links"
-            case .isFolder: reason = "it is a folder"
-            case .noName, .changedSinceRead: reason = "it cannot be replaced"
-            case .folderMissing(let folder), .notAFolder(let folder): reason = "'\(folder)' is not a folder"
-            case .unreadable(let failure): reason = failure.description
-            }
-            throw .storage("cannot write \(target): \(reason)")
+            throw .storage(StorageProblem(.publishing(into: folder), .file(path: target, error)))
         }
     }
 
@@ -269,7 +261,7 @@ public enum CatalogueIndex {
             // A rejected entry's story stays as it was last synced, rather than vanishing.
             before = try library.applyIndex(stories, keeping: Set(decoded.rejected.map(\.url).filter { !$0.isEmpty }), at: Date().timeIntervalSince1970)
         } catch {
-            throw .storage("cannot update the library: \(words(error))")
+            throw .storage(StorageProblem(.updatingLibrary, error: error, databasePath: library.location.databasePath))
         }
         for rejected in decoded.rejected {
             report.items.append(.init(id: rejected.id, url: rejected.url, outcome: .failed(.invalidIndexEntry(rejected.finding)), title: nil))
@@ -298,7 +290,7 @@ public enum CatalogueIndex {
                 } catch let error as GitError {
                     item.outcome = .failed(.transport(.git(error)))
                 } catch {
-                    item.outcome = .failed(.storage(words(error)))
+                    item.outcome = .failed(.storage(StorageProblem(.storingRepository, error: error, databasePath: library.location.databasePath)))
                 }
             }
             let done = fetched.store(item, at: index)

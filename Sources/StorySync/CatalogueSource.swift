@@ -75,7 +75,7 @@ public enum CatalogueSource {
     }
 }
 
-public enum SyncError: Error, Sendable, CustomStringConvertible {
+public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The catalogue itself cannot be had: nothing was synced.
     case unavailable(source: String, reason: String)
     /// The catalogue was given as a file that does not exist (nor a folder holding one).
@@ -84,8 +84,8 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
     case invalidCatalogue(file: String, findings: [SyncReport.Finding])
     /// A published index was read but cannot be used as a whole; the findings say where and why.
     case invalidIndex(file: String, findings: [SyncReport.Finding])
-    /// The library could not be written.
-    case storage(String)
+    /// The library or the published file could not be read or written.
+    case storage(StorageProblem)
 
     public var description: String {
         switch self {
@@ -96,7 +96,7 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
                 .joined(separator: "\n  ")
         case .invalidIndex(let file, let findings):
             (["\(file) is not a usable catalogue index"] + findings.map { "\($0)" }).joined(separator: "\n  ")
-        case .storage(let message): message
+        case .storage(let problem): problem.description
         }
     }
 }

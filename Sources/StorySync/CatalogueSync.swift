@@ -52,14 +52,14 @@ public enum CatalogueSync {
         if CatalogueIndex.isIndex(contents.bytes) {
             return try CatalogueIndex.sync(contents, options: options, library: library, events: events)
         }
-        do { try library.forgetAppliedIndex() } catch { throw .storage("cannot update the library: \(words(error))") }
+        do { try library.forgetAppliedIndex() } catch { throw .storage(StorageProblem(.updatingLibrary, error: error, databasePath: library.location.databasePath)) }
         let authors = try readAuthors(contents)
         var report = SyncReport()
         report.catalogueWarnings = authors.warnings
         report.authorFailures = authors.rejected
         report.authors = authors.valid.count
         let names = Set(authors.valid.map(\.name)).union(authors.rejected.map(\.author))
-        do { try library.removeAuthors(notIn: names) } catch { throw .storage("cannot update the library: \(words(error))") }
+        do { try library.removeAuthors(notIn: names) } catch { throw .storage(StorageProblem(.updatingLibrary, error: error, databasePath: library.location.databasePath)) }
 
         // Discovery, one author at a time (GitHub is asked politely, in sequence).
         let api = GitHubAPI(baseURL: options.githubAPI, token: options.githubToken, cache: library)
@@ -80,7 +80,7 @@ public enum CatalogueSync {
                     toCheck += try discoverOnGitHub(author.name, api: api, library: library, report: &report)
                 }
             } catch {
-                report.authorFailures.append((author.name, .storage(words(error))))
+                report.authorFailures.append((author.name, .storage(StorageProblem(.recordingRepositories, error: error, databasePath: library.location.databasePath))))
             }
         }
 
@@ -182,9 +182,9 @@ public enum CatalogueSync {
         } catch {
             try library.recordDiscovery(author: user, entries: [], at: now, error: error.description)
             switch error {
-            case .rateLimited(let reset, let message): report.rateLimited = (reset, message)
+            case .rateLimited(let reset, _, _): report.rateLimited = (reset, error.description)
             case .notFound: report.authorFailures.append((user, .unknownGitHubUser))
-            case .failed(let message): report.authorFailures.append((user, .gitHub(message)))
+            case .status, .unreachable, .unexpectedAnswer: report.authorFailures.append((user, .gitHub(error)))
             }
             return known.values.filter { $0.isStory == true }
         }
@@ -222,8 +222,8 @@ public enum CatalogueSync {
             do {
                 readme = try api.readme(owner: user, repository: repository.name)
             } catch {
-                if case .rateLimited(let reset, let message) = error { report.rateLimited = (reset, message) } else {
-                    report.items.append(.init(id: entry.id, url: entry.url, outcome: .failed(.gitHub(error.description))))
+                if case .rateLimited(let reset, _, _) = error { report.rateLimited = (reset, error.description) } else {
+                    report.items.append(.init(id: entry.id, url: entry.url, outcome: .failed(.gitHub(error))))
                 }
                 if previous?.isStory == true, let previous { toCheck.append(previous) }
                 continue
@@ -270,7 +270,7 @@ public enum CatalogueSync {
             do {
                 try library.recordCheck(url: entry.url, CatalogueCheck(outcome, checkedAt: started, pushedAt: entry.discovery == .github ? entry.pushedAt : nil))
             } catch {
-                item.outcome = .failed(.storage("cannot record the check: \(words(error))"))
+                item.outcome = .failed(.storage(StorageProblem(.recordingCheck, error: error, databasePath: library.location.databasePath)))
             }
         }
         func fail(_ failure: SyncReport.SyncFailure) -> SyncReport.Item {
@@ -355,7 +355,7 @@ public enum CatalogueSync {
         } catch let error as GitError {
             return fail(.transport(.git(error)))
         } catch {
-            return fail(.storage(words(error)))
+            return fail(.storage(StorageProblem(.storingRepository, error: error, databasePath: library.location.databasePath)))
         }
         return item
     }
@@ -378,10 +378,4 @@ final class ResultList: @unchecked Sendable {
     }
 
     var items: [SyncReport.Item] { lock.withLock { slots.compactMap { $0 } } }
-}
-
-/// An error in words: the library's own wording for storage failures, else the error's description
-/// (our error types describe themselves in sentences).
-func words(_ error: any Error) -> String {
-    LibraryError.words(for: error) ?? String(describing: error)
 }

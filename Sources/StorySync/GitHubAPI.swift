@@ -40,17 +40,42 @@ public struct GitHubAPI: Sendable {
         public var pushed_at: String?
     }
 
-    public enum Failure: Error, Sendable, CustomStringConvertible {
-        /// The rate limit is spent; `reset` is when it refills (Unix time), when GitHub said.
-        case rateLimited(reset: Double?, message: String)
-        case notFound(String)
-        case failed(String)
+    /// What was asked of GitHub.
+    public enum Subject: Sendable, Equatable, CustomStringConvertible {
+        case repositories(of: String)
+        case readme(owner: String, repository: String)
 
         public var description: String {
             switch self {
-            case .rateLimited(_, let message): message
-            case .notFound(let message): message
-            case .failed(let message): message
+            case .repositories(let user): "the repositories of \(user)"
+            case .readme(let owner, let repository): "the README of \(owner)/\(repository)"
+            }
+        }
+    }
+
+    /// Why GitHub gave no usable answer; `apiMessage` is GitHub's own `message` when it sent one.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The rate limit is spent; `reset` is when it refills (Unix time), when GitHub said.
+        case rateLimited(reset: Double?, asking: Subject, apiMessage: String?)
+        /// 404: no such user (or repository).
+        case notFound(Subject)
+        /// Another status than 2xx, 304, 404 or a rate limit.
+        case status(Int, asking: Subject, apiMessage: String?)
+        /// The request did not get an answer (connection, timeout, size).
+        case unreachable(baseURL: String, asking: Subject, HTTPError)
+        /// The answer is not the JSON GitHub documents.
+        case unexpectedAnswer(Subject)
+
+        public var description: String {
+            func quoted(_ message: String?) -> String { message.map { ": \($0)" } ?? "" }
+            switch self {
+            case .rateLimited(_, let subject, let message):
+                let text = "GitHub's rate limit is spent (asking for \(subject))\(quoted(message))"
+                return text.hasSuffix(".") ? text : text + "."
+            case .notFound(let subject): return "GitHub has no \(subject) (404)"
+            case .status(let code, let subject, let message): return "GitHub answered \(code) for \(subject)\(quoted(message))"
+            case .unreachable(let baseURL, let subject, let error): return "cannot reach \(baseURL) for \(subject): \(error)"
+            case .unexpectedAnswer(let subject): return "GitHub's answer for \(subject) is not the expected JSON"
             }
         }
     }
@@ -62,11 +87,11 @@ public struct GitHubAPI: Sendable {
         var pages = 0
         while let next = url, pages < maximumPages {
             pages += 1
-            let (body, headers) = try get(next, what: "the repositories of \(user)")
+            let (body, headers) = try get(next, asking: .repositories(of: user))
             do {
                 result += try JSONDecoder().decode([Repository].self, from: Data(body))
             } catch {
-                throw .failed("GitHub's list of \(user)'s repositories is not the expected JSON (\(error))")
+                throw .unexpectedAnswer(.repositories(of: user))
             }
             url = Self.nextLink(in: headers)
         }
@@ -82,20 +107,20 @@ public struct GitHubAPI: Sendable {
         }
         let body: [UInt8]
         do {
-            body = try get(url, what: "the README of \(owner)/\(repository)").body
+            body = try get(url, asking: .readme(owner: owner, repository: repository)).body
         } catch {
             if case .notFound = error { return nil }
             throw error
         }
         guard let content = try? JSONDecoder().decode(Content.self, from: Data(body)),
               let bytes = Data(base64Encoded: content.content, options: .ignoreUnknownCharacters)
-        else { throw .failed("GitHub's README of \(owner)/\(repository) is not the expected JSON") }
+        else { throw .unexpectedAnswer(.readme(owner: owner, repository: repository)) }
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A GET, asked conditionally and answered from the cache when GitHub says 304; GitHub's
     /// rate limit, 404 and other failures as `Failure`s.
-    func get(_ url: String, what: String) throws(Failure) -> (body: [UInt8], headers: [String: String]) {
+    func get(_ url: String, asking subject: Subject) throws(Failure) -> (body: [UInt8], headers: [String: String]) {
         var request = HTTPRequest(url: url)
         request.headers = [("Accept", "application/vnd.github+json"), ("X-GitHub-Api-Version", "2022-11-28")]
         if let token { request.headers.append(("Authorization", "Bearer \(token)")) }
@@ -104,16 +129,15 @@ public struct GitHubAPI: Sendable {
         do {
             response = try client.getConditionally(request, cache: cache, retrying: retry)
         } catch {
-            throw .failed("cannot reach \(baseURL) for \(what): \(error)")
+            throw .unreachable(baseURL: baseURL, asking: subject, error)
         }
         if response.isRateLimited {
             let reset = response.rateLimitReset.map(Double.init) ?? response.retryAfter.map { Date().timeIntervalSince1970 + $0 }
-            let message = "GitHub's rate limit is spent (asking for \(what))\(Self.apiMessage(response.body))"
-            throw .rateLimited(reset: reset, message: message.hasSuffix(".") ? message : message + ".")
+            throw .rateLimited(reset: reset, asking: subject, apiMessage: Self.apiMessage(response.body))
         }
-        if response.status == 404 { throw .notFound("GitHub has no \(what) (404)") }
+        if response.status == 404 { throw .notFound(subject) }
         guard (200..<300).contains(response.status) else {
-            throw .failed("GitHub answered \(response.status) for \(what)\(Self.apiMessage(response.body))")
+            throw .status(response.status, asking: subject, apiMessage: Self.apiMessage(response.body))
         }
         return (response.body, response.headers)
     }
@@ -130,9 +154,8 @@ public struct GitHubAPI: Sendable {
         return nil
     }
 
-    static func apiMessage(_ body: [UInt8]) -> String {
+    static func apiMessage(_ body: [UInt8]) -> String? {
         struct Message: Decodable { var message: String }
-        guard let message = try? JSONDecoder().decode(Message.self, from: Data(body)) else { return "" }
-        return ": \(message.message)"
+        return (try? JSONDecoder().decode(Message.self, from: Data(body)))?.message
     }
 }

@@ -54,9 +54,9 @@ public struct SyncReport: Sendable {
         /// git or HTTP failed.
         case transport(TransportFailure)
         /// GitHub answered a request about the repository with an error.
-        case gitHub(String)
+        case gitHub(GitHubAPI.Failure)
         /// The library or the cache could not be written.
-        case storage(String)
+        case storage(StorageProblem)
         /// An entry of a published index that cannot be used (a missing key, a number out of
         /// range, a control character, an id listed twice): skipped, the others are used.
         case invalidIndexEntry(Finding)
@@ -125,8 +125,8 @@ public struct SyncReport: Sendable {
         /// repository that is not a git URL).
         case invalidEntry(Finding)
         case unknownGitHubUser
-        case gitHub(String)
-        case storage(String)
+        case gitHub(GitHubAPI.Failure)
+        case storage(StorageProblem)
     }
 
     public var items: [Item] = []
@@ -161,8 +161,8 @@ public enum SyncWords {
             return "invalid story (not offered): \(first)\(findings.count > 1 ? " and \(findings.count - 1) more" : "")"
         case .noStoryFile: return "no story.json at the root of the default branch (authors.json lists it as a story)"
         case .transport(let failure): return failure.description
-        case .gitHub(let message): return message
-        case .storage(let message): return message
+        case .gitHub(let failure): return failure.description
+        case .storage(let problem): return problem.description
         case .invalidIndexEntry(let finding): return "the index entry cannot be used (not offered): \(finding)"
         }
     }
@@ -181,8 +181,8 @@ public enum SyncWords {
         switch failure {
         case .invalidEntry(let finding): "\(finding)"
         case .unknownGitHubUser: "GitHub has no user named \(name)"
-        case .gitHub(let message): message
-        case .storage(let message): "cannot record the author's repositories: \(message)"
+        case .gitHub(let failure): failure.description
+        case .storage(let problem): problem.description
         }
     }
 }

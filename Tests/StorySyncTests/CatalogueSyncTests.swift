@@ -284,6 +284,23 @@ struct CatalogueSyncTests {
         #expect(report.count(.new) == 1)
     }
 
+    @Test("failures are cases a caller can act on: GitHub's 500 for an author, publishing into a file")
+    func typedFailures() throws {
+        let setup = Setup()
+        try setup.writeAuthors([("ana", [])])
+        var options = SyncOptions(catalogue: setup.authorsPath)
+        options.githubAPI = setup.forge.apiURL + "/error"
+        let report = try CatalogueSync.run(options, library: setup.library)
+        #expect(report.authorFailures.map(\.author) == ["ana"])
+        #expect(report.authorFailures.first?.failure == .gitHub(.status(500, asking: .repositories(of: "ana"), apiMessage: nil)))
+
+        let file = setup.home.appendingPathComponent("site").path
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(throws: SyncError.storage(StorageProblem(.publishing(into: file), .notAFolder(path: file)))) {
+            try CatalogueIndex.publish(setup.library, to: file)
+        }
+    }
+
     @Test("authors.json from a git repository, and an author dropped from it leaves the catalogue")
     func catalogueFromGit() throws {
         let setup = Setup()
