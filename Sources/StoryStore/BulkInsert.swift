@@ -12,6 +12,11 @@ struct BulkInsert {
 
     private let statement: Statement
 
+    /// `INSERT INTO table (a, b) VALUES (?, ?)`.
+    static func insertStatement(table: String, columns: [String]) -> String {
+        "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+    }
+
     init(_ db: Database, _ sql: String) throws {
         statement = try db.cachedStatement(sql: sql)
     }

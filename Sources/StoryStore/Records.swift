@@ -1,4 +1,5 @@
 import GRDB
+import StoryFormat
 
 /// Where a story came from, as the library keys it: a kind and a location. Which kinds exist and
 /// how each is recognised, fetched and read is the business of the source module (StorySources);
@@ -111,6 +112,67 @@ public struct ChapterRecord: Sendable, Hashable {
 
     /// Reading ends here.
     public var isEnding: Bool { choices.isEmpty }
+}
+
+/// A chapter as the `chapter` table holds it: the one place that maps a chapter's fields to
+/// columns. The INSERT is made from `Column`, and `value(_:)` switches over every column, so a
+/// column added here does not compile until it is bound; StoreSchemaTests holds the table's
+/// columns to `Column` and the model's fields to `modelFields`.
+struct ChapterRow {
+    enum Column: String, CaseIterable {
+        case storyID = "story_id", key, position, name, body, picPath = "pic_path", vidPath = "vid_path", isEnding = "is_ending"
+    }
+    /// Where each field of the format's Chapter is kept (a column, or why not one here).
+    static let modelFields: [String: String] = [
+        "id": "key", "name": "name", "text": "body", "picPath": "pic_path", "vidPath": "vid_path", "isEnding": "is_ending",
+        "isFirstChapter": "story.first_chapter", "choices": "the choice table (ChoiceRow)",
+    ]
+    static let insert = BulkInsert.insertStatement(table: "chapter", columns: Column.allCases.map(\.rawValue))
+
+    var storyID: Int64
+    var position: Int
+    var chapter: Chapter
+
+    func value(_ column: Column) -> BulkInsert.Value {
+        switch column {
+        case .storyID: .integer(storyID)
+        case .key: .text(chapter.id)
+        case .position: .integer(Int64(position))
+        case .name: .text(chapter.name)
+        case .body: .text(chapter.text)
+        case .picPath: .optionalText(chapter.picPath)
+        case .vidPath: .optionalText(chapter.vidPath)
+        case .isEnding: .integer(chapter.isEnding ? 1 : 0)
+        }
+    }
+
+    var values: [BulkInsert.Value] { Column.allCases.map(value) }
+}
+
+/// A choice as the `choice` table holds it (see ChapterRow).
+struct ChoiceRow {
+    enum Column: String, CaseIterable {
+        case storyID = "story_id", chapterKey = "chapter_key", position, target, label
+    }
+    static let modelFields: [String: String] = ["chapterID": "target", "text": "label"]
+    static let insert = BulkInsert.insertStatement(table: "choice", columns: Column.allCases.map(\.rawValue))
+
+    var storyID: Int64
+    var chapterKey: String
+    var position: Int
+    var choice: Choice
+
+    func value(_ column: Column) -> BulkInsert.Value {
+        switch column {
+        case .storyID: .integer(storyID)
+        case .chapterKey: .text(chapterKey)
+        case .position: .integer(Int64(position))
+        case .target: .text(choice.chapterID)
+        case .label: .text(choice.text)
+        }
+    }
+
+    var values: [BulkInsert.Value] { Column.allCases.map(value) }
 }
 
 public struct Progress: Sendable, Hashable {

@@ -74,16 +74,12 @@ extension StoryLibrary {
             storyID = db.lastInsertedRowID
         }
         // Hundreds of thousands of rows: bound straight through SQLite's C API.
-        let insertChapter = try BulkInsert(
-            db, "INSERT INTO chapter (story_id, key, position, name, body, pic_path, vid_path, is_ending) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-        let insertChoice = try BulkInsert(db, "INSERT INTO choice (story_id, chapter_key, position, target, label) VALUES (?, ?, ?, ?, ?)")
+        let insertChapter = try BulkInsert(db, ChapterRow.insert)
+        let insertChoice = try BulkInsert(db, ChoiceRow.insert)
         for (position, chapter) in chapters.enumerated() {
-            try insertChapter.run([
-                .integer(storyID), .text(chapter.id), .integer(Int64(position)), .text(chapter.name), .text(chapter.text),
-                .optionalText(chapter.picPath), .optionalText(chapter.vidPath), .integer(chapter.isEnding ? 1 : 0),
-            ])
+            try insertChapter.run(ChapterRow(storyID: storyID, position: position, chapter: chapter).values)
             for (index, choice) in chapter.choices.enumerated() {
-                try insertChoice.run([.integer(storyID), .text(chapter.id), .integer(Int64(index)), .text(choice.chapterID), .text(choice.text)])
+                try insertChoice.run(ChoiceRow(storyID: storyID, chapterKey: chapter.id, position: index, choice: choice).values)
             }
         }
         try Self.index(storyID: storyID, db)

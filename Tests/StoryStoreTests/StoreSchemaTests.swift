@@ -1,0 +1,50 @@
+import Foundation
+import GRDB
+import StoryFormat
+import TestSupport
+import Testing
+
+@testable import StoryStore
+
+/// Each row type owns its table: the columns the migrations make are the columns the row binds,
+/// and every field of the format's chapter and choice has a decided place in the library.
+@Suite("Rows own their tables")
+struct StoreSchemaTests {
+    static func columns(of table: String) throws -> [String] {
+        let folder = try TemporaryFolder()
+        let location = LibraryLocation(home: folder.url.path)
+        try FileManager.default.createDirectory(atPath: (location.databasePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: location.databasePath)
+        try Schema.migrator.migrate(queue)
+        return try queue.read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { $0["name"] as String } }
+    }
+
+    @Test("the chapter table's columns, after every migration, are ChapterRow's (its rowid aside)")
+    func chapterColumns() throws {
+        #expect(try Self.columns(of: "chapter").filter { $0 != "id" } == ChapterRow.Column.allCases.map(\.rawValue))
+    }
+
+    @Test("the choice table's columns, after every migration, are ChoiceRow's")
+    func choiceColumns() throws {
+        #expect(try Self.columns(of: "choice") == ChoiceRow.Column.allCases.map(\.rawValue))
+    }
+
+    @Test("every field of the format's Chapter and Choice has a place in the library: a new key is decided here, not dropped")
+    func everyModelFieldIsKept() throws {
+        let chapter = Chapter(id: "a", name: "A", text: "T", choices: [Choice(chapterID: "b", text: "On")])
+        let chapterFields = Set(Mirror(reflecting: chapter).children.compactMap(\.label))
+        #expect(chapterFields == Set(ChapterRow.modelFields.keys), "Chapter's fields: \(chapterFields.sorted())")
+        let columns = Set(ChapterRow.Column.allCases.map(\.rawValue))
+        for (field, place) in ChapterRow.modelFields where !place.contains(".") && !place.contains(" ") {
+            #expect(columns.contains(place), "\(field) is said to be kept in the column \(place), which ChapterRow does not bind")
+        }
+        let choiceFields = Set(Mirror(reflecting: chapter.choices[0]).children.compactMap(\.label))
+        #expect(choiceFields == Set(ChoiceRow.modelFields.keys))
+        #expect(Set(ChoiceRow.modelFields.values).isSubset(of: Set(ChoiceRow.Column.allCases.map(\.rawValue))))
+    }
+
+    @Test("the INSERT is made from the columns, one placeholder each")
+    func insertStatement() {
+        #expect(ChoiceRow.insert == "INSERT INTO choice (story_id, chapter_key, position, target, label) VALUES (?, ?, ?, ?, ?)")
+    }
+}
