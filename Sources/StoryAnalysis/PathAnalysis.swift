@@ -1,3 +1,5 @@
+import StoryCheck
+
 /// Exact answers about every way through a story: a story.json has no hidden state, so
 /// playthroughs are paths in the chapter graph from the start to an ending (a chapter without
 /// choices), and can be counted rather than sampled. Two choices leading to the same chapter are
@@ -35,35 +37,23 @@ public struct PathAnalysis: Sendable {
     ///   - successors: each chapter's choices as the chapters they lead to (repeats kept).
     ///   - start: where reading starts.
     public init(successors: [[Int]], start: Int) {
+        let (reachable, canFinish) = StoryGraph.readerReachability(successors: successors, start: start)
+        self.init(successors: successors, start: start, reachable: reachable, canFinish: canFinish)
+    }
+
+    /// The analysis of a checked story's graph, as a reader moves through it; nil without a start.
+    public init?(_ graph: StoryGraph) {
+        guard let start = graph.start, let view = graph.readersView else { return nil }
+        self.init(successors: view.successors, start: start, reachable: view.reachable, canFinish: view.canFinish)
+    }
+
+    /// - Parameters:
+    ///   - reachable, canFinish: from StoryGraph's reader's reachability over `successors`.
+    init(successors: [[Int]], start: Int, reachable: [Bool], canFinish useful: [Bool]) {
         let count = successors.count
-        // Reachable from the start, and able to reach an ending: the chapters playthroughs use.
-        var reachable = [Bool](repeating: false, count: count)
-        var order: [Int] = [start]
-        reachable[start] = true
         var head = 0
-        while head < order.count {
-            for next in successors[order[head]] where !reachable[next] {
-                reachable[next] = true
-                order.append(next)
-            }
-            head += 1
-        }
-        var predecessors = [[Int]](repeating: [], count: count)
-        for node in 0..<count where reachable[node] {
-            for next in successors[node] { predecessors[next].append(node) }
-        }
+        var queue: [Int] = []
         let endingNodes = (0..<count).filter { reachable[$0] && successors[$0].isEmpty }
-        var useful = [Bool](repeating: false, count: count)
-        var queue = endingNodes
-        for node in queue { useful[node] = true }
-        head = 0
-        while head < queue.count {
-            for previous in predecessors[queue[head]] where !useful[previous] {
-                useful[previous] = true
-                queue.append(previous)
-            }
-            head += 1
-        }
         let onWay = (0..<count).map { reachable[$0] && useful[$0] }
 
         // Loops on the way: strongly connected components of more than one chapter, or a

@@ -67,8 +67,6 @@ public struct StoryStatistics: Sendable {
         unreachable = graph.start == nil ? 0 : graph.reachable.count { !$0 }
         pictures = story.media.count { $0.isPicture }
         ids = story.chapters.map { $0.id?.value ?? "chapter \($0.ordinal + 1)" }
-        paths = graph.start.map { start in
-            PathAnalysis(successors: (0..<graph.chapterCount).map { graph.successors(of: $0) }, start: start)
-        }
+        paths = PathAnalysis(graph)
     }
 }

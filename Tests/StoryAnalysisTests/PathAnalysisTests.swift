@@ -1,4 +1,5 @@
 import StoryAnalysis
+import StoryCheck
 import StoryFormat
 import Testing
 
@@ -167,5 +168,21 @@ struct WalkthroughTests {
             #expect(taken.count + uncoverable.count == total, "seed \(seed): every choice is taken or explained")
             #expect(walks.count <= max(1, total), "seed \(seed)")
         }
+    }
+
+    @Test("from a checked story's graph, counted as a reader moves: a duplicated id leads to its first chapter")
+    func fromStoryGraph() throws {
+        let json = #"""
+            {"story": {"id": "s", "name": "S", "rating": "G", "summary": "s", "chapters": [
+              {"id": "a", "name": "A", "text": "t", "is_first_chapter": true, "choices": [{"chapter_id": "b", "text": "1"}, {"chapter_id": "c", "text": "2"}]},
+              {"id": "b", "name": "B", "text": "the first b"},
+              {"id": "b", "name": "B again", "text": "the second b", "choices": [{"chapter_id": "c", "text": "on"}]},
+              {"id": "c", "name": "C", "text": "end"}]}}
+            """#
+        let graph = StoryGraph(try #require(LoadedFile.load(Array(json.utf8)).story))
+        #expect(graph.reachable[2], "the checker follows the ambiguity to both chapters (reported once, as CYD301)")
+        let analysis = try #require(PathAnalysis(graph))
+        #expect(analysis.endings.map(\.chapter) == [1, 3], "a reader never reaches the second 'b'")
+        #expect(analysis.playthroughs == .finite(BigCount(2)))
     }
 }

@@ -149,4 +149,47 @@ public struct StoryGraph: Sendable {
 
     /// Endings that a reader can reach from the start, in file order.
     public var reachableEndings: [Int] { endings.filter { reachable[$0] } }
+
+    /// Reachability as a reader moves, for counting playthroughs: over `successors` (each
+    /// chapter's valid choices as a reader follows them, a duplicated id leading to its first
+    /// chapter), an ending is a chapter with nowhere to go. The checker's `reachable` and
+    /// `canFinish` differ on purpose in two places: a duplicated id leads to every chapter
+    /// holding it there, and a chapter whose only choices dangle is not an ending there (CYD302
+    /// reports it). Both run the same search.
+    public static func readerReachability(successors: [[Int]], start: Int) -> (reachable: [Bool], canFinish: [Bool]) {
+        let count = successors.count
+        var offsets = [Int32](repeating: 0, count: count + 1)
+        var list: [Int32] = []
+        var inDegree = [Int32](repeating: 0, count: count)
+        for (node, targets) in successors.enumerated() {
+            for target in targets {
+                list.append(Int32(target))
+                inDegree[target] += 1
+            }
+            offsets[node + 1] = Int32(list.count)
+        }
+        var predecessorOffsets = [Int32](repeating: 0, count: count + 1)
+        for node in 0..<count { predecessorOffsets[node + 1] = predecessorOffsets[node] + inDegree[node] }
+        var fill = predecessorOffsets
+        var predecessors = [Int32](repeating: 0, count: list.count)
+        for node in 0..<count {
+            for target in successors[node] {
+                predecessors[Int(fill[target])] = Int32(node)
+                fill[target] += 1
+            }
+        }
+        let endings = (0..<count).filter { successors[$0].isEmpty }
+        return (
+            search(from: [start], offsets: offsets, list: list, count: count),
+            search(from: endings, offsets: predecessorOffsets, list: predecessors, count: count)
+        )
+    }
+
+    /// Every chapter's successors as a reader follows them, and reachability over them.
+    public var readersView: (successors: [[Int]], reachable: [Bool], canFinish: [Bool])? {
+        guard let start else { return nil }
+        let successors = (0..<chapterCount).map { self.successors(of: $0) }
+        let (reachable, canFinish) = Self.readerReachability(successors: successors, start: start)
+        return (successors, reachable, canFinish)
+    }
 }
