@@ -35,8 +35,8 @@ let package = Package(
         .target(name: "CPictures", linkerSettings: [.linkedLibrary("dl")]),
         // decoding a picture and drawing it in a terminal (symbols, sixel, kitty, iTerm2)
         .target(name: "TerminalPictures", dependencies: ["CPictures"]),
-        // libgit2, as a system library
-        .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
+        // libgit2's headers, and the library loaded on first use (a reader never maps it)
+        .target(name: "CGit2", linkerSettings: [.linkedLibrary("dl")]),
         // a socket stream for libgit2 whose reads and writes time out: the watchdog for stalled servers
         .target(name: "CGit2Stream", dependencies: ["CGit2"]),
         // the only module that touches C: HTTP through libcurl, git through libgit2

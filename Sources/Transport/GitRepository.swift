@@ -41,18 +41,27 @@ public final class GitRepository: @unchecked Sendable {
 
     deinit { git_repository_free(handle) }
 
-    /// libgit2 wants one global initialisation before anything else; the timed socket stream
-    /// (the watchdog for stalled servers) is registered at the same time.
-    static let initialised: Void = {
+    /// libgit2 is loaded on first use (a reader who never touches git never maps it), then
+    /// wants one global initialisation before anything else; the timed socket stream (the
+    /// watchdog for stalled servers) is registered at the same time. Nil when it is loaded;
+    /// else why it cannot be.
+    static let unavailable: GitError? = {
+        guard cgit2_load() == 1 else { return GitError(code: -1, message: "git is not available: \(String(cString: cgit2_load_error()))") }
         git_libgit2_init()
         _ = cgit2_stream_install()
+        return nil
     }()
+
+    /// Loads libgit2 unless it is; throws when it cannot be.
+    static func load() throws(GitError) {
+        if let unavailable { throw unavailable }
+    }
 
     /// How long a connection may take to open, and how long a transfer may go without receiving
     /// or sending a byte before it is abandoned (git://, http:// and https:// remotes). Applies
     /// to connections opened afterwards; defaults 10 s and 30 s.
     public static func setNetworkTimeouts(connectSeconds: Double, stallSeconds: Double) {
-        _ = initialised
+        _ = unavailable
         cgit2_stream_set_timeouts(Int32(connectSeconds * 1000), Int32(stallSeconds * 1000))
     }
 
@@ -110,7 +119,7 @@ public final class GitRepository: @unchecked Sendable {
     }
 
     public static func withNetworkTimeouts<T, E: Error>(connectSeconds: Double, stallSeconds: Double, _ body: () throws(E) -> T) throws(E) -> T {
-        _ = initialised
+        _ = unavailable
         cgit2_stream_set_thread_timeouts(Int32(connectSeconds * 1000), Int32(stallSeconds * 1000))
         defer { cgit2_stream_set_thread_timeouts(0, 0) }
         return try body()
@@ -125,7 +134,7 @@ public final class GitRepository: @unchecked Sendable {
     public static func cloneBare(
         _ url: String, to path: String, templatePath: String? = nil, progress: ((GitProgress) -> Bool)? = nil
     ) throws(GitError) -> GitRepository {
-        _ = initialised
+        try load()
         var settings = git_repository_init_options()
         git_repository_init_options_init(&settings, UInt32(GIT_REPOSITORY_INIT_OPTIONS_VERSION))
         settings.flags = GIT_REPOSITORY_INIT_BARE.rawValue | GIT_REPOSITORY_INIT_MKPATH.rawValue
@@ -146,7 +155,7 @@ public final class GitRepository: @unchecked Sendable {
     }
 
     public static func open(_ path: String) throws(GitError) -> GitRepository {
-        _ = initialised
+        try load()
         var repository: OpaquePointer?
         let code = git_repository_open_bare(&repository, path)
         guard code == 0, let repository else { throw GitError.last(code, "cannot open \(path)") }
@@ -266,7 +275,7 @@ public final class GitRepository: @unchecked Sendable {
 
     /// The commit of a remote's HEAD, without cloning (ls-remote).
     public static func remoteHead(_ url: String) throws(GitError) -> String {
-        _ = initialised
+        try load()
         cgit2_stream_clear_error()
         var remote: OpaquePointer?
         var code = git_remote_create_detached(&remote, url)

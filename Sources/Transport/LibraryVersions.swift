@@ -5,6 +5,7 @@ import CGit2
 public enum LibraryVersions {
     /// "1.5.1" as libgit2 reports it at run time.
     public static var libgit2: String {
+        if let unavailable = GitRepository.unavailable { return "not available (\(unavailable.message))" }
         var major: Int32 = 0
         var minor: Int32 = 0
         var revision: Int32 = 0

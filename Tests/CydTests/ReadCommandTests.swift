@@ -19,6 +19,19 @@ struct ReadCommandTests {
 
     static let transcripts = Command.packageRoot.appendingPathComponent("Tests/Fixtures/transcripts")
 
+    @Test("reading a bundled story maps neither libgit2 nor libcurl, nor the TLS and Kerberos libraries they pull in")
+    func readerLoadsNoNetworkLibrary() throws {
+        let result = try Home().read(["Stories/seven-stairs", "--name", "Ana"], input: "1\nq\n", environment: ["LD_DEBUG": "files"])
+        #expect(result.status == 0)
+        let loaded = Set(result.standardError.split(separator: "\n").compactMap { line in
+            line.range(of: "file=").map { line[$0.upperBound...].prefix { $0 != " " } }.map(String.init)
+        })
+        #expect(loaded.contains("libsqlite3.so.0"), "the loader's own list: \(loaded.sorted())")
+        for library in ["libgit2", "libcurl", "libcrypto", "libssl", "libkrb5", "libssh2", "libmbedtls"] {
+            #expect(!loaded.contains { $0.hasPrefix(library) }, "\(library) was loaded: \(loaded.sorted())")
+        }
+    }
+
     @Test("a scripted reading matches its transcript")
     func transcript() throws {
         let home = Home()
