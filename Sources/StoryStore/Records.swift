@@ -146,7 +146,9 @@ struct ChapterRow {
         }
     }
 
-    var values: [BulkInsert.Value] { Column.allCases.map(value) }
+    /// `Column.allCases` once: a synthesized allCases is a new array at each call.
+    static let columns = Column.allCases
+    var values: [BulkInsert.Value] { Self.columns.map(value) }
 }
 
 /// A choice as the `choice` table holds it (see ChapterRow).
@@ -172,7 +174,8 @@ struct ChoiceRow {
         }
     }
 
-    var values: [BulkInsert.Value] { Column.allCases.map(value) }
+    static let columns = Column.allCases
+    var values: [BulkInsert.Value] { Self.columns.map(value) }
 }
 
 public struct Progress: Sendable, Hashable {

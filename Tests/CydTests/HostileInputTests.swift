@@ -114,11 +114,8 @@ struct HostileInputTests {
     @Test("a picture linked out of the story folder is CYD607, and the reader never shows or saves it")
     func linkOutOfFolder() throws {
         let folder = try TemporaryFolder()
-        let story = #"""
-            { "story": { "id": "s", "name": "Linked", "rating": "G", "summary": "x",
-              "chapters": [ { "id": "a", "name": "A", "text": "Look.", "is_first_chapter": true, "pic_path": "resources/link.png" } ] } }
-            """#
-        try folder.write("story/story.json", story)
+        let story = TestStory(id: "s", title: "Linked", summary: "x", chapters: [.init("a", name: "A", text: "Look.", isFirst: true, picture: "resources/link.png")])
+        try folder.write("story/story.json", story.json)
         try folder.write("story/README.md", "A story for #ChooseYourDestiny readers.\n")
         try folder.write("secret.txt", "root:x:0:0:the secret\n")
         try folder.link("story/resources/link.png", to: folder.path("secret.txt"))
@@ -178,13 +175,10 @@ struct HostileInputTests {
     @Test("p save onto a folder or into a missing one: the reason is shown and reading goes on")
     func saveErrors() throws {
         let folder = try TemporaryFolder()
-        let story = #"""
-            { "story": { "id": "s", "name": "Pictured", "rating": "G", "summary": "x",
-              "chapters": [ { "id": "a", "name": "A", "text": "Look.", "is_first_chapter": true, "pic_path": "resources/p.png",
-                              "choices": [ { "chapter_id": "b", "text": "On" } ] },
-                            { "id": "b", "name": "B", "text": "The end." } ] } }
-            """#
-        try folder.write("story/story.json", story)
+        let story = TestStory(
+            id: "s", title: "Pictured", summary: "x",
+            chapters: [.init("a", name: "A", text: "Look.", choices: [("b", "On")], isFirst: true, picture: "resources/p.png"), .init("b", name: "B", text: "The end.")])
+        try folder.write("story/story.json", story.json)
         try folder.write("story/resources/p.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0])
         let input = "p save \(folder.url.path)\np save \(folder.path("missing/p.png"))\n1\nq\n"
         let (read, _) = try Self.cyd(["read", folder.path("story"), "--name", "Ana"], seconds: 30, input: input, environment: ["CYD_HOME": folder.path("library")])

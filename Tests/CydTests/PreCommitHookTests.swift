@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The project's own pre-commit hook (.pre-commit-hooks.yaml, language: swift), run for real:
@@ -15,13 +16,16 @@ import Testing
         }
         try FileManager.default.createDirectory(at: story, withIntermediateDirectories: true)
         let git = URL(fileURLWithPath: "/usr/bin/git")
-        let broken = """
-            {"story": {"id": "hook", "name": "Hook", "rating": "G", "summary": "A story for the hook",
-              "chapters": [
-                {"id": "start", "name": "Start", "is_first_chapter": true, "text": "Go.", "choices": [{"chapter_id": "ned", "text": "On"}]},
-                {"id": "end", "name": "End", "is_ending": true, "text": "Done.", "choices": []}
-              ]}}
-            """
+        func hookStory(choiceTo target: String) -> String {
+            TestStory(
+                id: "hook", title: "Hook", summary: "A story for the hook",
+                chapters: [
+                    .init("start", name: "Start", text: "Go.", choices: [(target, "On")], isFirst: true),
+                    .init("end", name: "End", text: "Done.", isEnding: true),
+                ]
+            ).json
+        }
+        let broken = hookStory(choiceTo: "ned")
         try Data(broken.utf8).write(to: story.appendingPathComponent("story.json"))
         for arguments in [["init", "-q"], ["add", "story.json"]] {
             _ = try Command.run(git, arguments, in: story)
@@ -36,7 +40,7 @@ import Testing
         #expect(failing.standardOutput.contains("CYD302"), "\(failing.standardOutput)\(failing.standardError)")
         #expect(failing.standardOutput.contains("Failed"), "\(failing.standardOutput)")
 
-        try Data(broken.replacingOccurrences(of: "\"ned\"", with: "\"end\"").utf8).write(to: story.appendingPathComponent("story.json"))
+        try Data(hookStory(choiceTo: "end").utf8).write(to: story.appendingPathComponent("story.json"))
         _ = try Command.run(git, ["add", "story.json"], in: story)
         let passing = try Command.run(URL(fileURLWithPath: "/usr/bin/env"), tryRepo, in: story, environment: environment)
         #expect(passing.status == 0, "\(passing.standardOutput)\(passing.standardError)")

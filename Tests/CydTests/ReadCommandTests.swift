@@ -19,6 +19,13 @@ struct ReadCommandTests {
 
     static let transcripts = Command.packageRoot.appendingPathComponent("Tests/Fixtures/transcripts")
 
+    /// Two chapters, the first showing `picture`.
+    static func pictured(_ picture: String) -> TestStory {
+        TestStory(
+            id: "p", title: "Pictures", summary: "s",
+            chapters: [.init("a", name: "A", text: "Look.", choices: [("b", "On")], isFirst: true, picture: picture), .init("b", name: "B", text: "End.")])
+    }
+
     @Test("reading a bundled story maps neither libgit2 nor libcurl, nor the TLS and Kerberos libraries they pull in")
     func readerLoadsNoNetworkLibrary() throws {
         let result = try Home().read(["Stories/seven-stairs", "--name", "Ana"], input: "1\nq\n", environment: ["LD_DEBUG": "files"])
@@ -98,13 +105,13 @@ struct ReadCommandTests {
     func hostileStory() throws {
         let home = Home()
         let folder = try TemporaryFolder()
-        try folder.write("story.json", #"""
-            { "story": { "id": "x", "name": "Evil\u001b]0;pwned\u0007", "rating": "G", "summary": "s",
-              "chapters": [ { "id": "a", "name": "\u009b2J", "is_first_chapter": true,
-                "text": "Clear\u001b[2J the \u202Escreen",
-                "choices": [ { "chapter_id": "b", "text": "go\u001b[31m red" } ] },
-                { "id": "b", "name": "B", "text": "end" } ] } }
-            """#)
+        let evil = TestStory(
+            id: "x", title: "Evil\u{1B}]0;pwned\u{7}", summary: "s",
+            chapters: [
+                .init("a", name: "\u{9B}2J", text: "Clear\u{1B}[2J the \u{202E}screen", choices: [("b", "go\u{1B}[31m red")], isFirst: true),
+                .init("b", name: "B", text: "end"),
+            ])
+        try folder.write("story.json", evil.json)
         for mode in [[], ["--json"]] {
             let result = try home.read([folder.url.path] + mode, input: "h\n")
             #expect(result.status == 0)
@@ -166,11 +173,7 @@ struct ReadCommandTests {
         let certificate = try TestCertificate()
         let server = try TestHTTPServer(tls: certificate)
         let folder = try TemporaryFolder()
-        try folder.write("story.json", #"""
-            { "story": { "id": "p", "name": "Pictures", "rating": "G", "summary": "s",
-              "chapters": [ { "id": "a", "name": "A", "is_first_chapter": true, "text": "Look.", "pic_path": "\#(server.url("/picture.png"))",
-                "choices": [ { "chapter_id": "b", "text": "On" } ] }, { "id": "b", "name": "B", "text": "End." } ] } }
-            """#)
+        try folder.write("story.json", Self.pictured(server.url("/picture.png")).json)
         let home = Home()
         let tls = ["CURL_CA_BUNDLE": certificate.certificate]
         let first = try home.read([folder.url.path], input: "p\np save \(folder.path("saved.png"))\n", environment: tls)
@@ -186,12 +189,7 @@ struct ReadCommandTests {
     @Test("a pic_path holding line feeds cannot fake a line of the reader's own")
     func lineFeedInPicturePath() throws {
         let folder = try TemporaryFolder()
-        try folder.write("story.json", #"""
-            { "story": { "id": "p", "name": "Pictures", "rating": "G", "summary": "s",
-              "chapters": [ { "id": "a", "name": "A", "is_first_chapter": true, "text": "Look.",
-                "pic_path": "resources/x.jpg\nThe end. Endings found: 9 of 9.\n> q", "choices": [ { "chapter_id": "b", "text": "On" } ] },
-                { "id": "b", "name": "B", "text": "End." } ] } }
-            """#)
+        try folder.write("story.json", Self.pictured("resources/x.jpg\nThe end. Endings found: 9 of 9.\n> q").json)
         let result = try Home().read([folder.url.path, "--name", "Ana"], input: "q\n")
         #expect(result.status == 0)
         let lines = result.standardOutput.split(separator: "\n")
@@ -204,10 +202,7 @@ struct ReadCommandTests {
         let certificate = try TestCertificate()
         let server = try TestHTTPServer(tls: certificate)
         let folder = try TemporaryFolder()
-        try folder.write("story.json", #"""
-            { "story": { "id": "p", "name": "Pictures", "rating": "G", "summary": "s",
-              "chapters": [ { "id": "a", "name": "A", "is_first_chapter": true, "text": "Look.", "pic_path": "\#(server.url("/status/500"))" } ] } }
-            """#)
+        try folder.write("story.json", TestStory(id: "p", title: "Pictures", summary: "s", chapters: [.init("a", name: "A", text: "Look.", isFirst: true, picture: server.url("/status/500"))]).json)
         let home = Home()
         let result = try home.read([folder.url.path], input: "p\np retry\n", environment: ["CURL_CA_BUNDLE": certificate.certificate])
         #expect(result.standardOutput.contains("could not be loaded: the server answered 500; p retry tries again"))

@@ -18,14 +18,15 @@ struct TerminalPictureTests {
             try FileManager.default.copyItem(atPath: Self.pictures.appendingPathComponent(picture).path, toPath: home.path("story/resources/\(picture)"))
         }
         let path = copy ? "resources/\(picture)" : picture
-        _ = try home.write("story/story.json", #"""
-            { "story": { "id": "harbour", "name": "The Harbour", "rating": "G", "summary": "s",
-              "chapters": [
-                { "id": "quay", "name": "The Quay", "is_first_chapter": true, "pic_path": "\#(path)",
-                  "text": "Gulls wheel over the harbour wall while the boats come in with the evening tide.",
-                  "choices": [ { "chapter_id": "end", "text": "Walk to the lighthouse" } ] },
-                { "id": "end", "name": "The Lighthouse", "is_ending": true, "text": "The lamp turns." } ] } }
-            """#)
+        let story = TestStory(
+            id: "harbour", title: "The Harbour", summary: "s",
+            chapters: [
+                .init(
+                    "quay", name: "The Quay", text: "Gulls wheel over the harbour wall while the boats come in with the evening tide.",
+                    choices: [("end", "Walk to the lighthouse")], isFirst: true, picture: path),
+                .init("end", name: "The Lighthouse", text: "The lamp turns.", isEnding: true),
+            ])
+        _ = try home.write("story/story.json", story.json)
         return home.path("story")
     }
 

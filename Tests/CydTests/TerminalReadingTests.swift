@@ -136,17 +136,16 @@ struct TerminalReadingTests {
 
     @Test("at 40 columns every line fits, CJK text without spaces included, and choices keep their hanging indent")
     func narrowWindow() throws {
-        let story = #"""
-            {"story": {"id": "cjk", "name": "夜市", "rating": "G", "summary": "窄い窓",
-              "chapters": [
-                {"id": "a", "name": "門", "is_first_chapter": true,
-                 "text": "提灯の門の前に立つと、知らない人があなたの名前を呼んだ。市場は今夜だけ開いていて、失くしたものを売っているという。",
-                 "choices": [{"chapter_id": "b", "text": "門をくぐって市場の奥にある古い時計屋の屋台まで歩いていく"},
-                             {"chapter_id": "b", "text": "Walk past the lanterns without looking at any of the stalls at all"}]},
-                {"id": "b", "name": "終わり", "is_ending": true, "text": "おしまい。", "choices": []}
-              ]}}
-            """#
-        _ = try home.write("cjk/story.json", story)
+        let story = TestStory(
+            id: "cjk", title: "夜市", summary: "窄い窓",
+            chapters: [
+                .init(
+                    "a", name: "門", text: "提灯の門の前に立つと、知らない人があなたの名前を呼んだ。市場は今夜だけ開いていて、失くしたものを売っているという。",
+                    choices: [("b", "門をくぐって市場の奥にある古い時計屋の屋台まで歩いていく"), ("b", "Walk past the lanterns without looking at any of the stalls at all")],
+                    isFirst: true),
+                .init("b", name: "終わり", text: "おしまい。", isEnding: true),
+            ])
+        _ = try home.write("cjk/story.json", story.json)
         let session = try Session(command: command("--name Ana '\(home.path("cjk"))'"), columns: 40)
         let screen = try session.waitFor("? help")
         func cells(_ line: Substring) -> Int {

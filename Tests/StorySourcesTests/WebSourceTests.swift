@@ -19,12 +19,14 @@ struct WebSourceTests {
         let pictures = [
             "resources/first light.png", server.url("/redirect/2"), server.url("/status/404"), server.url("/stall/30"), server.url("/big/12000000"),
         ]
-        let chapters = pictures.enumerated().map { index, picture in
-            let next = index + 1 < pictures.count ? #"[ { "chapter_id": "c\#(index + 1)", "text": "On" } ]"# : "[]"
-            return #"{ "id": "c\#(index)", "name": "C\#(index)", "text": "Text \#(index).", "pic_path": "\#(picture)"\#(index == 0 ? #", "is_first_chapter": true"# : ""), "choices": \#(next) }"#
-        }
-        try Data(#"{ "story": { "id": "tide", "name": "Tide", "rating": "G", "summary": "Over https", "chapters": [ \#(chapters.joined(separator: ", ")) ] } }"#.utf8)
-            .write(to: URL(fileURLWithPath: files.url.path + "/tide/story.json"))
+        let story = TestStory(
+            id: "tide", summary: "Over https",
+            chapters: pictures.enumerated().map { index, picture in
+                TestStory.Chapter(
+                    "c\(index)", name: "C\(index)", text: "Text \(index).", choices: index + 1 < pictures.count ? [("c\(index + 1)", "On")] : [],
+                    isFirst: index == 0, picture: picture)
+            })
+        try Data(story.bytes).write(to: URL(fileURLWithPath: files.url.path + "/tide/story.json"))
 
         let home = try TemporaryFolder()
         let library = try StoryLibrary(location: LibraryLocation(home: home.url.path))
