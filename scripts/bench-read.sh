@@ -59,8 +59,8 @@ python3 - "$work/read.json" "$small_kb" "$large_kb" <<'PY'
 import json, statistics, sys
 results = {r["command"]: statistics.median(r["times"]) for r in json.load(open(sys.argv[1]))["results"]}
 small, large = results["read 100"], results["read 100k"]
-print(f"read with one choice, 100 chapters:  median {small * 1000:.1f} ms, peak {int(sys.argv[2]) / 1024:.1f} MB")
-print(f"read with one choice, 100k chapters: median {large * 1000:.1f} ms, peak {int(sys.argv[3]) / 1024:.1f} MB")
+print(f"read with one choice, 100 chapters:  median {small * 1000:.1f} ms, peak {int(sys.argv[2]) / 1024:.1f} MiB")
+print(f"read with one choice, 100k chapters: median {large * 1000:.1f} ms, peak {int(sys.argv[3]) / 1024:.1f} MiB")
 print(f"ratio 100k / 100: {large / small:.2f}")
 PY
 
