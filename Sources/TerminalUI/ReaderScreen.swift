@@ -276,8 +276,9 @@ package struct ReaderScreen {
     }
 
     /// A line of the story picker: on a terminal the story's line wraps with a hanging indent
-    /// and its source goes on a line of its own (a path is never cut mid-word with no indent);
-    /// plain output keeps one line a story.
+    /// and its source goes on a line of its own, indented and never broken by us: a path or URL
+    /// longer than the window is left to the terminal's own soft wrap, which a copy joins back
+    /// (a line feed put inside it would not be); plain output keeps one line a story.
     package func pickerEntry(_ head: String, source: String) {
         guard mode == .terminal else { return line(head + " · " + source) }
         let indent = "      "
@@ -285,7 +286,7 @@ package struct ReaderScreen {
         for (index, part) in TextLayout.wrap(String(head.dropFirst(lead.count)), width: width, indent: indent).enumerated() {
             line(index == 0 ? lead + part.dropFirst(indent.count) : part)
         }
-        for part in TextLayout.wrap(source, width: width, indent: indent) { line(style(part, "2")) }
+        line(style(indent + source, "2"))
     }
 }
 
