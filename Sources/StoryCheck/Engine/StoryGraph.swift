@@ -63,7 +63,6 @@ public struct StoryGraph: Sendable {
         var missing: [Int] = []
         var choiceTargets = [Int32](repeating: -1, count: story.choices.count)
         var endings: [Int] = []
-        var inDegree = [Int32](repeating: 0, count: nodeCount + 1)
         story.document.bytes.beginPass()
         for (position, chapter) in chapters.enumerated() {
             story.document.bytes.release(upTo: Int(story.document.nodes[chapter.node].start))
@@ -77,7 +76,6 @@ public struct StoryGraph: Sendable {
                     choiceTargets[choiceIndex] = Int32(target)
                     let node = groupOf[target] < 0 ? target : count + Int(groupOf[target])
                     list.append(Int32(node))
-                    inDegree[node] += 1
                 } else if !story.document.contentRange(targetNode).isEmpty {
                     missing.append(choiceIndex)
                 }
@@ -88,7 +86,6 @@ public struct StoryGraph: Sendable {
         for (group, members) in groups.enumerated() {
             for member in members {
                 list.append(member)
-                inDegree[Int(member)] += 1
             }
             offsets[count + group + 1] = Int32(list.count)
         }
@@ -100,17 +97,7 @@ public struct StoryGraph: Sendable {
         start = chapters.firstIndex { $0.isFirstChapter?.value == true }
 
         // Predecessors, in compressed rows too, for the backward search from the endings.
-        var predecessorOffsets = [Int32](repeating: 0, count: nodeCount + 1)
-        for target in 0..<nodeCount { predecessorOffsets[target + 1] = predecessorOffsets[target] + inDegree[target] }
-        var fill = predecessorOffsets
-        var predecessors = [Int32](repeating: 0, count: list.count)
-        for source in 0..<nodeCount {
-            for edge in Int(offsets[source])..<Int(offsets[source + 1]) {
-                let target = Int(list[edge])
-                predecessors[Int(fill[target])] = Int32(source)
-                fill[target] += 1
-            }
-        }
+        let (predecessorOffsets, predecessors) = Self.reversed(offsets: offsets, list: list, count: nodeCount)
         reachable = Array(Self.search(from: start.map { [$0] } ?? [], offsets: offsets, list: list, count: nodeCount).prefix(count))
         canFinish = Array(Self.search(from: endings, offsets: predecessorOffsets, list: predecessors, count: nodeCount).prefix(count))
     }
@@ -121,6 +108,24 @@ public struct StoryGraph: Sendable {
         successorList[Int(successorOffsets[chapter])..<Int(successorOffsets[chapter + 1])].map { node in
             node < chapterCount ? Int(node) : Int(duplicateGroups[Int(node) - chapterCount][0])
         }
+    }
+
+    /// The same edges the other way round, in compressed rows: each node's predecessors.
+    static func reversed(offsets: [Int32], list: [Int32], count: Int) -> (offsets: [Int32], list: [Int32]) {
+        var inDegree = [Int32](repeating: 0, count: count)
+        for target in list { inDegree[Int(target)] += 1 }
+        var reversedOffsets = [Int32](repeating: 0, count: count + 1)
+        for node in 0..<count { reversedOffsets[node + 1] = reversedOffsets[node] + inDegree[node] }
+        var fill = reversedOffsets
+        var reversedList = [Int32](repeating: 0, count: list.count)
+        for source in 0..<count {
+            for edge in Int(offsets[source])..<Int(offsets[source + 1]) {
+                let target = Int(list[edge])
+                reversedList[Int(fill[target])] = Int32(source)
+                fill[target] += 1
+            }
+        }
+        return (reversedOffsets, reversedList)
     }
 
     /// Breadth-first search; iterative, so a 100k-chapter chain needs no deep stack.
@@ -160,24 +165,11 @@ public struct StoryGraph: Sendable {
         let count = successors.count
         var offsets = [Int32](repeating: 0, count: count + 1)
         var list: [Int32] = []
-        var inDegree = [Int32](repeating: 0, count: count)
         for (node, targets) in successors.enumerated() {
-            for target in targets {
-                list.append(Int32(target))
-                inDegree[target] += 1
-            }
+            list += targets.lazy.map(Int32.init)
             offsets[node + 1] = Int32(list.count)
         }
-        var predecessorOffsets = [Int32](repeating: 0, count: count + 1)
-        for node in 0..<count { predecessorOffsets[node + 1] = predecessorOffsets[node] + inDegree[node] }
-        var fill = predecessorOffsets
-        var predecessors = [Int32](repeating: 0, count: list.count)
-        for node in 0..<count {
-            for target in successors[node] {
-                predecessors[Int(fill[target])] = Int32(node)
-                fill[target] += 1
-            }
-        }
+        let (predecessorOffsets, predecessors) = reversed(offsets: offsets, list: list, count: count)
         let endings = (0..<count).filter { successors[$0].isEmpty }
         return (
             search(from: [start], offsets: offsets, list: list, count: count),
