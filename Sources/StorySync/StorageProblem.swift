@@ -36,9 +36,7 @@ public struct StorageProblem: Error, Sendable, Equatable, CustomStringConvertibl
     /// `error`, met while the library at `databasePath` was in use, as a cause.
     init(_ step: Step, error: any Error, databasePath: String) {
         self.step = step
-        if let failure = error as? AtomicFile.Failure {
-            cause = .file(path: databasePath, failure)
-        } else if let worded = LibraryError.worded(error, path: databasePath) {
+        if let worded = LibraryError.worded(error, path: databasePath) {
             cause = .library(worded)
         } else {
             cause = .unexpected(String(describing: error))
