@@ -92,7 +92,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "StoryReaderTests", dependencies: ["StoryReader", "StorySources", "StoryStore", "StoryFormat", "Transport", "TestSupport", "LibraryTestSupport"]),
-        .testTarget(name: "StorySourcesTests", dependencies: ["StorySources", "StoryReader", "StoryStore", "Transport", "TestSupport"]),
+        .testTarget(name: "StorySourcesTests", dependencies: ["StorySources", "StoryReader", "StoryStore", "StoryCheck", "Transport", "TestSupport", "LibraryTestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalPictures"]),
         .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "TestSupport", "TerminalPictures", "TerminalUI"]),
         .testTarget(name: "TerminalPicturesTests", dependencies: ["TerminalPictures"]),

@@ -30,21 +30,21 @@ for size in 100 10000 100000; do
   mkdir -p "$work/story-$size"
   [ -f "$work/story-$size/story.json" ] || python3 scripts/generate-story.py "$size" "$work/story-$size/story.json"
 done
-# Adding: three runs each into a fresh library, median.
+# Adding: five runs into a fresh library, each followed by the peer, python's json.load of the
+# same file (the least any reader of it must do); the two alternate so that a noisy neighbour
+# slows both alike. Medians, and the median of the five ratios.
 for size in 100 10000 100000; do
-  times=()
-  for run in 1 2 3; do
+  times=() loads=() ratios=()
+  for run in 1 2 3 4 5; do
     rm -rf "$work/add-library"
-    times+=("$({ CYD_HOME="$work/add-library" /usr/bin/time -f %e "$cyd" add "$work/story-$size" >/dev/null; } 2>&1 | tail -1)")
+    add=$({ CYD_HOME="$work/add-library" /usr/bin/time -f %e "$cyd" add "$work/story-$size" >/dev/null; } 2>&1 | tail -1)
+    load=$({ /usr/bin/time -f %e python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$work/story-$size/story.json"; } 2>&1 | tail -1)
+    times+=("$add") loads+=("$load") ratios+=("$(python3 -c "print(round($add / max($load, 0.001), 2))")")
   done
-  median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
-  # The peer: python's json.load of the same file, the least any reader of it must do.
-  loads=()
-  for run in 1 2 3; do
-    loads+=("$({ /usr/bin/time -f %e python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$work/story-$size/story.json"; } 2>&1 | tail -1)")
-  done
-  load=$(printf '%s\n' "${loads[@]}" | sort -n | sed -n 2p)
-  echo "add $size chapters: median ${median} s (runs: ${times[*]}); json.load ${load} s; add / json.load $(python3 -c "print(round($median / max($load, 0.001), 2))")"
+  median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 3p)
+  load=$(printf '%s\n' "${loads[@]}" | sort -n | sed -n 3p)
+  ratio=$(printf '%s\n' "${ratios[@]}" | sort -n | sed -n 3p)
+  echo "add $size chapters: median ${median} s (runs: ${times[*]}); json.load ${load} s; add / json.load ${ratio} (each pair: ${ratios[*]})"
   id=$("$cyd" add "$work/story-$size" | sed -n 's/.*(id \([0-9]*\),.*/\1/p')
   ids[$size]=$id
 done

@@ -59,7 +59,7 @@ enum LocalStory {
     static func fetch(path: String, limit: Int) throws(SourceError) -> FetchedStory {
         do {
             let bytes = try LocalFile.read(path, limit: limit)
-            return FetchedStory(bytes: bytes, version: contentVersion(bytes), displayName: path)
+            return FetchedStory(hashing: bytes, displayName: path)
         } catch {
             throw .unusableFile(path: path, reason: error.description)
         }

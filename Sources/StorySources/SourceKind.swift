@@ -1,3 +1,4 @@
+import StoryCheck
 import StoryStore
 
 /// One kind of place a story can come from. A kind recognises the strings that name it, fetches
@@ -19,16 +20,37 @@ public protocol SourceKind: Sendable {
 
 /// A story file as fetched.
 public struct FetchedStory: Sendable {
-    public var bytes: [UInt8]
-    /// A commit, or a hash of the content.
-    public var version: String
+    public let bytes: [UInt8]
     /// How findings name the file: a path, or "URL story.json".
-    public var displayName: String
+    public let displayName: String
+    private let versionSource: VersionSource
 
+    private enum VersionSource: Sendable {
+        case known(String)
+        case hashing(BackgroundWork<String>)
+    }
+
+    /// A file at a known version (a commit).
     public init(bytes: [UInt8], version: String, displayName: String) {
         self.bytes = bytes
-        self.version = version
         self.displayName = displayName
+        versionSource = .known(version)
+    }
+
+    /// A file with no version of its own: its version is a hash of the bytes, worked out on
+    /// another core while the caller reads the story (hashing 80 MB takes a tenth of a second).
+    public init(hashing bytes: [UInt8], displayName: String) {
+        self.bytes = bytes
+        self.displayName = displayName
+        versionSource = .hashing(BackgroundWork { contentVersion(bytes) })
+    }
+
+    /// A commit, or a hash of the content.
+    public var version: String {
+        switch versionSource {
+        case .known(let version): version
+        case .hashing(let work): work.wait()
+        }
     }
 }
 

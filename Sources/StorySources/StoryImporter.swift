@@ -34,20 +34,32 @@ public struct StoryImporter: Sendable {
     /// Fetches a known source again and stores what it holds now.
     public func importStory(from source: StorySource, author: String? = nil, replace: Bool = false) throws(SourceError) -> ImportResult {
         let fetched = try Sources.fetch(source, in: context)
-        let (story, reports) = Self.read(fetched.bytes, displayName: fetched.displayName)
-        guard let story, story.firstChapter != nil else { throw .unreadable(reports: reports) }
+        let file = LoadedFile.load(fetched.bytes, fileName: fetched.displayName, options: Self.readersOptions)
+        // Findings never decide whether a story is stored (only a story without a first chapter
+        // is refused, which the model says), so the checker runs on another core while the story
+        // is built and stored: a 100,000-chapter story is added in the time of reading and
+        // storing it.
+        let checking = BackgroundWork { Self.check(file, fetched.bytes, displayName: fetched.displayName) }
+        guard let story = file.story?.model(), story.firstChapter != nil else { throw .unreadable(reports: checking.wait()) }
+        let stored: StoreResult
         do {
-            let stored = try library.store(story, source: source, version: fetched.version, author: author, replace: replace)
-            return ImportResult(story: stored.story, change: stored.change, reports: reports, displacedReaders: stored.displacedReaders)
+            stored = try library.store(story, source: source, version: fetched.version, author: author, replace: replace)
         } catch {
             throw .library(error)
         }
+        return ImportResult(story: stored.story, change: stored.change, reports: checking.wait(), displacedReaders: stored.displacedReaders)
     }
 
     /// A story file read as readers read it, with the checker's findings.
     public static func read(_ bytes: [UInt8], displayName: String) -> (Story?, [FileReport]) {
-        let file = LoadedFile.load(bytes, fileName: displayName, options: JSONParser.Options(lenient: true))
-        let reports = Checker.check(file, bytes: bytes, path: displayName, options: CheckOptions(lenient: true))
-        return (file.story?.model(), reports)
+        let file = LoadedFile.load(bytes, fileName: displayName, options: readersOptions)
+        return (file.story?.model(), check(file, bytes, displayName: displayName))
+    }
+
+    /// Readers are lenient: published stories with trailing commas load.
+    private static let readersOptions = JSONParser.Options(lenient: true)
+
+    private static func check(_ file: LoadedFile, _ bytes: [UInt8], displayName: String) -> [FileReport] {
+        Checker.check(file, bytes: bytes, path: displayName, options: CheckOptions(lenient: true))
     }
 }

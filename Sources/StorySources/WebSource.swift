@@ -28,7 +28,7 @@ public enum WebSource: SourceKind {
     public static func fetch(_ source: StorySource, in context: SourceContext) throws(SourceError) -> FetchedStory {
         let url = source.location
         let bytes = try download(url, limit: context.maximumStoryBytes, httpsOnly: !isLoopbackHTTP(url), context: context, totalSeconds: 300)
-        return FetchedStory(bytes: bytes, version: contentVersion(bytes), displayName: url)
+        return FetchedStory(hashing: bytes, displayName: url)
     }
 
     public static func file(_ path: String, of source: StorySource, at version: String, in context: SourceContext) throws(SourceError) -> [UInt8]? {

@@ -120,12 +120,12 @@ public struct ChapterRecord: Sendable, Hashable {
 /// columns to `Column` and the model's fields to `modelFields`.
 struct ChapterRow {
     enum Column: String, CaseIterable {
-        case storyID = "story_id", key, position, name, body, picPath = "pic_path", vidPath = "vid_path", isEnding = "is_ending"
+        case storyID = "story_id", key, position, name, body, picPath = "pic_path", vidPath = "vid_path", isEnding = "is_ending", choices
     }
     /// Where each field of the format's Chapter is kept (a column, or why not one here).
     static let modelFields: [String: String] = [
         "id": "key", "name": "name", "text": "body", "picPath": "pic_path", "vidPath": "vid_path", "isEnding": "is_ending",
-        "isFirstChapter": "story.first_chapter", "choices": "the choice table (ChoiceRow)",
+        "isFirstChapter": "story.first_chapter", "choices": "choices",
     ]
     static let insert = BulkInsert.insertStatement(table: "chapter", columns: Column.allCases.map(\.rawValue))
 
@@ -143,6 +143,7 @@ struct ChapterRow {
         case .picPath: .optionalText(chapter.picPath)
         case .vidPath: .optionalText(chapter.vidPath)
         case .isEnding: .integer(chapter.isEnding ? 1 : 0)
+        case .choices: .text(StoredChoices.encode(chapter.choices))
         }
     }
 
@@ -151,31 +152,29 @@ struct ChapterRow {
     var values: [BulkInsert.Value] { Self.columns.map(value) }
 }
 
-/// A choice as the `choice` table holds it (see ChapterRow).
-struct ChoiceRow {
-    enum Column: String, CaseIterable {
-        case storyID = "story_id", chapterKey = "chapter_key", position, target, label
-    }
+/// A chapter's choices as its `choices` column holds them: a JSON array of [target, label]
+/// pairs in the story's order. They are always read with their chapter, so they are kept with
+/// it; a table of their own cost a row, an index entry and a foreign-key check each (three
+/// rows for every chapter of a generated story, a third of adding it).
+enum StoredChoices {
+    /// Where each field of the format's Choice is kept.
     static let modelFields: [String: String] = ["chapterID": "target", "text": "label"]
-    static let insert = BulkInsert.insertStatement(table: "choice", columns: Column.allCases.map(\.rawValue))
 
-    var storyID: Int64
-    var chapterKey: String
-    var position: Int
-    var choice: Choice
-
-    func value(_ column: Column) -> BulkInsert.Value {
-        switch column {
-        case .storyID: .integer(storyID)
-        case .chapterKey: .text(chapterKey)
-        case .position: .integer(Int64(position))
-        case .target: .text(choice.chapterID)
-        case .label: .text(choice.text)
-        }
+    static func encode(_ choices: [Choice]) -> String {
+        if choices.isEmpty { return "[]" }
+        return JSONValue.array(choices.map { .array([.string($0.chapterID), .string($0.text)]) }).encoded
     }
 
-    static let columns = Column.allCases
-    var values: [BulkInsert.Value] { Self.columns.map(value) }
+    /// The pairs of a `choices` column; nil when it does not hold them (a damaged library).
+    static func decode(_ text: String) -> [(target: String, label: String)]? {
+        guard let pairs = JSONValue.parse(Array(text.utf8))?.array else { return nil }
+        var choices: [(target: String, label: String)] = []
+        for pair in pairs {
+            guard let values = pair.array, values.count == 2, let target = values[0].string, let label = values[1].string else { return nil }
+            choices.append((target, label))
+        }
+        return choices
+    }
 }
 
 public struct Progress: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import GRDB
+import StoryFormat
 
 /// The database schema: named, append-only migrations. Never edit one that has shipped; add one.
 enum Schema {
@@ -181,6 +182,32 @@ enum Schema {
                         ELSE 'untagged-listed' END
                     WHERE warning IS NOT NULL AND warning != '';
                     """)
+        }
+        migrator.registerMigration("v6: choices kept with their chapter") { db in
+            // Each chapter's choices, in their order, become its `choices` column; the choice
+            // table goes. Grouped here rather than in SQL: json_group_array keeps a subquery's
+            // order only by accident before SQLite 3.44.
+            try db.execute(sql: "ALTER TABLE chapter ADD COLUMN choices TEXT NOT NULL DEFAULT '[]'")
+            let rows = try Row.fetchCursor(db, sql: "SELECT story_id, chapter_key, target, label FROM choice ORDER BY story_id, chapter_key, position")
+            let update = try db.makeStatement(sql: "UPDATE chapter SET choices = ? WHERE story_id = ? AND key = ?")
+            var current: (story: Int64, chapter: String)?
+            var choices: [Choice] = []
+            func flush() throws {
+                if let current {
+                    try update.execute(arguments: [StoredChoices.encode(choices), current.story, current.chapter])
+                }
+                choices = []
+            }
+            while let row = try rows.next() {
+                let owner = (story: row["story_id"] as Int64, chapter: row["chapter_key"] as String)
+                if current.map({ $0.story != owner.story || $0.chapter != owner.chapter }) ?? true {
+                    try flush()
+                    current = owner
+                }
+                choices.append(Choice(chapterID: row["target"], text: row["label"]))
+            }
+            try flush()
+            try db.execute(sql: "DROP TABLE choice")
         }
         return migrator
     }

@@ -59,7 +59,7 @@ extension StoryLibrary {
                     """,
                 arguments: [story.id, story.name, story.rating, story.summary, author ?? existing.author, story.picPath, version,
                             first.id, chapters.count, endingCount, now, storyID])
-            for table in ["chapter", "choice", "picture"] {
+            for table in ["chapter", "picture"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE story_id = ?", arguments: [storyID])
             }
         } else {
@@ -75,12 +75,8 @@ extension StoryLibrary {
         }
         // Hundreds of thousands of rows: bound straight through SQLite's C API.
         let insertChapter = try BulkInsert(db, ChapterRow.insert)
-        let insertChoice = try BulkInsert(db, ChoiceRow.insert)
         for (position, chapter) in chapters.enumerated() {
             try insertChapter.run(ChapterRow(storyID: storyID, position: position, chapter: chapter).values)
-            for (index, choice) in chapter.choices.enumerated() {
-                try insertChoice.run(ChoiceRow(storyID: storyID, chapterKey: chapter.id, position: index, choice: choice).values)
-            }
         }
         try Self.index(storyID: storyID, db)
         // Readers whose chapter is gone in this version.

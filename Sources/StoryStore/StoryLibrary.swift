@@ -168,17 +168,20 @@ public final class StoryLibrary: Sendable {
     public func chapter(_ key: String, of story: StoryRecord) throws -> ChapterRecord? {
         try database.read { db in
             guard let row = try Row.fetchOne(
-                db, sql: "SELECT key, position, name, body, pic_path, vid_path, is_ending FROM chapter WHERE story_id = ? AND key = ?",
+                db, sql: "SELECT key, position, name, body, pic_path, vid_path, is_ending, choices FROM chapter WHERE story_id = ? AND key = ?",
                 arguments: [story.id, key])
             else { return nil }
-            let choices = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT c.position, c.target, c.label, EXISTS (SELECT 1 FROM chapter t WHERE t.story_id = c.story_id AND t.key = c.target) AS available
-                    FROM choice c WHERE c.story_id = ? AND c.chapter_key = ? ORDER BY c.position
-                    """,
-                arguments: [story.id, key]
-            ).map { ChoiceRecord(position: $0["position"], target: $0["target"], label: $0["label"], isAvailable: $0["available"]) }
+            guard let pairs = StoredChoices.decode(row["choices"]) else {
+                throw LibraryError.storage(path: location.databasePath, failure: .damaged)
+            }
+            // A choice is available when its target exists (the validator reports the others).
+            let targets = Set(pairs.map(\.target))
+            let existing = try Set(String.fetchAll(
+                db, sql: "SELECT key FROM chapter WHERE story_id = ? AND key IN (\(Array(repeating: "?", count: targets.count).joined(separator: ", ")))",
+                arguments: StatementArguments([story.id] + targets.map { $0 as DatabaseValueConvertible })))
+            let choices = pairs.enumerated().map { position, pair in
+                ChoiceRecord(position: position, target: pair.target, label: pair.label, isAvailable: existing.contains(pair.target))
+            }
             return ChapterRecord(
                 key: row["key"], position: row["position"], name: row["name"], body: row["body"], picPath: row["pic_path"],
                 vidPath: row["vid_path"], isMarkedEnding: row["is_ending"], choices: choices)

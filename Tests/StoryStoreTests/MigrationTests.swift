@@ -34,4 +34,37 @@ struct MigrationTests {
         #expect(warnings["https://example.org/b.git"] == "untagged-listed")
         #expect(warnings["https://example.org/c.git"] == .some(nil))
     }
+
+    @Test("v6: each chapter's choices move from the choice table into the chapter, in their order; a reader sees the same chapter")
+    func choicesMoveIntoChapters() throws {
+        let folder = try TemporaryFolder()
+        let location = LibraryLocation(home: folder.url.path)
+        try FileManager.default.createDirectory(atPath: (location.databasePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let old = try DatabaseQueue(path: location.databasePath)
+        try Schema.migrator.migrate(old, upTo: "v5: catalogue warnings kept as codes")
+        try old.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO story (id, source, source_kind, location, story_key, title, rating, summary, version, first_chapter,
+                        chapter_count, ending_count, added_at, updated_at)
+                    VALUES (1, 'folder:/s', 'folder', '/s', 's1', 'Tide', 'G', 'Sea', 'v', 'a', 3, 2, 0, 0);
+                    INSERT INTO chapter (story_id, key, position, name, body, is_ending) VALUES
+                        (1, 'a', 0, 'Shore', 'Waves.', 0), (1, 'b', 1, 'Cliff', 'Wind.', 0), (1, 'c', 2, 'Cave', 'Dark.', 1);
+                    -- Inserted out of order: the position decides.
+                    INSERT INTO choice (story_id, chapter_key, position, target, label) VALUES
+                        (1, 'a', 2, 'gone', 'Into the fog'), (1, 'a', 0, 'b', 'Climb'), (1, 'a', 1, 'c', 'Go in, "quietly"'),
+                        (1, 'b', 0, 'a', 'Down again');
+                    """)
+        }
+        try old.close()
+        let library = try StoryLibrary(location: location)
+        let story = try #require(try library.stories().first)
+        let shore = try #require(try library.chapter("a", of: story))
+        #expect(shore.choices.map(\.target) == ["b", "c", "gone"])
+        #expect(shore.choices.map(\.label) == ["Climb", "Go in, \"quietly\"", "Into the fog"])
+        #expect(shore.choices.map(\.isAvailable) == [true, true, false])
+        #expect(shore.choices.map(\.position) == [0, 1, 2])
+        #expect(try library.chapter("b", of: story)?.choices.map(\.target) == ["a"])
+        #expect(try library.chapter("c", of: story)?.isEnding == true)
+    }
 }

@@ -24,9 +24,18 @@ struct StoreSchemaTests {
         #expect(try Self.columns(of: "chapter").filter { $0 != "id" } == ChapterRow.Column.allCases.map(\.rawValue))
     }
 
-    @Test("the choice table's columns, after every migration, are ChoiceRow's")
-    func choiceColumns() throws {
-        #expect(try Self.columns(of: "choice") == ChoiceRow.Column.allCases.map(\.rawValue))
+    @Test("a chapter's choices are kept with it, in order, as [target, label] pairs that read back the same")
+    func choicesColumn() throws {
+        let choices = [Choice(chapterID: "b", text: "Go \"on\""), Choice(chapterID: "x", text: "Back, é\u{1F30A}"), Choice(chapterID: "b", text: "Again")]
+        let encoded = StoredChoices.encode(choices)
+        #expect(encoded == #"[["b","Go \"on\""],["x","Back, é🌊"],["b","Again"]]"#)
+        let decoded = try #require(StoredChoices.decode(encoded))
+        #expect(decoded.map(\.target) == ["b", "x", "b"])
+        #expect(decoded.map(\.label) == choices.map(\.text))
+        #expect(StoredChoices.encode([]) == "[]")
+        #expect(StoredChoices.decode(#"[["b"]]"#) == nil, "a pair of one is not a choice")
+        #expect(StoredChoices.decode("not json") == nil)
+        #expect(try !Self.tables().contains("choice"), "the choice table is gone")
     }
 
     @Test("every field of the format's Chapter and Choice has a place in the library: a new key is decided here, not dropped")
@@ -39,12 +48,20 @@ struct StoreSchemaTests {
             #expect(columns.contains(place), "\(field) is said to be kept in the column \(place), which ChapterRow does not bind")
         }
         let choiceFields = Set(Mirror(reflecting: chapter.choices[0]).children.compactMap(\.label))
-        #expect(choiceFields == Set(ChoiceRow.modelFields.keys))
-        #expect(Set(ChoiceRow.modelFields.values).isSubset(of: Set(ChoiceRow.Column.allCases.map(\.rawValue))))
+        #expect(choiceFields == Set(StoredChoices.modelFields.keys))
     }
 
     @Test("the INSERT is made from the columns, one placeholder each")
     func insertStatement() {
-        #expect(ChoiceRow.insert == "INSERT INTO choice (story_id, chapter_key, position, target, label) VALUES (?, ?, ?, ?, ?)")
+        #expect(ChapterRow.insert == "INSERT INTO chapter (story_id, key, position, name, body, pic_path, vid_path, is_ending, choices) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+    }
+
+    static func tables() throws -> [String] {
+        let folder = try TemporaryFolder()
+        let location = LibraryLocation(home: folder.url.path)
+        try FileManager.default.createDirectory(atPath: (location.databasePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: location.databasePath)
+        try Schema.migrator.migrate(queue)
+        return try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
     }
 }

@@ -1,0 +1,50 @@
+import Foundation
+import LibraryTestSupport
+import StoryCheck
+import StorySources
+import StoryStore
+import TestSupport
+import Testing
+
+@Suite("The importer: reading, checking and storing composed")
+struct ImporterTests {
+    @Test("a folder's version is the hash of its story file, though the hash is found on another core")
+    func versionIsTheContentHash() throws {
+        let fixture = try Fixture()
+        let json = storyJSON(Fixture.chain)
+        try fixture.write(json)
+        let fetched = try Sources.fetch(Sources.recognise(fixture.storyFolder), in: StoryImporter(library: fixture.library).context)
+        #expect(fetched.version == contentVersion(Array(json.utf8)))
+        #expect(fetched.version == fetched.version, "asked twice, the answer is the same")
+        let added = try fixture.library.importFolder(fixture.storyFolder)
+        #expect(added.story.version == contentVersion(Array(json.utf8)))
+        #expect(try fixture.library.importFolder(fixture.storyFolder).change == .unchanged)
+    }
+
+    @Test("the checker's findings come back with a stored story, as they did when checking came first")
+    func findingsWithTheStory() throws {
+        let fixture = try Fixture()
+        // A choice to a chapter that does not exist (CYD302) and an unknown placeholder (CYD701)
+        // do not stop a story from being stored; they are reported.
+        let result = try fixture.add(storyJSON([("a", ["b", "nowhere"]), ("b", [])], text: "Hello, [[nmae]]."))
+        let codes = Set(result.reports.flatMap(\.diagnostics).map(\.code.rawValue))
+        #expect(codes.contains("CYD302"))
+        #expect(codes.contains("CYD701"))
+        #expect(result.change == .added)
+        #expect(result.story.chapterCount == 2)
+    }
+
+    @Test("a story with no first chapter is refused with the checker's findings, and nothing is stored")
+    func noFirstChapter() throws {
+        let fixture = try Fixture()
+        var story = TestStory.twoChapters()
+        story.chapters[0].isFirst = false
+        #expect {
+            try fixture.add(story.json)
+        } throws: { error in
+            guard case SourceError.unreadable(let reports) = error else { return false }
+            return reports.flatMap(\.diagnostics).contains { $0.severity == .error }
+        }
+        #expect(try fixture.library.stories().isEmpty)
+    }
+}
