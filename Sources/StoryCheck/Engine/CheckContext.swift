@@ -21,9 +21,24 @@ public final class CheckContext {
     /// The chapter graph, built on first use.
     public private(set) lazy var graph: StoryGraph? = story.map(StoryGraph.init)
 
-    /// The shared scan of every string, built on first use.
-    public private(set) lazy var text: TextScan? = document.map { document in
-        TextScan(document: document, placeholderNodes: story?.chapters.compactMap(\.textNode) ?? [])
+    /// The shared scan of every string: started on another thread by `startTextScan()`, or
+    /// made on first use.
+    public var text: TextScan? {
+        assert(mayReadText, "a rule read the text scan without declaring `readsTextScan`")
+        if textScan == nil { startTextScan() }
+        return textScan?.wait()
+    }
+    private var textScan: BackgroundWork<TextScan>?
+    /// Cleared by the checker while a rule that did not declare `readsTextScan` runs.
+    var mayReadText = true
+
+    /// Starts the scan of every string on another thread, so that the rules which do not read
+    /// it run meanwhile. The scan only reads the document (and gives its pages back through a
+    /// sweep of its own).
+    func startTextScan() {
+        guard textScan == nil, let document else { return }
+        let placeholderNodes = story?.chapters.compactMap(\.textNode) ?? []
+        textScan = BackgroundWork { TextScan(document: document, placeholderNodes: placeholderNodes) }
     }
 
     /// Whether a string node is a chapter id or a choice target (CYD305 judges control
@@ -57,3 +72,4 @@ public struct MediaUse: Sendable {
     public var key: String { isPicture ? "pic_path" : "vid_path" }
     public var reference: MediaReference { MediaReference(path.value) }
 }
+

@@ -100,9 +100,21 @@ public enum Checker {
         var otherFiles: [String: [Diagnostic]] = [:]
         let structureIsUsable = file.document != nil
         if structureIsUsable {
-            for rule in RuleCatalogue.checking(file.kind) where options.keeps(rule.description.code) {
-                var findings = Findings(code: rule.description.code, document: file.document)
-                rule.check(context, &findings)
+            let rules = RuleCatalogue.checking(file.kind).filter { options.keeps($0.description.code) }
+            // The scan of every string is made on another thread while the rules that do not
+            // read it run; those that do run last. Findings keep the catalogue's order.
+            if rules.contains(where: { $0.readsTextScan }) { context.startTextScan() }
+            let order = rules.indices.filter { !rules[$0].readsTextScan } + rules.indices.filter { rules[$0].readsTextScan }
+            var found = [Findings?](repeating: nil, count: rules.count)
+            for index in order {
+                var findings = Findings(code: rules[index].description.code, document: file.document)
+                context.mayReadText = rules[index].readsTextScan
+                rules[index].check(context, &findings)
+                found[index] = findings
+            }
+            context.mayReadText = true
+            for (rule, findings) in zip(rules, found) {
+                guard let findings else { continue }
                 let severity = rule.description.severity
                 diagnostics += findings.diagnostics.map { with($0, severity: severity) }
                 for (other, found) in findings.otherFiles {

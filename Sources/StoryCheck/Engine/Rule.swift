@@ -67,9 +67,14 @@ public protocol Rule: Sendable {
     static var description: RuleDescription { get }
     /// Looks at one file and reports findings of this rule's code.
     static func check(_ context: CheckContext, _ findings: inout Findings)
+    /// Whether `check` reads `context.text`: such rules run after the others, while the scan
+    /// is made on another thread.
+    static var readsTextScan: Bool { get }
 }
 
 extension Rule {
+    public static var readsTextScan: Bool { false }
+
     /// Syntax and structure rules are found by StoryFormat while reading; they only describe.
     public static func check(_ context: CheckContext, _ findings: inout Findings) {}
 }

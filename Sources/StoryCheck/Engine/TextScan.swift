@@ -23,19 +23,20 @@ public struct TextScan: Sendable {
         let placeholderNodes = placeholderNodes.sorted()
         var cursor = 0
         let source = document.bytes
-        source.beginPass()
+        // A sweep of its own: the checker runs this scan on another thread beside the rules.
+        var sweep = source.sweep()
+        defer { sweep.end() }
         source.withUnsafeBufferPointer { p in
             document.nodes.withUnsafeBufferPointer { nodes in
                 for index in nodes.indices where nodes[index].kind == .string {
                     let range = Int(nodes[index].start + 1)..<Int(nodes[index].end - 1)
-                    source.release(upTo: range.lowerBound)
+                    sweep.release(upTo: range.lowerBound)
                     while cursor < placeholderNodes.count, placeholderNodes[cursor] < index { cursor += 1 }
                     let isChapterText = cursor < placeholderNodes.count && placeholderNodes[cursor] == index
                     scan(p, range, node: index, placeholders: isChapterText)
                 }
             }
         }
-        source.endPass()
     }
 
     private mutating func record(_ kind: Kind, _ scalar: UInt32, _ range: Range<Int>, _ node: Int) {

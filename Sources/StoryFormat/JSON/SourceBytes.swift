@@ -80,14 +80,47 @@ public final class SourceBytes: @unchecked Sendable, RandomAccessCollection {
     }
 
     private func releasePages(upTo offset: Int) {
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let end = (offset - Self.step) / page * page
-        if end > releasedUpTo, let base {
-            _ = madvise(base + releasedUpTo, end - releasedUpTo, MADV_DONTNEED)
-            releasedUpTo = end
-        }
+        releasedUpTo = giveBack(from: releasedUpTo, windowBehind: offset)
         nextRelease = offset + Self.step
     }
+
+    /// Gives back the whole pages from `start` to a window behind `offset`; returns where the
+    /// given-back range now ends. Touches no state, so passes on two threads may both call it
+    /// (a page one of them still reads is read again from the page cache).
+    private func giveBack(from start: Int, windowBehind offset: Int) -> Int {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        // At the end of the file, everything goes (the last page may be partly the file's).
+        let end = offset >= count ? count : (offset - Self.step) / page * page
+        guard end > start, let base, isMapped else { return start }
+        _ = madvise(base + start, end - start, MADV_DONTNEED)
+        return end
+    }
+
+    /// A pass run beside the others, on another thread: it gives its pages back through its
+    /// own record of how far it has come, sharing no state with `beginPass` and `release`.
+    public struct Sweep: Sendable {
+        let bytes: SourceBytes
+        private var releasedUpTo = 0
+        private var nextRelease = SourceBytes.step * 2
+
+        init(_ bytes: SourceBytes) { self.bytes = bytes }
+
+        /// The pass has come to `offset` (as `release(upTo:)`).
+        @inline(__always) public mutating func release(upTo offset: Int) {
+            guard offset >= nextRelease else { return }
+            releasedUpTo = bytes.giveBack(from: releasedUpTo, windowBehind: offset)
+            nextRelease = offset + SourceBytes.step
+        }
+
+        /// The pass is over: its pages go back.
+        public mutating func end() {
+            releasedUpTo = bytes.giveBack(from: releasedUpTo, windowBehind: bytes.count)
+            nextRelease = Int.max
+        }
+    }
+
+    /// A sweep for a pass on another thread; nothing to give back for bytes in memory.
+    public func sweep() -> Sweep { Sweep(self) }
 
     /// Starts a new pass from the beginning: releases are measured from there again, and the
     /// kernel reads ahead.

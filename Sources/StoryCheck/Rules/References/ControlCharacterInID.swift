@@ -1,6 +1,7 @@
 import StoryFormat
 
 enum ControlCharacterInID: Rule {
+    static let readsTextScan = true
     static let description = RuleDescription(
         code: "CYD305", name: "control-character-in-id", category: .references, severity: .error,
         summary: "a chapter id or a choice target holds a control character",

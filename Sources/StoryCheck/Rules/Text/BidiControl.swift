@@ -1,6 +1,7 @@
 import StoryFormat
 
 enum BidiControl: Rule {
+    static let readsTextScan = true
     static let description = RuleDescription(
         code: "CYD705", name: "bidi-control", category: .text, severity: .warning,
         summary: "a bidirectional embedding, override or isolate character",

@@ -1,6 +1,7 @@
 import StoryFormat
 
 enum ControlCharacter: Rule {
+    static let readsTextScan = true
     static let description = RuleDescription(
         code: "CYD703", name: "control-character", category: .text, severity: .warning,
         summary: "an invisible control character in text",

@@ -1,6 +1,7 @@
 import StoryFormat
 
 enum TerminalEscapeSequence: Rule {
+    static let readsTextScan = true
     static let description = RuleDescription(
         code: "CYD704", name: "terminal-escape-sequence", category: .text, severity: .error,
         summary: "an ESC or C1 control character, which starts a terminal escape sequence",

@@ -1,6 +1,7 @@
 import StoryFormat
 
 enum UnknownPlaceholder: Rule {
+    static let readsTextScan = true
     static let description = RuleDescription(
         code: "CYD701", name: "unknown-placeholder", category: .text, severity: .warning,
         summary: "a [[placeholder]] in chapter text other than [[name]]",
