@@ -44,7 +44,7 @@ build() {
     # A module is compiled again when it or any module below it changed.
     if [ -n "$stale" ] || [ ! -f "$library" ] || [ -n "$(find "Sources/$module" -name '*.swift' -newer "$library" | head -1)" ]; then
       stale=1
-      swiftc "${flags[@]}" -I "$objects" -module-name "$module" -emit-module -emit-module-path "$objects/$module.swiftmodule" \
+      swiftc "${flags[@]}" -package-name choose-your-destiny -I "$objects" -module-name "$module" -emit-module -emit-module-path "$objects/$module.swiftmodule" \
         -emit-library -static -o "$library" $(find "Sources/$module" -name '*.swift')
     fi
     libraries=("-l$module" "${libraries[@]}")

@@ -38,7 +38,8 @@ public struct StoryImporter: Sendable {
         // Findings never decide whether a story is stored (only a story without a first chapter
         // is refused, which the model says), so the checker runs on another core while the story
         // is built and stored: a 100,000-chapter story is added in the time of reading and
-        // storing it.
+        // storing it. Both threads only read the file, whose bytes are in memory (fetching reads
+        // them whole), so no pass over a mapped file is shared.
         let checking = BackgroundWork { Self.check(file, fetched.bytes, displayName: fetched.displayName) }
         guard let story = file.story?.model(), story.firstChapter != nil else { throw .unreadable(reports: checking.wait()) }
         let stored: StoreResult

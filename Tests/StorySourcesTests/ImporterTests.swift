@@ -47,4 +47,35 @@ struct ImporterTests {
         }
         #expect(try fixture.library.stories().isEmpty)
     }
+
+    @Test("eight imports at once all finish: each check waits for its own text scan on a thread of its own, not for a slot in a shared pool")
+    func manyAtOnce() throws {
+        let fixture = try Fixture()
+        var folders: [String] = []
+        for index in 0..<8 {
+            let folder = fixture.folder.appendingPathComponent("story\(index)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(storyJSON(id: "s\(index)", Fixture.chain, text: "Hello [[nmae]], \u{1B}[31m.").utf8).write(to: folder.appendingPathComponent("story.json"))
+            folders.append(folder.path)
+        }
+        let results = Results()
+        let library = fixture.library
+        let paths = folders
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            let result = Result { () throws(SourceError) in try StoryImporter(library: library).add(paths[index]) }
+            results.append(result.map { $0.reports.flatMap(\.diagnostics).count })
+        }
+        #expect(results.values.count == 8)
+        for result in results.values {
+            #expect(try result.get() >= 2, "each import reports its placeholder and escape findings")
+        }
+        #expect(try fixture.library.stories().count == 8)
+    }
+}
+
+private final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Result<Int, SourceError>] = []
+    func append(_ result: Result<Int, SourceError>) { lock.withLock { stored.append(result) } }
+    var values: [Result<Int, SourceError>] { lock.withLock { stored } }
 }

@@ -1,23 +1,57 @@
-import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import StoryFormat
 
-/// Work started on another thread when made, its result taken with `wait()` (by any number of
-/// callers). The semaphore orders the worker's write of the result before a waiter's read.
+/// Work started on a thread of its own when made; `wait()` gives its result (to any number of
+/// callers). A thread of its own, not a shared pool: work that waits for other work (a check on
+/// one thread waiting for its text scan on another) cannot starve a pool of two threads, and it
+/// has the main thread's 8 MB of stack.
 package final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
-    private let finished = DispatchSemaphore(value: 0)
+    private let lock = Lock()
     private var result: Value?
+    private var thread: pthread_t?
+    private var joined = false
 
     package init(_ work: @escaping @Sendable () -> Value) {
-        DispatchQueue.global().async {
-            self.result = work()
-            self.finished.signal()
+        let box = Unmanaged.passRetained(Job { [self] in result = work() })
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setstacksize(&attributes, 8 << 20)
+        var handle = pthread_t()
+        let started = pthread_create(&handle, &attributes, { raw in
+            Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue().run()
+            return nil
+        }, box.toOpaque())
+        pthread_attr_destroy(&attributes)
+        if started == 0 {
+            thread = handle
+        } else {
+            // No thread to be had: the work is done here and now.
+            box.takeRetainedValue().run()
+            joined = true
         }
+    }
+
+    deinit {
+        if let thread, !joined { pthread_detach(thread) }
     }
 
     /// The work's result, once it is done.
     package func wait() -> Value {
-        finished.wait()
-        finished.signal()  // a second wait returns at once
-        return result!
+        lock.withLock {
+            if !joined, let thread {
+                pthread_join(thread, nil)
+                joined = true
+            }
+            return result!
+        }
     }
 }
 
+private final class Job: @unchecked Sendable {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
+}
