@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "StoryAnalysis", targets: ["StoryAnalysis"]),
         .library(name: "StorySync", targets: ["StorySync"]),
         .library(name: "StoryLanguageServer", targets: ["StoryLanguageServer"]),
+        .library(name: "StoryWeb", targets: ["StoryWeb"]),
         .executable(name: "cyd", targets: ["cyd"]),
     ],
     dependencies: [
@@ -60,6 +61,9 @@ let package = Package(
         .target(name: "StorySync", dependencies: ["StorySources", "StoryStore", "StoryCheck", "StoryFormat", "Transport", "LocalFiles"]),
         // `cyd lsp`: the rules, navigation and repairs for editors, over JSON-RPC on stdio
         .target(name: "StoryLanguageServer", dependencies: ["StoryFormat", "StoryCheck", "StoryAnalysis", "LocalFiles"]),
+        // the browser reader: pages (story text escaped in one place), the static site with its
+        // script and service worker
+        .target(name: "StoryWeb", dependencies: ["StoryFormat", "LocalFiles"]),
         // the terminal: streams, wrapping by display width, the reader's screen and command table,
         // the line editor, which way pictures are drawn, the sync display
         .target(
@@ -70,7 +74,7 @@ let package = Package(
             name: "cyd",
             dependencies: [
                 "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
-                "StoryLanguageServer", "TerminalUI", "TerminalPictures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StoryLanguageServer", "StoryWeb", "TerminalUI", "TerminalPictures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "StoryFormatTests", dependencies: ["StoryFormat"]),
@@ -96,6 +100,7 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalPictures"]),
         .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "TestSupport", "TerminalPictures", "TerminalUI"]),
         .testTarget(name: "TerminalPicturesTests", dependencies: ["TerminalPictures"]),
+        .testTarget(name: "StoryWebTests", dependencies: ["StoryWeb", "StoryFormat", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

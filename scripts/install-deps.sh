@@ -7,11 +7,14 @@
 # that the man page renders), Neovim (the test that runs the editor set-up in docs/editors-and-ci.md), patch
 # (the test that `cyd fix --dry-run` prints a patch that applies), and
 # check-jsonschema, pre-commit, pytest-lsp and Pillow from PyPI (schema agreement tests and benchmark
-# peer; the hook `cyd init` writes and the project's own hook; the client that tests `cyd lsp`).
+# peer; the hook `cyd init` writes and the project's own hook; the client that tests `cyd lsp`);
+# Chromium, with Playwright and axe-playwright-python from PyPI, for the test that reads the site
+# `cyd build web` makes in a real browser (Playwright drives Debian's chromium; its own browser
+# download is not needed).
 # Quiet and quick when everything is already there.
 set -euo pipefail
 packages=(libgit2-dev libcurl4-openssl-dev libsqlite3-dev libedit2 libchafa0 libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev
-  git hyperfine time tmux graphviz groff-base neovim patch)
+  git hyperfine time tmux graphviz groff-base neovim patch chromium)
 # python3 and pip may come from elsewhere (pyenv); only ask apt for them when there is none.
 command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip)
 missing=()
@@ -50,3 +53,9 @@ if ! python3 -c 'import PIL' >/dev/null 2>&1; then
     || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages Pillow
 fi
 python3 -c 'import PIL' || { echo "Pillow cannot be imported after installing it" >&2; exit 1; }
+# Playwright (it drives /usr/bin/chromium) and axe-core for it: the browser test of `cyd build web`.
+if ! python3 -c 'import playwright, axe_playwright_python' >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check playwright axe-playwright-python \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages playwright axe-playwright-python
+fi
+python3 -c 'import playwright, axe_playwright_python' || { echo "playwright or axe-playwright-python cannot be imported after installing them" >&2; exit 1; }

@@ -1,0 +1,84 @@
+import StoryFormat
+
+/// The one place where text becomes HTML. Every string a page shows, story text or not, goes
+/// through `text` (element content) or `attribute` (a quoted attribute value): the five
+/// characters HTML gives meaning to become entities, so a story's `<script>` or `</textarea>` is
+/// shown as written and never parsed; control characters and bidirectional overrides are shown
+/// visibly (as the terminal reader shows them), so a line cannot be made to read backwards.
+public enum HTML {
+    /// Text for element content.
+    public static func text(_ value: String) -> String {
+        entities(VisibleText.escape(value, keepLineBreaks: true, keepTabs: true))
+    }
+
+    /// Text for a double-quoted attribute value.
+    public static func attribute(_ value: String) -> String {
+        entities(VisibleText.escape(value))
+    }
+
+    /// A path segment for an `href` or `src` (a name this site made): percent-encoded, then
+    /// escaped as an attribute.
+    public static func pathSegment(_ value: String) -> String {
+        var out = ""
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += "%" + hex(byte)
+            }
+        }
+        return out
+    }
+
+    private static func entities(_ value: String) -> String {
+        var out = ""
+        out.reserveCapacity(value.utf8.count)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF".unicodeScalars)
+        return String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
+    }
+
+    /// A chapter's paragraphs as `<p>` elements, each `[[name]]` a span the page's script fills
+    /// with the reader's name (without a script, or before a name is given: `you`).
+    public static func paragraphs(of chapter: Chapter) -> String {
+        chapter.paragraphs.map { paragraph in
+            let pieces = paragraph.components(separatedBy: "[[name]]").map(text)
+            let lines = pieces.joined(separator: #"<span class="reader-name">you</span>"#)
+            return "<p>" + lines.replacingOccurrences(of: "\n", with: "<br>\n") + "</p>"
+        }.joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// Splits on every occurrence of `separator` (FoundationEssentials is not a dependency here).
+    func components(separatedBy separator: String) -> [String] {
+        guard !separator.isEmpty else { return [self] }
+        var pieces: [String] = []
+        var rest = Substring(self)
+        while let range = rest.firstRange(of: separator) {
+            pieces.append(String(rest[..<range.lowerBound]))
+            rest = rest[range.upperBound...]
+        }
+        pieces.append(String(rest))
+        return pieces
+    }
+
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        components(separatedBy: target).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,169 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import LocalFiles
+import StoryFormat
+
+/// Where a picture of a story comes from when its site is built.
+public enum PictureSource: Sendable, Equatable {
+    /// The picture's bytes (a file of the story, or fetched): copied beside the pages, named by
+    /// a hash of its content, so a changed picture is a new file and caches never go stale.
+    case bytes([UInt8])
+    /// A picture left where it is (an https URL): the page links to it.
+    case link(String)
+    /// No picture to be had: the page shows none.
+    case missing
+}
+
+/// A story as the site holds it: the story, its folder in the site, a page per chapter and
+/// where each picture is.
+public struct SiteStory: Sendable {
+    public var story: Story
+    /// The story's folder in the site (made from its id, unique in the site).
+    public var folder: String
+    /// Chapter id → its page's file name, inside `folder`.
+    public var pages: [String: String]
+    /// `pic_path` → what a page's `src` says (`pictures/HASH.png`, or an https URL).
+    public var pictures: [String: String]
+    /// Picture files to write: name inside `folder` → bytes.
+    var pictureFiles: [(name: String, bytes: [UInt8])]
+
+    func page(of chapterID: String) -> String { pages[chapterID] ?? "index.html" }
+}
+
+/// A static site of stories: HTML pages that need no server, the site's stylesheet, script and
+/// service worker, and each story's pictures. The site is files only, so any static host serves it.
+public enum StaticSite {
+    public enum Failure: Error, Sendable, Equatable {
+        /// The site's folder, or one inside it, could not be made.
+        case folder(path: String, reason: String)
+        case file(path: String, AtomicFile.Failure)
+    }
+
+    /// Decides every name in the site: folders for stories, pages for chapters, files for pictures.
+    /// `pictures` says, for each story (same order), where each of its `pic_path` values comes from.
+    public static func plan(_ stories: [(story: Story, pictures: [String: PictureSource])]) -> [SiteStory] {
+        var folders = UniqueNames(reserved: ["index", "cyd", "sw"])
+        return stories.map { entry in
+            let story = entry.story
+            let folder = folders.claim(slug(story.id, fallback: "story"))
+            var pageNames = UniqueNames(reserved: ["index", "offline", "pictures"])
+            var pages: [String: String] = [:]
+            for chapter in story.chapters where pages[chapter.id] == nil {  // a duplicated id: the first wins, as readers do
+                pages[chapter.id] = pageNames.claim(slug(chapter.id, fallback: "chapter")) + ".html"
+            }
+            var sources: [String: String] = [:]
+            var files: [(name: String, bytes: [UInt8])] = []
+            for (path, source) in entry.pictures.sorted(by: { $0.key < $1.key }) {
+                switch source {
+                case .bytes(let bytes):
+                    let name = "pictures/" + hex(FNV1a.hash(bytes)) + "." + pictureExtension(bytes)
+                    if !files.contains(where: { $0.name == name }) { files.append((name, bytes)) }
+                    sources[path] = name
+                case .link(let url):
+                    sources[path] = url
+                case .missing:
+                    break
+                }
+            }
+            return SiteStory(story: story, folder: folder, pages: pages, pictures: sources, pictureFiles: files)
+        }
+    }
+
+    /// Every file of the site: relative path → bytes.
+    public static func files(_ stories: [SiteStory]) -> [(path: String, bytes: [UInt8])] {
+        var files: [(path: String, bytes: [UInt8])] = [
+            ("index.html", Array(WebPages.library(stories).utf8)),
+            ("cyd.css", Array(SiteAssets.stylesheet.utf8)),
+            ("cyd.js", Array(SiteAssets.script.utf8)),
+            ("sw.js", Array(SiteAssets.serviceWorker.utf8)),
+        ]
+        for site in stories {
+            var offline = ["index.html"]
+            files.append((site.folder + "/index.html", Array(WebPages.story(site).utf8)))
+            var written = Set<String>()
+            for chapter in site.story.chapters where written.insert(chapter.id).inserted {
+                let page = site.page(of: chapter.id)
+                files.append((site.folder + "/" + page, Array(WebPages.chapter(chapter, of: site).utf8)))
+                offline.append(page)
+            }
+            for picture in site.pictureFiles {
+                files.append((site.folder + "/" + picture.name, picture.bytes))
+                offline.append(picture.name)
+            }
+            // What the service worker keeps for reading offline once the story has been opened.
+            let list = JSONValue.object(["files": .array(offline.map { .string($0) })])
+            files.append((site.folder + "/offline.json", Array(list.encoded.utf8)))
+        }
+        return files
+    }
+
+    /// Writes the site into `folder` (made if missing), each file whole (a reader of the site
+    /// never sees half a page). Files of an earlier build that this one does not make are left.
+    public static func write(_ stories: [SiteStory], to folder: String) throws(Failure) {
+        for (path, bytes) in files(stories) {
+            let target = folder + "/" + path
+            try makeFolders(AtomicFile.parentFolder(of: target))
+            do {
+                try AtomicFile.write(bytes, to: target)
+            } catch {
+                throw .file(path: target, error)
+            }
+        }
+    }
+
+    private static func makeFolders(_ path: String) throws(Failure) {
+        if FileStatus(path)?.isDirectory == true { return }
+        let parent = AtomicFile.parentFolder(of: path)
+        if parent != path, !parent.isEmpty { try makeFolders(parent) }
+        if mkdir(path, 0o755) != 0 && errno != EEXIST {
+            throw .folder(path: path, reason: LocalFile.reason(errno))
+        }
+        guard FileStatus(path)?.isDirectory == true else { throw .folder(path: path, reason: "it is not a folder") }
+    }
+
+    /// A name for a file or folder: the id itself when it is short plain ASCII, else `x-` and a
+    /// hash of it (an id may hold anything: slashes, dots, spaces, any script).
+    static func slug(_ id: String, fallback: String) -> String {
+        let plain = !id.isEmpty && id.utf8.count <= 80 && id.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+        return plain ? id : "x-" + hex(FNV1a.hash(Array(id.utf8)))
+    }
+
+    static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    static func pictureExtension(_ bytes: [UInt8]) -> String {
+        switch PictureFormat.detect(Array(bytes.prefix(12))) {
+        case "PNG": "png"
+        case "JPEG": "jpg"
+        case "GIF": "gif"
+        case "WebP": "webp"
+        default: "bin"
+        }
+    }
+}
+
+/// Names unique in one folder, compared without case (a site may be copied to a file system
+/// that ignores case).
+struct UniqueNames {
+    private var taken: Set<String>
+
+    init(reserved: Set<String>) { taken = Set(reserved.map { $0.lowercased() }) }
+
+    mutating func claim(_ wanted: String) -> String {
+        var name = wanted
+        var number = 2
+        while !taken.insert(name.lowercased()).inserted {
+            name = "\(wanted)-\(number)"
+            number += 1
+        }
+        return name
+    }
+}

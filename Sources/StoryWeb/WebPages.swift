@@ -1,0 +1,137 @@
+import StoryFormat
+
+/// The pages of the browser reader, as HTML. Pages are complete without a script: choices are
+/// links, every page has one `h1`, landmarks and a skip link. A script of the site's own
+/// (`cyd.js`) adds what needs memory: the reader's place, endings found, their name, number keys.
+/// Story text reaches a page only through `HTML.text` and `HTML.attribute`.
+public enum WebPages {
+    /// Where a page sits in the site, for its relative links.
+    public enum Depth: Sendable { case root, story }
+
+    /// A whole document: head (the stylesheet, the script, a Content-Security-Policy that allows
+    /// no inline script and no other origin's script), header with the site's name, and `main`.
+    static func document(title: String, depth: Depth, bodyAttributes: [(String, String)] = [], main: String) -> String {
+        let up = depth == .root ? "" : "../"
+        let attributes = bodyAttributes.map { " \($0.0)=\"\(HTML.attribute($0.1))\"" }.joined()
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; object-src 'none'; base-uri 'none'; form-action 'self'">
+            <meta name="referrer" content="no-referrer">
+            <title>\(HTML.text(title))</title>
+            <link rel="stylesheet" href="\(up)cyd.css">
+            <script src="\(up)cyd.js" defer></script>
+            </head>
+            <body\(attributes) data-root="\(up.isEmpty ? "./" : up)">
+            <a class="skip" href="#main">Skip to the story</a>
+            <header><a href="\(up)index.html">Stories</a></header>
+            <main id="main" tabindex="-1">
+            \(main)
+            </main>
+            </body>
+            </html>
+
+            """
+    }
+
+    /// The site's front page: every story, with its summary and a link to begin.
+    public static func library(_ stories: [SiteStory]) -> String {
+        let items = stories.map { story in
+            """
+            <li>
+            <h2><a href="\(HTML.pathSegment(story.folder))/index.html">\(HTML.text(story.story.name.isEmpty ? "Untitled story" : story.story.name))</a></h2>
+            <p class="rating">Rated \(HTML.text(story.story.rating)) · \(story.story.chapters.count) chapters</p>
+            <p>\(HTML.text(story.story.summary))</p>
+            </li>
+            """
+        }.joined(separator: "\n")
+        return document(
+            title: "Stories", depth: .root,
+            main: """
+                <h1>Stories</h1>
+                <ul class="stories">
+                \(items)
+                </ul>
+                """)
+    }
+
+    /// A story's page: its picture, summary and rating; begin. With the script: resume, restart,
+    /// endings found, and the reader's name.
+    public static func story(_ site: SiteStory) -> String {
+        var story = site.story
+        if story.name.isEmpty { story.name = "Untitled story" }
+        let first = story.firstChapter.map { site.page(of: $0.id) } ?? "index.html"
+        let picture = story.picPath.flatMap { site.pictures[$0] }.map { source in
+            "<img class=\"picture\" src=\"\(HTML.attribute(source))\" alt=\"\(HTML.attribute(story.name))\">"
+        } ?? ""
+        let endings = story.chapters.count(where: \.choices.isEmpty)
+        return document(
+            title: story.name, depth: .story, bodyAttributes: [("data-story", site.folder), ("data-first", first), ("data-endings", String(endings))],
+            main: """
+                <h1>\(HTML.text(story.name))</h1>
+                \(picture)
+                <p class="rating">Rated \(HTML.text(story.rating)) · \(story.chapters.count) chapters · \(endings) \(endings == 1 ? "ending" : "endings")</p>
+                <p>\(HTML.text(story.summary))</p>
+                <p><a class="begin" href="\(HTML.attribute(first))">Begin</a></p>
+                <div class="progress" hidden>
+                <p class="found" role="status"></p>
+                <p><a class="resume" href="\(HTML.attribute(first))">Resume where you were</a></p>
+                <p><button type="button" class="restart">Start again</button></p>
+                </div>
+                <form class="name" hidden>
+                <label for="reader-name">Your name in the story</label>
+                <input id="reader-name" name="name" autocomplete="given-name" maxlength="60">
+                <button type="submit">Keep</button>
+                </form>
+                <noscript><p>Your place, your name and the endings you find are kept in this browser by its script; with scripts off, nothing is kept.</p></noscript>
+                """)
+    }
+
+    /// One chapter: its title, picture, text, and its choices as a numbered list of links (or,
+    /// at an ending, the way back).
+    public static func chapter(_ chapter: Chapter, of site: SiteStory) -> String {
+        // A page's heading is never empty (an empty `h1` names nothing to a screen reader).
+        let title = chapter.name.isEmpty ? "Untitled chapter" : chapter.name
+        let picture = chapter.picPath.flatMap { site.pictures[$0] }.map { source in
+            "<img class=\"picture\" src=\"\(HTML.attribute(source))\" alt=\"\(HTML.attribute(title))\">"
+        } ?? ""
+        let ids = Set(site.story.chapters.map(\.id))
+        let ending = chapter.choices.isEmpty
+        let choices: String
+        if ending {
+            choices = """
+                <p class="the-end"><strong>The end.</strong></p>
+                <nav aria-label="After the end"><ul class="after">
+                <li><a href="index.html">Back to the story</a></li>
+                <li><a href="../index.html">All stories</a></li>
+                </ul></nav>
+                """
+        } else {
+            let items = chapter.choices.map { choice in
+                ids.contains(choice.chapterID)
+                    ? "<li><a href=\"\(HTML.attribute(site.page(of: choice.chapterID)))\">\(HTML.text(choice.text))</a></li>"
+                    : "<li><span class=\"unavailable\">\(HTML.text(choice.text)) (this way is not written yet)</span></li>"
+            }.joined(separator: "\n")
+            choices = """
+                <nav aria-label="Choices"><ol class="choices">
+                \(items)
+                </ol></nav>
+                """
+        }
+        return document(
+            title: "\(title) · \(site.story.name)", depth: .story,
+            bodyAttributes: [("data-story", site.folder), ("data-chapter", chapter.id), ("data-ending", ending ? "true" : "false")],
+            main: """
+                <p class="story-title"><a href="index.html">\(HTML.text(site.story.name))</a></p>
+                <h1>\(HTML.text(title))</h1>
+                \(picture)
+                <div class="text">
+                \(HTML.paragraphs(of: chapter))
+                </div>
+                \(choices)
+                """)
+    }
+}
