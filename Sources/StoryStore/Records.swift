@@ -106,6 +106,8 @@ public struct ChapterRecord: Sendable, Hashable {
     public var name: String
     public var body: String
     public var picPath: String?
+    /// What the picture shows (`pic_alt`), when the author said.
+    public var picAlt: String?
     public var vidPath: String?
     public var isMarkedEnding: Bool
     public var choices: [ChoiceRecord]
@@ -121,10 +123,11 @@ public struct ChapterRecord: Sendable, Hashable {
 struct ChapterRow {
     enum Column: String, CaseIterable {
         case storyID = "story_id", key, position, name, body, picPath = "pic_path", vidPath = "vid_path", isEnding = "is_ending", choices
+        case picAlt = "pic_alt"
     }
     /// Where each field of the format's Chapter is kept (a column, or why not one here).
     static let modelFields: [String: String] = [
-        "id": "key", "name": "name", "text": "body", "picPath": "pic_path", "vidPath": "vid_path", "isEnding": "is_ending",
+        "id": "key", "name": "name", "text": "body", "picPath": "pic_path", "picAlt": "pic_alt", "vidPath": "vid_path", "isEnding": "is_ending",
         "isFirstChapter": "story.first_chapter", "choices": "choices",
     ]
     static let insert = BulkInsert.insertStatement(table: "chapter", columns: Column.allCases.map(\.rawValue))
@@ -144,6 +147,7 @@ struct ChapterRow {
         case .vidPath: .optionalText(chapter.vidPath)
         case .isEnding: .integer(chapter.isEnding ? 1 : 0)
         case .choices: .text(StoredChoices.encode(chapter.choices))
+        case .picAlt: .optionalText(chapter.picAlt)
         }
     }
 

@@ -209,6 +209,10 @@ enum Schema {
             try flush()
             try db.execute(sql: "DROP TABLE choice")
         }
+        migrator.registerMigration("v7: what a chapter's picture shows (pic_alt)") { db in
+            // Stories stored before keep no alt text until they are next updated.
+            try db.execute(sql: "ALTER TABLE chapter ADD COLUMN pic_alt TEXT")
+        }
         return migrator
     }
 }

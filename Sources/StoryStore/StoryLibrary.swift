@@ -168,7 +168,7 @@ public final class StoryLibrary: Sendable {
     public func chapter(_ key: String, of story: StoryRecord) throws -> ChapterRecord? {
         try database.read { db in
             guard let row = try Row.fetchOne(
-                db, sql: "SELECT key, position, name, body, pic_path, vid_path, is_ending, choices FROM chapter WHERE story_id = ? AND key = ?",
+                db, sql: "SELECT key, position, name, body, pic_path, pic_alt, vid_path, is_ending, choices FROM chapter WHERE story_id = ? AND key = ?",
                 arguments: [story.id, key])
             else { return nil }
             guard let pairs = StoredChoices.decode(row["choices"]) else {
@@ -184,7 +184,7 @@ public final class StoryLibrary: Sendable {
             }
             return ChapterRecord(
                 key: row["key"], position: row["position"], name: row["name"], body: row["body"], picPath: row["pic_path"],
-                vidPath: row["vid_path"], isMarkedEnding: row["is_ending"], choices: choices)
+                picAlt: row["pic_alt"], vidPath: row["vid_path"], isMarkedEnding: row["is_ending"], choices: choices)
         }
     }
 

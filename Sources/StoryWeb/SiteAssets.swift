@@ -155,7 +155,7 @@ public enum SiteAssets {
 
         self.addEventListener("install", function (event) {
           event.waitUntil(caches.open(CACHE).then(function (cache) {
-            return cache.addAll(["./", "index.html", "cyd.css", "cyd.js"]);
+            return cache.addAll(["index.html", "cyd.css", "cyd.js"]);
           }));
           self.skipWaiting();
         });
@@ -164,16 +164,23 @@ public enum SiteAssets {
           event.waitUntil(self.clients.claim());
         });
 
+        // A story is fetched whole once; after that its pages are kept fresh one by one as they
+        // are read online (the fetch handler below), not all again at every page.
         function keep(folder) {
           var base = new URL(folder + "/", self.registration.scope);
-          return fetch(new URL("offline.json", base)).then(function (response) {
-            return response.json();
-          }).then(function (list) {
-            var files = Array.isArray(list.files) ? list.files : [];
-            return caches.open(CACHE).then(function (cache) {
-              return cache.addAll(files.map(function (file) { return new URL(file, base).href; }));
+          var list = new URL("offline.json", base).href;
+          return caches.open(CACHE).then(function (cache) {
+            return cache.match(list).then(function (kept) {
+              if (kept) return undefined;
+              return fetch(list).then(function (response) {
+                var copy = response.clone();
+                return response.json().then(function (contents) {
+                  var files = Array.isArray(contents.files) ? contents.files : [];
+                  return cache.addAll(files.map(function (file) { return new URL(file, base).href; }));
+                }).then(function () { return cache.put(list, copy); });
+              });
             });
-          }).catch(function () { /* kept next time */ });
+          }).catch(function () { /* kept at the next visit */ });
         }
 
         self.addEventListener("message", function (event) {

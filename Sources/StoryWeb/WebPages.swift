@@ -96,7 +96,7 @@ public enum WebPages {
         // A page's heading is never empty (an empty `h1` names nothing to a screen reader).
         let title = chapter.name.isEmpty ? "Untitled chapter" : chapter.name
         let picture = chapter.picPath.flatMap { site.pictures[$0] }.map { source in
-            "<img class=\"picture\" src=\"\(HTML.attribute(source))\" alt=\"\(HTML.attribute(title))\">"
+            "<img class=\"picture\" src=\"\(HTML.attribute(source))\" alt=\"\(HTML.attribute(chapter.picAlt ?? title))\">"
         } ?? ""
         let ids = Set(site.story.chapters.map(\.id))
         let ending = chapter.choices.isEmpty

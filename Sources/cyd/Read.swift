@@ -368,12 +368,15 @@ struct ReaderLoop {
         guard ["", "save", "save!", "open", "retry"].contains(action) else {
             return screen.error("'p \(screen.safe(argument))' is not a picture command: p shows it, p save FILE saves it, p open opens it, p retry loads it again")
         }
+        // What the picture shows, in the author's words (`pic_alt`), when they gave them.
+        let shows = session.current.record.picAlt.map { " (it shows: \(screen.safeLine($0)))" } ?? ""
+        let alt: JSONValue = session.current.record.picAlt.map { .string($0) } ?? .null
         var state = action == "retry" ? session.retryPicture() : session.waitForPicture()
         if action == "retry" { state = session.waitForPicture() }
         guard case .ready(let picture) = state else {
             if case .failed(_, let reason) = state {
-                screen.message("the picture \(screen.safeLine(path)) could not be loaded: \(screen.safe(reason)); p retry tries again",
-                    event: "picture", fields: ["path": .string(path), "state": "failed", "reason": .string(reason)])
+                screen.message("the picture \(screen.safeLine(path)) could not be loaded: \(screen.safe(reason))\(shows); p retry tries again",
+                    event: "picture", fields: ["path": .string(path), "state": "failed", "reason": .string(reason), "alt": alt])
             } else {
                 screen.message("the picture \(screen.safeLine(path)) is still loading", event: "picture", fields: ["path": .string(path), "state": "loading"])
             }
@@ -418,8 +421,8 @@ struct ReaderLoop {
                 }
             }
             screen.message(
-                "picture \(screen.safeLine(path)): \(screen.describe(picture)), stored in the library; p save FILE saves it, p open opens it",
-                event: "picture", fields: ["path": .string(path), "state": "ready", "bytes": .number(Double(picture.data.count))])
+                "picture \(screen.safeLine(path)): \(screen.describe(picture))\(shows), stored in the library; p save FILE saves it, p open opens it",
+                event: "picture", fields: ["path": .string(path), "state": "ready", "bytes": .number(Double(picture.data.count)), "alt": alt])
         }
     }
 }

@@ -23,7 +23,8 @@ struct PictureRulesTests {
                 { "id": "c", "name": "C", "text": "Three.", "pic_path": "resources/cut.jpg", "choices": [ { "chapter_id": "d", "text": "On" } ] },
                 { "id": "d", "name": "D", "text": "End.", "is_ending": true, "pic_path": "resources/gps.jpg" } ] } }
             """#)
-        let result = try Command.cyd(["validate", "--format", "json", folder.url.path])
+        // The pictures' headers only: the note that none says what it shows (CYD611) is left out.
+        let result = try Command.cyd(["validate", "--format", "json", "--ignore", "CYD611", folder.url.path])
         #expect(result.status == 0, "warnings only: \(result.standardOutput)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let files = report["files"] as? [[String: Any]] ?? []

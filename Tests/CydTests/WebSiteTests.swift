@@ -33,7 +33,7 @@ struct WebSiteTests {
         #expect(built.standardError.contains("picture javascript:alert(1) left out"), "a picture that is not a file of the story is said to be left out")
 
         let check = try ChildProcess.run(
-            ["python3", Command.packageRoot.path + "/Tests/Support/web_reader_check.py", site, "gull-rock", "hostile"], in: folder.url.path)
+            ["python3", Command.packageRoot.path + "/Tests/Support/web_reader_check.py", site, "gull-rock", "hostile", "A red and white lighthouse throwing its beam over the night sea"], in: folder.url.path)
         #expect(check.status == 0, "\(check.standardOutput)\n\(check.standardError)")
         #expect(check.standardOutput.contains("all passed"))
     }

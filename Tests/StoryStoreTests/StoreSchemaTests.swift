@@ -51,9 +51,24 @@ struct StoreSchemaTests {
         #expect(choiceFields == Set(StoredChoices.modelFields.keys))
     }
 
+    @Test("a chapter's pic_alt is stored and read back with it; a chapter without one has none")
+    func pictureAltText() throws {
+        let folder = try TemporaryFolder()
+        let library = try StoryLibrary(location: LibraryLocation(home: folder.url.path))
+        let story = Story(
+            id: "s", name: "S", rating: "G", summary: "s",
+            chapters: [
+                Chapter(id: "a", name: "A", text: "a", isFirstChapter: true, picPath: "p.png", picAlt: "Boats in a grey harbour", choices: [Choice(chapterID: "b", text: "On")]),
+                Chapter(id: "b", name: "B", text: "b", picPath: "p.png"),
+            ])
+        let stored = try library.store(story, source: StorySource(kind: .folder, location: "/s"), version: "1", author: nil).story
+        #expect(try library.chapter("a", of: stored)?.picAlt == "Boats in a grey harbour")
+        #expect(try library.chapter("b", of: stored)?.picAlt == nil)
+    }
+
     @Test("the INSERT is made from the columns, one placeholder each")
     func insertStatement() {
-        #expect(ChapterRow.insert == "INSERT INTO chapter (story_id, key, position, name, body, pic_path, vid_path, is_ending, choices) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        #expect(ChapterRow.insert == "INSERT INTO chapter (story_id, key, position, name, body, pic_path, vid_path, is_ending, choices, pic_alt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
     }
 
     static func tables() throws -> [String] {

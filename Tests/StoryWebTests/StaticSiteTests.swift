@@ -102,6 +102,22 @@ struct StaticSiteTests {
         for name in listed { #expect(paths.contains("s1/" + name)) }
     }
 
+    @Test("a picture's alt text is its pic_alt, else its chapter's title")
+    func altText() {
+        let story = Story(
+            id: "s", name: "S", rating: "G", summary: "s",
+            chapters: [
+                Chapter(id: "a", name: "Harbour", text: "a", isFirstChapter: true, picPath: "p.png", picAlt: "Boats in a \"grey\" harbour", choices: [Choice(chapterID: "b", text: "On")]),
+                Chapter(id: "b", name: "Cliff", text: "b", picPath: "p.png", choices: []),
+            ])
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0]
+        let pages = Self.site(story, pictures: ["p.png": .bytes(png)])
+        let harbour = pages.first { $0.path == "s/a.html" }!.text
+        let cliff = pages.first { $0.path == "s/b.html" }!.text
+        #expect(harbour.contains(#"alt="Boats in a &quot;grey&quot; harbour""#))
+        #expect(cliff.contains(#"alt="Cliff""#))
+    }
+
     static func references(in html: String) -> [String] {
         var found: [String] = []
         for attribute in ["href=\"", "src=\""] {

@@ -16,7 +16,7 @@ public enum RuleCatalogue {
         NoFirstChapter.self, SeveralFirstChapters.self,
         UnreachableChapter.self, NoWayOut.self, UnmarkedEnding.self, EndingWithChoices.self,
         MediaPathEscapes.self, HTTPMediaLink.self, UnsupportedMediaScheme.self, MissingMediaFile.self,
-        NotAPicture.self, LargePicture.self, LinkLeavesFolder.self, PictureTooLarge.self, UnreadablePicture.self, PictureLocation.self,
+        NotAPicture.self, LargePicture.self, LinkLeavesFolder.self, PictureTooLarge.self, UnreadablePicture.self, PictureLocation.self, PictureWithoutAlt.self,
         UnknownPlaceholder.self, EmptyChapterText.self, ControlCharacter.self, TerminalEscapeSequence.self,
         BidiControl.self,
         MissingReadme.self, MissingDiscoveryTag.self,

@@ -38,12 +38,15 @@ public struct Chapter: Sendable, Hashable, Codable {
     /// Extension: `"is_ending": true` marks a chapter without choices as an intended ending.
     public var isEnding: Bool
     public var picPath: String?
+    /// Extension: `pic_alt` says what the chapter's picture shows, for readers who cannot see it
+    /// (a screen reader, pictures off); without it the chapter's title stands in.
+    public var picAlt: String?
     public var vidPath: String?
     public var choices: [Choice]
 
     public init(
         id: String, name: String, text: String, isFirstChapter: Bool = false, isEnding: Bool = false,
-        picPath: String? = nil, vidPath: String? = nil, choices: [Choice] = []
+        picPath: String? = nil, picAlt: String? = nil, vidPath: String? = nil, choices: [Choice] = []
     ) {
         self.id = id
         self.name = name
@@ -51,6 +54,7 @@ public struct Chapter: Sendable, Hashable, Codable {
         self.isFirstChapter = isFirstChapter
         self.isEnding = isEnding
         self.picPath = picPath
+        self.picAlt = picAlt
         self.vidPath = vidPath
         self.choices = choices
     }

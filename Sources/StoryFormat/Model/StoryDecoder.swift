@@ -8,13 +8,14 @@ public enum StoryDecoder {
     }
     struct ChapterFields: KeyFields {
         var id: Int32 = -1, name: Int32 = -1, text: Int32 = -1, isFirstChapter: Int32 = -1, isEnding: Int32 = -1
-        var picPath: Int32 = -1, vidPath: Int32 = -1, choices: Int32 = -1
+        var picPath: Int32 = -1, picAlt: Int32 = -1, vidPath: Int32 = -1, choices: Int32 = -1
     }
     struct ChoiceFields: KeyFields { var chapterID: Int32 = -1, text: Int32 = -1 }
     struct AuthorsRootFields: KeyFields { var authors: Int32 = -1 }
     struct AuthorFields: KeyFields { var name: Int32 = -1, repos: Int32 = -1 }
 
-    // One table per object of the format. The original reader's keys, plus `is_ending`.
+    // One table per object of the format. The original reader's keys, plus `is_ending` and
+    // `pic_alt`.
     static let rootKeys = KeyTable<RootFields>([("story", .object, required: true, \.story)])
     static let storyKeys = KeyTable<StoryFields>([
         ("id", .nonEmptyString, required: true, \.id),
@@ -32,6 +33,7 @@ public enum StoryDecoder {
         ("is_first_chapter", .boolean, required: false, \.isFirstChapter),
         ("is_ending", .boolean, required: false, \.isEnding),
         ("pic_path", .nonEmptyString, required: false, \.picPath),
+        ("pic_alt", .nonEmptyString, required: false, \.picAlt),
         ("vid_path", .nonEmptyString, required: false, \.vidPath),
         ("choices", .array, required: false, \.choices),
     ])
@@ -122,6 +124,7 @@ public enum StoryDecoder {
         }
         chapter.storedNameNode = max(-1, fields.name)
         chapter.storedTextNode = max(-1, fields.text)
+        chapter.storedPicAltNode = max(-1, fields.picAlt)
         if let first = fields.isFirstChapter.node {
             chapter.firstNode = Int32(first)
             if document.kind(first) == .true { chapter.flags |= ChapterSyntax.isFirst }

@@ -69,7 +69,8 @@ public struct StorySyntax: Sendable {
                 Chapter(
                     id: chapterID.value, name: document.string(nameNode), text: document.string(textNode),
                     isFirstChapter: chapter.isFirstChapter?.value ?? false, isEnding: chapter.isEnding?.value ?? false,
-                    picPath: pictures[chapter.index], vidPath: videos[chapter.index], choices: choices))
+                    picPath: pictures[chapter.index], picAlt: chapter.picAltNode.map { document.string($0) }, vidPath: videos[chapter.index],
+                    choices: choices))
         }
         return Story(
             id: id.value, name: name.value, rating: rating.value, summary: summary.value,
@@ -84,6 +85,7 @@ public struct ChapterSyntax: Sendable {
     var idNode: Int32 = -1
     var storedNameNode: Int32 = -1
     var storedTextNode: Int32 = -1
+    var storedPicAltNode: Int32 = -1
     var firstNode: Int32 = -1
     var endingNode: Int32 = -1
     var storedChoicesNode: Int32 = -1
@@ -112,6 +114,8 @@ public struct ChapterSyntax: Sendable {
     public var id: Located<String>? { idNode < 0 ? nil : Located(idValue, node: Int(idNode)) }
     public var nameNode: Int? { storedNameNode < 0 ? nil : Int(storedNameNode) }
     public var textNode: Int? { storedTextNode < 0 ? nil : Int(storedTextNode) }
+    /// Extension: `pic_alt`, what the chapter's picture shows.
+    public var picAltNode: Int? { storedPicAltNode < 0 ? nil : Int(storedPicAltNode) }
     public var isFirstChapter: Located<Bool>? { firstNode < 0 ? nil : Located(flags & Self.isFirst != 0, node: Int(firstNode)) }
     /// Extension: `"is_ending": true` marks an intended ending.
     public var isEnding: Located<Bool>? { endingNode < 0 ? nil : Located(flags & Self.isEnding != 0, node: Int(endingNode)) }
