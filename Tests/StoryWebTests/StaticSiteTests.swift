@@ -1,3 +1,4 @@
+import Foundation
 import StoryFormat
 import StoryWeb
 import TestSupport
@@ -133,15 +134,3 @@ struct StaticSiteTests {
     }
 }
 
-extension String {
-    func components(separatedBy separator: String) -> [String] {
-        var pieces: [String] = []
-        var rest = Substring(self)
-        while let range = rest.firstRange(of: separator) {
-            pieces.append(String(rest[..<range.lowerBound]))
-            rest = rest[range.upperBound...]
-        }
-        pieces.append(String(rest))
-        return pieces
-    }
-}
