@@ -51,12 +51,6 @@ public struct StoryImporter: Sendable {
         return ImportResult(story: stored.story, change: stored.change, reports: checking.wait(), displacedReaders: stored.displacedReaders)
     }
 
-    /// A story file read as readers read it, with the checker's findings.
-    public static func read(_ bytes: [UInt8], displayName: String) -> (Story?, [FileReport]) {
-        let file = LoadedFile.load(bytes, fileName: displayName, options: readersOptions)
-        return (file.story?.model(), check(file, bytes, displayName: displayName))
-    }
-
     /// Readers are lenient: published stories with trailing commas load.
     private static let readersOptions = JSONParser.Options(lenient: true)
 

@@ -72,48 +72,47 @@ struct BuildWeb: ParsableCommand {
         let paths = Set(([story.picPath] + story.chapters.map(\.picPath)).compactMap { $0 })
         var sources: [String: PictureSource] = [:]
         for path in paths.sorted() {
-            switch MediaReference(path) {
-            case .web(let url):
-                guard url.hasPrefix("https://") else {
-                    warn(name, path, "it is not an https:// link")
-                    sources[path] = .missing
-                    continue
-                }
-                if noFetch {
-                    sources[path] = .link(url)
-                    continue
-                }
-                var request = HTTPRequest(url: url)
-                request.httpsOnly = true
-                request.maximumBytes = 10 * 1024 * 1024
-                do {
-                    let response = try HTTPClient().get(request)
-                    guard response.status == 200, PictureFormat.detect(Array(response.body.prefix(12))) != nil else {
-                        warn(name, path, response.status == 200 ? "it is not a PNG, JPEG, GIF or WebP picture" : "the server answered \(response.status)")
-                        sources[path] = .missing
-                        continue
-                    }
-                    sources[path] = .bytes(response.body)
-                } catch {
-                    warn(name, path, error.description)
-                    sources[path] = .missing
-                }
-            case .repository(let relative):
-                do {
-                    let bytes = try LocalFile.read(relative, inside: root, limit: 10 * 1024 * 1024)
-                    guard PictureFormat.detect(Array(bytes.prefix(12))) != nil else {
-                        warn(name, path, "it is not a PNG, JPEG, GIF or WebP picture")
-                        sources[path] = .missing
-                        continue
-                    }
-                    sources[path] = .bytes(bytes)
-                } catch {
-                    warn(name, path, error.description)
-                    sources[path] = .missing
-                }
+            do {
+                sources[path] = try source(of: path, in: root)
+            } catch {
+                warn(name, path, error.reason)
+                sources[path] = .missing
             }
         }
         return sources
+    }
+
+    /// Why a picture was left out.
+    private struct LeftOut: Error { var reason: String }
+
+    /// One picture: fetched (or linked, with --no-fetch) when it is an https link, else read from
+    /// the story's folder; either way it must be a picture.
+    private func source(of path: String, in root: String) throws(LeftOut) -> PictureSource {
+        let bytes: [UInt8]
+        switch MediaReference(path) {
+        case .web(let url):
+            guard url.hasPrefix("https://") else { throw LeftOut(reason: "it is not an https:// link") }
+            if noFetch { return .link(url) }
+            var request = HTTPRequest(url: url)
+            request.httpsOnly = true
+            request.maximumBytes = 10 * 1024 * 1024
+            let response: HTTPResponse
+            do {
+                response = try HTTPClient().get(request)
+            } catch {
+                throw LeftOut(reason: error.description)
+            }
+            guard response.status == 200 else { throw LeftOut(reason: "the server answered \(response.status)") }
+            bytes = response.body
+        case .repository(let relative):
+            do {
+                bytes = try LocalFile.read(relative, inside: root, limit: 10 * 1024 * 1024)
+            } catch {
+                throw LeftOut(reason: error.description)
+            }
+        }
+        guard PictureFormat.detect(Array(bytes.prefix(12))) != nil else { throw LeftOut(reason: "it is not a PNG, JPEG, GIF or WebP picture") }
+        return .bytes(bytes)
     }
 
     private func warn(_ story: String, _ path: String, _ reason: String) {
