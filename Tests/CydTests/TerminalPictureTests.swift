@@ -173,7 +173,8 @@ struct TerminalPictureTests {
         let folder = try story(picture: server.url("/late/3/harbour.png"), copy: false)
         let session = try TerminalReadingTests.Session(
             command: command("--pictures symbols '\(folder)'", environment: "CURL_CA_BUNDLE='\(certificate.certificate)'"))
-        var screen = try session.waitFor("1-9 choose")
+        _ = try session.waitFor("1-9 choose")
+        var screen = try session.waitForPrompt()
         #expect(screen.contains("harbour.png, loading…"), "\(screen)")
         #expect(Self.blockLines(try Self.colouredScreen(session)).isEmpty)
         let before = screen.split(separator: "\n", omittingEmptySubsequences: false)

@@ -47,6 +47,21 @@ struct TerminalReadingTests {
             return last
         }
 
+        /// Waits (bounded: about 10 seconds) until the reader's prompt is the last line shown, so
+        /// what is typed next goes to its line editor rather than being echoed by the terminal first.
+        func waitForPrompt() throws -> String {
+            var last = ""
+            for _ in 0..<100 {
+                last = try screen()
+                if last.split(separator: "\n").last(where: { !$0.allSatisfy(\.isWhitespace) }).map({ $0.hasPrefix(">") }) == true {
+                    return last
+                }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            Issue.record("the screen never showed the prompt:\n\(last)")
+            return last
+        }
+
         /// The program's exit status once it has exited (waiting about 30 seconds at most: the
         /// suite runs release builds beside these tests).
         func exitStatus() throws -> Int? {
