@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -17,9 +17,23 @@ let package = Package(
         .library(name: "StoryWeb", targets: ["StoryWeb"]),
         .executable(name: "cyd", targets: ["cyd"]),
     ],
+    traits: [
+        // `cyd serve`, the browser reader served from the library, with Hummingbird and SwiftNIO.
+        // Off by default so that reading in the terminal never waits for a web server to build:
+        // `swift build -c release --traits BrowserReader` (the test command enables it).
+        .trait(name: "BrowserReader", description: "cyd serve: the browser reader, served from the library (Hummingbird)"),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // Hummingbird's own dependencies, named for the parts the server uses directly (the request
+        // deadline handler, a silent logger): they add nothing to the build.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // bytes -> JSON tree with source positions -> story model; no dependencies
@@ -64,6 +78,16 @@ let package = Package(
         // the browser reader: pages (story text escaped in one place), the static site with its
         // script and service worker
         .target(name: "StoryWeb", dependencies: ["StoryFormat", "LocalFiles"]),
+        // `cyd serve`: the browser reader over HTTP (Hummingbird): pages from the library, places
+        // shared with the terminal reader, LAN access by token, anti-forgery, bounded requests
+        .target(
+            name: "StoryServer",
+            dependencies: [
+                "StoryWeb", "StoryReader", "StoryStore", "StorySources", "StoryFormat", "LocalFiles",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
         // the terminal: streams, wrapping by display width, the reader's screen and command table,
         // the line editor, which way pictures are drawn, the sync display
         .target(
@@ -75,6 +99,7 @@ let package = Package(
             dependencies: [
                 "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
                 "StoryLanguageServer", "StoryWeb", "TerminalUI", "TerminalPictures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .target(name: "StoryServer", condition: .when(traits: ["BrowserReader"])),
             ]
         ),
         .testTarget(name: "StoryFormatTests", dependencies: ["StoryFormat"]),
@@ -97,10 +122,11 @@ let package = Package(
         .testTarget(
             name: "StoryReaderTests", dependencies: ["StoryReader", "StorySources", "StoryStore", "StoryFormat", "Transport", "TestSupport", "LibraryTestSupport"]),
         .testTarget(name: "StorySourcesTests", dependencies: ["StorySources", "StoryReader", "StoryStore", "StoryCheck", "Transport", "TestSupport", "LibraryTestSupport"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalPictures"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalPictures", "TestSupport"]),
         .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "TestSupport", "TerminalPictures", "TerminalUI"]),
         .testTarget(name: "TerminalPicturesTests", dependencies: ["TerminalPictures"]),
         .testTarget(name: "StoryWebTests", dependencies: ["StoryWeb", "StoryFormat", "TestSupport"]),
+        .testTarget(name: "StoryServerTests", dependencies: ["StoryServer", "StoryStore", "StoryFormat", "TestSupport", "LibraryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -235,7 +235,8 @@ public final class ReadingSession {
         }
     }
 
-    func view(_ chapter: ChapterRecord) -> ChapterView {
+    /// A chapter as this reader sees it (their name in it), wherever their place is.
+    public func view(_ chapter: ChapterRecord) -> ChapterView {
         let text = firstName.map { chapter.body.replacingPlaceholder(with: $0) } ?? chapter.body
         return ChapterView(record: chapter, paragraphs: Chapter(id: chapter.key, name: chapter.name, text: text).paragraphs)
     }

@@ -17,6 +17,13 @@ extension StoryLibrary {
         try database.read { db in try String.fetchOne(db, sql: "SELECT first_name FROM profile WHERE name = ?", arguments: [profile]) }
     }
 
+    /// Every profile with a name or a place kept, in order.
+    public func profiles() throws -> [String] {
+        try database.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM profile UNION SELECT profile FROM progress ORDER BY 1")
+        }
+    }
+
     public func setFirstName(_ firstName: String, profile: String) throws {
         try database.write { db in
             try db.execute(

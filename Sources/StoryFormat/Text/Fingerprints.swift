@@ -9,6 +9,18 @@ public enum PictureFormat {
         if prefix.count >= 12, prefix.starts(with: Array("RIFF".utf8)), Array(prefix[8..<12]) == Array("WEBP".utf8) { return "WebP" }
         return nil
     }
+
+    /// The media type of a PNG, JPEG, GIF or WebP file from its first bytes, or nil for anything
+    /// else (whatever a server called it).
+    public static func mediaType(_ prefix: [UInt8]) -> String? {
+        switch detect(prefix) {
+        case "PNG": "image/png"
+        case "JPEG": "image/jpeg"
+        case "GIF": "image/gif"
+        case "WebP": "image/webp"
+        default: nil
+        }
+    }
 }
 
 /// 64-bit FNV-1a: fast, not cryptographic. For hash tables and content versions.

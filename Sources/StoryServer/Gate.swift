@@ -1,0 +1,173 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import NIOCore
+import NIOHTTPTypes
+import StoryWeb
+
+/// Every request passes here first. In order: the Host header must name this server (no DNS
+/// rebinding: only IP literals and localhost, on our port); on a LAN, the access token must come
+/// (once in the URL, then in an HttpOnly SameSite=Strict cookie); the profile is settled (a
+/// picker when there are several); a POST's body is read within its limit and must carry the
+/// anti-forgery token and come from this origin. Every answer gets the security headers.
+struct Gate: RouterMiddleware {
+    typealias Context = ReaderContext
+    let server: ReaderServer
+
+    static let accessCookie = "cyd_access"
+    static let profileCookie = "cyd_profile"
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await admit(request, context: context, next: next)
+        Self.secure(&response.headers)
+        return response
+    }
+
+    private func admit(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let authority = request.head.authority, Self.isOurHost(authority, port: server.boundPort) else {
+            return Self.refusal(.misdirectedRequest, "This server answers only to its own address (the Host header named another).")
+        }
+        let cookies = Forms.cookies(request.headers[.cookie])
+        if case .token(let token) = server.configuration.access, !Forms.sameSecret(cookies[Self.accessCookie], token) {
+            let query = Forms.fields(Array((request.uri.query ?? "").utf8))
+            guard request.method == .get, Forms.sameSecret(query["token"], token) else {
+                return ReaderServer.html(
+                    Pages.message(
+                        title: "This reader needs its link",
+                        ["Open the link (or scan the code) that \(server.configuration.words.server) printed when it started: it carries the key to this reader."],
+                        links: [], reader: nil), status: .forbidden)
+            }
+            // The token leaves the URL (and the history) at once; the cookie carries it from now on.
+            var response = ReaderServer.redirect(request.uri.path)
+            response.headers.append(HTTPField(name: .setCookie, value: "\(Self.accessCookie)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"))
+            return response
+        }
+        if request.uri.path.hasPrefix("/assets/") { return try await next(request, context) }
+
+        var context = context
+        if request.method == .post {
+            let body: ByteBuffer
+            do {
+                body = try await request.body.collect(upTo: ReaderServer.bodyLimit)
+            } catch {
+                return Self.refusal(.contentTooLarge, "That form was larger than \(ReaderServer.bodyLimit / 1024) KiB, so it was not read.")
+            }
+            context.form = Forms.fields(body.readableBytesView)
+            let origin = request.headers[.origin]
+            let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]
+            guard Forms.sameSecret(context.form["token"], server.formToken),
+                origin == nil || origin == "http://" + authority,
+                site == nil || site == "same-origin" || site == "none"
+            else {
+                return ReaderServer.html(
+                    Pages.message(
+                        title: "That form has expired",
+                        ["The page it came from was made before \(server.configuration.words.server) last started (or by another site), so nothing was changed. Go back, reload the page and try again."],
+                        reader: nil), status: .forbidden)
+            }
+        }
+
+        let profiles = try server.library.profiles()
+        context.canChangeProfile = profiles.count > 1 || (profiles.count == 1 && profiles[0] != server.configuration.defaultProfile)
+        if let chosen = cookies[Self.profileCookie].map({ Forms.decode(Array($0.utf8), plusIsSpace: false) }), !chosen.isEmpty,
+            chosen.count <= ReaderServer.nameLimit
+        {
+            context.profile = chosen
+        } else if profiles.count > 1, request.uri.path != "/profiles" {
+            return ReaderServer.redirect("/profiles")
+        } else {
+            context.profile = server.configuration.defaultProfile
+        }
+
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            return ReaderServer.html(Pages.message(title: "Page not found", ["There is no page at this address."], reader: server.reader(context)), status: .notFound)
+        } catch {
+            return ReaderServer.html(
+                Pages.message(title: "Something went wrong", [server.configuration.describe(error)], reader: server.reader(context)),
+                status: .internalServerError)
+        }
+    }
+
+    /// A Host header names us when it is localhost or an IP literal, with our port. A DNS name
+    /// is refused: a page on another site can point its own name at 127.0.0.1 (rebinding), but it
+    /// cannot make the browser send an IP address as the Host.
+    static func isOurHost(_ authority: String, port: Int) -> Bool {
+        let host: Substring, given: Substring
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return false }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            given = authority[authority.index(after: close)...]
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            given = authority[colon...]
+        } else {
+            host = authority[...]
+            given = ""
+        }
+        let portMatches = given.isEmpty ? port == 80 : given == ":\(port)"
+        guard portMatches else { return false }
+        if host.lowercased() == "localhost" { return true }
+        if authority.hasPrefix("[") { return host.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." } && host.contains(":") }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { part in part.count <= 3 && !part.isEmpty && part.allSatisfy(\.isASCII) && UInt8(part) != nil }
+    }
+
+    static func refusal(_ status: HTTPResponse.Status, _ sentence: String) -> Response {
+        ReaderServer.html(Pages.message(title: status.reasonPhrase, [sentence], links: [], reader: nil), status: status)
+    }
+
+    /// No inline script, no other origin's script, no framing, no sniffing, no referrer to other sites
+    /// (same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on a form POST).
+    static func secure(_ headers: inout HTTPFields) {
+        if headers[.contentSecurityPolicy] == nil {
+            headers[.contentSecurityPolicy] =
+                "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        }
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        headers[HTTPField.Name("Cross-Origin-Resource-Policy")!] = "same-origin"
+    }
+}
+
+/// Closes a connection whose client does not send a whole request (headers and body) within
+/// the deadline, counted from the connection's start and from the end of each answer: a client
+/// that trickles a byte at a time cannot hold a connection open.
+final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    let limit: TimeAmount
+    private var timer: Scheduled<Void>?
+
+    init(limit: TimeAmount) { self.limit = limit }
+
+    func handlerAdded(context: ChannelHandlerContext) { arm(context) }
+    func handlerRemoved(context: ChannelHandlerContext) { timer?.cancel() }
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .end = unwrapInboundIn(data) {
+            timer?.cancel()
+            timer = nil
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { arm(context) }
+        context.write(data, promise: promise)
+    }
+
+    private func arm(_ context: ChannelHandlerContext) {
+        timer?.cancel()
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: limit) { bound.value.close(promise: nil) }
+    }
+}

@@ -1,0 +1,404 @@
+import Dispatch
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import StoryFormat
+import StoryReader
+import StorySources
+import StoryStore
+import StoryWeb
+import Synchronization
+
+/// What a request carries past the gate: who is reading and, for a POST, its checked form.
+struct ReaderContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    var profile = ""
+    var canChangeProfile = false
+    var form: [String: String] = [:]
+
+    init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
+
+    /// Forms are small; a larger body is refused before it is read whole.
+    var maxUploadSize: Int { ReaderServer.bodyLimit }
+}
+
+/// The browser reader: pages from the library, places shared with `cyd read` (one SQLite library
+/// in WAL mode, so browsers and terminals read and write it at once), pictures fetched lazily.
+/// Changes are POSTs answered by a redirect (post/redirect/get); GETs change nothing.
+public final class ReaderServer: Sendable {
+    public let library: StoryLibrary
+    public let configuration: ServeConfiguration
+    /// The anti-forgery token every form carries; new each time the server starts.
+    let formToken: String
+    let pictures: PictureFetcher
+    let importer: StoryImporter
+    private let port: Atomic<Int>
+    /// The port the server listens on (known once it runs, when the configuration asked for 0).
+    var boundPort: Int { port.load(ordering: .relaxed) }
+
+    static let bodyLimit = 64 * 1024
+    /// Profile names, bookmark names and the reader's name are at most this long.
+    static let nameLimit = 60
+    static let noteLimit = 4000
+
+    public init(library: StoryLibrary, configuration: ServeConfiguration) {
+        self.library = library
+        self.configuration = configuration
+        formToken = Forms.secret()
+        let context = SourceContext(location: library.location, certificateAuthorities: configuration.certificateAuthorities)
+        pictures = PictureFetcher(library: library, source: LibraryPictures(context: context))
+        importer = StoryImporter(library: library, certificateAuthorities: configuration.certificateAuthorities)
+        port = Atomic(configuration.port)
+    }
+
+    /// Serves until the process is asked to stop (SIGINT, SIGTERM). `onStarted` gets the port
+    /// bound, before the first request is answered.
+    public func run(onStarted: @escaping @Sendable (Int) -> Void) async throws {
+        let router = Router(context: ReaderContext.self)
+        router.add(middleware: Gate(server: self))
+        routes(router)
+        let deadline = TimeAmount.milliseconds(Int64(configuration.requestDeadline * 1000))
+        let http = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestDeadline(limit: deadline)],
+            idleTimeout: deadline,
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
+        let app = Application(
+            router: router,
+            server: .http1(configuration: http),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil, backlog: 512),
+            onServerRunning: { [self] channel in
+                let bound = channel.localAddress?.port ?? configuration.port
+                port.store(bound, ordering: .relaxed)
+                onStarted(bound)
+            },
+            logger: Logger(label: "cyd-serve", factory: { _ in SwiftLogNoOpLogHandler() }))
+        do {
+            try await app.runService()
+        } catch let error as IOError {
+            throw ServeFailure.cannotListen(host: configuration.host, port: configuration.port, errno: error.errnoCode)
+        } catch let error as SocketAddressError {
+            throw ServeFailure.unknownAddress(host: configuration.host, detail: String(describing: error))
+        }
+    }
+
+    // MARK: Routes
+
+    private func routes(_ router: Router<ReaderContext>) {
+        router.get("/") { [self] request, context in try library(request, context) }
+        router.get("/search") { [self] request, context in try library(request, context) }
+        router.get("/profiles") { [self] _, context in try profilesPage(context) }
+        router.post("/profiles") { [self] _, context in try chooseProfile(context) }
+        router.get("/catalogue") { [self] request, context in try cataloguePage(request, context) }
+        router.post("/catalogue/get") { [self] _, context in await getStory(context) }
+        router.get("/assets/:name") { _, context in Self.asset(context.parameters.get("name") ?? "") }
+        router.get("/stories/:id") { [self] request, context in try withStory(context) { try storyPage($0, request, context) } }
+        router.get("/stories/:id/:chapter") { [self] request, context in try withStory(context) { try chapterPage($0, request, context) } }
+        router.get("/stories/:id/-/marks") { [self] request, context in try withStory(context) { try marksPage($0, request, context) } }
+        router.get("/stories/:id/-/path") { [self] _, context in try withStory(context) { try pathPage($0, context) } }
+        router.get("/stories/:id/-/picture/:chapter") { [self] _, context in
+            guard let id = context.parameters.get("id").flatMap({ Int64($0) }), let story = try library.story(id: id) else { return Response(status: .notFound) }
+            return await picture(story, context)
+        }
+        for action in StoryAction.allCases {
+            router.post("/stories/:id/-/\(action.rawValue)") { [self] _, context in try withStory(context) { try perform(action, on: $0, context) } }
+        }
+    }
+
+    /// The story a URL names, or the page saying it is not (or no longer) in the library.
+    private func withStory(_ context: ReaderContext, _ body: (StoryRecord) throws -> Response) throws -> Response {
+        guard let id = context.parameters.get("id").flatMap({ Int64($0) }), let story = try library.story(id: id) else {
+            return Self.html(
+                Pages.message(
+                    title: "Story not found",
+                    ["This story is not in the library: it may have been removed (from the terminal, with \(configuration.words.removal)) since this page was shown."],
+                    reader: reader(context)), status: .notFound)
+        }
+        do {
+            return try body(story)
+        } catch LibraryError.storyRemoved {
+            return Self.html(
+                Pages.message(
+                    title: "Story removed",
+                    ["“\(story.title)” was removed from the library while you were reading it; your place is kept if it was removed with its places kept, and is there again when the story is added back."],
+                    reader: reader(context)), status: .gone)
+        }
+    }
+
+    func reader(_ context: ReaderContext) -> Pages.Reader {
+        Pages.Reader(profile: context.profile, canChangeProfile: context.canChangeProfile, formToken: formToken)
+    }
+
+    private func session(_ story: StoryRecord, _ context: ReaderContext) throws -> ReadingSession {
+        let name = try library.firstName(profile: context.profile)
+        return try ReadingSession(library: library, story: story, profile: context.profile, firstName: name ?? "Reader", pictures: pictures)
+    }
+
+    // MARK: Pages
+
+    private func library(_ request: Request, _ context: ReaderContext) throws -> Response {
+        let query = Forms.fields(Array((request.uri.query ?? "").utf8))["q"].map { String($0.prefix(200)) } ?? ""
+        let shelves = try library.stories().map { story in
+            let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story) }
+            return Pages.Shelf(story: story, place: place.map(Pages.title), endingsFound: try library.endingsFound(profile: context.profile, story: story).count)
+        }
+        let hits = query.isEmpty ? nil : try library.search(query)
+        return Self.html(Pages.library(shelves, reader: reader(context), query: query, hits: hits))
+    }
+
+    private func profilesPage(_ context: ReaderContext) throws -> Response {
+        var names = try library.profiles()
+        if !names.contains(configuration.defaultProfile) { names.insert(configuration.defaultProfile, at: 0) }
+        return Self.html(Pages.profiles(names, current: context.profile.isEmpty ? nil : context.profile, option: configuration.words.profileOption, reader: reader(context)))
+    }
+
+    private func chooseProfile(_ context: ReaderContext) throws -> Response {
+        let name = (context.form["profile"] ?? "").trimmingBlanks
+        guard !name.isEmpty, name.count <= Self.nameLimit else {
+            return Self.html(
+                Pages.message(title: "No such profile", ["A profile's name is 1 to \(Self.nameLimit) characters."], links: [("/profiles", "Choose again")], reader: nil),
+                status: .badRequest)
+        }
+        var response = Self.redirect("/")
+        response.headers.append(HTTPField(name: .setCookie, value: "\(Gate.profileCookie)=\(HTML.pathSegment(name)); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"))
+        return response
+    }
+
+    private func storyPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Response {
+        let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story) }
+        let endings = try library.endingsFound(profile: context.profile, story: story).count
+        let name = try library.firstName(profile: context.profile)
+        return Self.html(Pages.story(story, place: place, endings: endings, firstName: name, reader: reader(context), notice: Notice.from(request)?.words))
+    }
+
+    private func chapterPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Response {
+        let key = Forms.decode(Array((context.parameters.get("chapter") ?? "").utf8), plusIsSpace: false)
+        let session = try session(story, context)
+        guard let chapter = try library.chapter(key, of: story) else {
+            return Self.html(
+                Pages.message(
+                    title: "Chapter not found", ["“\(story.title)” has no chapter “\(key)”: the story may have changed since this link was made."],
+                    links: [(Pages.storyURL(story), "The story's page")], reader: reader(context)), status: .notFound)
+        }
+        let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story) }
+        let endings = (try library.endingsFound(profile: context.profile, story: story).count, story.endingCount)
+        return Self.html(
+            Pages.chapter(
+                session.view(chapter), of: story, isPlace: place?.key == chapter.key, place: place, endings: endings, reader: reader(context),
+                notice: Notice.from(request)?.words))
+    }
+
+    private func marksPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Response {
+        let bookmarks = try library.bookmarks(profile: context.profile, story: story)
+        let notes = try library.notes(profile: context.profile, story: story)
+        let titles = try library.chapterNames(bookmarks.map(\.chapterKey) + notes.map(\.chapterKey), of: story)
+        return Self.html(Pages.marks(story, bookmarks: bookmarks, notes: notes, titles: titles, reader: reader(context), notice: Notice.from(request)?.words))
+    }
+
+    private func pathPage(_ story: StoryRecord, _ context: ReaderContext) throws -> Response {
+        guard try library.progress(profile: context.profile, story: story) != nil else {
+            return Self.html(Pages.path(story, steps: [], reader: reader(context)))
+        }
+        let session = try session(story, context)
+        try session.begin()
+        return Self.html(Pages.path(story, steps: try session.path(), reader: reader(context)))
+    }
+
+    private func cataloguePage(_ request: Request, _ context: ReaderContext) throws -> Response {
+        let entries = try library.catalogue().filter { $0.isStory == true }
+        var stored: [String: StoryRecord] = [:]
+        for story in try library.stories() { stored[story.source.location] = story }
+        return Self.html(Pages.catalogue(entries, inLibrary: stored, fetchedBy: configuration.words.catalogueFetch, reader: reader(context), notice: Notice.from(request)?.words))
+    }
+
+    private func getStory(_ context: ReaderContext) async -> Response {
+        let url = context.form["url"] ?? ""
+        let entry: CatalogueEntry?
+        do { entry = try library.catalogueEntry(url: url) } catch { entry = nil }
+        guard let entry, entry.isStory == true else {
+            return Self.html(
+                Pages.message(title: "Not in the catalogue", ["That story is not in the catalogue (any more)."], links: [("/catalogue", "The catalogue")], reader: reader(context)),
+                status: .notFound)
+        }
+        // A download is slow work (git, https): it runs off the server's threads.
+        let importer = importer
+        let result: Result<ImportResult, SourceError> = await Self.offThread {
+            do throws(SourceError) { return .success(try importer.importStory(from: entry.source, author: entry.author)) } catch { return .failure(error) }
+        }
+        switch result {
+        case .success(let imported): return Self.redirect(Pages.storyURL(imported.story))
+        case .failure(let error):
+            return Self.html(
+                Pages.message(
+                    title: "Could not get the story", ["“\(entry.title ?? entry.id)” could not be downloaded: \(configuration.describe(error))."],
+                    links: [("/catalogue", "The catalogue")], reader: reader(context)), status: .badGateway)
+        }
+    }
+
+    private func picture(_ story: StoryRecord, _ context: ReaderContext) async -> Response {
+        let key = Forms.decode(Array((context.parameters.get("chapter") ?? "").utf8), plusIsSpace: false)
+        guard let chapter = try? library.chapter(key, of: story), let path = chapter.picPath else { return Response(status: .notFound) }
+        let pictures = pictures
+        let state = await Self.offThread { () -> PictureState in
+            if case .loading = pictures.request(path, of: story) { return pictures.wait(path, of: story, timeout: 20) }
+            return pictures.request(path, of: story)
+        }
+        // Only the four picture formats readers show, known by their first bytes; never what a
+        // server called the file (an SVG or HTML "picture" is not served).
+        guard case .ready(let picture) = state, let type = PictureFormat.mediaType(Array(picture.data.prefix(12))) else {
+            return Response(status: .notFound)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[.cacheControl] = "private, max-age=3600"
+        // A picture opened on its own (an SVG, say) is a sandboxed document that runs nothing.
+        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.data)))
+    }
+
+    // MARK: Changes (POST, then a redirect)
+
+    enum StoryAction: String, CaseIterable {
+        case choose, back, restart, bookmark, unmark, jump, note, unnote, name
+    }
+
+    private func perform(_ action: StoryAction, on story: StoryRecord, _ context: ReaderContext) throws -> Response {
+        let session = try session(story, context)
+        let form = context.form
+        var notice: Notice?
+        switch action {
+        case .restart:
+            try session.restart()
+        case .choose:
+            try session.begin()
+            // A choice is taken from the chapter its page showed: if the place has moved on since
+            // (another window, the terminal), the reader goes on from that page all the same.
+            if let from = form["from"], from != session.current.record.key {
+                do { try session.jump(toChapter: from) } catch ReadingError.chapterMissing { return Self.redirect(Pages.storyURL(story), .chapterGone) }
+            }
+            guard let number = form["choice"].flatMap({ Int($0) }) else { return Self.redirect(chapter: session, story) }
+            do { try session.choose(number) } catch let error as ReadingError {
+                switch error {
+                case .unavailableChoice: notice = .unavailable
+                default: notice = .noSuchChoice
+                }
+            }
+        case .back:
+            try session.begin()
+            if try !session.back() { notice = .atStart }
+        case .bookmark:
+            try session.begin()
+            if let from = form["from"], from != session.current.record.key { try? session.jump(toChapter: from) }
+            let name = form["name"].map { String($0.trimmingBlanks.prefix(Self.nameLimit)) }
+            let placed = try session.placeBookmark(name)
+            notice = placed.change == .alreadyHere ? .bookmarkKept : .bookmarked
+        case .unmark:
+            _ = try session.removeBookmark(form["bookmark"] ?? "")
+            return Self.redirect(Pages.storyURL(story) + "/-/marks", .bookmarkRemoved)
+        case .jump:
+            try session.begin()
+            do { try session.jump(to: form["bookmark"] ?? "") } catch is ReadingError { return Self.redirect(Pages.storyURL(story) + "/-/marks", .bookmarkGone) }
+        case .note:
+            try session.begin()
+            if let from = form["from"], from != session.current.record.key { try? session.jump(toChapter: from) }
+            let text = (form["text"] ?? "").trimmingBlanks
+            guard !text.isEmpty else { return Self.redirect(chapter: session, story, .emptyNote) }
+            try session.addNote(String(text.prefix(Self.noteLimit)))
+            notice = .noted
+        case .unnote:
+            _ = try session.removeNote(Int64(form["note"] ?? "") ?? -1)
+            return Self.redirect(Pages.storyURL(story) + "/-/marks", .noteRemoved)
+        case .name:
+            let name = (form["name"] ?? "").trimmingBlanks
+            if !name.isEmpty { try library.setFirstName(String(name.prefix(Self.nameLimit)), profile: context.profile) }
+            return Self.redirect(Pages.storyURL(story), .nameKept)
+        }
+        if let unsaved = session.unsaved {
+            return Self.html(
+                Pages.message(
+                    title: "Your place was not saved", ["The library could not keep your place: \(configuration.describe(unsaved))."],
+                    links: [(Pages.chapterURL(story, session.current.record.key), "Go on reading")], reader: reader(context)), status: .internalServerError)
+        }
+        return Self.redirect(chapter: session, story, notice)
+    }
+
+    // MARK: Responses
+
+    static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
+    }
+
+    static func redirect(_ location: String, _ notice: Notice? = nil) -> Response {
+        let target = notice.map { location + "?said=" + $0.rawValue } ?? location
+        return Response(status: .seeOther, headers: [.location: target, .cacheControl: "no-store"])
+    }
+
+    static func redirect(chapter session: ReadingSession, _ story: StoryRecord, _ notice: Notice? = nil) -> Response {
+        redirect(Pages.chapterURL(story, session.current.record.key), notice)
+    }
+
+    static func asset(_ name: String) -> Response {
+        let (body, type): (String, String)
+        switch name {
+        case "cyd.css": (body, type) = (SiteAssets.stylesheet + ServeAssets.stylesheet, "text/css; charset=utf-8")
+        case "serve.js": (body, type) = (ServeAssets.script, "text/javascript; charset=utf-8")
+        default: return Response(status: .notFound)
+        }
+        return Response(
+            status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=300"], body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// Runs blocking work (a download, a wait for a picture) on Dispatch's threads, not the
+    /// server's.
+    static func offThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        }
+    }
+}
+
+/// Why the server could not start.
+public enum ServeFailure: Error, Sendable, Equatable {
+    /// Binding the address failed (`errno`: in use, not this machine's, a privileged port).
+    case cannotListen(host: String, port: Int, errno: Int32)
+    /// The address is not one this machine can listen on.
+    case unknownAddress(host: String, detail: String)
+}
+
+/// What a redirect tells the next page, by a fixed word in its URL (never a text of the reader's).
+enum Notice: String {
+    case bookmarked, bookmarkKept = "bookmark-kept", bookmarkRemoved = "bookmark-removed", bookmarkGone = "bookmark-gone"
+    case noted, noteRemoved = "note-removed", emptyNote = "empty-note", atStart = "at-start", nameKept = "name-kept"
+    case unavailable, noSuchChoice = "no-such-choice", chapterGone = "chapter-gone"
+
+    static func from(_ request: Request) -> Notice? {
+        Forms.fields(Array((request.uri.query ?? "").utf8))["said"].flatMap(Notice.init(rawValue:))
+    }
+
+    var words: String {
+        switch self {
+        case .bookmarked: "Bookmarked."
+        case .bookmarkKept: "This chapter was bookmarked already."
+        case .bookmarkRemoved: "Bookmark removed."
+        case .bookmarkGone: "That bookmark is gone, or its chapter is no longer in the story."
+        case .noted: "Note kept."
+        case .noteRemoved: "Note removed."
+        case .emptyNote: "The note was empty, so nothing was kept."
+        case .atStart: "This is the start: there is no way back from here."
+        case .nameKept: "Your name is kept."
+        case .unavailable: "That way is not written yet: choose another."
+        case .noSuchChoice: "That choice is not on this page any more: choose again."
+        case .chapterGone: "That chapter is no longer in the story (it changed since the page was shown)."
+        }
+    }
+}
+
+extension String {
+    var trimmingBlanks: String {
+        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+}

@@ -1,0 +1,106 @@
+/// The served reader's additions to the site's stylesheet, and its script. The script only makes
+/// things smoother: a choice (or any button) is sent with fetch and the next page replaces this
+/// one in place (history.pushState, focus on the chapter's heading, the change announced in a
+/// live region); number keys take choices. Without it every form works as a plain POST.
+enum ServeAssets {
+    static let stylesheet = """
+        .site { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; }
+        .site a { display: inline-block; min-height: 44px; padding: .5rem 0; }
+        .site li:last-child { color: var(--muted); }
+        .status:empty { display: none; }
+        .status { border-left: 4px solid var(--focus); padding: .25rem .75rem; font-family: system-ui, sans-serif; }
+        .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+        h1:focus { outline: none; }
+        h1:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+        form.choices { margin: 0; }
+        .choices button { display: block; width: 100%; text-align: start; min-height: 44px; padding: .5rem .75rem; margin: .25rem 0;
+          color: var(--link); background: transparent; border: 1px solid var(--line); border-radius: 6px; cursor: pointer; }
+        .choices button:hover { border-color: var(--link); }
+        .actions { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .5rem 1rem; font-family: system-ui, sans-serif; font-size: 1rem; }
+        .actions form, .bookmarks form, .notes form, .profiles form { display: inline; }
+        .actions a { display: inline-block; min-height: 44px; padding: .5rem 0; }
+        button { color: var(--text); background: var(--back); border: 1px solid var(--line); border-radius: 6px; }
+        textarea { font: inherit; width: 100%; max-width: 100%; }
+        .note, .name, .search { margin-top: 1.5rem; font-family: system-ui, sans-serif; }
+        .elsewhere { font-family: system-ui, sans-serif; color: var(--muted); }
+        .bookmarks li, .notes li, .hits li, .profiles li { margin: .5rem 0; }
+        .path li[aria-current] { font-weight: bold; }
+        .the-end { margin: 1.5rem 0; }
+        code { overflow-wrap: anywhere; }
+
+        """
+
+    static let script = """
+        // ChooseYourDestiny's served reader. Every page works without this script.
+        (function () {
+          "use strict";
+          var live = document.createElement("div");
+          live.className = "visually-hidden";
+          live.setAttribute("role", "status");
+          live.setAttribute("aria-live", "polite");
+          document.body.appendChild(live);
+          var smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+          function announce(text) {
+            live.textContent = "";
+            window.setTimeout(function () { live.textContent = text; }, 50);
+          }
+
+          // Puts the page fetched in place of this one: header, main, title; focus on its heading.
+          function show(html, url, push) {
+            var next = new DOMParser().parseFromString(html, "text/html");
+            var main = next.querySelector("main"), header = next.querySelector("header");
+            if (!main) { window.location.assign(url); return; }
+            document.querySelector("main").replaceChildren.apply(document.querySelector("main"), Array.from(main.childNodes).map(function (node) { return document.importNode(node, true); }));
+            if (header) { document.querySelector("header").replaceChildren.apply(document.querySelector("header"), Array.from(header.childNodes).map(function (node) { return document.importNode(node, true); })); }
+            document.title = next.title;
+            var chapter = next.body.getAttribute("data-chapter");
+            if (chapter === null) { document.body.removeAttribute("data-chapter"); } else { document.body.setAttribute("data-chapter", chapter); }
+            document.body.setAttribute("data-shown", String(Number(document.body.getAttribute("data-shown") || "0") + 1));
+            if (push && url !== window.location.href) { window.history.pushState({ cyd: true }, "", url); }
+            window.scrollTo({ top: 0, behavior: smooth ? "smooth" : "auto" });
+            var heading = document.querySelector("main h1");
+            if (heading) { heading.setAttribute("tabindex", "-1"); heading.focus({ preventScroll: true }); }
+            var status = document.getElementById("status");
+            var said = status && status.textContent ? " " + status.textContent : "";
+            announce((heading ? heading.textContent : document.title) + "." + said);
+          }
+
+          function go(request, push, fallback) {
+            window.fetch(request.url, { method: request.method, body: request.body, credentials: "same-origin", redirect: "follow",
+              headers: request.body ? { "Content-Type": "application/x-www-form-urlencoded" } : {} })
+              .then(function (response) {
+                var type = response.headers.get("Content-Type") || "";
+                if (type.indexOf("text/html") !== 0) { throw new Error("not a page"); }
+                return response.text().then(function (html) { show(html, response.url, push); });
+              })
+              .catch(function () { fallback(); });
+          }
+
+          document.addEventListener("submit", function (event) {
+            var form = event.target;
+            if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== "post") { return; }
+            event.preventDefault();
+            var data = new FormData(form, event.submitter || null);
+            var body = new URLSearchParams(data).toString();
+            go({ url: form.action, method: "POST", body: body }, true, function () { HTMLFormElement.prototype.submit.call(form); });
+          });
+
+          window.addEventListener("popstate", function () {
+            go({ url: window.location.href, method: "GET", body: null }, false, function () { window.location.reload(); });
+          });
+
+          // 1-9 take the choice of that number, unless the reader is typing.
+          document.addEventListener("keydown", function (event) {
+            if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) { return; }
+            var target = event.target;
+            if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) { return; }
+            if (!/^[1-9]$/.test(event.key)) { return; }
+            var buttons = document.querySelectorAll("ol.choices button");
+            var button = buttons[Number(event.key) - 1];
+            if (button) { event.preventDefault(); button.click(); }
+          });
+        })();
+
+        """
+}

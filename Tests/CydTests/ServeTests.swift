@@ -1,0 +1,135 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if BrowserReader
+/// `cyd serve`: the browser reader served from the library, checked in Chromium (Playwright and
+/// axe-core) and over raw HTTP by Tests/Support/serve_check.py, with the library shared with
+/// `cyd read`.
+@Suite("cyd serve")
+struct ServeTests {
+    /// A running `cyd serve` and the address it printed.
+    final class Server {
+        let child: ChildProcess
+        let base: String
+        var printed: [String] = []
+
+        init(_ arguments: [String]) throws {
+            child = try ChildProcess([Command.cyd.path, "serve", "--listen", "127.0.0.1:0"] + arguments, takesInput: false)
+            var base: String?
+            for _ in 0..<20 {
+                guard let line = child.readLine() else { break }
+                printed.append(line)
+                if let range = line.range(of: "http://127.0.0.1:") {
+                    base = String(line[range.lowerBound...]).trimmingCharacters(in: .whitespaces)
+                    break
+                }
+            }
+            guard let base else {
+                let rest = child.finish()
+                throw TestSupportError("cyd serve printed no address: \(printed) \(rest.standardError)")
+            }
+            self.base = base
+        }
+
+        /// The address without the key (`?token=...`).
+        var root: String { base.components(separatedBy: "?")[0] }
+
+        func stop() -> CommandResult {
+            child.signal(SIGINT)
+            return child.finish()
+        }
+    }
+
+    /// A library with the bundled stories and the hostile story of the static site's test.
+    static func library(_ folder: TemporaryFolder) throws -> (library: String, hostile: String) {
+        let library = folder.path("library")
+        let hostile = folder.path("hostile")
+        try FileManager.default.createDirectory(atPath: hostile, withIntermediateDirectories: true)
+        try Data(WebSiteTests.hostileStory.utf8).write(to: URL(fileURLWithPath: hostile + "/story.json"))
+        for story in ["seven-stairs", "the-keeper-of-gull-rock", "the-night-market"] {
+            let added = try Command.cyd(["add", "--library", library, Command.packageRoot.path + "/Stories/" + story])
+            #expect(added.status == 0, "\(added.standardError)")
+        }
+        let added = try Command.cyd(["add", "--library", library, hostile])
+        #expect(added.status == 0, "\(added.standardError)")
+        return (library, hostile)
+    }
+
+    @Test("in Chromium: keyboard playthroughs with scripts on and off, axe-clean pages, a phone's width, pictures with alt text, a hostile story that runs nothing, and the place shared with cyd read both ways")
+    func browser() throws {
+        let folder = try TemporaryFolder()
+        let (library, _) = try Self.library(folder)
+        let server = try Server(["--library", library])
+        defer { _ = server.stop() }
+        let check = try ChildProcess.run(
+            [
+                "python3", Command.packageRoot.path + "/Tests/Support/serve_check.py", "browser", server.root, "2", "4",
+                "A red and white lighthouse throwing its beam over the night sea", Command.cyd.path, library,
+            ], in: folder.url.path)
+        #expect(check.status == 0, "\(check.standardOutput)\n\(check.standardError)")
+        #expect(check.standardOutput.contains("all passed"))
+    }
+
+    @Test("with a key: refused without it, kept in an HttpOnly SameSite=Strict cookie; POSTs need the anti-forgery token; the Host is checked; headers, bodies and slow clients are bounded; 400 POSTs at once all land")
+    func guarded() throws {
+        let folder = try TemporaryFolder()
+        let (library, _) = try Self.library(folder)
+        let server = try Server(["--library", library, "--key", "--request-timeout", "2", "--no-qr"])
+        defer { _ = server.stop() }
+        let token = try #require(server.base.components(separatedBy: "token=").last)
+        let kept = try String(contentsOfFile: library + "/serve-token", encoding: .utf8)
+        #expect(kept.trimmingCharacters(in: .whitespacesAndNewlines) == token, "the key is the one kept in the library folder")
+        let mode = try FileManager.default.attributesOfItem(atPath: library + "/serve-token")[.posixPermissions] as? Int
+        #expect(mode == 0o600, "only its owner can read the key file")
+        let check = try ChildProcess.run(
+            ["python3", Command.packageRoot.path + "/Tests/Support/serve_check.py", "guard", server.root, token, "2", "2"], in: folder.url.path)
+        #expect(check.status == 0, "\(check.standardOutput)\n\(check.standardError)")
+        #expect(check.standardOutput.contains("all passed"))
+        // The terminal reader and the server wrote the same library all along: it is whole.
+        let read = try Command.cyd(["read", "--json", "--library", library, "2"], input: "q\n")
+        #expect(read.status == 0, "\(read.standardError)")
+    }
+
+    @Test("a story removed while a browser shows it: the next page and the next choice say so in words")
+    func removedWhileShown() throws {
+        let folder = try TemporaryFolder()
+        let (library, _) = try Self.library(folder)
+        let server = try Server(["--library", library])
+        defer { _ = server.stop() }
+        let story = try fetch(server.root + "stories/1")
+        let token = try #require(story.body.firstMatch(of: /name="token" value="([0-9a-f]+)"/)?.1)
+        let begun = try fetch(server.root + "stories/1/-/restart", post: "token=\(token)")
+        #expect(begun.status == 200 && begun.body.contains("<ol class=\"choices\">"), "\(begun.status)")
+        let removed = try Command.cyd(["remove", "--yes", "--library", library, "1"])
+        #expect(removed.status == 0, "\(removed.standardError)")
+        let choice = try fetch(server.root + "stories/1/-/choose", post: "token=\(token)&from=start&choice=1")
+        #expect(choice.status == 404 && choice.body.contains("not in the library: it may have been removed"), "\(choice.status) \(choice.body)")
+        let page = try fetch(server.root + "stories/1")
+        #expect(page.status == 404 && page.body.contains("Story not found"))
+    }
+
+    @Test("a port in use is said in words, and the server stops cleanly on Ctrl-C")
+    func portInUse() throws {
+        let folder = try TemporaryFolder()
+        let (library, _) = try Self.library(folder)
+        let first = try Server(["--library", library])
+        let port = try #require(first.root.split(separator: ":").last.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "/")) })
+        let second = try Command.cyd(["serve", "--library", library, "--listen", "127.0.0.1:\(port)"])
+        #expect(second.status == 2)
+        #expect(second.standardError.contains("cannot listen on 127.0.0.1:\(port): the port is in use"), "\(second.standardError)")
+        let stopped = first.stop()
+        #expect(stopped.status == 0, "\(stopped.standardError)")
+        #expect(stopped.standardOutput.contains("Stopped."))
+    }
+
+    /// A GET (or a form POST) that follows redirects, as a browser without scripts would.
+    func fetch(_ url: String, post body: String? = nil) throws -> (status: Int, body: String) {
+        var arguments = ["curl", "-s", "-L", "-o", "-", "-w", "\n%{http_code}", "--max-time", "20"]
+        if let body { arguments += ["--data", body] }
+        let result = try ChildProcess.run(arguments + [url])
+        let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+        return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+    }
+}
+#endif

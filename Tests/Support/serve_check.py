@@ -1,0 +1,375 @@
+"""`cyd serve` checked from outside: in a real browser (Debian's Chromium through Playwright, with
+axe-core) and over raw HTTP.
+
+usage:
+  serve_check.py browser BASE_URL STORY_ID HOSTILE_ID FIRST_PICTURE_ALT CYD LIBRARY
+  serve_check.py guard BASE_URL TOKEN STORY_ID DEADLINE_SECONDS
+
+`browser` plays STORY_ID to an ending by keyboard with scripts on (chapters come in place) and
+off (plain POSTs and redirects), checks every kind of page with axe (WCAG 2.2 A and AA, light
+and dark), a phone's width, the picture's alt text, bookmarks and notes, the hostile story, and
+that the place is shared with `cyd read --json` (CYD, LIBRARY) both ways.
+`guard` checks a server started with --key: the token, the cookie, the anti-forgery token, the
+Host header, bounded headers and bodies, slow clients, and many POSTs at once.
+Prints one line per check; exits 1 when one fails, naming it.
+"""
+
+import http.client
+import json
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+
+failures = []
+
+
+def check(name, condition, detail=""):
+    print(("ok   " if condition else "FAIL ") + name + ("" if condition else ": " + str(detail)[:2000]), flush=True)
+    if not condition:
+        failures.append(name)
+
+
+def finish():
+    print(f"{len(failures)} failed" if failures else "all passed")
+    sys.exit(1 if failures else 0)
+
+
+def wait_until(page, script, timeout=10000, arg=None):
+    """Polls `script` in the page until it is true. (Playwright's wait_for_function evaluates a
+    string, which the pages' Content-Security-Policy forbids, as it should.)"""
+    deadline = time.monotonic() + timeout / 1000
+    while time.monotonic() < deadline:
+        if page.evaluate(script, arg) if arg is not None else page.evaluate(script):
+            return True
+        time.sleep(0.05)
+    raise TimeoutError(f"never true: {script}")
+
+
+WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+def browser_checks(base, story, hostile, expected_alt, cyd, library):
+    from axe_playwright_python.sync_playwright import Axe
+    from playwright.sync_api import sync_playwright
+
+    story_url = f"{base}stories/{story}"
+
+    def cyd_read(keys):
+        """The terminal reader's view of the place, by --json, after typing `keys`."""
+        run = subprocess.run([cyd, "read", "--json", "--library", library, "--name", "Ana", story], input=keys, capture_output=True, text=True, timeout=60)
+        chapters = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+        chapters = [event for event in chapters if event.get("event") == "chapter"]
+        return chapters, run
+
+    def tab_to(page, script, limit=80):
+        for _ in range(limit):
+            page.keyboard.press("Tab")
+            if page.evaluate(script):
+                return True
+        return False
+
+    def press_enter(page, scripted):
+        """Enter on the focused control: with scripts on the next page comes in place (the
+        counter `data-shown` moves); with scripts off the browser navigates."""
+        if scripted:
+            before = page.evaluate("document.body.getAttribute('data-shown') || '0'")
+            page.keyboard.press("Enter")
+            wait_until(page, f"(document.body.getAttribute('data-shown') || '0') !== {json.dumps(before)}")
+        else:
+            with page.expect_navigation():
+                page.keyboard.press("Enter")
+
+    def play(page, scripted):
+        """From the library to an ending, by keyboard only. On a chapter seen before, the next
+        choice along is taken, so loops are left. Returns titles passed and whether it ended."""
+        page.goto(base)
+        titles = []
+        if not tab_to(page, f"document.activeElement.getAttribute('href') === '/stories/{story}'"):
+            return titles, False
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        if not tab_to(page, "document.activeElement.tagName === 'BUTTON' && /^(Begin|Start again)$/.test(document.activeElement.textContent)"):
+            return titles, False
+        press_enter(page, scripted)
+        visits = {}
+        for _ in range(80):
+            titles.append(page.inner_text("main h1"))
+            if page.query_selector(".the-end"):
+                return titles, True
+            chapter = page.evaluate("document.body.getAttribute('data-chapter')")
+            visits[chapter] = visits.get(chapter, 0) + 1
+            count = len(page.query_selector_all("ol.choices button"))
+            if count == 0:
+                return titles, False
+            wanted = (visits[chapter] - 1) % count
+            if not tab_to(page, f"document.activeElement === document.querySelectorAll('ol.choices button')[{wanted}]"):
+                return titles, False
+            press_enter(page, scripted)
+        return titles, False
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        axe = Axe()
+
+        # Scripts on: chapters come in place, focus goes to the heading, the change is announced.
+        context = browser.new_context()
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        titles, ended = play(page, scripted=True)
+        check("keyboard-only playthrough to an ending, chapters in place (scripts on)", ended, f"passed {titles}")
+        check("after a choice, focus is on the chapter's heading", page.evaluate("document.activeElement === document.querySelector('main h1')"),
+              page.evaluate("document.activeElement.outerHTML"))
+        try:
+            wait_until(page, f"Array.from(document.querySelectorAll('[role=status]')).some(e => e.textContent.indexOf({json.dumps(titles[-1])}) >= 0)")
+        except TimeoutError:
+            pass
+        live = page.evaluate("Array.from(document.querySelectorAll('[role=status]')).map(e => e.textContent).join(' | ')")
+        check("the new chapter is announced in a status region", titles[-1] in live, live)
+        check("the address is the chapter's own (/stories/ID/CHAPTER)", re.search(rf"/stories/{story}/[^/]+$", page.url) is not None, page.url)
+        ending_url = page.url
+        previous = titles[-2] if len(titles) > 1 else None
+        page.go_back()
+        wait_until(page, f"document.querySelector('main h1').textContent !== {json.dumps(titles[-1])}")
+        check("the browser's back button shows the chapter before", page.inner_text("main h1") == previous, page.inner_text("main h1"))
+        check("no script error", not errors, "; ".join(errors))
+
+        # The place is the terminal's place: cyd read --json resumes where the browser ended.
+        chapters, run = cyd_read("q\n")
+        ending_key = urllib.parse.unquote(ending_url.rsplit("/", 1)[1])
+        check("cyd read --json resumes at the chapter the browser reached", chapters and chapters[0]["key"] == ending_key,
+              f"{chapters[:1]} against {ending_key}; {run.stderr}")
+        # And back: start again in the terminal, take choice 1; the browser's story page resumes there.
+        chapters, run = cyd_read("r\n1\nq\n")
+        terminal_key = chapters[-1]["key"] if chapters else None
+        page.goto(story_url)
+        resume = page.get_attribute("a.resume", "href") or ""
+        check("the story page resumes where cyd read left off", terminal_key is not None and urllib.parse.unquote(resume.rsplit("/", 1)[1]) == terminal_key,
+              f"resume {resume!r}, terminal at {terminal_key!r}; {run.stderr}")
+
+        # Number keys take choices.
+        page.goto(base + resume.lstrip("/"))
+        first = page.inner_text("main h1")
+        before = page.evaluate("document.body.getAttribute('data-shown') || '0'")
+        page.keyboard.press("1")
+        wait_until(page, f"(document.body.getAttribute('data-shown') || '0') !== {json.dumps(before)}")
+        check("the key 1 takes the first choice", page.inner_text("main h1") != first, page.inner_text("main h1"))
+
+        # Bookmarks and notes, from the chapter page.
+        chapter_url = page.url
+        page.click("text=Bookmark this chapter")
+        wait_until(page, "document.getElementById('status') && document.getElementById('status').textContent.length > 0")
+        check("a bookmark is placed and said", "Bookmarked" in page.inner_text("#status"), page.inner_text("#status"))
+        page.fill("#note-text", "The lamp <b>smokes</b>")
+        page.click("form.note button")
+        wait_until(page, "document.getElementById('status').textContent.indexOf('Note kept') >= 0")
+        page.goto(story_url + "/-/marks")
+        marks = page.inner_text("main")
+        check("the bookmarks page lists the bookmark and the note as written", "The lamp <b>smokes</b>" in marks and "Go there" in marks, marks[:500])
+        page.goto(story_url + "/-/path")
+        check("the path page lists the chapters taken", len(page.query_selector_all("ol.path li")) >= 2, page.inner_text("main")[:300])
+
+        # The reader's name in the story.
+        page.goto(story_url)
+        page.fill("#reader-name", "Ana")
+        page.click("form.name button")
+        wait_until(page, "document.getElementById('status').textContent.indexOf('name') >= 0")
+        check("the name is kept", page.input_value("#reader-name") == "Ana", page.input_value("#reader-name"))
+
+        # axe-core on every kind of page, light and dark, and with reduced motion.
+        pages = [("library", base), ("search", base + "search?q=lamp"), ("story", story_url), ("chapter", chapter_url), ("ending", ending_url),
+                 ("bookmarks and notes", story_url + "/-/marks"), ("path", story_url + "/-/path"), ("catalogue", base + "catalogue"),
+                 ("profiles", base + "profiles"), ("not found", base + "stories/999999")]
+        for scheme in ["light", "dark"]:
+            page.emulate_media(color_scheme=scheme, reduced_motion="reduce" if scheme == "dark" else "no-preference")
+            for kind, url in pages:
+                page.goto(url)
+                result = axe.run(page, options={"runOnly": {"type": "tag", "values": WCAG}})
+                check(f"axe: no violations on the {kind} page ({scheme})", result.violations_count == 0, result.generate_report())
+        context.close()
+
+        # Scripts off: the same playthrough by plain forms, post/redirect/get.
+        context = browser.new_context(java_script_enabled=False)
+        page = context.new_page()
+        titles, ended = play(page, scripted=False)
+        check("keyboard-only playthrough to an ending (scripts off)", ended, f"passed {titles}")
+        check("with scripts off the chapter has its own address after the redirect", re.search(rf"/stories/{story}/[^/-][^/]*$", page.url) is not None, page.url)
+        context.close()
+
+        # The first chapter's picture, with its alt text.
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(story_url)
+        page.click("text=Start again")
+        page.wait_for_selector("main img", timeout=10000)
+        picture = page.query_selector("main img")
+        wait_until(page, "img => img.complete", timeout=20000, arg=picture)
+        alt = picture.get_attribute("alt")
+        loaded = page.evaluate("img => img.naturalWidth > 0", picture)
+        check("the chapter's picture loads from the library and says what it shows", loaded and alt == expected_alt, f"alt={alt!r} loaded={loaded}")
+        context.close()
+
+        # A phone, 375 px wide: no sideways scrolling.
+        phone = browser.new_context(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
+        page = phone.new_page()
+        for kind, url in [("library", base), ("story", story_url), ("chapter", chapter_url), ("marks", story_url + "/-/marks"),
+                          ("hostile story", f"{base}stories/{hostile}"), ("hostile chapter", f"{base}stories/{hostile}/start")]:
+            page.goto(url)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            check(f"no sideways scrolling at 375 px: {kind}", width <= 375, f"scroll width {width}")
+        phone.close()
+
+        # A hostile story runs nothing; its markup is text.
+        context = browser.new_context()
+        page = context.new_page()
+        dialogs = []
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        page.goto(f"{base}stories/{hostile}")
+        check("a story's <script> title is shown as text", page.inner_text("main h1") == "<script>alert('title')</script>", page.inner_text("main h1"))
+        page.click("main .actions form button")  # Begin (or Start again)
+        page.wait_for_selector("ol.choices", timeout=10000)
+        text = page.inner_text("main")
+        check("a chapter's script is shown as text", "<script>alert(2)</script>" in text, text[:300])
+        src = page.get_attribute("main img", "src") or ""
+        check("a javascript: pic_path never becomes a URL of the page", "javascript" not in src.lower(), src)
+        page.keyboard.press("1")
+        page.wait_for_timeout(500)
+        check("no script of the story ran (no dialog opened)", not dialogs, "; ".join(dialogs))
+        context.close()
+        browser.close()
+    finish()
+
+
+def guard_checks(base, token, story, deadline):
+    parsed = urllib.parse.urlparse(base)
+    host, port = parsed.hostname, parsed.port
+
+    def request(method, path, headers=None, body=None, host_header=None):
+        connection = http.client.HTTPConnection(host, port, timeout=15)
+        connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+        connection.putheader("Host", host_header or f"{host}:{port}")
+        for name, value in (headers or {}).items():
+            connection.putheader(name, value)
+        if body is not None:
+            connection.putheader("Content-Length", str(len(body)))
+        connection.endheaders(body)
+        response = connection.getresponse()
+        data = response.read()
+        connection.close()
+        return response, data.decode("utf-8", "replace")
+
+    response, text = request("GET", "/")
+    check("without the key: refused (403) in words", response.status == 403 and "needs its link" in text, response.status)
+    response, _ = request("GET", "/?token=" + "0" * len(token))
+    check("with a wrong key: refused", response.status == 403, response.status)
+    response, _ = request("GET", "/?token=" + token)
+    cookie = response.getheader("Set-Cookie") or ""
+    check("with the key: a redirect that takes it out of the address", response.status == 303 and response.getheader("Location") == "/", response.status)
+    check("the key goes into an HttpOnly SameSite=Strict cookie", "HttpOnly" in cookie and "SameSite=Strict" in cookie and token in cookie, cookie)
+    jar = {"Cookie": "cyd_access=" + token}
+    response, page = request("GET", "/", jar)
+    check("with the cookie: the library", response.status == 200 and "<h1>Stories</h1>" in page, response.status)
+    csp = response.getheader("Content-Security-Policy") or ""
+    check("pages forbid inline script", "script-src 'self'" in csp and "unsafe-inline" not in csp.split("script-src")[1].split(";")[0], csp)
+    response, page = request("GET", f"/stories/{story}", jar)
+    form_token = re.search(r'name="token" value="([0-9a-f]+)"', page)
+    check("forms carry an anti-forgery token", form_token is not None, page[:300])
+    form_token = form_token.group(1) if form_token else ""
+
+    form = {"Content-Type": "application/x-www-form-urlencoded", **jar}
+    response, text = request("POST", f"/stories/{story}/-/restart", form, b"")
+    check("a POST without the anti-forgery token changes nothing (403)", response.status == 403 and "nothing was changed" in text, response.status)
+    response, _ = request("POST", f"/stories/{story}/-/restart", {**form, "Origin": "http://evil.example"}, f"token={form_token}".encode())
+    check("a POST from another origin is refused", response.status == 403, response.status)
+    response, _ = request("POST", f"/stories/{story}/-/restart", {**form, "Sec-Fetch-Site": "cross-site"}, f"token={form_token}".encode())
+    check("a cross-site POST is refused", response.status == 403, response.status)
+    response, _ = request("POST", f"/stories/{story}/-/restart", form, f"token={form_token}".encode())
+    check("a POST with the token is answered by a redirect to the chapter", response.status == 303 and f"/stories/{story}/" in (response.getheader("Location") or ""),
+          response.status)
+    response, _ = request("GET", f"/stories/{story}/-/restart", jar)
+    check("a GET never changes the place (no GET route for a change)", response.status in (404, 405), response.status)
+
+    response, _ = request("GET", "/", jar, host_header="rebind.example:%d" % port)
+    check("a Host header naming another host is refused (DNS rebinding)", response.status == 421, response.status)
+    response, _ = request("GET", "/", jar, host_header=f"localhost:{port}")
+    check("localhost with our port is accepted", response.status == 200, response.status)
+    response, _ = request("GET", "/", jar, host_header=f"{host}:{port + 1}")
+    check("our address with another port is refused", response.status == 421, response.status)
+
+    try:
+        response, _ = request("GET", "/", {**jar, "X-Big": "a" * 40000})
+        status = response.status
+    except (ConnectionError, http.client.RemoteDisconnected, OSError):
+        status = "closed"
+    check("a 40 KB header is not served", status != 200, status)
+    try:
+        response, _ = request("POST", f"/stories/{story}/-/note", form, b"token=" + form_token.encode() + b"&text=" + b"a" * 100000)
+        status = response.status
+    except (ConnectionError, http.client.RemoteDisconnected, OSError):
+        status = "closed"
+    check("a 100 KB form is refused", status in (413, "closed"), status)
+
+    # A client that sends its request a byte at a time is cut off at the deadline.
+    started = time.monotonic()
+    sock = socket.create_connection((host, port), timeout=30)
+    line = f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nX-Slow: " + "a" * 200
+    closed = False
+    for byte in line.encode():
+        try:
+            sock.send(bytes([byte]))
+        except OSError:
+            closed = True
+            break
+        sock.settimeout(0.25)
+        try:
+            if sock.recv(1) == b"":
+                closed = True
+                break
+        except socket.timeout:
+            pass
+        if time.monotonic() - started > deadline + 10:
+            break
+    elapsed = time.monotonic() - started
+    sock.close()
+    check(f"a client trickling its request is disconnected near the {deadline} s deadline", closed and elapsed < deadline + 3, f"closed={closed} after {elapsed:.1f} s")
+
+    # Many readers at once: every POST answered, none lost, no "database is locked".
+    results = []
+    lock = threading.Lock()
+
+    def reader(number):
+        for step in range(25):
+            action = "restart" if step % 5 == 0 else "choose"
+            body = f"token={form_token}&choice=1".encode()
+            try:
+                response, text = request("POST", f"/stories/{story}/-/{action}", form, body)
+                outcome = response.status
+            except Exception as error:  # noqa: BLE001 - the failure is the finding
+                outcome = repr(error)
+            with lock:
+                results.append(outcome)
+
+    threads = [threading.Thread(target=reader, args=(n,)) for n in range(16)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - started
+    bad = [r for r in results if r != 303]
+    check(f"400 POSTs from 16 clients at once are all answered ({len(results) / elapsed:.0f}/s)", len(results) == 400 and not bad, bad[:5])
+    finish()
+
+
+if __name__ == "__main__":
+    mode = sys.argv[1]
+    if mode == "browser":
+        browser_checks(*sys.argv[2:8])
+    elif mode == "guard":
+        guard_checks(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]))
+    else:
+        sys.exit(f"unknown mode {mode}")
