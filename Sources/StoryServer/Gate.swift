@@ -67,13 +67,16 @@ struct Gate: RouterMiddleware {
             }
         }
 
-        let profiles = try server.library.profiles()
-        context.canChangeProfile = profiles.count > 1 || (profiles.count == 1 && profiles[0] != server.configuration.defaultProfile)
+        // A browser that has not chosen reads as the default profile, unless others exist: then
+        // it is asked who is reading.
+        let others = try server.library.hasProfile(besides: server.configuration.defaultProfile)
+        context.canChangeProfile = others
         if let chosen = cookies[Self.profileCookie].map({ Forms.decode(Array($0.utf8), plusIsSpace: false) }), !chosen.isEmpty,
             chosen.count <= ReaderServer.nameLimit
         {
             context.profile = chosen
-        } else if profiles.count > 1, request.uri.path != "/profiles" {
+            context.canChangeProfile = true
+        } else if others, request.method == .get, request.uri.path != "/profiles" {
             return ReaderServer.redirect("/profiles")
         } else {
             context.profile = server.configuration.defaultProfile

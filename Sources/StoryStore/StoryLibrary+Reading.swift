@@ -24,6 +24,18 @@ extension StoryLibrary {
         }
     }
 
+    /// Whether a profile other than `name` has a name or a place kept (two quick lookups, however
+    /// many profiles there are).
+    public func hasProfile(besides name: String) throws -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM profile WHERE name != ?1) OR EXISTS (SELECT 1 FROM progress WHERE profile != ?1)
+                    """, arguments: [name]) ?? false
+        }
+    }
+
     public func setFirstName(_ firstName: String, profile: String) throws {
         try database.write { db in
             try db.execute(

@@ -240,6 +240,24 @@ def browser_checks(base, story, hostile, expected_alt, cyd, library):
         page.wait_for_timeout(500)
         check("no script of the story ran (no dialog opened)", not dialogs, "; ".join(dialogs))
         context.close()
+
+        # Profiles: once another has a place (cyd read --profile bea), a new browser is asked who
+        # is reading, and then reads with that profile's places.
+        subprocess.run([cyd, "read", "--json", "--library", library, "--profile", "bea", "--name", "Bea", "1"], input="1\nq\n",
+                       capture_output=True, text=True, timeout=60)
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(base)
+        check("with another profile, a new browser is asked who is reading", page.url.endswith("/profiles") and "Who is reading" in page.inner_text("main h1"),
+              page.url)
+        result = axe.run(page, options={"runOnly": {"type": "tag", "values": WCAG}})
+        check("axe: no violations on the profile picker", result.violations_count == 0, result.generate_report())
+        page.click("ul.profiles button:has-text('bea')")
+        wait_until(page, f"location.href === {json.dumps(base)} && !!document.querySelector('main h1')")
+        first = page.inner_text(f"ul.stories li:has(a[href='/stories/1'])")
+        check("reading as bea: the header says so and story 1 shows bea's place", "Reading as bea" in page.inner_text("header") and "You are at" in first,
+              page.inner_text("header") + " / " + first)
+        context.close()
         browser.close()
     finish()
 
