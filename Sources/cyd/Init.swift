@@ -19,7 +19,9 @@ struct Init: ParsableCommand {
             cyd on PATH and `pre-commit install`) and .github/workflows/validate.yml (the cyd GitHub Action, which builds cyd \
             and validates on every push and pull request, findings as annotations). Everything \
             validates clean with --strict. Nothing is overwritten: a folder that already holds a \
-            story.json is refused.
+            story.json is refused. With --pages, also .github/workflows/pages.yml, which builds the \
+            story's site (`cyd build web`) on every push to main and publishes it on GitHub Pages; \
+            in a folder that already holds a story, --pages adds just that workflow.
             """)
 
     @Argument(help: "The folder to make (default: the current folder).")
@@ -28,9 +30,21 @@ struct Init: ParsableCommand {
     @Option(help: "The story's title.")
     var title = "My Story"
 
+    @Flag(help: "Also write a GitHub Pages workflow that publishes the story's site on every push (alone, into an existing story).")
+    var pages = false
+
     func run() throws {
         if FileStatus(folder + "/story.json") != nil {
-            throw CLIError("\(VisibleText.escape(folder)) already holds a story.json; nothing was written")
+            guard pages else { throw CLIError("\(VisibleText.escape(folder)) already holds a story.json; nothing was written") }
+            let path = folder + "/" + Self.pagesPath
+            if FileStatus(path) != nil { throw CLIError("\(VisibleText.escape(path)) is there already; nothing was written") }
+            try Self.write(Self.pagesWorkflow, to: path)
+            Terminal.standardOutput.write("""
+                added \(VisibleText.escape(path)): on every push to main, GitHub builds the story's site and publishes it
+                  next: commit it, then in the repository's settings choose Pages > Source: GitHub Actions
+
+                """)
+            return
         }
         if let status = FileStatus(folder), !status.isDirectory { throw CLIError("\(VisibleText.escape(folder)) is not a folder") }
         let files: [(String, String)] = [
@@ -39,27 +53,32 @@ struct Init: ParsableCommand {
             ("resources/.gitkeep", ""),
             (".pre-commit-config.yaml", Self.preCommit),
             (".github/workflows/validate.yml", Self.workflow),
-        ]
+        ] + (pages ? [(Self.pagesPath, Self.pagesWorkflow)] : [])
         for (name, text) in files {
             let path = folder + "/" + name
-            let parent = String(path[..<path.lastIndex(of: "/")!])
-            do {
-                try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-            } catch {
-                throw CLIError("cannot make the folder \(VisibleText.escape(parent))")
-            }
             if FileStatus(path) != nil { continue }  // an existing README or workflow is the author's: kept
-            do { try FileWriter.write(text, to: path) } catch { throw CLIError(error.description) }
+            try Self.write(text, to: path)
         }
         let target = try ValidationTarget.resolve(folder)
         let reports = try target.check(options: CheckOptions())
         let totals = ReportTotals(reports)
         Terminal.standardOutput.write("""
-            made a story in \(VisibleText.escape(folder)): story.json, README.md, resources/, .pre-commit-config.yaml, .github/workflows/validate.yml
+            made a story in \(VisibleText.escape(folder)): story.json, README.md, resources/, .pre-commit-config.yaml, .github/workflows/validate.yml\(pages ? ", " + Self.pagesPath : "")
               `cyd validate --strict \(VisibleText.escape(folder))`: \(totals.phrase)
               next: write your chapters in story.json, `cyd read \(VisibleText.escape(folder))` to play it, \(Self.isInGitRepository(folder) ? "`pre-commit install`" : "`git init` there, then `pre-commit install`,") to check each commit
 
             """)
+    }
+
+    /// Writes a file, making its folder first.
+    static func write(_ text: String, to path: String) throws {
+        let parent = String(path[..<path.lastIndex(of: "/")!])
+        do {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError("cannot make the folder \(VisibleText.escape(parent))")
+        }
+        do { try FileWriter.write(text, to: path) } catch { throw CLIError(error.description) }
     }
 
     /// Whether the folder is inside a git work tree (a `.git` in it or in a folder above it):
@@ -153,6 +172,50 @@ struct Init: ParsableCommand {
                 with:
                   path: .
                   strict: true
+
+        """
+
+    static let pagesPath = ".github/workflows/pages.yml"
+
+    static let pagesWorkflow = """
+        # Publishes the story as a website on GitHub Pages on every push to main: the cyd GitHub
+        # Action checks story.json and puts cyd on PATH, `cyd build web` makes the site (one page
+        # a chapter; it reads on phones, with scripts off, and offline once opened), and GitHub's
+        # own actions publish it. Turn it on once: Settings > Pages > Source: GitHub Actions.
+        name: pages
+        on:
+          push:
+            branches: [main]
+          workflow_dispatch:
+        permissions:
+          contents: read
+          pages: write
+          id-token: write
+        concurrency:
+          group: pages
+          cancel-in-progress: true
+        jobs:
+          build:
+            runs-on: ubuntu-latest
+            container: swift:6.0-bookworm   # the action builds cyd with Swift (or set version: to download one)
+            steps:
+              - uses: actions/checkout@v4
+              - uses: \(ProjectHome.repository)@\(ProjectHome.branch)
+                with:
+                  path: .
+              - run: cyd build web _site .
+              - uses: actions/upload-pages-artifact@v3
+                with:
+                  path: _site
+          deploy:
+            needs: build
+            runs-on: ubuntu-latest
+            environment:
+              name: github-pages
+              url: ${{ steps.deployment.outputs.page_url }}
+            steps:
+              - id: deployment
+                uses: actions/deploy-pages@v4
 
         """
 }

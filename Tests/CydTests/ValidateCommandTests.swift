@@ -550,6 +550,47 @@ struct InitCommandTests {
         let inside = try Command.cyd(["init", story + "/sequel"])
         #expect(inside.standardOutput.contains("to play it, `pre-commit install` to check each commit"), "\(inside.standardOutput)")
     }
+
+    @Test("--pages: a GitHub Pages workflow that builds the story's site on each push to main; into an existing story, just that workflow, never overwritten")
+    func pagesWorkflow() throws {
+        let story = folder.path("lantern")
+        let made = try Command.cyd(["init", "--pages", story])
+        #expect(made.status == 0, "\(made.standardError)")
+        #expect(made.standardOutput.contains(".github/workflows/pages.yml"))
+        let path = story + "/.github/workflows/pages.yml"
+        // The workflow, read as GitHub reads it: on push to main, build with cyd, upload, deploy.
+        let read = try Command.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", "-c", """
+                import json, sys, ruamel.yaml as y
+                w = y.YAML(typ='safe').load(open(sys.argv[1]))
+                build = w['jobs']['build']['steps']
+                print(json.dumps({'on': w['on']['push']['branches'], 'pages': w['permissions']['pages'],
+                  'run': [s.get('run') for s in build if 'run' in s], 'uses': [s['uses'] for s in build if 'uses' in s] + [s['uses'] for s in w['jobs']['deploy']['steps']]}))
+                """, path])
+        #expect(read.status == 0, "\(read.standardError)")
+        let workflow = try #require(try JSONSerialization.jsonObject(with: Data(read.standardOutput.utf8)) as? [String: Any])
+        #expect(workflow["on"] as? [String] == ["main"])
+        #expect(workflow["pages"] as? String == "write")
+        #expect(workflow["run"] as? [String] == ["cyd build web _site ."])
+        let uses = workflow["uses"] as? [String] ?? []
+        #expect(uses.contains("actions/upload-pages-artifact@v3") && uses.contains("actions/deploy-pages@v4") && uses.contains { $0.hasSuffix("@main") }, "\(uses)")
+        // Its build step works on the story init made.
+        let built = try Command.cyd(["build", "web", story + "/_site", story])
+        #expect(built.status == 0, "\(built.standardError)")
+
+        // An existing story gets the workflow alone; a second time, nothing is overwritten.
+        let other = folder.path("existing")
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: story + "/story.json", toPath: other + "/story.json")
+        let added = try Command.cyd(["init", "--pages", other])
+        #expect(added.status == 0, "\(added.standardError)")
+        #expect(added.standardOutput.contains("Pages > Source: GitHub Actions"))
+        #expect(FileManager.default.fileExists(atPath: other + "/.github/workflows/pages.yml"))
+        #expect(!FileManager.default.fileExists(atPath: other + "/README.md"), "only the workflow is added")
+        let again = try Command.cyd(["init", "--pages", other])
+        #expect(again.status == 2 && again.standardError.contains("is there already; nothing was written"), "\(again.standardError)")
+    }
 }
 
 @Suite("JSON output of the author tools")
