@@ -100,10 +100,19 @@ public enum StaticSite {
         return files
     }
 
+    /// The list of files a build wrote, kept in the site so the next build knows its own files.
+    public static let manifestName = "cyd-site.json"
+
     /// Writes the site into `folder` (made if missing), each file whole (a reader of the site
-    /// never sees half a page). Files of an earlier build that this one does not make are left.
-    public static func write(_ stories: [SiteStory], to folder: String) throws(Failure) {
-        for (path, bytes) in files(stories) {
+    /// never sees half a page), then removes the files an earlier build wrote (as its manifest
+    /// lists them) that this one does not make: a chapter taken out of a story leaves no page
+    /// behind. Files the manifest does not list (the host's own, a CNAME) are never touched.
+    /// Returns the paths removed, relative to `folder`.
+    @discardableResult
+    public static func write(_ stories: [SiteStory], to folder: String) throws(Failure) -> [String] {
+        let earlier = previousFiles(in: folder)
+        let written = files(stories)
+        for (path, bytes) in written {
             let target = folder + "/" + path
             try makeFolders(AtomicFile.parentFolder(of: target))
             do {
@@ -112,6 +121,40 @@ public enum StaticSite {
                 throw .file(path: target, error)
             }
         }
+        let names = written.map(\.path)
+        let manifest = JSONValue.object(["files": .array(names.map { .string($0) })])
+        do {
+            try AtomicFile.write(Array(manifest.encoded.utf8), to: folder + "/" + manifestName)
+        } catch {
+            throw .file(path: folder + "/" + manifestName, error)
+        }
+        let kept = Set(names + [manifestName])
+        var removed: [String] = []
+        for path in earlier.sorted() where !kept.contains(path) {
+            let target = folder + "/" + path
+            guard FileStatus(target)?.isRegularFile == true, LocalFile.containment(of: target, inside: folder) == .inside, unlink(target) == 0 else { continue }
+            removed.append(path)
+            // A story's folder left empty goes too.
+            let parent = AtomicFile.parentFolder(of: target)
+            if parent != folder { _ = rmdir(parent) }
+        }
+        return removed
+    }
+
+    /// The files the manifest of an earlier build lists: relative paths that stay inside the site
+    /// (no `..`, no leading `/`); none when there is no manifest or it cannot be read.
+    static func previousFiles(in folder: String) -> Set<String> {
+        guard let bytes = try? LocalFile.read(folder + "/" + manifestName, limit: 16 * 1024 * 1024),
+            case .object(let members)? = JSONValue.parse(bytes),
+            case .array(let entries)? = members.first(where: { $0.0 == "files" })?.1
+        else { return [] }
+        var paths = Set<String>()
+        for case .string(let path) in entries {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+            guard !path.isEmpty, !path.hasPrefix("/"), parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else { continue }
+            paths.insert(path)
+        }
+        return paths
     }
 
     private static func makeFolders(_ path: String) throws(Failure) {

@@ -51,8 +51,9 @@ struct BuildWeb: ParsableCommand {
             entries.append((story, pictures(of: story, in: root, named: target.displayPath)))
         }
         let site = StaticSite.plan(entries)
+        var removed: [String] = []
         do {
-            try StaticSite.write(site, to: folder)
+            removed = try StaticSite.write(site, to: folder)
         } catch {
             switch error {
             case .folder(let path, let reason):
@@ -63,6 +64,9 @@ struct BuildWeb: ParsableCommand {
         }
         let pages = site.reduce(0) { $0 + $1.pages.count + 1 } + 1
         print("wrote \(pages) pages of \(site.count) \(site.count == 1 ? "story" : "stories") to \(VisibleText.escape(folder))/")
+        if !removed.isEmpty {
+            print("removed \(removed.count) \(removed.count == 1 ? "file" : "files") of the last build that this one does not make (\(removed.prefix(3).map { VisibleText.escape($0) }.joined(separator: ", "))\(removed.count > 3 ? ", ..." : ""))")
+        }
         print("open \(VisibleText.escape(folder))/index.html, or serve the folder (for offline reading: python3 -m http.server -d \(VisibleText.escape(folder)))")
     }
 

@@ -103,6 +103,31 @@ struct StaticSiteTests {
         for name in listed { #expect(paths.contains("s1/" + name)) }
     }
 
+    @Test("a rebuild removes the pages its last build made and this one does not, and nothing else: not the host's files, not a path the manifest names outside the site")
+    func rebuildRemovesStalePages() throws {
+        let folder = try TemporaryFolder()
+        let site = folder.path("site")
+        func build(_ graph: [(String, [String])]) throws -> [String] {
+            let model = try #require(LoadedFile.load(TestStory.graph(graph).bytes, options: .init(lenient: true)).story?.model())
+            return try StaticSite.write(StaticSite.plan([(model, [:])]), to: site)
+        }
+        #expect(try build([("a", ["b", "c"]), ("b", []), ("c", [])]).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: site + "/s1/c.html"))
+        try Data("stories.example.org".utf8).write(to: URL(fileURLWithPath: site + "/CNAME"))
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: folder.path("outside.txt")))
+        // A manifest edited to name files outside the site is not followed there.
+        let manifest = site + "/" + StaticSite.manifestName
+        let listed = try String(contentsOfFile: manifest, encoding: .utf8)
+        try listed.replacingOccurrences(of: "\"files\":[", with: "\"files\":[\"../outside.txt\",\"/etc/hostname\",")
+            .write(toFile: manifest, atomically: true, encoding: .utf8)
+        let removed = try build([("a", ["b"]), ("b", [])])
+        #expect(removed == ["s1/c.html"], "\(removed)")
+        #expect(!FileManager.default.fileExists(atPath: site + "/s1/c.html"))
+        #expect(FileManager.default.fileExists(atPath: site + "/s1/b.html"))
+        #expect(FileManager.default.fileExists(atPath: site + "/CNAME"), "a file the build did not make is the host's")
+        #expect(FileManager.default.fileExists(atPath: folder.path("outside.txt")))
+    }
+
     @Test("a picture's alt text is its pic_alt, else its chapter's title")
     func altText() {
         let story = Story(
