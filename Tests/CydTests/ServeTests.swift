@@ -109,6 +109,27 @@ struct ServeTests {
         #expect(page.status == 404 && page.body.contains("Story not found"))
     }
 
+    @Test("the catalogue page lists what cyd sync found; Get downloads the story (git daemon on 127.0.0.1) and opens its page")
+    func catalogue() throws {
+        let folder = try TemporaryFolder()
+        let library = folder.path("library")
+        let git = try TestGitServer()
+        try git.publish("tide", files: ["story.json": TestStory.twoChapters(title: "Tide").bytes, "README.md": Array("# Tide\n\n#ChooseYourDestiny\n".utf8)])
+        let authors = try folder.write("authors.json", "{ \"authors\": [ { \"name\": \"ana\", \"repos\": [\"\(git.gitURL("tide"))\"] } ] }\n").path
+        let sync = try Command.cyd(["sync", "--library", library, "--catalogue", authors], environment: ["GITHUB_API_URL": "http://127.0.0.1:9"])
+        #expect(sync.status == 0, "\(sync.standardOutput)\(sync.standardError)")
+        let server = try Server(["--library", library])
+        defer { _ = server.stop() }
+        let page = try fetch(server.root + "catalogue")
+        #expect(page.status == 200 && page.body.contains("<h2>Tide</h2>") && page.body.contains("Get this story"), "\(page.body)")
+        let token = try #require(page.body.firstMatch(of: /name="token" value="([0-9a-f]+)"/)?.1)
+        let url = try #require(page.body.firstMatch(of: /name="url" value="([^"]+)"/)?.1)
+        let got = try fetch(server.root + "catalogue/get", post: "token=\(token)&url=\(url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
+        #expect(got.status == 200 && got.body.contains("<h1>Tide</h1>") && got.body.contains("Begin"), "\(got.status) \(got.body)")
+        let again = try fetch(server.root + "catalogue")
+        #expect(again.body.contains("In your library: read it"))
+    }
+
     @Test("a port in use is said in words, and the server stops cleanly on Ctrl-C")
     func portInUse() throws {
         let folder = try TemporaryFolder()
