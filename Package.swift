@@ -126,7 +126,9 @@ let package = Package(
         .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "TestSupport", "TerminalPictures", "TerminalUI"]),
         .testTarget(name: "TerminalPicturesTests", dependencies: ["TerminalPictures"]),
         .testTarget(name: "StoryWebTests", dependencies: ["StoryWeb", "StoryFormat", "TestSupport"]),
-        .testTarget(name: "StoryServerTests", dependencies: ["StoryServer", "StoryStore", "StoryFormat", "TestSupport", "LibraryTestSupport"]),
+        .testTarget(
+            name: "StoryServerTests",
+            dependencies: ["StoryServer", "StoryStore", "StoryFormat", "TestSupport", "LibraryTestSupport", .product(name: "NIOCore", package: "swift-nio")]),
     ],
     swiftLanguageModes: [.v6]
 )

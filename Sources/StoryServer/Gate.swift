@@ -69,7 +69,8 @@ struct Gate: RouterMiddleware {
 
         // A browser that has not chosen reads as the default profile, unless others exist: then
         // it is asked who is reading.
-        let others = try server.library.hasProfile(besides: server.configuration.defaultProfile)
+        context.version = server.cache.settle()
+        let others = try server.cache.otherProfiles(at: context.version) { try server.library.hasProfile(besides: server.configuration.defaultProfile) }
         context.canChangeProfile = others
         if let chosen = cookies[Self.profileCookie].map({ Forms.decode(Array($0.utf8), plusIsSpace: false) }), !chosen.isEmpty,
             chosen.count <= ReaderServer.nameLimit

@@ -17,6 +17,8 @@ struct ReaderContext: RequestContext {
     var profile = ""
     var canChangeProfile = false
     var form: [String: String] = [:]
+    /// The library's version when the request came (`PageCache`).
+    var version: Int?
 
     init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
 
@@ -34,6 +36,8 @@ public final class ReaderServer: Sendable {
     let formToken: String
     let pictures: PictureFetcher
     let importer: StoryImporter
+    /// Pages kept while the library does not change.
+    let cache: PageCache
     private let port: Atomic<Int>
     /// The port the server listens on (known once it runs, when the configuration asked for 0).
     var boundPort: Int { port.load(ordering: .relaxed) }
@@ -51,6 +55,7 @@ public final class ReaderServer: Sendable {
         pictures = PictureFetcher(library: library, source: LibraryPictures(context: context))
         importer = StoryImporter(library: library, certificateAuthorities: configuration.certificateAuthorities)
         port = Atomic(configuration.port)
+        cache = PageCache(library)
     }
 
     /// Serves until the process is asked to stop (SIGINT, SIGTERM). `onStarted` gets the port
@@ -86,30 +91,64 @@ public final class ReaderServer: Sendable {
     // MARK: Routes
 
     private func routes(_ router: Router<ReaderContext>) {
-        router.get("/") { [self] request, context in try library(request, context) }
-        router.get("/search") { [self] request, context in try library(request, context) }
-        router.get("/profiles") { [self] _, context in try profilesPage(context) }
+        router.get("/") { [self] request, context in try cached(request, context) { try library(request, context) } }
+        router.get("/search") { [self] request, context in try cached(request, context) { try library(request, context) } }
+        router.get("/profiles") { [self] request, context in try cached(request, context) { try profilesPage(context) } }
         router.post("/profiles") { [self] _, context in try chooseProfile(context) }
-        router.get("/catalogue") { [self] request, context in try cataloguePage(request, context) }
+        router.get("/catalogue") { [self] request, context in try cached(request, context) { try cataloguePage(request, context) } }
         router.post("/catalogue/get") { [self] _, context in await getStory(context) }
         router.get("/assets/:name") { _, context in Self.asset(context.parameters.get("name") ?? "") }
-        router.get("/stories/:id") { [self] request, context in try withStory(context) { try storyPage($0, request, context) } }
-        router.get("/stories/:id/:chapter") { [self] request, context in try withStory(context) { try chapterPage($0, request, context) } }
-        router.get("/stories/:id/-/marks") { [self] request, context in try withStory(context) { try marksPage($0, request, context) } }
-        router.get("/stories/:id/-/path") { [self] _, context in try withStory(context) { try pathPage($0, context) } }
+        router.get("/stories/:id") { [self] request, context in try cached(request, context) { try withStory(context) { try storyPage($0, request, context) } } }
+        router.get("/stories/:id/:chapter") { [self] request, context in
+            try cached(request, context) { try withStory(context) { try chapterPage($0, request, context) } }
+        }
+        router.get("/stories/:id/-/marks") { [self] request, context in
+            try cached(request, context) { try withStory(context) { try marksPage($0, request, context) } }
+        }
+        router.get("/stories/:id/-/path") { [self] request, context in try cached(request, context) { try withStory(context) { try pathPage($0, context) } } }
         router.get("/stories/:id/-/picture/:chapter") { [self] _, context in
             guard let id = context.parameters.get("id").flatMap({ Int64($0) }), let story = try library.story(id: id) else { return Response(status: .notFound) }
             return await picture(story, context)
         }
         for action in StoryAction.allCases {
-            router.post("/stories/:id/-/\(action.rawValue)") { [self] _, context in try withStory(context) { try perform(action, on: $0, context) } }
+            router.post("/stories/:id/-/\(action.rawValue)") { [self] _, context in
+                var answer: Response?
+                let page = try withStory(context) { story in
+                    answer = try perform(action, on: story, context)
+                    return Rendered("")
+                }
+                return answer ?? page.response
+            }
         }
     }
 
+    /// A page as made, before it is sent: its bytes (which the cache keeps) and its status.
+    struct Rendered {
+        var body: ByteBuffer
+        var status: HTTPResponse.Status
+
+        init(_ html: String, status: HTTPResponse.Status = .ok) {
+            body = ByteBuffer(string: html)
+            self.status = status
+        }
+
+        var response: Response { ReaderServer.html(body, status: status) }
+    }
+
+    /// A GET's page from the cache when the library has not changed since it was made (for this
+    /// profile, at this address), else made now and kept if it is a 200.
+    private func cached(_ request: Request, _ context: ReaderContext, _ make: () throws -> Rendered) throws -> Response {
+        let key = context.profile + "\u{0}" + request.uri.path + "?" + (request.uri.query ?? "")
+        if let page = cache.page(key, at: context.version) { return Self.html(page) }
+        let page = try make()
+        if page.status == .ok { cache.keep(page.body, as: key, at: context.version) }
+        return page.response
+    }
+
     /// The story a URL names, or the page saying it is not (or no longer) in the library.
-    private func withStory(_ context: ReaderContext, _ body: (StoryRecord) throws -> Response) throws -> Response {
+    private func withStory(_ context: ReaderContext, _ body: (StoryRecord) throws -> Rendered) throws -> Rendered {
         guard let id = context.parameters.get("id").flatMap({ Int64($0) }), let story = try library.story(id: id) else {
-            return Self.html(
+            return Rendered(
                 Pages.message(
                     title: "Story not found",
                     ["This story is not in the library: it may have been removed (from the terminal, with \(configuration.words.removal)) since this page was shown."],
@@ -118,7 +157,7 @@ public final class ReaderServer: Sendable {
         do {
             return try body(story)
         } catch LibraryError.storyRemoved {
-            return Self.html(
+            return Rendered(
                 Pages.message(
                     title: "Story removed",
                     ["“\(story.title)” was removed from the library while you were reading it; your place is kept if it was removed with its places kept, and is there again when the story is added back."],
@@ -137,20 +176,20 @@ public final class ReaderServer: Sendable {
 
     // MARK: Pages
 
-    private func library(_ request: Request, _ context: ReaderContext) throws -> Response {
+    private func library(_ request: Request, _ context: ReaderContext) throws -> Rendered {
         let query = Forms.fields(Array((request.uri.query ?? "").utf8))["q"].map { String($0.prefix(200)) } ?? ""
         let shelves = try library.stories().map { story in
             let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story) }
             return Pages.Shelf(story: story, place: place.map(Pages.title), endingsFound: try library.endingsFound(profile: context.profile, story: story).count)
         }
         let hits = query.isEmpty ? nil : try library.search(query)
-        return Self.html(Pages.library(shelves, reader: reader(context), query: query, hits: hits))
+        return Rendered(Pages.library(shelves, reader: reader(context), query: query, hits: hits))
     }
 
-    private func profilesPage(_ context: ReaderContext) throws -> Response {
+    private func profilesPage(_ context: ReaderContext) throws -> Rendered {
         var names = try library.profiles()
         if !names.contains(configuration.defaultProfile) { names.insert(configuration.defaultProfile, at: 0) }
-        return Self.html(Pages.profiles(names, current: context.profile.isEmpty ? nil : context.profile, option: configuration.words.profileOption, reader: reader(context)))
+        return Rendered(Pages.profiles(names, current: context.profile.isEmpty ? nil : context.profile, option: configuration.words.profileOption, reader: reader(context)))
     }
 
     private func chooseProfile(_ context: ReaderContext) throws -> Response {
@@ -165,51 +204,51 @@ public final class ReaderServer: Sendable {
         return response
     }
 
-    private func storyPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Response {
+    private func storyPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Rendered {
         let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story) }
         let endings = try library.endingsFound(profile: context.profile, story: story).count
         let name = try library.firstName(profile: context.profile)
-        return Self.html(Pages.story(story, place: place, endings: endings, firstName: name, reader: reader(context), notice: Notice.from(request)?.words))
+        return Rendered(Pages.story(story, place: place, endings: endings, firstName: name, reader: reader(context), notice: Notice.from(request)?.words))
     }
 
-    private func chapterPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Response {
+    private func chapterPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Rendered {
         let key = Forms.decode(Array((context.parameters.get("chapter") ?? "").utf8), plusIsSpace: false)
         let session = try session(story, context)
         guard let chapter = try library.chapter(key, of: story) else {
-            return Self.html(
+            return Rendered(
                 Pages.message(
                     title: "Chapter not found", ["“\(story.title)” has no chapter “\(key)”: the story may have changed since this link was made."],
                     links: [(Pages.storyURL(story), "The story's page")], reader: reader(context)), status: .notFound)
         }
         let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story) }
         let endings = (try library.endingsFound(profile: context.profile, story: story).count, story.endingCount)
-        return Self.html(
+        return Rendered(
             Pages.chapter(
                 session.view(chapter), of: story, isPlace: place?.key == chapter.key, place: place, endings: endings, reader: reader(context),
                 notice: Notice.from(request)?.words))
     }
 
-    private func marksPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Response {
+    private func marksPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Rendered {
         let bookmarks = try library.bookmarks(profile: context.profile, story: story)
         let notes = try library.notes(profile: context.profile, story: story)
         let titles = try library.chapterNames(bookmarks.map(\.chapterKey) + notes.map(\.chapterKey), of: story)
-        return Self.html(Pages.marks(story, bookmarks: bookmarks, notes: notes, titles: titles, reader: reader(context), notice: Notice.from(request)?.words))
+        return Rendered(Pages.marks(story, bookmarks: bookmarks, notes: notes, titles: titles, reader: reader(context), notice: Notice.from(request)?.words))
     }
 
-    private func pathPage(_ story: StoryRecord, _ context: ReaderContext) throws -> Response {
+    private func pathPage(_ story: StoryRecord, _ context: ReaderContext) throws -> Rendered {
         guard try library.progress(profile: context.profile, story: story) != nil else {
-            return Self.html(Pages.path(story, steps: [], reader: reader(context)))
+            return Rendered(Pages.path(story, steps: [], reader: reader(context)))
         }
         let session = try session(story, context)
         try session.begin()
-        return Self.html(Pages.path(story, steps: try session.path(), reader: reader(context)))
+        return Rendered(Pages.path(story, steps: try session.path(), reader: reader(context)))
     }
 
-    private func cataloguePage(_ request: Request, _ context: ReaderContext) throws -> Response {
+    private func cataloguePage(_ request: Request, _ context: ReaderContext) throws -> Rendered {
         let entries = try library.catalogue().filter { $0.isStory == true }
         var stored: [String: StoryRecord] = [:]
         for story in try library.stories() { stored[story.source.location] = story }
-        return Self.html(Pages.catalogue(entries, inLibrary: stored, fetchedBy: configuration.words.catalogueFetch, reader: reader(context), notice: Notice.from(request)?.words))
+        return Rendered(Pages.catalogue(entries, inLibrary: stored, fetchedBy: configuration.words.catalogueFetch, reader: reader(context), notice: Notice.from(request)?.words))
     }
 
     private func getStory(_ context: ReaderContext) async -> Response {
@@ -325,11 +364,13 @@ public final class ReaderServer: Sendable {
 
     // MARK: Responses
 
-    static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Response {
+    static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Response { html(ByteBuffer(string: page), status: status) }
+
+    static func html(_ page: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: page))
     }
 
     static func redirect(_ location: String, _ notice: Notice? = nil) -> Response {

@@ -311,3 +311,23 @@ extension StoryLibrary {
         }
     }
 }
+
+/// Whether the library has changed: a number that moves whenever anything is committed to it, by
+/// this process or another (`cyd read` in a terminal). It is SQLite's `data_version`, read on a
+/// connection of its own (the number is only comparable on one connection), so asking costs one
+/// statement and no table is read. A server keeps pages made from the library while it stands.
+public final class LibraryChanges: Sendable {
+    private let connection: DatabaseQueue?
+
+    public init(_ library: StoryLibrary) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        connection = try? DatabaseQueue(path: library.location.databasePath, configuration: configuration)
+    }
+
+    /// The current number; nil when it cannot be told (then nothing should be kept).
+    public func version() -> Int? {
+        try? connection?.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+    }
+}

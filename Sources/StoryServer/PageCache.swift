@@ -1,0 +1,64 @@
+import NIOCore
+import StoryStore
+import Synchronization
+
+/// Pages made from the library, kept while the library stands still. Every page a GET answers is
+/// a function of the library and of who is reading (the profile) and of its address, so it is kept
+/// under (profile, path and query) and all of them are dropped the moment anything is committed
+/// to the library, by this server or by `cyd read` in another process (`LibraryChanges`). Bounded:
+/// at most `limit` bytes are kept; past that, everything is dropped and kept anew.
+final class PageCache: Sendable {
+    private struct State {
+        var version: Int?
+        var pages: [String: ByteBuffer] = [:]
+        var bytes = 0
+        /// Whether another profile exists than the default (the gate asks on every request).
+        var otherProfiles: Bool?
+    }
+
+    private let changes: LibraryChanges
+    private let state = Mutex(State())
+    let limit: Int
+
+    init(_ library: StoryLibrary, limit: Int = 16 * 1024 * 1024) {
+        changes = LibraryChanges(library)
+        self.limit = limit
+    }
+
+    /// The library's version now, with everything kept under an older one dropped; nil when it
+    /// cannot be told (then nothing is kept or given).
+    func settle() -> Int? {
+        let version = changes.version()
+        state.withLock { state in
+            if state.version != version || version == nil {
+                state = State(version: version)
+            }
+        }
+        return version
+    }
+
+    func page(_ key: String, at version: Int?) -> ByteBuffer? {
+        guard let version else { return nil }
+        return state.withLock { $0.version == version ? $0.pages[key] : nil }
+    }
+
+    func keep(_ page: ByteBuffer, as key: String, at version: Int?) {
+        guard let version else { return }
+        state.withLock { state in
+            guard state.version == version else { return }
+            if state.bytes + page.readableBytes > limit {
+                state.pages = [:]
+                state.bytes = 0
+            }
+            state.pages[key] = page
+            state.bytes += page.readableBytes
+        }
+    }
+
+    func otherProfiles(at version: Int?, _ ask: () throws -> Bool) rethrows -> Bool {
+        if let version, let known = state.withLock({ $0.version == version ? $0.otherProfiles : nil }) { return known }
+        let answer = try ask()
+        if let version { state.withLock { if $0.version == version { $0.otherProfiles = answer } } }
+        return answer
+    }
+}
