@@ -85,7 +85,8 @@ let package = Package(
             dependencies: [
                 "StoryWeb", "StoryReader", "StoryStore", "StorySources", "StoryFormat", "LocalFiles",
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         // the terminal: streams, wrapping by display width, the reader's screen and command table,

@@ -82,8 +82,11 @@ EOF
 "$nginx" -p "$work" -c "$work/nginx.conf" &
 pids+=($!)
 sleep 1
-curl -sf "http://127.0.0.1:$cyd_port/stories/1/$chapter" >/dev/null
-curl -sf "http://127.0.0.1:$nginx_port/gull-rock/$chapter.html" >/dev/null
+# Both answer the chapter itself (200 with its heading), not a redirect or an error page.
+for url in "http://127.0.0.1:$cyd_port/stories/1/$chapter" "http://127.0.0.1:$nginx_port/gull-rock/$chapter.html"; do
+  page=$(curl -s -w '\n%{http_code}' "$url")
+  [ "${page##*$'\n'}" = 200 ] && grep -q '<h1[^>]*>Gull Rock</h1>' <<<"$page" || { echo "bench-serve: $url did not answer the chapter" >&2; exit 1; }
+done
 
 # wrk's figures: requests a second, and the 99th percentile latency in ms.
 run_wrk() {

@@ -54,7 +54,7 @@ struct Gate: RouterMiddleware {
             }
             context.form = Forms.fields(body.readableBytesView)
             let origin = request.headers[.origin]
-            let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]
+            let site = request.headers[Self.fetchSite]
             guard Forms.sameSecret(context.form["token"], server.formToken),
                 origin == nil || origin == "http://" + authority,
                 site == nil || site == "same-origin" || site == "none"
@@ -125,19 +125,25 @@ struct Gate: RouterMiddleware {
     /// No inline script, no other origin's script, no framing, no sniffing, no referrer to other sites
     /// (same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on a form POST).
     static func secure(_ headers: inout HTTPFields) {
-        if headers[.contentSecurityPolicy] == nil {
-            headers[.contentSecurityPolicy] =
-                "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-        }
-        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
-        headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
-        headers[HTTPField.Name("Cross-Origin-Resource-Policy")!] = "same-origin"
+        if headers[.contentSecurityPolicy] == nil { headers[.contentSecurityPolicy] = pagePolicy }
+        headers[contentTypeOptions] = "nosniff"
+        headers[referrerPolicy] = "same-origin"
+        headers[resourcePolicy] = "same-origin"
     }
+
+    static let pagePolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    static let contentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+    static let resourcePolicy = HTTPField.Name("Cross-Origin-Resource-Policy")!
+    static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
 }
 
 /// Closes a connection whose client does not send a whole request (headers and body) within
 /// the deadline, counted from the connection's start and from the end of each answer: a client
-/// that trickles a byte at a time cannot hold a connection open.
+/// that trickles a byte at a time cannot hold a connection open. A request only notes the time
+/// (no timer is made or cancelled per request); one timer a connection looks at the note when it
+/// fires and waits again for whatever is left.
 final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -145,33 +151,48 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPResponsePart
 
     let limit: TimeAmount
+    /// When the request being waited for started to be due; nil while one is being answered.
+    private var due: NIODeadline?
     private var timer: Scheduled<Void>?
 
     init(limit: TimeAmount) { self.limit = limit }
 
-    func handlerAdded(context: ChannelHandlerContext) { arm(context) }
+    func handlerAdded(context: ChannelHandlerContext) {
+        due = .now()
+        watch(context, after: limit)
+    }
+
     func handlerRemoved(context: ChannelHandlerContext) { timer?.cancel() }
+
     func channelInactive(context: ChannelHandlerContext) {
         timer?.cancel()
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .end = unwrapInboundIn(data) {
-            timer?.cancel()
-            timer = nil
-        }
+        if case .end = unwrapInboundIn(data) { due = nil }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { arm(context) }
+        if case .end = unwrapOutboundIn(data) { due = .now() }
         context.write(data, promise: promise)
     }
 
-    private func arm(_ context: ChannelHandlerContext) {
-        timer?.cancel()
-        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: limit) { bound.value.close(promise: nil) }
+    private func watch(_ context: ChannelHandlerContext, after delay: TimeAmount) {
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: delay) {
+            let (handler, context) = bound.value
+            guard let due = handler.due else {
+                handler.watch(context, after: handler.limit)  // an answer is being made: not the client's time
+                return
+            }
+            let left = due + handler.limit - .now()
+            if left.nanoseconds <= 0 {
+                context.close(promise: nil)
+            } else {
+                handler.watch(context, after: left)
+            }
+        }
     }
 }

@@ -328,6 +328,8 @@ public final class LibraryChanges: Sendable {
 
     /// The current number; nil when it cannot be told (then nothing should be kept).
     public func version() -> Int? {
-        try? connection?.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        // inDatabase, not read: a read-only connection needs no query_only switching around the
+        // one statement, which is kept prepared.
+        try? connection?.inDatabase { db in try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) }
     }
 }

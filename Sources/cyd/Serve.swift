@@ -58,6 +58,7 @@ struct Serve: ParsableCommand {
 
     #if BrowserReader
     func run() throws {
+        _ = ReaderServer.runTasksOnEventLoops()
         let (host, port) = Self.split(listen)!
         let library = try library.open()
         let loopback = ServeConfiguration.isLoopback(host)
