@@ -9,26 +9,36 @@ import StoryWeb
 /// rebinding: only IP literals and localhost, on our port); on a LAN, the access token must come
 /// (once in the URL, then in an HttpOnly SameSite=Strict cookie); the profile is settled (a
 /// picker when there are several); a POST's body is read within its limit and must carry the
-/// anti-forgery token and come from this origin. Every answer gets the security headers.
-struct Gate: RouterMiddleware {
+/// anti-forgery token and come from this origin. A GET whose page is kept (`PageCache`) is
+/// answered here, without going through the router; everything else goes on to the routes.
+/// Every answer gets the security headers.
+struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == ReaderContext {
     typealias Context = ReaderContext
     let server: ReaderServer
+    let routes: Routes
 
-    static let accessCookie = "cyd_access"
-    static let profileCookie = "cyd_profile"
+    func respond(to request: Request, context: Context) async throws -> Response {
+        try await handle(request, context: context) { request, context in
+            if request.method == .get, let page = server.cache.page(ReaderServer.cacheKey(request, context), at: context.version) {
+                return ReaderServer.html(page)
+            }
+            return try await routes.respond(to: request, context: context)
+        }
+    }
+
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await admit(request, context: context, next: next)
-        Self.secure(&response.headers)
+        Guards.secure(&response.headers)
         return response
     }
 
     private func admit(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let authority = request.head.authority, Self.isOurHost(authority, port: server.boundPort) else {
-            return Self.refusal(.misdirectedRequest, "This server answers only to its own address (the Host header named another).")
+        guard let authority = request.head.authority, Guards.isOurHost(authority, port: server.boundPort) else {
+            return Guards.refusal(.misdirectedRequest, "This server answers only to its own address (the Host header named another).")
         }
         let cookies = Forms.cookies(request.headers[.cookie])
-        if case .token(let token) = server.configuration.access, !Forms.sameSecret(cookies[Self.accessCookie], token) {
+        if case .token(let token) = server.configuration.access, !Forms.sameSecret(cookies[Cookies.access], token) {
             let query = Forms.fields(Array((request.uri.query ?? "").utf8))
             guard request.method == .get, Forms.sameSecret(query["token"], token) else {
                 return ReaderServer.html(
@@ -39,7 +49,7 @@ struct Gate: RouterMiddleware {
             }
             // The token leaves the URL (and the history) at once; the cookie carries it from now on.
             var response = ReaderServer.redirect(request.uri.path)
-            response.headers.append(HTTPField(name: .setCookie, value: "\(Self.accessCookie)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"))
+            response.headers.append(HTTPField(name: .setCookie, value: "\(Cookies.access)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"))
             return response
         }
         if request.uri.path.hasPrefix("/assets/") { return try await next(request, context) }
@@ -50,11 +60,11 @@ struct Gate: RouterMiddleware {
             do {
                 body = try await request.body.collect(upTo: ReaderServer.bodyLimit)
             } catch {
-                return Self.refusal(.contentTooLarge, "That form was larger than \(ReaderServer.bodyLimit / 1024) KiB, so it was not read.")
+                return Guards.refusal(.contentTooLarge, "That form was larger than \(ReaderServer.bodyLimit / 1024) KiB, so it was not read.")
             }
             context.form = Forms.fields(body.readableBytesView)
             let origin = request.headers[.origin]
-            let site = request.headers[Self.fetchSite]
+            let site = request.headers[Guards.fetchSite]
             guard Forms.sameSecret(context.form["token"], server.formToken),
                 origin == nil || origin == "http://" + authority,
                 site == nil || site == "same-origin" || site == "none"
@@ -72,7 +82,7 @@ struct Gate: RouterMiddleware {
         context.version = server.cache.settle()
         let others = try server.cache.otherProfiles(at: context.version) { try server.library.hasProfile(besides: server.configuration.defaultProfile) }
         context.canChangeProfile = others
-        if let chosen = cookies[Self.profileCookie].map({ Forms.decode(Array($0.utf8), plusIsSpace: false) }), !chosen.isEmpty,
+        if let chosen = cookies[Cookies.profile].map({ Forms.decode(Array($0.utf8), plusIsSpace: false) }), !chosen.isEmpty,
             chosen.count <= ReaderServer.nameLimit
         {
             context.profile = chosen
@@ -94,6 +104,10 @@ struct Gate: RouterMiddleware {
         }
     }
 
+}
+
+/// The gate's rules that depend on nothing but their inputs.
+enum Guards {
     /// A Host header names us when it is localhost or an IP literal, with our port. A DNS name
     /// is refused: a page on another site can point its own name at 127.0.0.1 (rebinding), but it
     /// cannot make the browser send an IP address as the Host.
@@ -137,6 +151,12 @@ struct Gate: RouterMiddleware {
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
     static let resourcePolicy = HTTPField.Name("Cross-Origin-Resource-Policy")!
     static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
+}
+
+/// The cookies the served reader sets.
+enum Cookies {
+    static let access = "cyd_access"
+    static let profile = "cyd_profile"
 }
 
 /// Closes a connection whose client does not send a whole request (headers and body) within

@@ -72,7 +72,6 @@ public final class ReaderServer: Sendable {
     /// bound, before the first request is answered.
     public func run(onStarted: @escaping @Sendable (Int) -> Void) async throws {
         let router = Router(context: ReaderContext.self)
-        router.add(middleware: Gate(server: self))
         routes(router)
         let deadline = TimeAmount.milliseconds(Int64(configuration.requestDeadline * 1000))
         let http = HTTP1Channel.Configuration(
@@ -80,7 +79,7 @@ public final class ReaderServer: Sendable {
             idleTimeout: deadline,
             httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
         let app = Application(
-            router: router,
+            responder: Gate(server: self, routes: router.buildResponder()),
             server: .http1(configuration: http),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil, backlog: 512),
             onServerRunning: { [self] channel in
@@ -149,11 +148,16 @@ public final class ReaderServer: Sendable {
     /// A GET's page from the cache when the library has not changed since it was made (for this
     /// profile, at this address), else made now and kept if it is a 200.
     private func cached(_ request: Request, _ context: ReaderContext, _ make: () throws -> Rendered) throws -> Response {
-        let key = context.profile + "\u{0}" + request.uri.path + "?" + (request.uri.query ?? "")
+        let key = Self.cacheKey(request, context)
         if let page = cache.page(key, at: context.version) { return Self.html(page) }
         let page = try make()
         if page.status == .ok { cache.keep(page.body, as: key, at: context.version) }
         return page.response
+    }
+
+    /// Where a GET's page is kept: who reads it, and its address.
+    static func cacheKey(_ request: Request, _ context: ReaderContext) -> String {
+        context.profile + "\u{0}" + request.uri.path + "?" + (request.uri.query ?? "")
     }
 
     /// The story a URL names, or the page saying it is not (or no longer) in the library.
@@ -211,7 +215,7 @@ public final class ReaderServer: Sendable {
                 status: .badRequest)
         }
         var response = Self.redirect("/")
-        response.headers.append(HTTPField(name: .setCookie, value: "\(Gate.profileCookie)=\(HTML.pathSegment(name)); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"))
+        response.headers.append(HTTPField(name: .setCookie, value: "\(Cookies.profile)=\(HTML.pathSegment(name)); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"))
         return response
     }
 
