@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "StorySync", targets: ["StorySync"]),
         .library(name: "StoryLanguageServer", targets: ["StoryLanguageServer"]),
         .library(name: "StoryWeb", targets: ["StoryWeb"]),
+        .library(name: "StoryInterchange", targets: ["StoryInterchange"]),
         .executable(name: "cyd", targets: ["cyd"]),
     ],
     traits: [
@@ -78,6 +79,8 @@ let package = Package(
         // the browser reader: pages (story text escaped in one place), the static site with its
         // script and service worker
         .target(name: "StoryWeb", dependencies: ["StoryFormat", "LocalFiles"]),
+        // stories in and out of other tools' formats: Twee 3 (Twine), exactly both ways
+        .target(name: "StoryInterchange", dependencies: ["StoryFormat"]),
         // `cyd serve`: the browser reader over HTTP (Hummingbird): pages from the library, places
         // shared with the terminal reader, LAN access by token, anti-forgery, bounded requests
         .target(
@@ -99,7 +102,7 @@ let package = Package(
             name: "cyd",
             dependencies: [
                 "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
-                "StoryLanguageServer", "StoryWeb", "TerminalUI", "TerminalPictures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StoryLanguageServer", "StoryWeb", "StoryInterchange", "TerminalUI", "TerminalPictures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .target(name: "StoryServer", condition: .when(traits: ["BrowserReader"])),
             ]
         ),
@@ -126,6 +129,7 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalPictures", "TestSupport"]),
         .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "TestSupport", "TerminalPictures", "TerminalUI"]),
         .testTarget(name: "TerminalPicturesTests", dependencies: ["TerminalPictures"]),
+        .testTarget(name: "StoryInterchangeTests", dependencies: ["StoryInterchange", "StoryFormat", "TestSupport"]),
         .testTarget(name: "StoryWebTests", dependencies: ["StoryWeb", "StoryFormat", "TestSupport"]),
         .testTarget(
             name: "StoryServerTests",

@@ -9,7 +9,7 @@ struct ArchitectureTests {
     /// Our Swift library modules: everything in Sources but cyd and the C targets.
     static let ours: Set<String> = [
         "StoryFormat", "LocalFiles", "StoryCheck", "StoryAnalysis", "Transport", "StoryStore", "StoryReader", "StorySources", "StorySync",
-        "TerminalPictures", "StoryLanguageServer", "TerminalUI", "StoryWeb", "StoryServer",
+        "TerminalPictures", "StoryLanguageServer", "TerminalUI", "StoryWeb", "StoryServer", "StoryInterchange",
     ]
     static let cTargets: Set<String> = ["CCurl", "CGit2", "CGit2Stream", "CLineEditor", "CPictures"]
     static let sources = Command.packageRoot.appendingPathComponent("Sources")

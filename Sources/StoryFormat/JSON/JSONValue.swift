@@ -80,6 +80,45 @@ public enum JSONValue: Sendable, Hashable {
     /// The value as compact JSON text.
     public var encoded: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// The value as JSON text for people: one member or element a line, indented by two spaces,
+    /// empty arrays and objects as `[]` and `{}`; no line feed at the end.
+    public func pretty(indent: Int = 0) -> String {
+        var out: [UInt8] = []
+        writePretty(to: &out, indent: indent)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private func writePretty(to out: inout [UInt8], indent: Int) {
+        func newline(_ depth: Int) {
+            out.append(0x0A)
+            out += repeatElement(0x20, count: depth * 2)
+        }
+        switch self {
+        case let .array(values) where !values.isEmpty:
+            out.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                value.writePretty(to: &out, indent: indent + 1)
+            }
+            newline(indent)
+            out.append(UInt8(ascii: "]"))
+        case let .object(members) where !members.isEmpty:
+            out.append(UInt8(ascii: "{"))
+            for (index, (key, value)) in members.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                JSONQuoting.append(key, to: &out)
+                out += Array(": ".utf8)
+                value.writePretty(to: &out, indent: indent + 1)
+            }
+            newline(indent)
+            out.append(UInt8(ascii: "}"))
+        default:
+            write(to: &out)
+        }
+    }
+
     /// The value as compact JSON text.
     public var bytes: [UInt8] {
         var out: [UInt8] = []

@@ -1,0 +1,129 @@
+import ArgumentParser
+import LocalFiles
+import StoryFormat
+import StoryInterchange
+import TerminalUI
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Make a story.json from another tool's format.",
+        subcommands: [ImportTwee.self])
+}
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a story in another tool's format.",
+        subcommands: [ExportTwee.self])
+}
+
+extension TweeStory.Format: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: Self.allCases.first { $0.rawValue.lowercased() == argument.lowercased() }?.rawValue ?? "") }
+    public static var allValueStrings: [String] { allCases.map { $0.rawValue.lowercased() } }
+    public var defaultValueDescription: String { rawValue.lowercased() }
+}
+
+struct ImportTwee: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "twee",
+        abstract: "Read a Twee 3 file (Twine, tweego) into a story.json.",
+        discussion: """
+            Each passage becomes a chapter named by the passage; its links become choices (all four \
+            of Twine's forms); StoryTitle is the title and StoryData's start the first chapter. The \
+            story format's variable for the reader's name ($name, {name}) becomes [[name]]. A file \
+            that `cyd export twee` wrote comes back exactly as it was. What a story cannot hold is \
+            said, with its line and column: code passages are left out, macros kept as text.
+            """)
+
+    @Argument(help: ArgumentHelp("The .twee (or .tw) file.", valueName: "file"))
+    var file: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write story.json here (default: standard output).", valueName: "path"))
+    var output: String?
+
+    func run() throws {
+        let bytes: [UInt8]
+        do {
+            bytes = try LocalFile.read(file, limit: 256 * 1024 * 1024)
+        } catch {
+            throw CLIError("cannot read \(VisibleText.escape(file)): \(error)")
+        }
+        let imported = TweeStory.story(from: bytes)
+        for finding in imported.findings {
+            Terminal.standardError.write("\(VisibleText.escape(file)):\(finding.line):\(finding.column): \(finding.isError ? "error" : "warning"): \(Self.words(finding.kind))\n")
+        }
+        guard let story = imported.story else { throw Exit.failure }
+        if !imported.carriedMetadata {
+            Terminal.standardError.write("note: Twee has no rating or summary: the story's rating is G and its summary empty; set them in story.json\n")
+        }
+        let text = StoryJSON.text(story)
+        if let output {
+            do { try FileWriter.write(text, to: output) } catch { throw CLIError(error.description) }
+            Terminal.standardOutput.write("wrote \(VisibleText.escape(output)): \(story.chapters.count) chapters; `cyd validate \(VisibleText.escape(output))` checks it\n")
+        } else {
+            Terminal.standardOutput.write(text)
+        }
+    }
+
+    static func words(_ kind: TweeFinding.Kind) -> String {
+        func quoted(_ value: String) -> String { "'" + VisibleText.escape(value) + "'" }
+        switch kind {
+        case .noPassages: return "no passage: a Twee passage starts with a line beginning '::'"
+        case .textOutsidePassages: return "text before the first passage is not part of any chapter; it was left out"
+        case .codeLeftOut(let passage): return "passage \(quoted(passage)) is code for a story format; stories hold no code, so it was left out"
+        case .macroKeptAsText(let passage, let code):
+            return "\(quoted(code)) in passage \(quoted(passage)) is story-format code; readers here show it as text (rewrite it as text and choices)"
+        case .setterLeftOut(let passage, let setter):
+            return "the link in passage \(quoted(passage)) also sets \(quoted(setter)); the choice was kept, the setter left out"
+        case .duplicatePassage(let name): return "a second passage named \(quoted(name)) was left out (chapter ids must differ)"
+        case .startMissing(let name): return "StoryData's start \(quoted(name)) names no passage; reading starts at Start or the first passage"
+        case .unreadableData(let passage): return "\(quoted(passage)) does not hold JSON; it was left out"
+        }
+    }
+}
+
+struct ExportTwee: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "twee",
+        abstract: "Write a story as Twee 3, for Twine or tweego; `cyd import twee` reads it back exactly.",
+        discussion: """
+            StoryTitle holds the title and StoryData the IFID (the same for the same story each \
+            time), the story format and the first chapter; each chapter is a passage with its \
+            choices as [[text->id]] links. Titles, rating, summary, pictures and anything the links \
+            cannot carry exactly travel in a CydMetadata passage tagged cyd.
+            """)
+
+    @Argument(help: ArgumentHelp("A story folder or story file (default: the current folder).", valueName: "story"))
+    var story = "."
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the .twee file here (default: standard output).", valueName: "path"))
+    var output: String?
+
+    @Option(help: "The Twine story format to write for: it decides how the reader's name is written ($name, or {name} for Chapbook).")
+    var format: TweeStory.Format = .harlowe
+
+    func run() throws {
+        let (target, bytes) = try StoryInput.open(story)
+        let file = LoadedFile.load(bytes, fileName: target.displayPath, options: .init(lenient: true), resolvingPointers: false)
+        guard let model = file.story?.model() else {
+            throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(story))` says why")
+        }
+        let text: String
+        do {
+            text = try TweeStory.twee(model, format: format)
+        } catch {
+            switch error {
+            case .duplicateChapter(let id): throw CLIError("two chapters have the id '\(VisibleText.escape(id))'; Twee passages need names of their own (`cyd validate` shows where)")
+            case .unusableChapterID(let id): throw CLIError("the chapter id '\(VisibleText.escape(id))' cannot name a passage (it is empty or holds a line break)")
+            case .reservedName(let id): throw CLIError("the chapter id '\(VisibleText.escape(id))' is a passage name Twine's story formats keep for themselves; rename the chapter first")
+            }
+        }
+        if let output {
+            do { try FileWriter.write(text, to: output) } catch { throw CLIError(error.description) }
+            Terminal.standardOutput.write("wrote \(VisibleText.escape(output)): \(model.chapters.count) passages for \(format.rawValue)\n")
+        } else {
+            Terminal.standardOutput.write(text)
+        }
+    }
+}

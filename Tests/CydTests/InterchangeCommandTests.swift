@@ -1,0 +1,65 @@
+import Foundation
+import StoryFormat
+import TestSupport
+import Testing
+
+@Suite("cyd export twee and cyd import twee")
+struct InterchangeCommandTests {
+    @Test("a bundled story out to Twee and back in: the same story, and it validates")
+    func roundTrip() throws {
+        let folder = try TemporaryFolder()
+        let story = Command.packageRoot.path + "/Stories/the-night-market"
+        let exported = try Command.cyd(["export", "twee", story, "-o", folder.path("market.twee"), "--format", "sugarcube"])
+        #expect(exported.status == 0, "\(exported.standardError)")
+        #expect(exported.standardOutput.contains("passages for SugarCube"))
+        let twee = try String(contentsOfFile: folder.path("market.twee"), encoding: .utf8)
+        #expect(twee.hasPrefix(":: StoryTitle\nThe Night Market\n\n:: StoryData\n{\n  \"ifid\": "), "\(twee.prefix(120))")
+        #expect(twee.contains("\"format\": \"SugarCube\""))
+        let imported = try Command.cyd(["import", "twee", folder.path("market.twee"), "-o", folder.path("story.json")])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardError.isEmpty, "a file cyd wrote reads back without a finding: \(imported.standardError)")
+        let original = try #require(LoadedFile.load([UInt8](try Data(contentsOf: URL(fileURLWithPath: story + "/story.json")))).story?.model())
+        let back = try #require(LoadedFile.load([UInt8](try Data(contentsOf: URL(fileURLWithPath: folder.path("story.json"))))).story?.model())
+        #expect(back == original)
+        let validated = try Command.cyd(["validate", folder.path("story.json")])
+        #expect(validated.status == 0, "\(validated.standardOutput)")
+        // Without -o, both write to standard output.
+        let printed = try Command.cyd(["export", "twee", story])
+        #expect(printed.standardOutput == twee.replacingOccurrences(of: "\"SugarCube\"", with: "\"Harlowe\"").replacingOccurrences(of: "\"2.37.3\"", with: "\"3.3.9\""))
+    }
+
+    @Test("a Twine author's file: what a story cannot hold is said at file:line:column, and the story is written")
+    func twineFile() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("lamp.twee", """
+            :: StoryTitle
+            The Lamp
+
+            :: StoryData
+            {"ifid": "0A1B2C3D-1111-4222-8333-444455556666", "format": "Harlowe", "format-version": "3.3.9", "start": "Hall"}
+
+            :: Setup [script]
+            window.x = 1;
+
+            :: Hall
+            Hello $name. (set: $lamp to true)The lamp is lit.
+            [[Go up->Upstairs]]
+
+            :: Upstairs
+            The end.
+
+            """).path
+        let imported = try Command.cyd(["import", "twee", file])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardError.contains("\(file):7:1: warning: passage 'Setup' is code for a story format; stories hold no code, so it was left out"), "\(imported.standardError)")
+        #expect(imported.standardError.contains("\(file):11:14: warning: '(set:' in passage 'Hall' is story-format code"), "\(imported.standardError)")
+        let story = try #require(LoadedFile.load(Array(imported.standardOutput.utf8)).story?.model())
+        #expect(story.name == "The Lamp")
+        #expect(story.firstChapter?.text == "Hello [[name]]. (set: $lamp to true)The lamp is lit.")
+        #expect(story.firstChapter?.choices == [Choice(chapterID: "Upstairs", text: "Go up")])
+        let empty = try folder.write("empty.twee", "nothing here\n").path
+        let refused = try Command.cyd(["import", "twee", empty])
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("\(empty):1:1: warning: text before the first passage") && refused.standardError.contains("error: no passage"), "\(refused.standardError)")
+    }
+}

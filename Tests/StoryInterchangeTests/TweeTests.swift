@@ -1,0 +1,202 @@
+import Foundation
+import StoryFormat
+import StoryInterchange
+import TestSupport
+import Testing
+
+/// Twee 3 in and out: the specification's examples read as it says, Twine's four link forms, a
+/// Twine author's file read with findings for what a story cannot hold, and every story (the
+/// bundled ones, 400 random ones written to break it) back exactly after a round trip.
+@Suite("Twee 3")
+struct TweeTests {
+    static func read(_ text: String) -> TweeStory.Imported { TweeStory.story(from: Array(text.utf8)) }
+
+    @Test("the specification's header examples: name, tags, metadata, each optional, spaces allowed")
+    func specificationHeaders() {
+        let document = TweeDocument.parse(Array("""
+            :: An overgrown path
+            one
+            :: An overgrown path [forest spooky]
+            :: An overgrown path {"position":"600,400","size":"100,200"}
+            :: An overgrown path [forest spooky] {"position":"600,400","size":"100,200"}
+
+
+            """.utf8))
+        #expect(document.passages.map(\.name) == Array(repeating: "An overgrown path", count: 4))
+        #expect(document.passages.map(\.tags) == [[], ["forest", "spooky"], [], ["forest", "spooky"]])
+        #expect(document.passages[2].metadata == #"{"position":"600,400","size":"100,200"}"#)
+        #expect(document.passages[3].metadata == #"{"position":"600,400","size":"100,200"}"#)
+        #expect(document.passages[0].content == "one")
+        #expect(document.passages[3].content == "", "trailing blank lines are not content")
+        // Escapes: `\[` is `[`, `\\` is `\`, `\q` is `q`.
+        let escaped = TweeDocument.parse(Array(#":: a\[b\]\{c\}\\d\q [t\]ag]"#.utf8))
+        #expect(escaped.passages[0].name == #"a[b]{c}\dq"#)
+        #expect(escaped.passages[0].tags == ["t]ag"])
+    }
+
+    @Test("the specification's StoryData example: IFID, format and start")
+    func specificationStoryData() {
+        let imported = Self.read("""
+            :: StoryData
+            {
+            \t"ifid": "D674C58C-DEFA-4F70-B7A2-27742230C0FC",
+            \t"format": "SugarCube",
+            \t"format-version": "2.28.2",
+            \t"start": "My Starting Passage",
+            \t"tag-colors": {
+            \t\t"bar": "green",
+            \t\t"foo": "red",
+            \t\t"qaz": "blue"
+            \t},
+            \t"zoom": 0.25
+            }
+
+            :: First
+            Hello.
+
+            :: My Starting Passage
+            Start here.
+            """)
+        #expect(imported.ifid == "D674C58C-DEFA-4F70-B7A2-27742230C0FC")
+        #expect(imported.format == "SugarCube")
+        #expect(imported.story?.firstChapter?.id == "My Starting Passage")
+        #expect(imported.findings.isEmpty, "\(imported.findings)")
+    }
+
+    @Test("Twine's four link forms, on lines of their own or inside a sentence")
+    func linkForms() throws {
+        let imported = Self.read("""
+            :: Start
+            You can [[go north->North]] or [[South<-head south]].
+            [[West]]
+            [[the sea|Shore]]
+            """)
+        let start = try #require(imported.story?.chapter(id: "Start"))
+        #expect(start.text == "You can go north or head south.")
+        #expect(start.choices == [
+            Choice(chapterID: "North", text: "go north"), Choice(chapterID: "South", text: "head south"),
+            Choice(chapterID: "West", text: "West"), Choice(chapterID: "Shore", text: "the sea"),
+        ])
+        // The rightmost -> and the leftmost <- divide.
+        #expect(TweeLink(inner: "a->b->c") == TweeLink(text: "a->b", target: "c"))
+        #expect(TweeLink(inner: "c<-b<-a") == TweeLink(text: "b<-a", target: "c"))
+    }
+
+    @Test("a Twine author's file: $name is the reader's name, code passages left out, macros kept as text, each said at its line and column")
+    func twineAuthorsFile() throws {
+        let imported = Self.read("""
+            :: StoryTitle
+            The Lamp
+
+            :: StoryData
+            {"ifid": "0A1B2C3D-1111-4222-8333-444455556666", "format": "Harlowe", "format-version": "3.3.9", "start": "Hall"}
+
+            :: Setup [script]
+            window.x = 1;
+
+            :: Hall
+            Hello $name, and $names.
+            (set: $lamp to true)The lamp is lit.
+            [[Upstairs]]
+
+            :: Upstairs
+            The end.
+            """)
+        let story = try #require(imported.story)
+        #expect(story.name == "The Lamp")
+        #expect(story.chapters.map(\.id) == ["Hall", "Upstairs"])
+        #expect(story.firstChapter?.id == "Hall")
+        let hall = try #require(story.chapter(id: "Hall"))
+        #expect(hall.text == "Hello [[name]], and $names.\n(set: $lamp to true)The lamp is lit.")
+        #expect(imported.findings.contains(TweeFinding(kind: .codeLeftOut(passage: "Setup"), line: 7, column: 1)))
+        #expect(imported.findings.contains(TweeFinding(kind: .macroKeptAsText(passage: "Hall", code: "(set:"), line: 12, column: 1)), "\(imported.findings)")
+        // Chapbook writes the name as {name}; SugarCube's <<macros>> are code.
+        let chapbook = Self.read(":: StoryData\n{\"ifid\": \"X\", \"format\": \"Chapbook\"}\n\n:: A\nHi {name}. {back link}\n")
+        #expect(chapbook.story?.chapters.first?.text == "Hi [[name]]. {back link}")
+        #expect(chapbook.findings.map(\.kind) == [.macroKeptAsText(passage: "A", code: "{back link}")])
+        let sugar = Self.read(":: StoryData\n{\"format\": \"SugarCube\"}\n\n:: A\n<<if $x>>yes<</if>>\n[[Go|B][$x to 1]]\n")
+        #expect(sugar.findings.contains { if case .macroKeptAsText(_, let code) = $0.kind { code == "<<if" } else { false } })
+        #expect(sugar.findings.contains(TweeFinding(kind: .setterLeftOut(passage: "A", setter: "$x to 1"), line: 6, column: 1)))
+        #expect(Self.read("no header here\n").story == nil)
+    }
+
+    static func bundled() throws -> [Story] {
+        let root = TestHTTPServer.packageRoot.appendingPathComponent("Stories")
+        return try FileManager.default.contentsOfDirectory(atPath: root.path).sorted().map { folder in
+            let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent(folder + "/story.json")))
+            return try #require(LoadedFile.load(bytes, options: .init(lenient: true)).story?.model())
+        }
+    }
+
+    @Test("every bundled story, in each story format: story.json to Twee and back is the same story, and its story.json text reads back the same")
+    func bundledRoundTrip() throws {
+        for story in try Self.bundled() {
+            for format in TweeStory.Format.allCases {
+                let twee = try TweeStory.twee(story, format: format)
+                let back = Self.read(twee)
+                #expect(back.story == story, "\(story.name) in \(format)")
+                #expect(back.findings.isEmpty, "\(back.findings)")
+                #expect(back.ifid == TweeStory.ifid(for: story))
+            }
+            let json = StoryJSON.text(story)
+            #expect(LoadedFile.load(Array(json.utf8)).story?.model() == story)
+        }
+    }
+
+    /// Strings written to break Twee: link and header syntax, escapes, the name placeholder and
+    /// its variables, line ends, spaces at the edges, other scripts.
+    static let pieces = [
+        "[[", "]]", "->", "<-", "|", "[[name]]", "$name", "$names", "{name}", "::", "\n::", "\n", "\n\n", "\r\n", " ", "\t", "\\", "[", "]", "{", "}",
+        "(set:", "<<if>>", "é", "日本", "🐚", "Start", "StoryTitle", "\"", "a", "b", "Hello", ".",
+    ]
+
+    static func random(_ generator: inout SplitMix64, pieces count: Int) -> String {
+        (0..<Int.random(in: 0...count, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+    }
+
+    @Test("400 random stories built to break it come back exactly")
+    func randomRoundTrip() throws {
+        var generator = SplitMix64(state: 2026_11_24)
+        for number in 0..<400 {
+            var ids: [String] = []
+            for index in 0..<Int.random(in: 1...8, using: &generator) {
+                var id = Self.random(&generator, pieces: 3).replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: "\r", with: "")
+                if id.isEmpty || ids.contains(id) || ["StoryTitle", "StoryData", "CydMetadata"].contains(id) { id = "c\(index)" }
+                ids.append(id)
+            }
+            let chapters = ids.enumerated().map { index, id in
+                Chapter(
+                    id: id, name: Bool.random(using: &generator) ? id : Self.random(&generator, pieces: 4), text: Self.random(&generator, pieces: 12),
+                    isFirstChapter: index == 0, isEnding: Bool.random(using: &generator),
+                    picPath: Bool.random(using: &generator) ? "resources/\(index).png" : nil, picAlt: Bool.random(using: &generator) ? Self.random(&generator, pieces: 3) : nil,
+                    choices: (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                        Choice(chapterID: ids.randomElement(using: &generator)!, text: Self.random(&generator, pieces: 5))
+                    })
+            }
+            let story = Story(
+                id: "s\(number)", name: Self.random(&generator, pieces: 4), rating: "PG", summary: Self.random(&generator, pieces: 4),
+                picPath: Bool.random(using: &generator) ? "https://example.invalid/c.png" : nil, chapters: chapters)
+            let format = TweeStory.Format.allCases.randomElement(using: &generator)!
+            let twee = try TweeStory.twee(story, format: format)
+            let back = Self.read(twee).story
+            #expect(back == story, "story \(number) in \(format):\n\(twee)")
+            if back != story { break }
+        }
+    }
+
+    @Test("what Twee cannot name is refused: two chapters of one id, an id with a line break, a passage name formats keep")
+    func refusals() {
+        let story = { (ids: [String]) in Story(id: "s", name: "S", rating: "G", summary: "", chapters: ids.map { Chapter(id: $0, name: $0, text: "") }) }
+        #expect(throws: TweeStory.ExportProblem.duplicateChapter("a")) { try TweeStory.twee(story(["a", "a"])) }
+        #expect(throws: TweeStory.ExportProblem.unusableChapterID("a\nb")) { try TweeStory.twee(story(["a\nb"])) }
+        #expect(throws: TweeStory.ExportProblem.reservedName("StoryInit")) { try TweeStory.twee(story(["StoryInit"])) }
+    }
+
+    @Test("the IFID is a version 4 UUID in capitals, the same for the same story")
+    func ifid() throws {
+        let story = try #require(try Self.bundled().first)
+        let ifid = TweeStory.ifid(for: story)
+        #expect(ifid == TweeStory.ifid(for: story))
+        #expect(ifid.wholeMatch(of: /[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}/) != nil, "\(ifid)")
+    }
+}
