@@ -34,7 +34,8 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
     }
 
     private func admit(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let authority = request.head.authority, Guards.isOurHost(authority, port: server.boundPort) else {
+        // The address as the server printed it is the common case, compared whole before parsing.
+        guard let authority = request.head.authority, authority == server.printedAuthority || Guards.isOurHost(authority, port: server.boundPort) else {
             return Guards.refusal(.misdirectedRequest, "This server answers only to its own address (the Host header named another).")
         }
         let cookies = Forms.cookies(request.headers[.cookie])
@@ -52,7 +53,8 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
             response.headers.append(HTTPField(name: .setCookie, value: "\(Cookies.access)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"))
             return response
         }
-        if request.uri.path.hasPrefix("/assets/") { return try await next(request, context) }
+        let path = request.uri.path
+        if path.hasPrefix("/assets/") { return try await next(request, context) }
 
         var context = context
         if request.method == .post {
@@ -87,7 +89,7 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
         {
             context.profile = chosen
             context.canChangeProfile = true
-        } else if others, request.method == .get, request.uri.path != "/profiles" {
+        } else if others, request.method == .get, path != "/profiles" {
             return ReaderServer.redirect("/profiles")
         } else {
             context.profile = server.configuration.defaultProfile
@@ -139,6 +141,7 @@ enum Guards {
     /// No inline script, no other origin's script, no framing, no sniffing, no referrer to other sites
     /// (same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on a form POST).
     static func secure(_ headers: inout HTTPFields) {
+        if headers[contentTypeOptions] != nil { return }  // made with them (a kept page's headers)
         if headers[.contentSecurityPolicy] == nil { headers[.contentSecurityPolicy] = pagePolicy }
         headers[contentTypeOptions] = "nosniff"
         headers[referrerPolicy] = "same-origin"

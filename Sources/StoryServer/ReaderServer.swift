@@ -40,6 +40,7 @@ public final class ReaderServer: Sendable {
     /// Pages kept while the library does not change.
     let cache: PageCache
     private let port: Atomic<Int>
+    private let authority = Mutex("")
     /// The port the server listens on (known once it runs, when the configuration asked for 0).
     var boundPort: Int { port.load(ordering: .relaxed) }
 
@@ -84,7 +85,7 @@ public final class ReaderServer: Sendable {
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil, backlog: 512),
             onServerRunning: { [self] channel in
                 let bound = channel.localAddress?.port ?? configuration.port
-                port.store(bound, ordering: .relaxed)
+                noteBound(bound)
                 onStarted(bound)
             },
             logger: Logger(label: "cyd-serve", factory: { _ in SwiftLogNoOpLogHandler() }))
@@ -383,10 +384,25 @@ public final class ReaderServer: Sendable {
     static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Response { html(ByteBuffer(string: page), status: status) }
 
     static func html(_ page: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: pageHeaders, body: .init(byteBuffer: page))
+    }
+
+    /// Every page's headers, made once: its type, no caching by the browser (a page is one
+    /// reader's), and the security headers.
+    static let pageHeaders: HTTPFields = {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: page))
+        Guards.secure(&headers)
+        return headers
+    }()
+
+    /// "HOST:PORT" as the printed link names this server (the Host header browsers send for it).
+    var printedAuthority: String { authority.withLock { $0 } }
+
+    func noteBound(_ port: Int) {
+        self.port.store(port, ordering: .relaxed)
+        authority.withLock { $0 = (configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host) + ":\(port)" }
     }
 
     static func redirect(_ location: String, _ notice: Notice? = nil) -> Response {
