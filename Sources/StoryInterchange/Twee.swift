@@ -47,7 +47,7 @@ public struct TweeDocument: Sendable, Equatable {
             body = []
         }
         var number = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for rawLine in Substring(text).lines {
             number += 1
             let line = rawLine.last == "\r" ? rawLine.dropLast() : rawLine
             if line.hasPrefix("::") {
@@ -154,16 +154,16 @@ public struct TweeLink: Sendable, Equatable {
     public init(inner: Substring) {
         var inner = inner
         var setter: String?
-        if let split = inner.firstRange(of: "][") {
+        if let split = inner.firstBytes("][") {
             setter = String(inner[split.upperBound...])
             inner = inner[..<split.lowerBound]
         }
-        if let arrow = inner.ranges(of: "->").last {
+        if let arrow = inner.lastBytes("->") {
             self.init(text: String(inner[..<arrow.lowerBound]), target: String(inner[arrow.upperBound...]), setter: setter)
-        } else if let arrow = inner.firstRange(of: "<-") {
+        } else if let arrow = inner.firstBytes("<-") {
             self.init(text: String(inner[arrow.upperBound...]), target: String(inner[..<arrow.lowerBound]), setter: setter)
-        } else if let bar = inner.lastIndex(of: "|") {
-            self.init(text: String(inner[..<bar]), target: String(inner[inner.index(after: bar)...]), setter: setter)
+        } else if let bar = inner.lastBytes("|") {
+            self.init(text: String(inner[..<bar.lowerBound]), target: String(inner[bar.upperBound...]), setter: setter)
         } else {
             self.init(text: String(inner), target: String(inner), setter: setter)
         }
@@ -171,4 +171,73 @@ public struct TweeLink: Sendable, Equatable {
 
     /// As cyd writes a choice: `[[text->target]]`.
     public var written: String { "[[" + text + "->" + target + "]]" }
+}
+
+extension Substring {
+    /// The lines, split at each line feed on the UTF-8 bytes (a line feed is never part of
+    /// another character there); a carriage return before it stays in the line.
+    var lines: [Substring] {
+        var result: [Substring] = []
+        let bytes = utf8
+        var start = bytes.startIndex
+        var index = start
+        while index != bytes.endIndex {
+            if bytes[index] == 0x0A {
+                result.append(Substring(bytes[start..<index]))
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        result.append(Substring(bytes[start..<bytes.endIndex]))
+        return result
+    }
+
+    /// Where `needle` (ASCII) first occurs, compared byte by byte.
+    func firstBytes(_ needle: StaticString) -> Range<Index>? {
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        let bytes = utf8
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            if bytes[index] == pattern[0] {
+                var probe = index
+                var matched = 0
+                while matched < pattern.count, probe != bytes.endIndex, bytes[probe] == pattern[matched] {
+                    matched += 1
+                    probe = bytes.index(after: probe)
+                }
+                if matched == pattern.count { return index..<probe }
+            }
+            index = bytes.index(after: index)
+        }
+        return nil
+    }
+
+    /// Where `needle` (ASCII) last occurs.
+    func lastBytes(_ needle: StaticString) -> Range<Index>? {
+        var found: Range<Index>?
+        var rest = self[...]
+        while let range = rest.firstBytes(needle) {
+            found = range
+            rest = rest[range.upperBound...]
+        }
+        return found
+    }
+}
+
+extension String {
+    /// Every `needle` (ASCII) replaced, found byte by byte; the string itself when there is none.
+    func replacingBytes(_ needle: StaticString, with replacement: String) -> String {
+        var rest = Substring(self)
+        guard var found = rest.firstBytes(needle) else { return self }
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        while true {
+            out += rest[..<found.lowerBound]
+            out += replacement
+            rest = rest[found.upperBound...]
+            guard let next = rest.firstBytes(needle) else { break }
+            found = next
+        }
+        return out + rest
+    }
 }

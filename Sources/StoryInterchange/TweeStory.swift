@@ -95,7 +95,8 @@ public enum TweeStory {
             if !seen.insert(chapter.id).inserted { throw .duplicateChapter(chapter.id) }
         }
         // Written plainly, read back; whatever did not survive goes into the metadata.
-        let plain = document(story, format: format, overrides: [:])
+        // Read back from the text itself, as an importer will (line ends and all).
+        let plain = TweeDocument.parse(Array(document(story, format: format, overrides: [:]).text.utf8))
         let derived = read(plain, ignoringOverrides: true).story
         var overrides: [String: [(String, JSONValue)]] = [:]
         for (index, chapter) in story.chapters.enumerated() {
@@ -157,7 +158,7 @@ public enum TweeStory {
     /// choices as links, one a line. A line of text that would start a passage (`::`) is indented
     /// by a space (the metadata then keeps the exact text).
     static func content(of chapter: Chapter, format: Format) -> String {
-        let text = chapter.text.replacing("[[name]]", with: format.nameVariable)
+        let text = chapter.text.replacingBytes("[[name]]", with: format.nameVariable)
         let links = chapter.choices.map { TweeLink(text: $0.text, target: $0.chapterID).written }
         if links.isEmpty { return passageSafe(text) }
         if text.isEmpty { return passageSafe(links.joined(separator: "\n")) }
@@ -167,8 +168,8 @@ public enum TweeStory {
     /// Text as a passage's content: a line that would start a passage (`::`, also after a
     /// carriage return) is indented by a space.
     static func passageSafe(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix("::") ? " " + $0 : String($0) }.joined(separator: "\n")
+        guard Substring(text).firstBytes("::") != nil else { return text }
+        return Substring(text).lines.map { $0.hasPrefix("::") ? " " + $0 : String($0) }.joined(separator: "\n")
     }
 
     // MARK: Import
@@ -274,13 +275,23 @@ public enum TweeStory {
         var findings: [TweeFinding] = []
         var lines: [String] = []
         var choices: [Choice] = []
-        for (offset, line) in passage.content.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, line) in Substring(passage.content).lines.enumerated() {
             let number = passage.line + 1 + offset
             findings += macros(in: line, passage: passage.name, line: number, format: format)
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
-            let bare = String(trimmed)
-            if bare.hasPrefix("[["), bare.hasSuffix("]]"), bare.count >= 4, bare.dropFirst(2).dropLast(2).firstRange(of: "]]") == nil {
-                let link = TweeLink(inner: bare.dropFirst(2).dropLast(2))
+            // Work on the UTF-8 view: a line is only looked at for `[[`, `]]`, spaces and tabs.
+            let bytes = line.utf8
+            guard bytes.contains(UInt8(ascii: "[")) else {
+                lines.append(String(line))
+                continue
+            }
+            let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+            let first = bytes.firstIndex { !blank($0) } ?? bytes.endIndex
+            let last = bytes.lastIndex { !blank($0) }.map { bytes.index(after: $0) } ?? first
+            let bare = Substring(bytes[first..<max(first, last)])
+            if bare.utf8.count >= 4, bare.utf8.starts(with: [0x5B, 0x5B]), bare.utf8.reversed().starts(with: [0x5D, 0x5D]),
+                Substring(bare.utf8.dropFirst(2).dropLast(2)).firstBytes("]]") == nil
+            {
+                let link = TweeLink(inner: Substring(bare.utf8.dropFirst(2).dropLast(2)))
                 if let setter = link.setter {
                     findings.append(TweeFinding(kind: .setterLeftOut(passage: passage.name, setter: setter), line: number, column: 1))
                 }
@@ -290,7 +301,7 @@ public enum TweeStory {
             // Links inside a line of text: the text stays, the link becomes a choice.
             var out = ""
             var rest = Substring(line)
-            while let open = rest.firstRange(of: "[["), let close = rest[open.upperBound...].firstRange(of: "]]") {
+            while let open = rest.firstBytes("[["), let close = rest[open.upperBound...].firstBytes("]]") {
                 out += rest[..<open.lowerBound]
                 let link = TweeLink(inner: rest[open.upperBound..<close.lowerBound])
                 out += link.text
@@ -299,20 +310,20 @@ public enum TweeStory {
             }
             lines.append(out + rest)
         }
-        while let last = lines.last, last.allSatisfy({ $0 == " " || $0 == "\t" }) { lines.removeLast() }
+        while let last = lines.last, last.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { lines.removeLast() }
         var text = lines.joined(separator: "\n")
         if format != .chapbook { text = replacingVariable(text) }
-        if format == .chapbook || format == nil { text = text.replacing("{name}", with: "[[name]]") }
+        if format == .chapbook || format == nil, text.utf8.contains(UInt8(ascii: "{")) { text = text.replacingBytes("{name}", with: "[[name]]") }
         let chapter = Chapter(id: passage.name, name: passage.name, text: text, choices: choices)
         return (chapter, findings)
     }
 
     /// `$name` (not `$names`) as `[[name]]`.
     static func replacingVariable(_ text: String) -> String {
-        guard text.contains("$name") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
         var out = ""
         var rest = Substring(text)
-        while let found = rest.firstRange(of: "$name") {
+        while let found = rest.firstBytes("$name") {
             let after = rest[found.upperBound...].first
             out += rest[..<found.lowerBound]
             if let after, after.isLetter || after.isNumber || after == "_" {
@@ -329,6 +340,7 @@ public enum TweeStory {
     /// Snowman's `<% %>`, Chapbook's `{insert}` (all of them when the format is not known).
     static func macros(in line: Substring, passage: String, line number: Int, format: Format?) -> [TweeFinding] {
         var found: [TweeFinding] = []
+        guard line.utf8.contains(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "{") }) else { return found }
         let characters = Array(line)
         var index = 0
         func report(_ start: Int, _ length: Int) {
