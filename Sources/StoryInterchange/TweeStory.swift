@@ -21,6 +21,8 @@ public struct TweeFinding: Sendable, Equatable {
         case startMissing(String)
         /// StoryData or cyd's metadata passage is not JSON: left out.
         case unreadableData(passage: String)
+        /// A Twine archive holds more stories than the first, which was read.
+        case moreStories
     }
 
     public var kind: Kind
@@ -90,7 +92,8 @@ public enum TweeStory {
     public static func twee(_ story: Story, format: Format = .harlowe) throws(ExportProblem) -> String {
         var seen = Set<String>()
         for chapter in story.chapters {
-            if chapter.id.isEmpty || chapter.id.contains(where: { $0 == "\n" || $0 == "\r" }) { throw .unusableChapterID(chapter.id) }
+            // Bytes, not characters: "\r\n" is one character, equal to neither.
+            if chapter.id.isEmpty || chapter.id.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) { throw .unusableChapterID(chapter.id) }
             if specialPassages.contains(chapter.id) { throw .reservedName(chapter.id) }
             if !seen.insert(chapter.id).inserted { throw .duplicateChapter(chapter.id) }
         }

@@ -8,14 +8,14 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Make a story.json from another tool's format.",
-        subcommands: [ImportTwee.self])
+        subcommands: [ImportTwee.self, ImportTwine.self])
 }
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write a story in another tool's format.",
-        subcommands: [ExportTwee.self])
+        subcommands: [ExportTwee.self, ExportTwine.self])
 }
 
 extension TweeStory.Format: ExpressibleByArgument {
@@ -42,16 +42,19 @@ struct ImportTwee: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Write story.json here (default: standard output).", valueName: "path"))
     var output: String?
 
-    func run() throws {
+    func run() throws { try Self.importing(file, to: output, read: TweeStory.story(from:)) }
+
+    /// Reads `file` with `read`, says each finding at file:line:column, writes story.json.
+    static func importing(_ file: String, to output: String?, read: ([UInt8]) -> TweeStory.Imported) throws {
         let bytes: [UInt8]
         do {
             bytes = try LocalFile.read(file, limit: 256 * 1024 * 1024)
         } catch {
             throw CLIError("cannot read \(VisibleText.escape(file)): \(error)")
         }
-        let imported = TweeStory.story(from: bytes)
+        let imported = read(bytes)
         for finding in imported.findings {
-            Terminal.standardError.write("\(VisibleText.escape(file)):\(finding.line):\(finding.column): \(finding.isError ? "error" : "warning"): \(Self.words(finding.kind))\n")
+            Terminal.standardError.write("\(VisibleText.escape(file)):\(finding.line):\(finding.column): \(finding.isError ? "error" : "warning"): \(words(finding.kind))\n")
         }
         guard let story = imported.story else { throw Exit.failure }
         if !imported.carriedMetadata {
@@ -79,6 +82,7 @@ struct ImportTwee: ParsableCommand {
         case .duplicatePassage(let name): return "a second passage named \(quoted(name)) was left out (chapter ids must differ)"
         case .startMissing(let name): return "StoryData's start \(quoted(name)) names no passage; reading starts at Start or the first passage"
         case .unreadableData(let passage): return "\(quoted(passage)) does not hold JSON; it was left out"
+        case .moreStories: return "the archive holds more stories; the first was read (archive the one you want alone from Twine's library)"
         }
     }
 }
@@ -104,6 +108,11 @@ struct ExportTwee: ParsableCommand {
     var format: TweeStory.Format = .harlowe
 
     func run() throws {
+        try Self.exporting(story, to: output, as: "passages for \(format.rawValue)") { model throws(TweeStory.ExportProblem) in try TweeStory.twee(model, format: format) }
+    }
+
+    /// Reads the story, writes what `write` makes of it, and words why it cannot be written.
+    static func exporting(_ story: String, to output: String?, as what: String, write: (Story) throws(TweeStory.ExportProblem) -> String) throws {
         let (target, bytes) = try StoryInput.open(story)
         let file = LoadedFile.load(bytes, fileName: target.displayPath, options: .init(lenient: true), resolvingPointers: false)
         guard let model = file.story?.model() else {
@@ -111,7 +120,7 @@ struct ExportTwee: ParsableCommand {
         }
         let text: String
         do {
-            text = try TweeStory.twee(model, format: format)
+            text = try write(model)
         } catch {
             switch error {
             case .duplicateChapter(let id): throw CLIError("two chapters have the id '\(VisibleText.escape(id))'; Twee passages need names of their own (`cyd validate` shows where)")
@@ -121,9 +130,45 @@ struct ExportTwee: ParsableCommand {
         }
         if let output {
             do { try FileWriter.write(text, to: output) } catch { throw CLIError(error.description) }
-            Terminal.standardOutput.write("wrote \(VisibleText.escape(output)): \(model.chapters.count) passages for \(format.rawValue)\n")
+            Terminal.standardOutput.write("wrote \(VisibleText.escape(output)): \(model.chapters.count) \(what)\n")
         } else {
             Terminal.standardOutput.write(text)
+        }
+    }
+}
+
+struct ImportTwine: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "twine",
+        abstract: "Read a Twine 2 archive (Library > Archive) or a published story's HTML into a story.json.",
+        discussion: "The story's passages are read as `cyd import twee` reads them, with the same findings; an archive of several stories gives its first.")
+
+    @Argument(help: ArgumentHelp("The .html file.", valueName: "file"))
+    var file: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write story.json here (default: standard output).", valueName: "path"))
+    var output: String?
+
+    func run() throws { try ImportTwee.importing(file, to: output, read: TwineArchive.story(from:)) }
+}
+
+struct ExportTwine: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "twine",
+        abstract: "Write a story as a Twine 2 archive, for Twine's Library > Import; `cyd import twine` reads it back exactly.")
+
+    @Argument(help: ArgumentHelp("A story folder or story file (default: the current folder).", valueName: "story"))
+    var story = "."
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the .html archive here (default: standard output).", valueName: "path"))
+    var output: String?
+
+    @Option(help: "The Twine story format to write for: it decides how the reader's name is written ($name, or {name} for Chapbook).")
+    var format: TweeStory.Format = .harlowe
+
+    func run() throws {
+        try ExportTwee.exporting(story, to: output, as: "passages in a Twine archive for \(format.rawValue)") { model throws(TweeStory.ExportProblem) in
+            try TwineArchive.html(model, format: format)
         }
     }
 }

@@ -28,6 +28,21 @@ struct InterchangeCommandTests {
         #expect(printed.standardOutput == twee.replacingOccurrences(of: "\"SugarCube\"", with: "\"Harlowe\"").replacingOccurrences(of: "\"2.37.3\"", with: "\"3.3.9\""))
     }
 
+    @Test("a bundled story out to a Twine archive and back in: the same story")
+    func twineArchive() throws {
+        let folder = try TemporaryFolder()
+        let story = Command.packageRoot.path + "/Stories/the-keeper-of-gull-rock"
+        let exported = try Command.cyd(["export", "twine", story, "-o", folder.path("gull.html")])
+        #expect(exported.status == 0, "\(exported.standardError)")
+        let html = try String(contentsOfFile: folder.path("gull.html"), encoding: .utf8)
+        #expect(html.hasPrefix("<tw-storydata name=\"The Keeper of Gull Rock\""))
+        let imported = try Command.cyd(["import", "twine", folder.path("gull.html"), "-o", folder.path("story.json")])
+        #expect(imported.status == 0 && imported.standardError.isEmpty, "\(imported.standardError)")
+        let original = try #require(LoadedFile.load([UInt8](try Data(contentsOf: URL(fileURLWithPath: story + "/story.json")))).story?.model())
+        let back = try #require(LoadedFile.load([UInt8](try Data(contentsOf: URL(fileURLWithPath: folder.path("story.json"))))).story?.model())
+        #expect(back == original)
+    }
+
     @Test("a Twine author's file: what a story cannot hold is said at file:line:column, and the story is written")
     func twineFile() throws {
         let folder = try TemporaryFolder()

@@ -184,11 +184,58 @@ struct TweeTests {
         }
     }
 
+    @Test("Twine's archive HTML: the bundled stories and 100 random ones come back exactly; the specification's example archive reads, its first story with a word about the second")
+    func twineArchive() throws {
+        for story in try Self.bundled() {
+            let html = try TwineArchive.html(story)
+            #expect(html.hasPrefix("<tw-storydata name=\"\(story.name)\" startnode=\""))
+            #expect(html.hasSuffix("</tw-storydata>\n\n"))
+            let back = TwineArchive.story(from: Array(html.utf8))
+            #expect(back.story == story, "\(story.name)")
+            #expect(back.findings.isEmpty, "\(back.findings)")
+        }
+        var generator = SplitMix64(state: 7)
+        for number in 0..<100 {
+            let ids = (0..<Int.random(in: 1...5, using: &generator)).map { "c\($0)" + String(String.UnicodeScalarView(Self.random(&generator, pieces: 2).unicodeScalars.filter { $0 != "\n" && $0 != "\r" })) }
+            let unique = Array(NSOrderedSet(array: ids).array as! [String])
+            let story = Story(
+                id: "s\(number)", name: Self.random(&generator, pieces: 4), rating: "G", summary: Self.random(&generator, pieces: 3),
+                chapters: unique.enumerated().map { index, id in
+                    Chapter(
+                        id: id, name: Self.random(&generator, pieces: 3), text: Self.random(&generator, pieces: 10), isFirstChapter: index == 0,
+                        choices: (0..<Int.random(in: 0...2, using: &generator)).map { _ in Choice(chapterID: unique.randomElement(using: &generator)!, text: Self.random(&generator, pieces: 4)) })
+                })
+            let back = TwineArchive.story(from: Array(try TwineArchive.html(story).utf8)).story
+            #expect(back == story, "story \(number)")
+            if back != story { break }
+        }
+        let example = """
+            <tw-storydata name="Example 1" startnode="1" creator="Twine" creator-version="2.7.1" format="Harlowe" format-version="3.3.7" ifid="606B5476-BA53-4A70-B4F5-F6794AE67744" options="" tags="" zoom="1" hidden><style role="stylesheet" id="twine-user-stylesheet" type="text/twine-css"></style><script role="script" id="twine-user-script" type="text/twine-javascript"></script><tw-passagedata pid="1" name="Untitled Passage" tags="" position="900,400" size="100,100"></tw-passagedata></tw-storydata>
+
+            <tw-storydata name="Example 2" startnode="1" creator="Twine" creator-version="2.7.1" format="Harlowe" format-version="3.3.7" ifid="1188096A-464B-4A12-9B08-822D4BB60D0E" options="" tags="" zoom="1" hidden><style role="stylesheet" id="twine-user-stylesheet" type="text/twine-css"></style><script role="script" id="twine-user-script" type="text/twine-javascript"></script><tw-passagedata pid="1" name="Untitled Passage" tags="" position="900,400" size="100,100"></tw-passagedata></tw-storydata>
+
+            """
+        let read = TwineArchive.story(from: Array(example.utf8))
+        #expect(read.story?.name == "Example 1")
+        #expect(read.ifid == "606B5476-BA53-4A70-B4F5-F6794AE67744")
+        #expect(read.story?.chapters.map(\.id) == ["Untitled Passage"])
+        #expect(read.story?.firstChapter?.id == "Untitled Passage")
+        #expect(read.findings.map(\.kind) == [.moreStories])
+        // Character references, named and numeric, in names and text.
+        let entities = TwineArchive.story(from: Array(#"<tw-storydata name="A &amp; B" startnode="1"><tw-passagedata pid="1" name="x&#39;y">1 &lt; 2 &#x1F41A; [[Go-&gt;z]]</tw-passagedata><tw-passagedata pid="2" name="z">End.</tw-passagedata></tw-storydata>"#.utf8))
+        #expect(entities.story?.name == "A & B")
+        #expect(entities.story?.chapters.first?.id == "x'y")
+        #expect(entities.story?.chapters.first?.text == "1 < 2 🐚 Go")
+        #expect(entities.story?.chapters.first?.choices == [Choice(chapterID: "z", text: "Go")])
+        #expect(TwineArchive.story(from: Array("<html>not Twine</html>".utf8)).story == nil)
+    }
+
     @Test("what Twee cannot name is refused: two chapters of one id, an id with a line break, a passage name formats keep")
     func refusals() {
         let story = { (ids: [String]) in Story(id: "s", name: "S", rating: "G", summary: "", chapters: ids.map { Chapter(id: $0, name: $0, text: "") }) }
         #expect(throws: TweeStory.ExportProblem.duplicateChapter("a")) { try TweeStory.twee(story(["a", "a"])) }
         #expect(throws: TweeStory.ExportProblem.unusableChapterID("a\nb")) { try TweeStory.twee(story(["a\nb"])) }
+        #expect(throws: TweeStory.ExportProblem.unusableChapterID("a\r\nb")) { try TweeStory.twee(story(["a\r\nb"])) }
         #expect(throws: TweeStory.ExportProblem.reservedName("StoryInit")) { try TweeStory.twee(story(["StoryInit"])) }
     }
 
