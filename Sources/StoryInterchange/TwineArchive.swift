@@ -124,22 +124,8 @@ public enum TwineArchive {
         return (attributes, text.endIndex)
     }
 
-    /// Text for element content or a double-quoted attribute.
-    static func escape(_ value: String) -> String {
-        guard value.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return value }
-        var out = ""
-        for character in value.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(character)
-            }
-        }
-        return out
-    }
+    /// Text for element content or a double-quoted attribute, exactly.
+    static func escape(_ value: String) -> String { MarkupText.escaped(value) }
 
     /// HTML's character references: the five named ones Twine writes and numeric ones.
     static func unescape(_ value: Substring) -> String {

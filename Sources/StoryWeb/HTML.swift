@@ -32,21 +32,7 @@ public enum HTML {
         return out
     }
 
-    private static func entities(_ value: String) -> String {
-        var out = ""
-        out.reserveCapacity(value.utf8.count)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    private static func entities(_ value: String) -> String { MarkupText.escaped(value) }
 
     private static func hex(_ byte: UInt8) -> String {
         let digits = Array("0123456789ABCDEF".unicodeScalars)
