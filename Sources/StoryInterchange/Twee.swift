@@ -41,7 +41,7 @@ public struct TweeDocument: Sendable, Equatable {
         var body: [Substring] = []
         func close() {
             guard var passage = current else { return }
-            while let last = body.last, last.allSatisfy({ $0 == " " || $0 == "\t" }) { body.removeLast() }
+            while let last = body.last, last.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { body.removeLast() }
             passage.content = body.joined(separator: "\n")
             passages.append(passage)
             body = []
@@ -49,13 +49,14 @@ public struct TweeDocument: Sendable, Equatable {
         var number = 0
         for rawLine in Substring(text).lines {
             number += 1
-            let line = rawLine.last == "\r" ? rawLine.dropLast() : rawLine
-            if line.hasPrefix("::") {
+            // Bytes, not characters: a line is looked at only for its first two and its last.
+            let line = rawLine.utf8.last == 0x0D ? Substring(rawLine.utf8.dropLast()) : rawLine
+            if line.utf8.starts(with: [0x3A, 0x3A]) {
                 close()
                 current = header(line.dropFirst(2), line: number)
             } else if current != nil {
                 body.append(line)
-            } else if !line.allSatisfy({ $0 == " " || $0 == "\t" }) {
+            } else if !line.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
                 stray.append(number)
             }
         }
