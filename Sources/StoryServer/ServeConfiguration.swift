@@ -95,7 +95,11 @@ public enum ServeToken {
         }
         let token = Forms.secret()
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .cannotKeep(path: path, reason: LocalFile.reason(errno)) }
+        guard fd >= 0 else {
+            // Another server made it at the same moment: that one is the key.
+            if errno == EEXIST { return try load(in: folder) }
+            throw .cannotKeep(path: path, reason: LocalFile.reason(errno))
+        }
         defer { close(fd) }
         let bytes = Array((token + "\n").utf8)
         let written = bytes.withUnsafeBytes { POSIX.writeAll(fd, $0) }

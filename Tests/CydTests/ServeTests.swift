@@ -78,6 +78,7 @@ struct ServeTests {
         let server = try Server(["--library", library, "--key", "--request-timeout", "2", "--no-qr"])
         defer { _ = server.stop() }
         let token = try #require(server.base.components(separatedBy: "token=").last)
+        #expect(server.printed.contains { $0.contains("with a key") }, "\(server.printed)")
         let kept = try String(contentsOfFile: library + "/serve-token", encoding: .utf8)
         #expect(kept.trimmingCharacters(in: .whitespacesAndNewlines) == token, "the key is the one kept in the library folder")
         let mode = try FileManager.default.attributesOfItem(atPath: library + "/serve-token")[.posixPermissions] as? Int
@@ -128,6 +129,27 @@ struct ServeTests {
         #expect(got.status == 200 && got.body.contains("<h1>Tide</h1>") && got.body.contains("Begin"), "\(got.status) \(got.body)")
         let again = try fetch(server.root + "catalogue")
         #expect(again.body.contains("In your library: read it"))
+    }
+
+    @Test("--qr draws the link as a QR code, black on white, with the link printed above it")
+    func qrCode() throws {
+        let folder = try TemporaryFolder()
+        let (library, _) = try Self.library(folder)
+        let server = try Server(["--library", library, "--key", "--qr"])
+        var lines: [String] = []
+        for _ in 0..<40 {
+            guard let line = server.child.readLine() else { break }
+            lines.append(line)
+            if line.contains("Ctrl-C stops") { break }
+        }
+        _ = server.stop()
+        let code = lines.filter { $0.contains("▀") }
+        // A link of about 100 characters is a version 5 or 6 code: 37 or 41 modules and 8 of
+        // quiet zone, two rows a line.
+        #expect(code.count >= 22 && code.count <= 25, "\(lines)")
+        #expect(code.allSatisfy { $0.hasSuffix("\u{1B}[0m") }, "each line gives the terminal its colours back")
+        #expect(!code[0].contains("\u{1B}[30;") && !code[0].contains(";40m"), "the first line is quiet zone, light above and below")
+        #expect(code.dropFirst(2).dropLast(2).allSatisfy { $0.contains("\u{1B}[30;") || $0.contains(";40m") }, "every line of the code has dark modules")
     }
 
     @Test("a port in use is said in words, and the server stops cleanly on Ctrl-C")
