@@ -18,7 +18,14 @@ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo=sudo
+  # Debian starts an installed nginx as a service on port 80; this benchmark runs its own, so
+  # services are held back while installing (policy-rc.d, the Debian way), unless a policy is set.
+  held=""
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null && $sudo chmod +x /usr/sbin/policy-rc.d && held=yes
+  fi
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  [ -z "$held" ] || $sudo rm -f /usr/sbin/policy-rc.d
 fi
 nginx=$(command -v nginx || echo /usr/sbin/nginx)
 
