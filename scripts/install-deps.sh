@@ -10,11 +10,11 @@
 # peer; the hook `cyd init` writes and the project's own hook; the client that tests `cyd lsp`);
 # Chromium, with Playwright and axe-playwright-python from PyPI, for the test that reads the site
 # `cyd build web` makes in a real browser (Playwright drives Debian's chromium; its own browser
-# download is not needed); zbar-tools, whose zbarimg reads back the QR code `cyd serve` draws.
+# download is not needed); zbar-tools, whose zbarimg reads back the QR code `cyd serve` draws; epubcheck (with Java), which checks the books `cyd export epub` makes.
 # Quiet and quick when everything is already there.
 set -euo pipefail
 packages=(libgit2-dev libcurl4-openssl-dev libsqlite3-dev libedit2 libchafa0 libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev
-  git curl hyperfine time tmux graphviz groff-base neovim patch chromium zbar-tools)
+  git curl hyperfine time tmux graphviz groff-base neovim patch chromium zbar-tools epubcheck)
 # python3 and pip may come from elsewhere (pyenv); only ask apt for them when there is none.
 command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip)
 missing=()

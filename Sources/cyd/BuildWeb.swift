@@ -48,7 +48,7 @@ struct BuildWeb: ParsableCommand {
                 throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(input))` says why")
             }
             let root = target.folder?.root.path ?? target.fileURL.deletingLastPathComponent().path
-            entries.append((story, pictures(of: story, in: root, named: target.displayPath)))
+            entries.append((story, PictureGathering(noFetch: noFetch).pictures(of: story, in: root, named: target.displayPath)))
         }
         let site = StaticSite.plan(entries)
         var removed: [String] = []
@@ -69,10 +69,17 @@ struct BuildWeb: ParsableCommand {
         }
         print("open \(VisibleText.escape(folder))/index.html, or serve the folder (for offline reading: python3 -m http.server -d \(VisibleText.escape(folder)))")
     }
+}
+
+/// The pictures a story names, gathered for a site or a book: read from its folder, fetched when
+/// https (or linked, with --no-fetch), each checked to be a picture; one left out is said on
+/// standard error.
+struct PictureGathering {
+    var noFetch: Bool
 
     /// Where each picture the story names comes from: a file in its folder, the web, or nowhere
     /// (said on standard error, and the page shows no picture).
-    private func pictures(of story: Story, in root: String, named name: String) -> [String: PictureSource] {
+    func pictures(of story: Story, in root: String, named name: String) -> [String: PictureSource] {
         let paths = Set(([story.picPath] + story.chapters.map(\.picPath)).compactMap { $0 })
         var sources: [String: PictureSource] = [:]
         for path in paths.sorted() {

@@ -1,7 +1,9 @@
 import ArgumentParser
+import Foundation
 import LocalFiles
 import StoryFormat
 import StoryInterchange
+import StoryWeb
 import TerminalUI
 
 struct ImportCommand: ParsableCommand {
@@ -15,7 +17,7 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write a story in another tool's format.",
-        subcommands: [ExportTwee.self, ExportTwine.self])
+        subcommands: [ExportTwee.self, ExportTwine.self, ExportEPUB.self])
 }
 
 extension TweeStory.Format: ExpressibleByArgument {
@@ -170,5 +172,76 @@ struct ExportTwine: ParsableCommand {
         try ExportTwee.exporting(story, to: output, as: "passages in a Twine archive for \(format.rawValue)") { model throws(TweeStory.ExportProblem) in
             try TwineArchive.html(model, format: format)
         }
+    }
+}
+
+struct ExportEPUB: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "epub",
+        abstract: "Write a story as an EPUB 3 gamebook: numbered sections, each choice a link \"turn to 37\".",
+        discussion: """
+            The first chapter is section 1; the others follow in a shuffled order (--seed keeps it \
+            the same from one export to the next). Pictures go inside the book, https ones fetched \
+            now (left out with --no-fetch: a book cannot link to them), each with its pic_alt; a \
+            cover page, a table of contents and accessibility metadata come with it. [[name]] reads \
+            --reader-name, else "you".
+            """)
+
+    @Argument(help: ArgumentHelp("A story folder or story file (default: the current folder).", valueName: "story"))
+    var story = "."
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The .epub file to write.", valueName: "path"))
+    var output: String
+
+    @Option(name: .customLong("reader-name"), help: "What [[name]] reads in the book (default: you).")
+    var readerName: String?
+
+    @Option(help: "The seed of the sections' order.")
+    var seed: UInt64 = 1
+
+    @Option(help: "The book's language, as a BCP 47 tag.")
+    var language = "en"
+
+    @Flag(name: .customLong("no-fetch"), help: "Leave https pictures out instead of fetching them.")
+    var noFetch = false
+
+    func run() throws {
+        let (target, bytes) = try StoryInput.open(story)
+        let file = LoadedFile.load(bytes, fileName: target.displayPath, options: .init(lenient: true), resolvingPointers: false)
+        guard let model = file.story?.model() else {
+            throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(story))` says why")
+        }
+        let root = target.folder?.root.path ?? target.fileURL.deletingLastPathComponent().path
+        var pictures: [String: [UInt8]] = [:]
+        for (path, source) in PictureGathering(noFetch: noFetch).pictures(of: model, in: root, named: target.displayPath) {
+            switch source {
+            case .bytes(let data): pictures[path] = data
+            case .link(let url): Terminal.standardError.write("warning: picture \(VisibleText.escape(url)) left out: a book holds its pictures (drop --no-fetch to fetch it)\n")
+            case .missing: break
+            }
+        }
+        let options = Gamebook.Options(readerName: readerName, seed: seed, pictures: pictures, modified: Self.now(), language: language)
+        let book: [UInt8]
+        do {
+            book = try Gamebook.epub(model, options: options)
+        } catch {
+            switch error {
+            case .noFirstChapter: throw CLIError("the story has no first chapter (is_first_chapter); `cyd validate \(VisibleText.escape(story))` shows it")
+            case .tooLarge: throw CLIError("the book would pass 4 GiB, more than a ZIP file without ZIP64 holds")
+            case .tooManyFiles(let count):
+                throw CLIError("the book would need \(count) files (a section a chapter), more than the 65,535 a ZIP file without ZIP64 holds")
+            }
+        }
+        do { try FileWriter.write(book, to: output) } catch { throw CLIError(error.description) }
+        Terminal.standardOutput.write("wrote \(VisibleText.escape(output)): \(Set(model.chapters.map(\.id)).count) sections, \(pictures.count) \(pictures.count == 1 ? "picture" : "pictures")\n")
+    }
+
+    /// The time now for `dcterms:modified` (or SOURCE_DATE_EPOCH's, for a book made again the same).
+    static func now() -> String {
+        var seconds = time_t(Date().timeIntervalSince1970)
+        if let fixed = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap({ time_t($0) }) { seconds = fixed }
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 }
