@@ -189,9 +189,10 @@ enum Pages {
         let picture = chapter.picPath.map { (_) -> String in
             "<img class=\"picture\" src=\"\(url)/-/picture/\(HTML.pathSegment(chapter.key))\" alt=\"\(HTML.attribute(chapter.picAlt ?? heading))\">"
         } ?? ""
-        let elsewhere = (!isPlace && place != nil)
-            ? "<p class=\"elsewhere\">Your place in this story is “<a href=\"\(chapterURL(story, place!.key))\">\(HTML.text(title(place!)))</a>”; a choice here goes on from this chapter.</p>"
-            : ""
+        var elsewhere = ""
+        if let place, !isPlace {
+            elsewhere = "<p class=\"elsewhere\">Your place in this story is “<a href=\"\(chapterURL(story, place.key))\">\(HTML.text(title(place)))</a>”; a choice here goes on from this chapter.</p>"
+        }
         let text: String = view.paragraphs.map { "<p>" + HTML.text($0).split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "<br>\n") + "</p>" }
             .joined(separator: "\n")
         let choices: String

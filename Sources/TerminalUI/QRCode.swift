@@ -31,14 +31,13 @@ package struct QRCode: Sendable {
         var grid = Grid(size: version * 4 + 17)
         grid.drawFunctionPatterns(version: version)
         grid.drawCodewords(codewords)
-        let mask = forced ?? (0..<8).min { a, b in
-            var x = grid, y = grid
-            x.applyMask(a)
-            x.drawFormat(mask: a)
-            y.applyMask(b)
-            y.drawFormat(mask: b)
-            return (x.penalty(), a) < (y.penalty(), b)
-        }!
+        // Each mask scored once; the lowest penalty wins (the lower number on a tie).
+        let mask = forced ?? (0..<8).map { mask -> (penalty: Int, mask: Int) in
+            var masked = grid
+            masked.applyMask(mask)
+            masked.drawFormat(mask: mask)
+            return (masked.penalty(), mask)
+        }.min { $0 < $1 }!.mask
         grid.applyMask(mask)
         grid.drawFormat(mask: mask)
         self.mask = mask

@@ -26,6 +26,27 @@ extension TweeStory.Format: ExpressibleByArgument {
     public var defaultValueDescription: String { rawValue.lowercased() }
 }
 
+/// What the import commands take: the file, and where story.json goes.
+struct ImportOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("The file to read (.twee or .tw; .html for a Twine archive).", valueName: "file"))
+    var file: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write story.json here (default: standard output).", valueName: "path"))
+    var output: String?
+}
+
+/// What the Twee and Twine exports take: the story, where the file goes, the story format.
+struct TwineExportOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("A story folder or story file (default: the current folder).", valueName: "story"))
+    var story = "."
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the file here (default: standard output).", valueName: "path"))
+    var output: String?
+
+    @Option(help: "The Twine story format to write for: it decides how the reader's name is written ($name, or {name} for Chapbook).")
+    var format: TweeStory.Format = .harlowe
+}
+
 struct ImportTwee: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "twee",
@@ -38,13 +59,9 @@ struct ImportTwee: ParsableCommand {
             said, with its line and column: code passages are left out, macros kept as text.
             """)
 
-    @Argument(help: ArgumentHelp("The .twee (or .tw) file.", valueName: "file"))
-    var file: String
+    @OptionGroup var options: ImportOptions
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write story.json here (default: standard output).", valueName: "path"))
-    var output: String?
-
-    func run() throws { try Self.importing(file, to: output, read: TweeStory.story(from:)) }
+    func run() throws { try Self.importing(options.file, to: options.output, read: TweeStory.story(from:)) }
 
     /// Reads `file` with `read`, says each finding at file:line:column, writes story.json.
     static func importing(_ file: String, to output: String?, read: ([UInt8]) -> TweeStory.Imported) throws {
@@ -100,17 +117,13 @@ struct ExportTwee: ParsableCommand {
             cannot carry exactly travel in a CydMetadata passage tagged cyd.
             """)
 
-    @Argument(help: ArgumentHelp("A story folder or story file (default: the current folder).", valueName: "story"))
-    var story = "."
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the .twee file here (default: standard output).", valueName: "path"))
-    var output: String?
-
-    @Option(help: "The Twine story format to write for: it decides how the reader's name is written ($name, or {name} for Chapbook).")
-    var format: TweeStory.Format = .harlowe
+    @OptionGroup var options: TwineExportOptions
 
     func run() throws {
-        try Self.exporting(story, to: output, as: "passages for \(format.rawValue)") { model throws(TweeStory.ExportProblem) in try TweeStory.twee(model, format: format) }
+        let format = options.format
+        try Self.exporting(options.story, to: options.output, as: "passages for \(format.rawValue)") { model throws(TweeStory.ExportProblem) in
+            try TweeStory.twee(model, format: format)
+        }
     }
 
     /// Reads the story, writes what `write` makes of it, and words why it cannot be written.
@@ -145,13 +158,9 @@ struct ImportTwine: ParsableCommand {
         abstract: "Read a Twine 2 archive (Library > Archive) or a published story's HTML into a story.json.",
         discussion: "The story's passages are read as `cyd import twee` reads them, with the same findings; an archive of several stories gives its first.")
 
-    @Argument(help: ArgumentHelp("The .html file.", valueName: "file"))
-    var file: String
+    @OptionGroup var options: ImportOptions
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write story.json here (default: standard output).", valueName: "path"))
-    var output: String?
-
-    func run() throws { try ImportTwee.importing(file, to: output, read: TwineArchive.story(from:)) }
+    func run() throws { try ImportTwee.importing(options.file, to: options.output, read: TwineArchive.story(from:)) }
 }
 
 struct ExportTwine: ParsableCommand {
@@ -159,17 +168,11 @@ struct ExportTwine: ParsableCommand {
         commandName: "twine",
         abstract: "Write a story as a Twine 2 archive, for Twine's Library > Import; `cyd import twine` reads it back exactly.")
 
-    @Argument(help: ArgumentHelp("A story folder or story file (default: the current folder).", valueName: "story"))
-    var story = "."
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the .html archive here (default: standard output).", valueName: "path"))
-    var output: String?
-
-    @Option(help: "The Twine story format to write for: it decides how the reader's name is written ($name, or {name} for Chapbook).")
-    var format: TweeStory.Format = .harlowe
+    @OptionGroup var options: TwineExportOptions
 
     func run() throws {
-        try ExportTwee.exporting(story, to: output, as: "passages in a Twine archive for \(format.rawValue)") { model throws(TweeStory.ExportProblem) in
+        let format = options.format
+        try ExportTwee.exporting(options.story, to: options.output, as: "passages in a Twine archive for \(format.rawValue)") { model throws(TweeStory.ExportProblem) in
             try TwineArchive.html(model, format: format)
         }
     }
