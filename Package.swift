@@ -80,7 +80,7 @@ let package = Package(
         // script and service worker
         .target(name: "StoryWeb", dependencies: ["StoryFormat", "LocalFiles"]),
         // stories in and out of other tools' formats: Twee 3 (Twine), exactly both ways
-        .target(name: "StoryInterchange", dependencies: ["StoryFormat"]),
+        .target(name: "StoryInterchange", dependencies: ["StoryFormat", "StoryCheck"]),
         // `cyd serve`: the browser reader over HTTP (Hummingbird): pages from the library, places
         // shared with the terminal reader, LAN access by token, anti-forgery, bounded requests
         .target(

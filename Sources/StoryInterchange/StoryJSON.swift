@@ -1,9 +1,163 @@
+import StoryCheck
 import StoryFormat
 
 /// A story as story.json text, keys in the order authors write them (the format's own), optional
 /// keys only when set, two-space indentation, a line feed at the end.
 public enum StoryJSON {
-    public static func text(_ story: Story) -> String { value(story).pretty() + "\n" }
+    public static func text(_ story: Story) -> String { String(decoding: bytes(story), as: UTF8.self) }
+
+    /// The same text as `value(story).pretty()` and a line feed, written straight out: a story of
+    /// 100,000 chapters is not first built as a tree of values.
+    public static func bytes(_ story: Story) -> [UInt8] {
+        // The chapters are written in two halves, the second on another core.
+        let count = story.chapters.count
+        let split = count >= 1000 ? count / 2 : count
+        let second = split < count ? BackgroundWork { () -> [UInt8] in
+            var writer = PrettyWriter(levels: [true, true, true])
+            writer.out.reserveCapacity(estimate(story, split..<count))
+            write(story, split..<count, into: &writer)
+            return writer.out
+        } : nil
+        var writer = PrettyWriter()
+        writer.out.reserveCapacity(estimate(story, 0..<count) + 1024)
+        writer.begin(0x7B)
+        writer.key("story")
+        writer.begin(0x7B)
+        writer.member("id", story.id)
+        writer.member("name", story.name)
+        writer.member("rating", story.rating)
+        writer.member("summary", story.summary)
+        if let path = story.picPath { writer.member("pic_path", path) }
+        if let path = story.vidPath { writer.member("vid_path", path) }
+        writer.key("chapters")
+        writer.begin(0x5B)
+        write(story, 0..<split, into: &writer)
+        if let second {
+            writer.out += second.wait()
+            writer.markFilled()
+        }
+        writer.end(0x5D)
+        writer.end(0x7D)
+        writer.end(0x7D)
+        writer.out.append(0x0A)
+        return writer.out
+    }
+
+    /// About how many bytes the chapters in `range` take written out (escapes aside).
+    static func estimate(_ story: Story, _ range: Range<Int>) -> Int {
+        story.chapters[range].reduce(0) { total, chapter in
+            total + 128 + chapter.id.utf8.count + chapter.name.utf8.count + chapter.text.utf8.count
+                + chapter.choices.reduce(0) { $0 + 72 + $1.chapterID.utf8.count + $1.text.utf8.count }
+        }
+    }
+
+    /// The chapters in `range`, as elements of the open `chapters` array.
+    static func write(_ story: Story, _ range: Range<Int>, into writer: inout PrettyWriter) {
+        story.chapters.withUnsafeBufferPointer { chapters in
+            for index in range {
+                let chapter = chapters[index]
+                writer.element()
+                writer.begin(0x7B)
+                writer.member("id", chapter.id)
+                writer.member("name", chapter.name)
+                if chapter.isFirstChapter { writer.member("is_first_chapter", true) }
+                writer.member("text", chapter.text)
+                if let path = chapter.picPath { writer.member("pic_path", path) }
+                if let alt = chapter.picAlt { writer.member("pic_alt", alt) }
+                if let path = chapter.vidPath { writer.member("vid_path", path) }
+                if chapter.isEnding { writer.member("is_ending", true) }
+                if !chapter.choices.isEmpty {
+                    writer.key("choices")
+                    writer.begin(0x5B)
+                    for choice in chapter.choices {
+                        writer.element()
+                        writer.begin(0x7B)
+                        writer.member("chapter_id", choice.chapterID)
+                        writer.member("text", choice.text)
+                        writer.end(0x7D)
+                    }
+                    writer.end(0x5D)
+                }
+                writer.end(0x7D)
+            }
+        }
+    }
+
+    /// JSON as `JSONValue.pretty()` lays it out (two spaces a level, `[]`/`{}` when empty),
+    /// written as it goes.
+    struct PrettyWriter {
+        var out: [UInt8] = []
+        /// Whether each open container has a member yet.
+        private var filled: [Bool]
+
+        /// A writer inside containers already open (and whether each has a member), for a part
+        /// of a document written apart.
+        init(levels: [Bool] = []) { filled = levels }
+
+        /// The innermost container has members now (written apart and added to `out`).
+        mutating func markFilled() { filled[filled.count - 1] = true }
+
+        private mutating func newline() {
+            out.append(0x0A)
+            for _ in 0..<filled.count { out.append(0x20); out.append(0x20) }
+        }
+
+        mutating func begin(_ bracket: UInt8) {
+            out.append(bracket)
+            filled.append(false)
+        }
+
+        mutating func end(_ bracket: UInt8) {
+            if filled.removeLast() { newline() }
+            out.append(bracket)
+        }
+
+        /// Starts an element of an array.
+        mutating func element() {
+            if filled[filled.count - 1] { out.append(0x2C) }
+            filled[filled.count - 1] = true
+            newline()
+        }
+
+        mutating func key(_ key: String) {
+            element()
+            JSONQuoting.append(key, to: &out)
+            out.append(0x3A)
+            out.append(0x20)
+        }
+
+        mutating func member(_ name: String, _ value: String) {
+            key(name)
+            JSONQuoting.append(value, to: &out)
+        }
+
+        /// Any value, laid out the same way.
+        mutating func write(_ value: JSONValue) {
+            switch value {
+            case .string(let text): JSONQuoting.append(text, to: &out)
+            case .array(let values) where !values.isEmpty:
+                begin(0x5B)
+                for value in values {
+                    element()
+                    write(value)
+                }
+                end(0x5D)
+            case .object(let members) where !members.isEmpty:
+                begin(0x7B)
+                for (name, value) in members {
+                    key(name)
+                    write(value)
+                }
+                end(0x7D)
+            default: value.write(to: &out)
+            }
+        }
+
+        mutating func member(_ name: String, _ value: Bool) {
+            key(name)
+            out.append(contentsOf: (value ? "true" : "false").utf8)
+        }
+    }
 
     public static func value(_ story: Story) -> JSONValue {
         var fields: [(String, JSONValue)] = [("id", .string(story.id)), ("name", .string(story.name)), ("rating", .string(story.rating)), ("summary", .string(story.summary))]

@@ -11,6 +11,9 @@ public struct TweeDocument: Sendable, Equatable {
         public var content: String
         /// The header's line in the file (1-based); the content starts on the next.
         public var line: Int
+        /// Where the content is in the file read, when it was left there (`content` is then
+        /// empty): the importer reads chapters straight from the file's bytes.
+        var body: Range<Int>?
 
         public init(name: String, tags: [String] = [], metadata: String? = nil, content: String, line: Int = 0) {
             self.name = name
@@ -31,108 +34,173 @@ public struct TweeDocument: Sendable, Equatable {
     }
 
     /// Reads Twee 3 text: UTF-8 (a byte order mark is skipped, invalid bytes become U+FFFD), LF or
-    /// CR LF line ends.
+    /// CR LF line ends. Works on the bytes: a line is looked at only for its first two bytes
+    /// (`::`), and a passage's content is copied once, whole.
     public static func parse(_ bytes: [UInt8]) -> TweeDocument {
-        var text = String(decoding: bytes, as: UTF8.self)
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        bytes.withUnsafeBufferPointer { parse($0, leavingBodies: false) }
+    }
+
+    /// - Parameter leavingBodies: leave the content of passages other than the story's own
+    ///   (StoryTitle, StoryData, cyd's metadata) in the file, as `body`, when it can be read there
+    ///   as it is (no carriage returns to drop).
+    static func parse(_ all: UnsafeBufferPointer<UInt8>, leavingBodies: Bool) -> TweeDocument {
+        let count = all.count
+        var position = count >= 3 && all[0] == 0xEF && all[1] == 0xBB && all[2] == 0xBF ? 3 : 0
         var passages: [Passage] = []
         var stray: [Int] = []
         var current: Passage?
-        var body: [Substring] = []
+        // The content: from `bodyStart` to the end of its last line that is not blank.
+        var bodyStart = 0
+        var bodyEnd = 0
+        var bodyHasReturns = false
         func close() {
             guard var passage = current else { return }
-            while let last = body.last, last.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { body.removeLast() }
-            passage.content = body.joined(separator: "\n")
+            if bodyHasReturns {
+                passage.content = withoutReturns(all, from: bodyStart, to: bodyEnd)
+            } else if leavingBodies && !TweeStory.storyPassages.contains(passage.name) {
+                passage.body = bodyStart..<max(bodyStart, bodyEnd)
+            } else {
+                passage.content = Bytes.string(all, bodyStart, bodyEnd)
+            }
             passages.append(passage)
-            body = []
         }
         var number = 0
-        for rawLine in Substring(text).lines {
+        while true {
+            let newline = Bytes.first(0x0A, in: all, from: position, to: count)
+            var end = newline
+            let hasReturn = end > position && all[end - 1] == 0x0D
+            if hasReturn { end -= 1 }
             number += 1
-            // Bytes, not characters: a line is looked at only for its first two and its last.
-            let line = rawLine.utf8.last == 0x0D ? Substring(rawLine.utf8.dropLast()) : rawLine
-            if line.utf8.starts(with: [0x3A, 0x3A]) {
+            if end - position >= 2, all[position] == 0x3A, all[position + 1] == 0x3A {
                 close()
-                current = header(line.dropFirst(2), line: number)
+                current = header(all, from: position + 2, to: end, line: number)
+                bodyStart = min(newline + 1, count)
+                bodyEnd = bodyStart
+                bodyHasReturns = false
             } else if current != nil {
-                body.append(line)
-            } else if !line.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+                if !Bytes.isBlank(all, from: position, to: end) { bodyEnd = end }
+                bodyHasReturns = bodyHasReturns || hasReturn
+            } else if !Bytes.isBlank(all, from: position, to: end) {
                 stray.append(number)
             }
+            if newline >= count { break }
+            position = newline + 1
         }
         close()
         return TweeDocument(passages: passages, strayLines: stray)
     }
 
-    /// `Name [tags] {metadata}` after the `::`; `\` escapes the next character in the name and
-    /// the tags.
-    static func header(_ rest: Substring, line: Int) -> Passage {
-        var index = rest.startIndex
-        func skipSpaces() { while index < rest.endIndex, rest[index] == " " || rest[index] == "\t" { index = rest.index(after: index) } }
-        /// Reads up to (not including) an unescaped character of `stops`, unescaping; spaces at
-        /// the end are left out unless escaped.
-        func read(until stops: Set<Character>) -> String {
-            var out = ""
+    /// The lines of `all[start..<end]` without the carriage return before each line feed.
+    static func withoutReturns(_ all: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(end - start)
+        var position = start
+        while position < end {
+            let newline = Bytes.first(0x0A, in: all, from: position, to: end)
+            var lineEnd = newline
+            if lineEnd > position, all[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: all[position..<lineEnd]))
+            if newline < end { out.append(0x0A) }
+            position = newline + 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `Name [tags] {metadata}` after the `::` (the bytes `all[start..<end]`); `\` escapes the
+    /// next character in the name and the tags.
+    static func header(_ all: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, line: Int) -> Passage {
+        var index = start
+        func skipSpaces() { while index < end, Bytes.isBlank(all[index]) { index += 1 } }
+        /// Reads up to (not including) an unescaped `stop` or `other`, unescaping; spaces at the
+        /// end are left out unless escaped.
+        func read(until stop: UInt8, or other: UInt8) -> String {
+            var out: [UInt8] = []
             var kept = 0
-            while index < rest.endIndex, !stops.contains(rest[index]) {
+            while index < end, all[index] != stop, all[index] != other {
                 var escaped = false
-                if rest[index] == "\\" {
-                    index = rest.index(after: index)
-                    guard index < rest.endIndex else { break }
+                if all[index] == 0x5C {
+                    index += 1
+                    guard index < end else { break }
                     escaped = true
                 }
-                out.append(rest[index])
+                out.append(all[index])
                 if escaped { kept = out.count }
-                index = rest.index(after: index)
+                index += 1
             }
-            while out.count > kept, out.last == " " || out.last == "\t" { out.removeLast() }
-            return out
+            while out.count > kept, let last = out.last, Bytes.isBlank(last) { out.removeLast() }
+            return String(decoding: out, as: UTF8.self)
         }
         skipSpaces()
-        let name = read(until: ["[", "{"])
+        let name = read(until: 0x5B, or: 0x7B)  // [ {
         skipSpaces()
         var tags: [String] = []
-        if index < rest.endIndex, rest[index] == "[" {
-            index = rest.index(after: index)
-            tags = read(until: ["]"]).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            if index < rest.endIndex { index = rest.index(after: index) }
+        if index < end, all[index] == 0x5B {
+            index += 1
+            tags = read(until: 0x5D, or: 0x5D).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            if index < end { index += 1 }
             skipSpaces()
         }
         var metadata: String?
-        if index < rest.endIndex, rest[index] == "{" {
-            var block = rest[index...]
-            while block.last == " " || block.last == "\t" { block = block.dropLast() }
-            metadata = String(block)
+        if index < end, all[index] == 0x7B {
+            var last = end
+            while last > index, Bytes.isBlank(all[last - 1]) { last -= 1 }
+            metadata = Bytes.string(all, index, last)
         }
         return Passage(name: name, tags: tags, metadata: metadata, content: "", line: line)
     }
 
     /// The file, passages in order, separated by a blank line.
-    public var text: String {
-        var out = ""
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The file as UTF-8 bytes.
+    public var bytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(passages.reduce(0) { $0 + $1.content.utf8.count + $1.name.utf8.count + 64 })
         for (index, passage) in passages.enumerated() {
-            if index > 0 { out += "\n\n" }
-            out += ":: " + Self.escape(passage.name)
-            if !passage.tags.isEmpty { out += " [" + passage.tags.map(Self.escape).joined(separator: " ") + "]" }
-            if let metadata = passage.metadata { out += " " + metadata }
-            out += "\n" + passage.content
+            if index > 0 { out.append(0x0A); out.append(0x0A) }
+            out.append(0x3A); out.append(0x3A); out.append(0x20)
+            Self.appendEscaped(passage.name, to: &out)
+            if !passage.tags.isEmpty {
+                out.append(0x20); out.append(0x5B)
+                for (number, tag) in passage.tags.enumerated() {
+                    if number > 0 { out.append(0x20) }
+                    Self.appendEscaped(tag, to: &out)
+                }
+                out.append(0x5D)
+            }
+            if let metadata = passage.metadata {
+                out.append(0x20)
+                out.append(contentsOf: metadata.utf8)
+            }
+            out.append(0x0A)
+            out.append(contentsOf: passage.content.utf8)
         }
-        return out + "\n"
+        out.append(0x0A)
+        return out
     }
 
     /// A name or tag with `\`, `[`, `]`, `{` and `}` escaped, and spaces at either end (which a
     /// reader would otherwise drop).
     static func escape(_ value: String) -> String {
-        var out = ""
-        let characters = Array(value)
-        let firstKept = characters.firstIndex { $0 != " " && $0 != "\t" } ?? characters.count
-        let lastKept = characters.lastIndex { $0 != " " && $0 != "\t" } ?? -1
-        for (position, character) in characters.enumerated() {
-            let edgeSpace = position < firstKept || position > lastKept
-            if edgeSpace || character == "\\" || character == "[" || character == "]" || character == "{" || character == "}" { out.append("\\") }
-            out.append(character)
+        var out: [UInt8] = []
+        appendEscaped(value, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func appendEscaped(_ value: String, to out: inout [UInt8]) {
+        value.withBytes { p in
+            var firstKept = 0
+            while firstKept < p.count, Bytes.isBlank(p[firstKept]) { firstKept += 1 }
+            var lastKept = p.count - 1
+            while lastKept >= 0, Bytes.isBlank(p[lastKept]) { lastKept -= 1 }
+            for position in 0..<p.count {
+                let byte = p[position]
+                if position < firstKept || position > lastKept || byte == 0x5C || byte == 0x5B || byte == 0x5D || byte == 0x7B || byte == 0x7D {
+                    out.append(0x5C)
+                }
+                out.append(byte)
+            }
         }
-        return out
     }
 }
 
@@ -153,21 +221,26 @@ public struct TweeLink: Sendable, Equatable {
 
     /// The link inside `[[` and `]]`.
     public init(inner: Substring) {
-        var inner = inner
+        self = String(inner).withBytes { Self.read($0, from: 0, to: $0.count) }
+    }
+
+    /// The link whose inside is `p[start..<end]`.
+    static func read(_ p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> TweeLink {
+        var end = end
         var setter: String?
-        if let split = inner.firstBytes("][") {
-            setter = String(inner[split.upperBound...])
-            inner = inner[..<split.lowerBound]
+        if let split = Bytes.first("][", in: p, from: start, to: end) {
+            setter = Bytes.string(p, split + 2, end)
+            end = split
         }
-        if let arrow = inner.lastBytes("->") {
-            self.init(text: String(inner[..<arrow.lowerBound]), target: String(inner[arrow.upperBound...]), setter: setter)
-        } else if let arrow = inner.firstBytes("<-") {
-            self.init(text: String(inner[arrow.upperBound...]), target: String(inner[..<arrow.lowerBound]), setter: setter)
-        } else if let bar = inner.lastBytes("|") {
-            self.init(text: String(inner[..<bar.lowerBound]), target: String(inner[bar.upperBound...]), setter: setter)
-        } else {
-            self.init(text: String(inner), target: String(inner), setter: setter)
+        if let arrow = Bytes.last("->", in: p, from: start, to: end) {
+            return TweeLink(text: Bytes.string(p, start, arrow), target: Bytes.string(p, arrow + 2, end), setter: setter)
+        } else if let arrow = Bytes.first("<-", in: p, from: start, to: end) {
+            return TweeLink(text: Bytes.string(p, arrow + 2, end), target: Bytes.string(p, start, arrow), setter: setter)
+        } else if let bar = Bytes.last("|", in: p, from: start, to: end) {
+            return TweeLink(text: Bytes.string(p, start, bar), target: Bytes.string(p, bar + 1, end), setter: setter)
         }
+        let whole = Bytes.string(p, start, end)
+        return TweeLink(text: whole, target: whole, setter: setter)
     }
 
     /// As cyd writes a choice: `[[text->target]]`.
@@ -195,50 +268,38 @@ extension Substring {
 
     /// Where `needle` (ASCII) first occurs, compared byte by byte.
     func firstBytes(_ needle: StaticString) -> Range<Index>? {
-        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
-        let bytes = utf8
-        var index = bytes.startIndex
-        while index != bytes.endIndex {
-            if bytes[index] == pattern[0] {
-                var probe = index
-                var matched = 0
-                while matched < pattern.count, probe != bytes.endIndex, bytes[probe] == pattern[matched] {
-                    matched += 1
-                    probe = bytes.index(after: probe)
-                }
-                if matched == pattern.count { return index..<probe }
-            }
-            index = bytes.index(after: index)
-        }
-        return nil
+        let found: Int?? = utf8.withContiguousStorageIfAvailable { Bytes.first(needle, in: $0, from: 0, to: $0.count) }
+        guard let offset = found ?? String(self).withBytes({ Bytes.first(needle, in: $0, from: 0, to: $0.count) }) else { return nil }
+        let lower = utf8.index(startIndex, offsetBy: offset)
+        return lower..<utf8.index(lower, offsetBy: needle.utf8CodeUnitCount)
     }
 
     /// Where `needle` (ASCII) last occurs.
     func lastBytes(_ needle: StaticString) -> Range<Index>? {
-        var found: Range<Index>?
-        var rest = self[...]
-        while let range = rest.firstBytes(needle) {
-            found = range
-            rest = rest[range.upperBound...]
-        }
-        return found
+        let found: Int?? = utf8.withContiguousStorageIfAvailable { Bytes.last(needle, in: $0, from: 0, to: $0.count) }
+        guard let offset = found ?? String(self).withBytes({ Bytes.last(needle, in: $0, from: 0, to: $0.count) }) else { return nil }
+        let lower = utf8.index(startIndex, offsetBy: offset)
+        return lower..<utf8.index(lower, offsetBy: needle.utf8CodeUnitCount)
     }
 }
 
 extension String {
     /// Every `needle` (ASCII) replaced, found byte by byte; the string itself when there is none.
     func replacingBytes(_ needle: StaticString, with replacement: String) -> String {
-        var rest = Substring(self)
-        guard var found = rest.firstBytes(needle) else { return self }
-        var out = ""
-        out.reserveCapacity(utf8.count)
-        while true {
-            out += rest[..<found.lowerBound]
-            out += replacement
-            rest = rest[found.upperBound...]
-            guard let next = rest.firstBytes(needle) else { break }
-            found = next
+        withBytes { p in
+            guard var found = Bytes.first(needle, in: p, from: 0, to: p.count) else { return self }
+            var out: [UInt8] = []
+            out.reserveCapacity(p.count + replacement.utf8.count)
+            var rest = 0
+            while true {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: p[rest..<found]))
+                out.append(contentsOf: replacement.utf8)
+                rest = found + needle.utf8CodeUnitCount
+                guard let next = Bytes.first(needle, in: p, from: rest, to: p.count) else { break }
+                found = next
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[rest..<p.count]))
+            return String(decoding: out, as: UTF8.self)
         }
-        return out + rest
     }
 }

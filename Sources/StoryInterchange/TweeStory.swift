@@ -1,3 +1,4 @@
+import StoryCheck
 import StoryFormat
 
 /// What reading a Twee file found that a story cannot hold, or that it had to guess, with the
@@ -86,38 +87,122 @@ public enum TweeStory {
     ]
     static let codeTags: Set<String> = ["script", "stylesheet", "header", "footer", "startup", "debug-header", "debug-footer", "debug-startup", "widget", "init"]
     static let metadataPassage = "CydMetadata"
+    /// The passages that hold the story's own data, not a chapter.
+    static let storyPassages: Set<String> = ["StoryTitle", "StoryData", metadataPassage]
 
     // MARK: Export
 
     public static func twee(_ story: Story, format: Format = .harlowe) throws(ExportProblem) -> String {
+        String(decoding: try tweeBytes(story, format: format), as: UTF8.self)
+    }
+
+    /// The Twee file as UTF-8 bytes, as written to disk.
+    public static func tweeBytes(_ story: Story, format: Format = .harlowe) throws(ExportProblem) -> [UInt8] {
         var seen = Set<String>()
         for chapter in story.chapters {
             // Bytes, not characters: "\r\n" is one character, equal to neither.
             if chapter.id.isEmpty || chapter.id.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) { throw .unusableChapterID(chapter.id) }
             if specialPassages.contains(chapter.id) { throw .reservedName(chapter.id) }
             if !seen.insert(chapter.id).inserted { throw .duplicateChapter(chapter.id) }
+            // The header as written must read back as the id (it always should: this keeps it so).
+            guard chapter.id.utf8.contains(where: { $0 == 0x5C || $0 == 0x5B || $0 == 0x5D || $0 == 0x7B || $0 == 0x7D || Bytes.isBlank($0) }) else { continue }
+            var header: [UInt8] = []
+            TweeDocument.appendEscaped(chapter.id, to: &header)
+            let name = header.withUnsafeBufferPointer { TweeDocument.header($0, from: 0, to: $0.count, line: 0).name }
+            if name != chapter.id { throw .unusableChapterID(chapter.id) }
         }
-        // Written plainly, read back; whatever did not survive goes into the metadata.
-        // Read back from the text itself, as an importer will (line ends and all).
-        let plain = TweeDocument.parse(Array(document(story, format: format, overrides: [:]).text.utf8))
-        let derived = read(plain, ignoringOverrides: true).story
-        var overrides: [String: [(String, JSONValue)]] = [:]
-        for (index, chapter) in story.chapters.enumerated() {
-            let back = derived.flatMap { index < $0.chapters.count ? $0.chapters[index] : nil }
-            var fields: [(String, JSONValue)] = []
-            if chapter.name != chapter.id { fields.append(("name", .string(chapter.name))) }
-            if back?.text != chapter.text { fields.append(("text", .string(chapter.text))) }
-            if back?.choices != chapter.choices {
-                fields.append(("choices", .array(chapter.choices.map { .object([("chapter_id", .string($0.chapterID)), ("text", .string($0.text))]) })))
+        // Each passage is written plainly and read back as an importer reads it from the file
+        // (`readBack`: line ends and all); whatever did not survive goes into the metadata. The
+        // chapters are checked in two halves, one on another core.
+        let start = story.firstChapter?.id ?? story.chapters.first?.id ?? ""
+        let count = story.chapters.count
+        let checked: [Checked]
+        let places: [(x: Int, y: Int)]
+        if count >= 1000 {
+            // The layout costs about as much as checking a third of the chapters.
+            let split = count * 3 / 4
+            let second = BackgroundWork { (TweeLayout.positions(of: story), check(story, split..<count, start: start, format: format)) }
+            let first = check(story, 0..<split, start: start, format: format)
+            let (laidOut, rest) = second.wait()
+            checked = first + rest
+            places = laidOut
+        } else {
+            checked = check(story, 0..<count, start: start, format: format)
+            places = TweeLayout.positions(of: story)
+        }
+        return document(story, format: format, checked: checked, places: places).bytes
+    }
+
+    /// A chapter's passage as written, and what the metadata must carry for it: its member of
+    /// the metadata's `chapters` object, written out (after the comma that separates members).
+    struct Checked: Sendable {
+        var content: String
+        var metadata: [UInt8]?
+    }
+
+    static func check(_ story: Story, _ range: Range<Int>, start: String, format: Format) -> [Checked] {
+        var checked: [Checked] = []
+        checked.reserveCapacity(range.count)
+        var unused: [TweeFinding] = []
+        var noMap: TweeSourceMap?
+        // Through a buffer: each chapter is looked at where it is, not copied out of the array.
+        story.chapters.withUnsafeBufferPointer { chapters in
+            for index in range {
+                let content = content(of: chapters[index], format: format)
+                let back = derive(content: readBack(content), name: chapters[index].id, firstLine: 0, format: format, findings: &unused, map: &noMap)
+                unused.removeAll(keepingCapacity: true)
+                let fields = overrides(chapters[index], back: back, start: start)
+                var member: [UInt8]?
+                if !fields.isEmpty {
+                    var writer = StoryJSON.PrettyWriter(levels: [true, false])
+                    writer.key(chapters[index].id)
+                    writer.write(.object(fields))
+                    member = writer.out
+                }
+                checked.append(Checked(content: content, metadata: member))
             }
-            if back?.isFirstChapter != chapter.isFirstChapter { fields.append(("is_first_chapter", .bool(chapter.isFirstChapter))) }
-            if chapter.isEnding { fields.append(("is_ending", true)) }
-            if let path = chapter.picPath { fields.append(("pic_path", .string(path))) }
-            if let alt = chapter.picAlt { fields.append(("pic_alt", .string(alt))) }
-            if let path = chapter.vidPath { fields.append(("vid_path", .string(path))) }
-            if !fields.isEmpty { overrides[chapter.id] = fields }
         }
-        return document(story, format: format, overrides: overrides).text
+        return checked
+    }
+
+    /// What the metadata must say of `chapter` for it to read back whole, given what its passage
+    /// alone reads back as.
+    static func overrides(_ chapter: Chapter, back: Chapter, start: String) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = []
+        if chapter.name != chapter.id { fields.append(("name", .string(chapter.name))) }
+        if back.text != chapter.text { fields.append(("text", .string(chapter.text))) }
+        if back.choices != chapter.choices {
+            fields.append(("choices", .array(chapter.choices.map { .object([("chapter_id", .string($0.chapterID)), ("text", .string($0.text))]) })))
+        }
+        if (chapter.id == start) != chapter.isFirstChapter { fields.append(("is_first_chapter", .bool(chapter.isFirstChapter))) }
+        if chapter.isEnding { fields.append(("is_ending", true)) }
+        if let path = chapter.picPath { fields.append(("pic_path", .string(path))) }
+        if let alt = chapter.picAlt { fields.append(("pic_alt", .string(alt))) }
+        if let path = chapter.vidPath { fields.append(("vid_path", .string(path))) }
+        return fields
+    }
+
+    /// A passage's content as `TweeDocument.parse` reads it back from a file: the carriage
+    /// return before each line feed dropped, blank lines at the end left out.
+    static func readBack(_ content: String) -> String {
+        content.withBytes { p in
+            var position = 0
+            var end = 0
+            var hasReturns = false
+            while true {
+                let newline = Bytes.first(0x0A, in: p, from: position, to: p.count)
+                var lineEnd = newline
+                if lineEnd > position, p[lineEnd - 1] == 0x0D {
+                    lineEnd -= 1
+                    hasReturns = true
+                }
+                if !Bytes.isBlank(p, from: position, to: lineEnd) { end = lineEnd }
+                if newline >= p.count { break }
+                position = newline + 1
+            }
+            if !hasReturns && end == p.count { return content }
+            return hasReturns ? TweeDocument.withoutReturns(p, from: 0, to: end) : Bytes.string(p, 0, end)
+        }
     }
 
     /// A stable IFID for a story (the Treaty of Babel's form: a version 4 UUID, upper case), made
@@ -136,7 +221,7 @@ public enum TweeStory {
         return parts.joined(separator: "-")
     }
 
-    static func document(_ story: Story, format: Format, overrides: [String: [(String, JSONValue)]]) -> TweeDocument {
+    static func document(_ story: Story, format: Format, checked: [Checked], places: [(x: Int, y: Int)]) -> TweeDocument {
         var passages: [TweeDocument.Passage] = []
         passages.append(.init(name: "StoryTitle", content: passageSafe(story.name)))
         let start = story.firstChapter?.id ?? story.chapters.first?.id ?? ""
@@ -147,12 +232,28 @@ public enum TweeStory {
         var storyFields: [(String, JSONValue)] = [("id", .string(story.id)), ("name", .string(story.name)), ("rating", .string(story.rating)), ("summary", .string(story.summary))]
         if let path = story.picPath { storyFields.append(("pic_path", .string(path))) }
         if let path = story.vidPath { storyFields.append(("vid_path", .string(path))) }
-        let chapters = story.chapters.compactMap { chapter in overrides[chapter.id].map { (chapter.id, JSONValue.object($0)) } }
-        let metadata: JSONValue = .object([("format", "cyd story.json"), ("story", .object(storyFields)), ("chapters", .object(chapters))])
-        passages.append(.init(name: metadataPassage, tags: ["cyd"], content: metadata.pretty()))
+        // Laid out as `JSONValue.pretty()` would; each chapter's member was written as it was checked.
+        var metadata = StoryJSON.PrettyWriter()
+        metadata.begin(0x7B)
+        metadata.member("format", "cyd story.json")
+        metadata.key("story")
+        metadata.write(.object(storyFields))
+        metadata.key("chapters")
+        metadata.begin(0x7B)
+        var members = 0
+        for member in checked.lazy.compactMap(\.metadata) {
+            if members > 0 { metadata.out.append(0x2C) }
+            metadata.out += member
+            members += 1
+        }
+        if members > 0 { metadata.markFilled() }
+        metadata.end(0x7D)
+        metadata.end(0x7D)
+        passages.append(.init(name: metadataPassage, tags: ["cyd"], content: String(decoding: metadata.out, as: UTF8.self)))
         for (index, chapter) in story.chapters.enumerated() {
-            let position = "{\"position\":\"\(100 + (index % 10) * 125),\(100 + (index / 10) * 125)\",\"size\":\"100,100\"}"
-            passages.append(.init(name: chapter.id, metadata: position, content: content(of: chapter, format: format)))
+            let (x, y) = places[index]
+            let position = "{\"position\":\"\(x),\(y)\",\"size\":\"100,100\"}"
+            passages.append(.init(name: chapter.id, metadata: position, content: checked[index].content))
         }
         return TweeDocument(passages: passages)
     }
@@ -161,18 +262,54 @@ public enum TweeStory {
     /// choices as links, one a line. A line of text that would start a passage (`::`) is indented
     /// by a space (the metadata then keeps the exact text).
     static func content(of chapter: Chapter, format: Format) -> String {
-        let text = chapter.text.replacingBytes("[[name]]", with: format.nameVariable)
-        let links = chapter.choices.map { TweeLink(text: $0.text, target: $0.chapterID).written }
-        if links.isEmpty { return passageSafe(text) }
-        if text.isEmpty { return passageSafe(links.joined(separator: "\n")) }
-        return passageSafe(text + "\n\n" + links.joined(separator: "\n"))
+        var out: [UInt8] = []
+        out.reserveCapacity(chapter.text.utf8.count + chapter.choices.count * 48)
+        chapter.text.withBytes { p in
+            var copied = 0
+            while let found = Bytes.first("[[name]]", in: p, from: copied, to: p.count) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<found]))
+                out.append(contentsOf: format.nameVariable.utf8)
+                copied = found + 8
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<p.count]))
+        }
+        for (index, choice) in chapter.choices.enumerated() {
+            if index > 0 {
+                out.append(0x0A)
+            } else if !out.isEmpty {
+                out.append(0x0A)
+                out.append(0x0A)
+            }
+            out.append(0x5B); out.append(0x5B)
+            out.append(contentsOf: choice.text.utf8)
+            out.append(0x2D); out.append(0x3E)
+            out.append(contentsOf: choice.chapterID.utf8)
+            out.append(0x5D); out.append(0x5D)
+        }
+        return passageSafe(String(decoding: out, as: UTF8.self))
     }
 
-    /// Text as a passage's content: a line that would start a passage (`::`, also after a
-    /// carriage return) is indented by a space.
+    /// Text as a passage's content: a line that would start a passage (its first bytes `::`) is
+    /// indented by a space.
     static func passageSafe(_ text: String) -> String {
-        guard Substring(text).firstBytes("::") != nil else { return text }
-        return Substring(text).lines.map { $0.hasPrefix("::") ? " " + $0 : String($0) }.joined(separator: "\n")
+        text.withBytes { p in
+            guard let first = Bytes.first("::", in: p, from: 0, to: p.count) else { return text }
+            var out: [UInt8] = []
+            out.reserveCapacity(p.count + 16)
+            var copied = 0
+            var found: Int? = first
+            while let at = found {
+                if at == 0 || p[at - 1] == 0x0A {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<at]))
+                    out.append(0x20)
+                    copied = at
+                }
+                found = Bytes.first("::", in: p, from: at + 2, to: p.count)
+            }
+            if copied == 0 && !(p.count >= 2 && p[0] == 0x3A && p[1] == 0x3A) { return text }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<p.count]))
+            return String(decoding: out, as: UTF8.self)
+        }
     }
 
     // MARK: Import
@@ -187,17 +324,28 @@ public enum TweeStory {
         /// Whether the file carried cyd's metadata passage (a file cyd wrote); without it, the
         /// rating is "G" and the summary empty, for the author to fill in.
         public var carriedMetadata = false
+        /// Where each part of the story was in the file.
+        public var places = TweeSourceMap()
     }
 
     public static func story(from bytes: [UInt8]) -> Imported {
-        read(TweeDocument.parse(bytes), ignoringOverrides: false)
+        bytes.withUnsafeBufferPointer { file in
+            read(TweeDocument.parse(file, leavingBodies: true), ignoringOverrides: false, file: FileBytes(bytes: file))
+        }
     }
 
-    static func read(_ document: TweeDocument, ignoringOverrides: Bool) -> Imported {
+    /// The bytes of the file being read, which passages' bodies point into; alive while
+    /// `read` runs (it waits for the work it hands to another thread).
+    struct FileBytes: @unchecked Sendable {
+        let bytes: UnsafeBufferPointer<UInt8>?
+    }
+
+    static func read(_ document: TweeDocument, ignoringOverrides: Bool, file: FileBytes = FileBytes(bytes: nil)) -> Imported {
         var findings = document.strayLines.map { TweeFinding(kind: .textOutsidePassages, line: $0, column: 1) }
         guard !document.passages.isEmpty else {
             return Imported(story: nil, ifid: nil, format: nil, findings: findings + [TweeFinding(kind: .noPassages, line: 1, column: 1)])
         }
+        var places = TweeSourceMap()
         var title: String?
         var data: JSONValue?
         var metadata: JSONValue?
@@ -205,12 +353,16 @@ public enum TweeStory {
         var names = Set<String>()
         for passage in document.passages {
             switch passage.name {
-            case "StoryTitle": title = passage.content
+            case "StoryTitle":
+                title = passage.content
+                places.storyTitle = passage.line
             case "StoryData":
                 data = JSONValue.parse(Array(passage.content.utf8))
+                places.storyData = passage.line
                 if data == nil { findings.append(TweeFinding(kind: .unreadableData(passage: passage.name), line: passage.line + 1, column: 1)) }
             case metadataPassage:
                 metadata = JSONValue.parse(Array(passage.content.utf8))
+                places.metadata = passage.line
                 if metadata == nil { findings.append(TweeFinding(kind: .unreadableData(passage: passage.name), line: passage.line + 1, column: 1)) }
             default:
                 if specialPassages.contains(passage.name) || !codeTags.isDisjoint(with: passage.tags) {
@@ -230,25 +382,41 @@ public enum TweeStory {
         if !ignoringOverrides, case .object(let members)? = metadata?["chapters"] {
             for (id, fields) in members where chapterFields[id] == nil { chapterFields[id] = fields }
         }
-        var chapters: [Chapter] = []
-        for passage in passages {
-            var (chapter, found) = derive(passage, format: format)
-            findings += found
-            if let fields = chapterFields[passage.name] {
+        // The passages are read in two halves, one on another core; findings keep their order.
+        let split = passages.count >= 1000 ? passages.count / 2 : passages.count
+        let readable = passages
+        let second = split < passages.count ? BackgroundWork { derive(readable[split...], file: file, format: format) } : nil
+        var (chapters, found, map) = derive(passages[..<split], file: file, format: format)
+        if let (rest, restFound, restMap) = second?.wait() {
+            chapters += rest
+            found += restFound
+            map.append(restMap)
+        }
+        findings += found
+        places.chapters = map.chapters
+        places.textLines = map.textLines
+        places.choices = map.choices
+        for index in chapters.indices where !chapterFields.isEmpty {
+            if let fields = chapterFields[chapters[index].id] {
+                var chapter = chapters[index]
                 if let name = fields["name"]?.string { chapter.name = name }
-                if let text = fields["text"]?.string { chapter.text = text }
+                if let text = fields["text"]?.string {
+                    chapter.text = text
+                    places.chapters[index].textLines = nil
+                }
                 if let choices = fields["choices"]?.array {
                     chapter.choices = choices.compactMap { choice in
                         guard let target = choice["chapter_id"]?.string, let text = choice["text"]?.string else { return nil }
                         return Choice(chapterID: target, text: text)
                     }
+                    places.chapters[index].choices = nil
                 }
                 chapter.isEnding = fields["is_ending"]?.bool ?? false
                 chapter.picPath = fields["pic_path"]?.string
                 chapter.picAlt = fields["pic_alt"]?.string
                 chapter.vidPath = fields["vid_path"]?.string
+                chapters[index] = chapter
             }
-            chapters.append(chapter)
         }
         // Reading starts at StoryData's start, else at Start, else at the first passage.
         let ids = Set(chapters.map(\.id))
@@ -268,111 +436,177 @@ public enum TweeStory {
             id: storyFields?["id"]?.string ?? slug(name), name: name, rating: storyFields?["rating"]?.string ?? "G",
             summary: storyFields?["summary"]?.string ?? "", picPath: storyFields?["pic_path"]?.string, vidPath: storyFields?["vid_path"]?.string,
             chapters: chapters)
-        return Imported(story: story, ifid: data?["ifid"]?.string, format: formatName, findings: findings, carriedMetadata: storyFields != nil)
+        return Imported(
+            story: story, ifid: data?["ifid"]?.string, format: formatName, findings: findings, carriedMetadata: storyFields != nil, places: places)
+    }
+
+    /// Passages as chapters, with their findings and places.
+    static func derive(_ passages: ArraySlice<TweeDocument.Passage>, file: FileBytes, format: Format?) -> ([Chapter], [TweeFinding], TweeSourceMap) {
+        var chapters: [Chapter] = []
+        chapters.reserveCapacity(passages.count)
+        var findings: [TweeFinding] = []
+        var map: TweeSourceMap? = TweeSourceMap()
+        for passage in passages {
+            if let body = passage.body, let bytes = file.bytes {
+                chapters.append(
+                    derive(
+                        UnsafeBufferPointer(rebasing: bytes[body]), name: passage.name, firstLine: passage.line + 1, format: format,
+                        findings: &findings, map: &map))
+            } else {
+                chapters.append(derive(content: passage.content, name: passage.name, firstLine: passage.line + 1, format: format, findings: &findings, map: &map))
+            }
+        }
+        return (chapters, findings, map ?? TweeSourceMap())
     }
 
     /// A passage as a chapter: links become choices (a line that is only a link goes; a link in
     /// a sentence leaves its text), trailing blank lines go, the format's name variable becomes
-    /// `[[name]]`; macros stay as text, each with a finding.
-    static func derive(_ passage: TweeDocument.Passage, format: Format?) -> (Chapter, [TweeFinding]) {
-        var findings: [TweeFinding] = []
-        var lines: [String] = []
+    /// `[[name]]`; macros stay as text, each with a finding. `firstLine` is the content's first
+    /// line in the file; where the text's lines and the links were goes into `map`.
+    static func derive(
+        content: String, name: String, firstLine: Int, format: Format?, findings: inout [TweeFinding], map: inout TweeSourceMap?
+    ) -> Chapter {
+        content.withBytes { derive($0, name: name, firstLine: firstLine, format: format, findings: &findings, map: &map) }
+    }
+
+    /// A passage's content, `p`, as a chapter.
+    static func derive(
+        _ p: UnsafeBufferPointer<UInt8>, name: String, firstLine: Int, format: Format?, findings: inout [TweeFinding], map: inout TweeSourceMap?
+    ) -> Chapter {
+        let textLinesStart = map?.textLines.count ?? 0
+        let choicesStart = map?.choices.count ?? 0
         var choices: [Choice] = []
-        for (offset, line) in Substring(passage.content).lines.enumerated() {
-            let number = passage.line + 1 + offset
-            findings += macros(in: line, passage: passage.name, line: number, format: format)
-            // Work on the UTF-8 view: a line is only looked at for `[[`, `]]`, spaces and tabs.
-            let bytes = line.utf8
-            guard bytes.contains(UInt8(ascii: "[")) else {
-                lines.append(String(line))
-                continue
-            }
-            let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
-            let first = bytes.firstIndex { !blank($0) } ?? bytes.endIndex
-            let last = bytes.lastIndex { !blank($0) }.map { bytes.index(after: $0) } ?? first
-            let bare = Substring(bytes[first..<max(first, last)])
-            if bare.utf8.count >= 4, bare.utf8.starts(with: [0x5B, 0x5B]), bare.utf8.reversed().starts(with: [0x5D, 0x5D]),
-                Substring(bare.utf8.dropFirst(2).dropLast(2)).firstBytes("]]") == nil
-            {
-                let link = TweeLink(inner: Substring(bare.utf8.dropFirst(2).dropLast(2)))
-                if let setter = link.setter {
-                    findings.append(TweeFinding(kind: .setterLeftOut(passage: passage.name, setter: setter), line: number, column: 1))
+        var out: [UInt8] = []
+        var keptLines = 0
+        do {
+            let count = p.count
+            out.reserveCapacity(count)
+            var kept = 0  // the text through its last line that is not blank
+            var lines = 0
+            var position = 0
+            var number = firstLine
+            while true {
+                let end = Bytes.first(0x0A, in: p, from: position, to: count)
+                if Bytes.contains(0x28, 0x3C, 0x7B, in: p, from: position, to: end) {
+                    macros(p, from: position, to: end, passage: name, line: number, format: format, into: &findings)
                 }
-                choices.append(Choice(chapterID: link.target, text: link.text))
-                continue
+                let bracket = Bytes.first(0x5B, in: p, from: position, to: end)
+                var wholeLineLink = false
+                if bracket < end {
+                    var first = position
+                    while first < end, Bytes.isBlank(p[first]) { first += 1 }
+                    var last = end
+                    while last > first, Bytes.isBlank(p[last - 1]) { last -= 1 }
+                    if last - first >= 4, p[first] == 0x5B, p[first + 1] == 0x5B, p[last - 1] == 0x5D, p[last - 2] == 0x5D,
+                        Bytes.first("]]", in: p, from: first + 2, to: last - 2) == nil
+                    {
+                        let link = TweeLink.read(p, from: first + 2, to: last - 2)
+                        if let setter = link.setter {
+                            findings.append(TweeFinding(kind: .setterLeftOut(passage: name, setter: setter), line: number, column: 1))
+                        }
+                        choices.append(Choice(chapterID: link.target, text: link.text))
+                        map?.choices.append(.init(line: number, byte: first - position))
+                        wholeLineLink = true
+                    }
+                }
+                if !wholeLineLink {
+                    if lines > 0 { out.append(0x0A) }
+                    lines += 1
+                    map?.textLines.append(Int32(number))
+                    let lineStart = out.count
+                    var rest = position
+                    // Links inside a line of text: the text stays, the link becomes a choice.
+                    if bracket < end {
+                        while let open = Bytes.first("[[", in: p, from: rest, to: end), let close = Bytes.first("]]", in: p, from: open + 2, to: end) {
+                            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[rest..<open]))
+                            let link = TweeLink.read(p, from: open + 2, to: close)
+                            out.append(contentsOf: link.text.utf8)
+                            choices.append(Choice(chapterID: link.target, text: link.text))
+                            map?.choices.append(.init(line: number, byte: open - position))
+                            rest = close + 2
+                        }
+                    }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: p[rest..<end]))
+                    if out[lineStart...].contains(where: { !Bytes.isBlank($0) }) {
+                        kept = out.count
+                        keptLines = lines
+                    }
+                }
+                if end >= count { break }
+                position = end + 1
+                number += 1
             }
-            // Links inside a line of text: the text stays, the link becomes a choice.
-            var out = ""
-            var rest = Substring(line)
-            while let open = rest.firstBytes("[["), let close = rest[open.upperBound...].firstBytes("]]") {
-                out += rest[..<open.lowerBound]
-                let link = TweeLink(inner: rest[open.upperBound..<close.lowerBound])
-                out += link.text
-                choices.append(Choice(chapterID: link.target, text: link.text))
-                rest = rest[close.upperBound...]
-            }
-            lines.append(out + rest)
+            out.removeSubrange(kept...)
         }
-        while let last = lines.last, last.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { lines.removeLast() }
-        var text = lines.joined(separator: "\n")
-        if format != .chapbook { text = replacingVariable(text) }
-        if format == .chapbook || format == nil, text.utf8.contains(UInt8(ascii: "{")) { text = text.replacingBytes("{name}", with: "[[name]]") }
-        let chapter = Chapter(id: passage.name, name: passage.name, text: text, choices: choices)
-        return (chapter, findings)
+        if var places = map {
+            map = nil  // one owner while it is changed, not a copy of 100,000 chapters' places
+            places.textLines.removeSubrange((textLinesStart + keptLines)...)
+            places.chapters.append(.init(header: firstLine - 1, textLines: textLinesStart..<places.textLines.count, choices: choicesStart..<places.choices.count))
+            map = places
+        }
+        if format != .chapbook, out.contains(0x24) { out = replacingVariable(out) }
+        var text = String(decoding: out, as: UTF8.self)
+        if format == .chapbook || format == nil, out.contains(0x7B) { text = text.replacingBytes("{name}", with: "[[name]]") }
+        return Chapter(id: name, name: name, text: text, choices: choices)
     }
 
     /// `$name` (not `$names`) as `[[name]]`.
-    static func replacingVariable(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let found = rest.firstBytes("$name") {
-            let after = rest[found.upperBound...].first
-            out += rest[..<found.lowerBound]
-            if let after, after.isLetter || after.isNumber || after == "_" {
-                out += "$name"
-            } else {
-                out += "[[name]]"
+    static func replacingVariable(_ text: [UInt8]) -> [UInt8] {
+        text.withUnsafeBufferPointer { p in
+            var out: [UInt8] = []
+            out.reserveCapacity(p.count + 16)
+            var rest = 0
+            while let found = Bytes.first("$name", in: p, from: rest, to: p.count) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: p[rest..<found]))
+                if Bytes.continuesName(p, at: found + 5, end: p.count) {
+                    out.append(contentsOf: "$name".utf8)
+                } else {
+                    out.append(contentsOf: "[[name]]".utf8)
+                }
+                rest = found + 5
             }
-            rest = rest[found.upperBound...]
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[rest..<p.count]))
+            return out
         }
-        return out + rest
     }
 
-    /// The story formats' code in a line: Harlowe's `(macro:`, SugarCube's `<<macro>>`,
-    /// Snowman's `<% %>`, Chapbook's `{insert}` (all of them when the format is not known).
-    static func macros(in line: Substring, passage: String, line number: Int, format: Format?) -> [TweeFinding] {
-        var found: [TweeFinding] = []
-        guard line.utf8.contains(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "{") }) else { return found }
-        let characters = Array(line)
-        var index = 0
-        func report(_ start: Int, _ length: Int) {
-            let code = String(characters[start..<min(characters.count, start + length)])
-            found.append(TweeFinding(kind: .macroKeptAsText(passage: passage, code: code), line: number, column: start + 1))
+    /// The story formats' code in the line `p[start..<end]`: Harlowe's `(macro:`, SugarCube's
+    /// `<<macro>>`, Snowman's `<% %>`, Chapbook's `{insert}` (all of them when the format is not
+    /// known). Columns count Unicode scalars.
+    static func macros(
+        _ p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, passage: String, line number: Int, format: Format?,
+        into found: inout [TweeFinding]
+    ) {
+        func report(_ at: Int, _ upTo: Int) {
+            let code = Bytes.string(p, at, min(upTo, end))
+            found.append(TweeFinding(kind: .macroKeptAsText(passage: passage, code: code), line: number, column: Bytes.scalars(p, from: start, to: at) + 1))
         }
-        while index < characters.count {
-            let character = characters[index]
-            if character == "(", format == .harlowe || format == nil {
-                var end = index + 1
-                while end < characters.count, characters[end].isLetter || characters[end] == "-" { end += 1 }
-                if end > index + 1, end < characters.count, characters[end] == ":" {
-                    report(index, end - index + 1)
-                    index = end
+        var index = start
+        while index < end {
+            let byte = p[index]
+            if byte == 0x28, format == .harlowe || format == nil {  // (name:
+                var after = index + 1
+                while after < end, Bytes.isNameByte(p[after]) || p[after] == 0x2D { after += 1 }
+                if after > index + 1, after < end, p[after] == 0x3A {
+                    report(index, after + 1)
+                    index = after
                 }
-            } else if character == "<", index + 1 < characters.count, characters[index + 1] == "<" || characters[index + 1] == "%" {
-                if format == .sugarcube || format == nil || characters[index + 1] == "%" {
-                    report(index, 2 + (characters[(index + 2)...].firstIndex { !$0.isLetter }.map { $0 - index - 2 } ?? 0))
+            } else if byte == 0x3C, index + 1 < end, p[index + 1] == 0x3C || p[index + 1] == 0x25 {  // << or <%
+                if format == .sugarcube || format == nil || p[index + 1] == 0x25 {
+                    var after = index + 2
+                    while after < end, Bytes.isNameByte(p[after]) { after += 1 }
+                    report(index, after)
                     index += 1
                 }
-            } else if character == "{", format == .chapbook || format == nil {
-                if let close = characters[index...].firstIndex(of: "}") {
-                    let inner = String(characters[(index + 1)..<close])
-                    if inner != "name", !inner.isEmpty, inner.first?.isLetter == true { report(index, close - index + 1) }
+            } else if byte == 0x7B, format == .chapbook || format == nil {  // {insert}
+                let close = Bytes.first(0x7D, in: p, from: index, to: end)
+                let inner = index + 1
+                if close < end, close > inner, Bytes.isNameByte(p[inner]), !(close - inner == 4 && Bytes.first("name", in: p, from: inner, to: close) == inner) {
+                    report(index, close + 1)
                 }
             }
             index += 1
         }
-        return found
     }
 
     /// A story id from a title: lower-case letters and digits, runs of anything else as one `-`.

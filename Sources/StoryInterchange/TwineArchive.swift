@@ -127,43 +127,47 @@ public enum TwineArchive {
     /// Text for element content or a double-quoted attribute, exactly.
     static func escape(_ value: String) -> String { MarkupText.escaped(value) }
 
-    /// HTML's character references: the five named ones Twine writes and numeric ones.
+    /// HTML's character references: the five named ones Twine writes and numeric ones. Found
+    /// on the bytes: a reference is ASCII, and a combining mark after its `;` is not part of it.
     static func unescape(_ value: Substring) -> String {
         guard value.utf8.contains(0x26) else { return String(value) }
-        var out = ""
-        var rest = value
-        while let amp = rest.firstBytes("&") {
-            out += rest[..<amp.lowerBound]
-            let after = rest[amp.upperBound...]
-            guard let semicolon = after.prefix(12).firstIndex(of: ";") else {
-                out += "&"
-                rest = after
-                continue
-            }
-            let entity = after[..<semicolon]
-            var decoded: String?
-            switch entity {
-            case "amp": decoded = "&"
-            case "lt": decoded = "<"
-            case "gt": decoded = ">"
-            case "quot": decoded = "\""
-            case "apos": decoded = "'"
-            case "nbsp": decoded = "\u{A0}"
-            default:
-                if entity.hasPrefix("#x") || entity.hasPrefix("#X"), let code = UInt32(entity.dropFirst(2), radix: 16), let scalar = Unicode.Scalar(code) {
-                    decoded = String(scalar)
-                } else if entity.hasPrefix("#"), let code = UInt32(entity.dropFirst()), let scalar = Unicode.Scalar(code) {
-                    decoded = String(scalar)
+        return String(value).withBytes { p in
+            var out: [UInt8] = []
+            out.reserveCapacity(p.count)
+            var copied = 0
+            var at = Bytes.first(0x26, in: p, from: 0, to: p.count)
+            while at < p.count {
+                let limit = min(p.count, at + 13)
+                let semicolon = Bytes.first(0x3B, in: p, from: at + 1, to: limit)
+                var decoded: String?
+                if semicolon < limit {
+                    let entity = Bytes.string(p, at + 1, semicolon)
+                    switch entity {
+                    case "amp": decoded = "&"
+                    case "lt": decoded = "<"
+                    case "gt": decoded = ">"
+                    case "quot": decoded = "\""
+                    case "apos": decoded = "'"
+                    case "nbsp": decoded = "\u{A0}"
+                    default:
+                        if entity.hasPrefix("#x") || entity.hasPrefix("#X"), let code = UInt32(entity.dropFirst(2), radix: 16), let scalar = Unicode.Scalar(code) {
+                            decoded = String(scalar)
+                        } else if entity.hasPrefix("#"), let code = UInt32(entity.dropFirst()), let scalar = Unicode.Scalar(code) {
+                            decoded = String(scalar)
+                        }
+                    }
+                }
+                if let decoded {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<at]))
+                    out.append(contentsOf: decoded.utf8)
+                    copied = semicolon + 1
+                    at = Bytes.first(0x26, in: p, from: copied, to: p.count)
+                } else {
+                    at = Bytes.first(0x26, in: p, from: at + 1, to: p.count)
                 }
             }
-            if let decoded {
-                out += decoded
-                rest = after[after.index(after: semicolon)...]
-            } else {
-                out += "&"
-                rest = after
-            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<p.count]))
+            return String(decoding: out, as: UTF8.self)
         }
-        return out + rest
     }
 }

@@ -79,7 +79,7 @@ struct ImportTwee: ParsableCommand {
         if !imported.carriedMetadata {
             Terminal.standardError.write("note: Twee has no rating or summary: the story's rating is G and its summary empty; set them in story.json\n")
         }
-        let text = StoryJSON.text(story)
+        let text = StoryJSON.bytes(story)
         if let output {
             do { try FileWriter.write(text, to: output) } catch { throw CLIError(error.description) }
             Terminal.standardOutput.write("wrote \(VisibleText.escape(output)): \(story.chapters.count) chapters; `cyd validate \(VisibleText.escape(output))` checks it\n")
@@ -122,18 +122,18 @@ struct ExportTwee: ParsableCommand {
     func run() throws {
         let format = options.format
         try Self.exporting(options.story, to: options.output, as: "passages for \(format.rawValue)") { model throws(TweeStory.ExportProblem) in
-            try TweeStory.twee(model, format: format)
+            try TweeStory.tweeBytes(model, format: format)
         }
     }
 
     /// Reads the story, writes what `write` makes of it, and words why it cannot be written.
-    static func exporting(_ story: String, to output: String?, as what: String, write: (Story) throws(TweeStory.ExportProblem) -> String) throws {
+    static func exporting(_ story: String, to output: String?, as what: String, write: (Story) throws(TweeStory.ExportProblem) -> [UInt8]) throws {
         let (target, bytes) = try StoryInput.open(story)
         let file = LoadedFile.load(bytes, fileName: target.displayPath, options: .init(lenient: true), resolvingPointers: false)
         guard let model = file.story?.model() else {
             throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(story))` says why")
         }
-        let text: String
+        let text: [UInt8]
         do {
             text = try write(model)
         } catch {
@@ -173,7 +173,7 @@ struct ExportTwine: ParsableCommand {
     func run() throws {
         let format = options.format
         try ExportTwee.exporting(options.story, to: options.output, as: "passages in a Twine archive for \(format.rawValue)") { model throws(TweeStory.ExportProblem) in
-            try TwineArchive.html(model, format: format)
+            Array(try TwineArchive.html(model, format: format).utf8)
         }
     }
 }

@@ -140,6 +140,7 @@ struct TweeTests {
             }
             let json = StoryJSON.text(story)
             #expect(LoadedFile.load(Array(json.utf8)).story?.model() == story)
+            #expect(json == StoryJSON.value(story).pretty() + "\n", "written straight out, the same text as the tree of values gives")
         }
     }
 
@@ -147,7 +148,7 @@ struct TweeTests {
     /// its variables, line ends, spaces at the edges, other scripts.
     static let pieces = [
         "[[", "]]", "->", "<-", "|", "[[name]]", "$name", "$names", "{name}", "::", "\n::", "\n", "\n\n", "\r\n", " ", "\t", "\\", "[", "]", "{", "}",
-        "(set:", "<<if>>", "é", "日本", "🐚", "Start", "StoryTitle", "\"", "a", "b", "Hello", ".",
+        "(set:", "<<if>>", "é", "日本", "🐚", "\u{301}", "Start", "StoryTitle", "\"", "a", "b", "Hello", ".",
     ]
 
     static func random(_ generator: inout SplitMix64, pieces count: Int) -> String {
@@ -160,7 +161,8 @@ struct TweeTests {
         for number in 0..<400 {
             var ids: [String] = []
             for index in 0..<Int.random(in: 1...8, using: &generator) {
-                var id = Self.random(&generator, pieces: 3).replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: "\r", with: "")
+                // Line breaks left out by scalar: "\n\u{301}" is one character, not "\n".
+                var id = String(String.UnicodeScalarView(Self.random(&generator, pieces: 3).unicodeScalars.filter { $0 != "\n" && $0 != "\r" }))
                 if id.isEmpty || ids.contains(id) || ["StoryTitle", "StoryData", "CydMetadata"].contains(id) { id = "c\(index)" }
                 ids.append(id)
             }
@@ -180,6 +182,7 @@ struct TweeTests {
             let twee = try TweeStory.twee(story, format: format)
             let back = Self.read(twee).story
             #expect(back == story, "story \(number) in \(format):\n\(twee)")
+            #expect(StoryJSON.text(story) == StoryJSON.value(story).pretty() + "\n")
             if back != story { break }
         }
     }
@@ -245,5 +248,55 @@ struct TweeTests {
         let ifid = TweeStory.ifid(for: story)
         #expect(ifid == TweeStory.ifid(for: story))
         #expect(ifid.wholeMatch(of: /[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}/) != nil, "\(ifid)")
+    }
+
+    @Test("passages are laid out in rows by distance from the first chapter, in the order a reader meets them; unreachable ones below")
+    func layout() throws {
+        let chapters = [
+            Chapter(id: "a", name: "a", text: "", isFirstChapter: true, choices: [Choice(chapterID: "b", text: ""), Choice(chapterID: "c", text: "")]),
+            Chapter(id: "c", name: "c", text: "", choices: [Choice(chapterID: "d", text: "")]),
+            Chapter(id: "b", name: "b", text: "", choices: [Choice(chapterID: "a", text: ""), Choice(chapterID: "d", text: "")]),
+            Chapter(id: "d", name: "d", text: ""),
+            Chapter(id: "lost", name: "lost", text: "", choices: [Choice(chapterID: "d", text: ""), Choice(chapterID: "gone", text: "")]),
+            Chapter(id: "gone", name: "gone", text: ""),
+        ]
+        let story = Story(id: "s", name: "S", rating: "G", summary: "", chapters: chapters)
+        let places = TweeLayout.positions(of: story).map { "\($0.x),\($0.y)" }
+        #expect(places == ["100,100", "225,225", "100,225", "100,350", "100,475", "100,600"])
+        // The positions are what the Twee file carries, and Twine's archive too.
+        let twee = try TweeStory.twee(story)
+        #expect(twee.contains(":: c {\"position\":\"225,225\",\"size\":\"100,100\"}"))
+        #expect(try TwineArchive.html(story).contains("name=\"lost\" tags=\"\" position=\"100,475\""))
+        // A row wraps after 40 passages.
+        let wide = Story(id: "w", name: "W", rating: "G", summary: "", chapters: [
+            Chapter(id: "start", name: "start", text: "", isFirstChapter: true, choices: (0..<41).map { Choice(chapterID: "c\($0)", text: "") })
+        ] + (0..<41).map { Chapter(id: "c\($0)", name: "c", text: "") })
+        let wrapped = TweeLayout.positions(of: wide)
+        #expect(wrapped[40] == (4975, 225) && wrapped[41] == (100, 350))
+    }
+
+    @Test("a story of 3,000 chapters (written and read in two halves, on two cores) comes back exactly, and its story.json text is the tree's")
+    func largeRoundTrip() throws {
+        var generator = SplitMix64(state: 3000)
+        let ids = (0..<3000).map { "c\($0)" }
+        let story = Story(id: "big", name: "Big", rating: "G", summary: "", chapters: ids.enumerated().map { index, id in
+            Chapter(
+                id: id, name: index % 7 == 0 ? "Title \(index)" : id, text: Self.random(&generator, pieces: 6), isFirstChapter: index == 0,
+                isEnding: index % 11 == 0, choices: (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                    Choice(chapterID: ids.randomElement(using: &generator)!, text: Self.random(&generator, pieces: 3))
+                })
+        })
+        for format in TweeStory.Format.allCases {
+            let read = Self.read(try TweeStory.twee(story, format: format))
+            #expect(read.story == story, "\(format)")
+            // The places of the second half's chapters follow the first half's.
+            let last = try #require(read.places.chapters.last)
+            #expect(read.places.chapters.count == 3000 && last.header > 0)
+            if let choices = last.choices { #expect(choices.upperBound <= read.places.choices.count) }
+        }
+        #expect(StoryJSON.text(story) == StoryJSON.value(story).pretty() + "\n")
+        // cyd's metadata passage, written a chapter at a time, is laid out as JSON values are.
+        let metadata = try #require(TweeDocument.parse(Array(try TweeStory.twee(story).utf8)).passages.first { $0.name == "CydMetadata" })
+        #expect(metadata.content == JSONValue.parse(Array(metadata.content.utf8))?.pretty())
     }
 }

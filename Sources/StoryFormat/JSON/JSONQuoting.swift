@@ -14,7 +14,10 @@ public enum JSONQuoting {
     /// and E2 81 A6..A9.
     public static func append(_ text: String, to out: inout [UInt8]) {
         var text = text
-        out.reserveCapacity(out.count + text.utf8.count + 2)
+        // Room for the plain case, grown by doubling: `reserveCapacity` asks for exactly what it
+        // is given, so asking on every append would copy the whole output each time it is full.
+        let needed = out.count + text.utf8.count + 2
+        if out.capacity < needed { out.reserveCapacity(max(needed, out.capacity * 2)) }
         out.append(UInt8(ascii: "\""))
         text.withUTF8 { utf8 in
             var runStart = 0

@@ -118,7 +118,8 @@ public enum JSONValue: Sendable, Hashable {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
                 JSONQuoting.append(key, to: &out)
-                out += Array(": ".utf8)
+                out.append(UInt8(ascii: ":"))
+                out.append(UInt8(ascii: " "))
                 value.writePretty(to: &out, indent: indent + 1)
             }
             newline(indent)
@@ -137,13 +138,13 @@ public enum JSONValue: Sendable, Hashable {
 
     public func write(to out: inout [UInt8]) {
         switch self {
-        case .null: out += Array("null".utf8)
-        case let .bool(value): out += Array((value ? "true" : "false").utf8)
+        case .null: out.append(contentsOf: "null".utf8)
+        case let .bool(value): out.append(contentsOf: (value ? "true" : "false").utf8)
         case let .number(value):
             if value.rounded() == value, abs(value) < 1e15 {
-                out += Array(String(Int(value)).utf8)
+                out.append(contentsOf: String(Int(value)).utf8)
             } else {
-                out += Array((value.isFinite ? String(value) : "null").utf8)
+                out.append(contentsOf: (value.isFinite ? String(value) : "null").utf8)
             }
         case let .string(value): JSONQuoting.append(value, to: &out)
         case let .array(values):
