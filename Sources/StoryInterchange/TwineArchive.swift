@@ -81,8 +81,10 @@ public enum TwineArchive {
         ]
         header += passages
         var imported = TweeStory.read(TweeDocument(passages: header), ignoringOverrides: false)
-        if text[end...].firstBytes("<tw-storydata") != nil {
-            imported.findings.append(TweeFinding(kind: .moreStories, line: line(at: end), column: 1))
+        if let next = text[end...].firstBytes("<tw-storydata") {
+            let line = line(at: next.lowerBound)
+            let lineStart = text.utf8[..<next.lowerBound].lastIndex(of: 0x0A).map { text.utf8.index(after: $0) } ?? text.startIndex
+            imported.findings.append(TweeFinding(kind: .moreStories, line: line, column: text.unicodeScalars[lineStart..<next.lowerBound].count + 1))
         }
         return imported
     }

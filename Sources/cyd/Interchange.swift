@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocalFiles
+import StoryCheck
 import StoryFormat
 import StoryInterchange
 import StoryWeb
@@ -63,17 +64,26 @@ struct ImportTwee: ParsableCommand {
 
     func run() throws { try Self.importing(options.file, to: options.output, read: TweeStory.story(from:)) }
 
+    /// The largest file read (a Twee file of 100,000 chapters is about 80 MB).
+    static let largestFile = 256 * 1024 * 1024
+
     /// Reads `file` with `read`, says each finding at file:line:column, writes story.json.
     static func importing(_ file: String, to output: String?, read: ([UInt8]) -> TweeStory.Imported) throws {
         let bytes: [UInt8]
         do {
-            bytes = try LocalFile.read(file, limit: 256 * 1024 * 1024)
+            bytes = try LocalFile.read(file, limit: largestFile)
         } catch {
             throw CLIError("cannot read \(VisibleText.escape(file)): \(error)")
         }
         let imported = read(bytes)
-        for finding in imported.findings {
-            Terminal.standardError.write("\(VisibleText.escape(file)):\(finding.line):\(finding.column): \(finding.isError ? "error" : "warning"): \(words(finding.kind))\n")
+        if !imported.findings.isEmpty {
+            // The same findings, worded the same, as `cyd validate FILE` shows with every rule.
+            let report = FileReport(path: file, bytes: bytes, kind: .story, diagnostics: TweeValidation.diagnostics(imported.findings, in: bytes))
+            for finding in ResolvedReport(report).diagnostics {
+                let diagnostic = finding.diagnostic
+                Terminal.standardError.write(
+                    "\(VisibleText.escape(file)):\(finding.start.line):\(finding.start.column): \(diagnostic.severity.rawValue)[\(diagnostic.code)]: \(VisibleText.escape(diagnostic.message))\n")
+            }
         }
         guard let story = imported.story else { throw Exit.failure }
         if !imported.carriedMetadata {
@@ -85,23 +95,6 @@ struct ImportTwee: ParsableCommand {
             Terminal.standardOutput.write("wrote \(VisibleText.escape(output)): \(story.chapters.count) chapters; `cyd validate \(VisibleText.escape(output))` checks it\n")
         } else {
             Terminal.standardOutput.write(text)
-        }
-    }
-
-    static func words(_ kind: TweeFinding.Kind) -> String {
-        func quoted(_ value: String) -> String { "'" + VisibleText.escape(value) + "'" }
-        switch kind {
-        case .noPassages: return "no passage: a Twee passage starts with a line beginning '::'"
-        case .textOutsidePassages: return "text before the first passage is not part of any chapter; it was left out"
-        case .codeLeftOut(let passage): return "passage \(quoted(passage)) is code for a story format; stories hold no code, so it was left out"
-        case .macroKeptAsText(let passage, let code):
-            return "\(quoted(code)) in passage \(quoted(passage)) is story-format code; readers here show it as text (rewrite it as text and choices)"
-        case .setterLeftOut(let passage, let setter):
-            return "the link in passage \(quoted(passage)) also sets \(quoted(setter)); the choice was kept, the setter left out"
-        case .duplicatePassage(let name): return "a second passage named \(quoted(name)) was left out (chapter ids must differ)"
-        case .startMissing(let name): return "StoryData's start \(quoted(name)) names no passage; reading starts at Start or the first passage"
-        case .unreadableData(let passage): return "\(quoted(passage)) does not hold JSON; it was left out"
-        case .moreStories: return "the archive holds more stories; the first was read (archive the one you want alone from Twine's library)"
         }
     }
 }

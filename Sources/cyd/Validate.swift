@@ -6,6 +6,7 @@ import Foundation
 #endif
 import StoryCheck
 import StoryFormat
+import StoryInterchange
 import TerminalUI
 
 struct Validate: ParsableCommand {
@@ -14,7 +15,9 @@ struct Validate: ParsableCommand {
         discussion: """
             PATH is a story.json, an authors.json, or a story folder (story.json, README.md and \
             resources/, as in the story's repository; folders also get the picture and README \
-            checks). Without PATH, the current folder.
+            checks). Without PATH, the current folder. A Twee file (.twee, .tw) or a Twine archive \
+            (.html) is read as `cyd import` reads it: every rule applies to the story it gives, \
+            each finding at its place in that file.
 
             Every finding has a code; `cyd explain CODE` tells more and `cyd rules` lists them all.
             Exit codes: 0 no errors; 1 errors found (or warnings, with --strict); 2 usage or I/O error.
@@ -70,7 +73,12 @@ struct Validate: ParsableCommand {
         for path in paths.isEmpty ? ["."] : paths {
             do {
                 let target = try ValidationTarget.resolve(path)
-                reports += try target.check(options: options)
+                if target.folder == nil, let notation = TweeValidation.Notation(path: target.displayPath) {
+                    // Twee and Twine archives: read as `cyd import` reads them, every rule, places in the file.
+                    reports += TweeValidation.check(bytes: try target.read(limit: ImportTwee.largestFile), path: target.displayPath, notation: notation, options: options)
+                } else {
+                    reports += try target.check(options: options)
+                }
             } catch {
                 Terminal.standardError.write("cyd: \(error.description)\n")
                 inputFailed = true

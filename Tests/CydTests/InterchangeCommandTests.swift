@@ -66,8 +66,8 @@ struct InterchangeCommandTests {
             """).path
         let imported = try Command.cyd(["import", "twee", file])
         #expect(imported.status == 0, "\(imported.standardError)")
-        #expect(imported.standardError.contains("\(file):7:1: warning: passage 'Setup' is code for a story format; stories hold no code, so it was left out"), "\(imported.standardError)")
-        #expect(imported.standardError.contains("\(file):11:14: warning: '(set:' in passage 'Hall' is story-format code"), "\(imported.standardError)")
+        #expect(imported.standardError.contains("\(file):7:1: warning[CYD152]: passage 'Setup' is code for a story format; stories hold no code, so it is left out"), "\(imported.standardError)")
+        #expect(imported.standardError.contains("\(file):11:14: warning[CYD153]: '(set:' in passage 'Hall' is story-format code"), "\(imported.standardError)")
         let story = try #require(LoadedFile.load(Array(imported.standardOutput.utf8)).story?.model())
         #expect(story.name == "The Lamp")
         #expect(story.firstChapter?.text == "Hello [[name]]. (set: $lamp to true)The lamp is lit.")
@@ -75,6 +75,18 @@ struct InterchangeCommandTests {
         let empty = try folder.write("empty.twee", "nothing here\n").path
         let refused = try Command.cyd(["import", "twee", empty])
         #expect(refused.status == 2)
-        #expect(refused.standardError.contains("\(empty):1:1: warning: text before the first passage") && refused.standardError.contains("error: no passage"), "\(refused.standardError)")
+        #expect(refused.standardError.contains("\(empty):1:1: warning[CYD151]: text before the first passage") && refused.standardError.contains("error[CYD150]: no passage"), "\(refused.standardError)")
+        // cyd validate reads the file the same way, with every rule, at the same places.
+        let validated = try Command.cyd(["validate", "--format", "json", file])
+        #expect(validated.status == 0, "\(validated.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(validated.standardOutput.utf8)) as? [String: Any])
+        let findings = try #require((report["files"] as? [[String: Any]])?.first?["diagnostics"] as? [[String: Any]])
+        let codes = findings.compactMap { $0["code"] as? String }
+        #expect(codes.contains("CYD152") && codes.contains("CYD153"), "\(codes)")
+        let broken = try folder.write("broken.twee", ":: Start\nHi.\n[[Onward->Nowhere]]\n")
+        let refusedChoice = try Command.cyd(["validate", broken.path])
+        #expect(refusedChoice.status == 1)
+        #expect(refusedChoice.standardOutput.contains("error[CYD302]: choice target 'Nowhere' does not exist"), "\(refusedChoice.standardOutput)")
+        #expect(refusedChoice.standardOutput.contains("--> \(broken.path):3:1"), "\(refusedChoice.standardOutput)")
     }
 }

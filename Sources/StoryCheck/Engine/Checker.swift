@@ -19,7 +19,7 @@ public struct CheckOptions: Sendable, Hashable {
         self.pointers = pointers
     }
 
-    func keeps(_ code: DiagnosticCode) -> Bool {
+    public func keeps(_ code: DiagnosticCode) -> Bool {
         let description = RuleCatalogue.description(of: code)
         let names: Set<String> = [code.rawValue.uppercased(), description?.name ?? "", description?.category.rawValue ?? ""]
         func matches(_ set: Set<String>) -> Bool { !names.isDisjoint(with: set.map { $0.hasPrefix("CYD") || $0.hasPrefix("cyd") ? $0.uppercased() : $0 }) }

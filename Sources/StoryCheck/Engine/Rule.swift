@@ -3,6 +3,8 @@ import StoryFormat
 /// The groups rules are filed under; `--select`/`--ignore` accept these names too.
 public enum RuleCategory: String, Sendable, CaseIterable, Codable {
     case syntax, structure, references, start, graph, media, text, folder, authors
+    /// Twee files and Twine archives, as read by `cyd import` and `cyd validate story.twee`.
+    case twee
 }
 
 /// Everything about a rule, declared in one place: the catalogue (`cyd rules`), `cyd explain`,

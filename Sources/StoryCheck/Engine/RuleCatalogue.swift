@@ -21,6 +21,8 @@ public enum RuleCatalogue {
         BidiControl.self,
         MissingReadme.self, MissingDiscoveryTag.self,
         DuplicateAuthor.self, InvalidGitHubUser.self, InvalidRepositoryURL.self,
+        TweeNoPassages.self, TweeTextOutsidePassages.self, TweeCodePassage.self, TweeMacro.self, TweeLinkSetter.self,
+        TweeDuplicatePassage.self, TweeStartMissing.self, TweeUnreadableData.self, TwineMoreStories.self,
     ]
 
     public static var descriptions: [RuleDescription] { rules.map { $0.description } }
@@ -36,11 +38,12 @@ public enum RuleCatalogue {
     }
 
     /// Rules with a check of their own for a kind of file (authors rules for authors.json, the
-    /// rest for stories; syntax and structure are found while reading).
+    /// rest for stories; syntax and structure are found while reading, Twee findings while
+    /// StoryInterchange reads Twee).
     static func checking(_ kind: DocumentKind) -> [any Rule.Type] {
         rules.filter { rule in
             let category = rule.description.category
-            guard category != .syntax && category != .structure else { return false }
+            guard category != .syntax && category != .structure && category != .twee else { return false }
             return (category == .authors) == (kind == .authors)
         }
     }
