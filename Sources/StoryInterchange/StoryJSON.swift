@@ -4,6 +4,16 @@ import StoryFormat
 /// A story as story.json text, keys in the order authors write them (the format's own), optional
 /// keys only when set, two-space indentation, a line feed at the end.
 public enum StoryJSON {
+    /// The plain model of a story file that was read, its chapters made in two halves on two
+    /// cores when there are many (nil as `StorySyntax.model()` is nil).
+    public static func model(_ syntax: StorySyntax) -> Story? {
+        let count = syntax.chapters.count
+        guard count >= 1000 else { return syntax.model() }
+        let second = BackgroundWork { syntax.chapterModels(count / 2..<count) }
+        guard let first = syntax.chapterModels(0..<count / 2), let rest = second.wait() else { return nil }
+        return syntax.model(chapters: first + rest)
+    }
+
     public static func text(_ story: Story) -> String { String(decoding: bytes(story), as: UTF8.self) }
 
     /// The same text as `value(story).pretty()` and a line feed, written straight out: a story of

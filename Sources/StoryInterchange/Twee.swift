@@ -1,3 +1,5 @@
+import StoryCheck
+
 /// Twee 3 notation (twine-specs, `twee-3-specification.md`): a text file of passages, each a
 /// header line `:: Name [tags] {metadata}` and the content up to the next header. This reads and
 /// writes the notation only; `TweeStory` maps it to and from stories.
@@ -44,8 +46,38 @@ public struct TweeDocument: Sendable, Equatable {
     ///   (StoryTitle, StoryData, cyd's metadata) in the file, as `body`, when it can be read there
     ///   as it is (no carriage returns to drop).
     static func parse(_ all: UnsafeBufferPointer<UInt8>, leavingBodies: Bool) -> TweeDocument {
-        let count = all.count
-        var position = count >= 3 && all[0] == 0xEF && all[1] == 0xBB && all[2] == 0xBF ? 3 : 0
+        let bom = all.count >= 3 && all[0] == 0xEF && all[1] == 0xBB && all[2] == 0xBF ? 3 : 0
+        // A large file is read in two halves, the second on another core, divided where a
+        // passage starts: a passage's lines are all in one half.
+        guard leavingBodies, all.count >= 1 << 20, let divide = Bytes.first("\n::", in: all, from: all.count / 2, to: all.count) else {
+            return parse(all, from: bom, to: all.count, leavingBodies: leavingBodies)
+        }
+        let file = TweeStory.FileBytes(bytes: all)
+        let second = BackgroundWork { () -> (TweeDocument, Int) in
+            let bytes = file.bytes!
+            var before = 0  // the lines before the second half
+            var at = 0
+            while at < divide + 1 {
+                at = Bytes.first(0x0A, in: bytes, from: at, to: divide + 1) + 1
+                before += 1
+            }
+            return (parse(bytes, from: divide + 1, to: bytes.count, leavingBodies: true), before)
+        }
+        var document = parse(all, from: bom, to: divide + 1, leavingBodies: true)
+        let (rest, before) = second.wait()
+        document.passages += rest.passages.map { passage in
+            var moved = passage
+            moved.line += before
+            return moved
+        }
+        document.strayLines += rest.strayLines.map { $0 + before }
+        return document
+    }
+
+    /// The passages of the lines of `all[start..<end]` (`end` at the end of the file or just
+    /// after a line feed), numbered from 1.
+    static func parse(_ all: UnsafeBufferPointer<UInt8>, from start: Int, to count: Int, leavingBodies: Bool) -> TweeDocument {
+        var position = start
         var passages: [Passage] = []
         var stray: [Int] = []
         var current: Passage?

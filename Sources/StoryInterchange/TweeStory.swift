@@ -98,19 +98,13 @@ public enum TweeStory {
 
     /// The Twee file as UTF-8 bytes, as written to disk.
     public static func tweeBytes(_ story: Story, format: Format = .harlowe) throws(ExportProblem) -> [UInt8] {
-        var seen = Set<String>()
-        for chapter in story.chapters {
-            // Bytes, not characters: "\r\n" is one character, equal to neither.
-            if chapter.id.isEmpty || chapter.id.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) { throw .unusableChapterID(chapter.id) }
-            if specialPassages.contains(chapter.id) { throw .reservedName(chapter.id) }
-            if !seen.insert(chapter.id).inserted { throw .duplicateChapter(chapter.id) }
-            // The header as written must read back as the id (it always should: this keeps it so).
-            guard chapter.id.utf8.contains(where: { $0 == 0x5C || $0 == 0x5B || $0 == 0x5D || $0 == 0x7B || $0 == 0x7D || Bytes.isBlank($0) }) else { continue }
-            var header: [UInt8] = []
-            TweeDocument.appendEscaped(chapter.id, to: &header)
-            let name = header.withUnsafeBufferPointer { TweeDocument.header($0, from: 0, to: $0.count, line: 0).name }
-            if name != chapter.id { throw .unusableChapterID(chapter.id) }
-        }
+        try exportDocument(story, format: format).document.bytes
+    }
+
+    /// The passages `tweeBytes` writes, and each chapter's position on Twine's story map (the
+    /// chapters' passages follow StoryTitle, StoryData and cyd's metadata, in the same order).
+    static func exportDocument(_ story: Story, format: Format) throws(ExportProblem) -> (document: TweeDocument, positions: [(x: Int, y: Int)]) {
+        if story.chapters.count < 1000, let refusal = Self.problem(story) { throw refusal }
         // Each passage is written plainly and read back as an importer reads it from the file
         // (`readBack`: line ends and all); whatever did not survive goes into the metadata. The
         // chapters are checked in two halves, one on another core.
@@ -119,18 +113,43 @@ public enum TweeStory {
         let checked: [Checked]
         let places: [(x: Int, y: Int)]
         if count >= 1000 {
-            // The layout costs about as much as checking a third of the chapters.
+            // The ids' checks and the layout cost about as much as checking a third of the chapters.
             let split = count * 3 / 4
-            let second = BackgroundWork { (TweeLayout.positions(of: story), check(story, split..<count, start: start, format: format)) }
+            let second = BackgroundWork { () -> (ExportProblem?, [(x: Int, y: Int)], [Checked]) in
+                if let refusal = Self.problem(story) { return (refusal, [], []) }
+                return (nil, TweeLayout.positions(of: story), check(story, split..<count, start: start, format: format))
+            }
             let first = check(story, 0..<split, start: start, format: format)
-            let (laidOut, rest) = second.wait()
+            let (refusal, laidOut, rest) = second.wait()
+            if let refusal { throw refusal }
             checked = first + rest
             places = laidOut
         } else {
             checked = check(story, 0..<count, start: start, format: format)
             places = TweeLayout.positions(of: story)
         }
-        return document(story, format: format, checked: checked, places: places).bytes
+        return (document(story, format: format, checked: checked, places: places), places)
+    }
+
+    /// Why the story's chapter ids cannot name its passages, if they cannot.
+    static func problem(_ story: Story) -> ExportProblem? {
+        var seen = Set<String>(minimumCapacity: story.chapters.count)
+        return story.chapters.withUnsafeBufferPointer { chapters -> ExportProblem? in
+            for index in chapters.indices {
+                let id = chapters[index].id
+                // Bytes, not characters: "\r\n" is one character, equal to neither.
+                if id.isEmpty || id.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) { return .unusableChapterID(id) }
+                if specialPassages.contains(id) { return .reservedName(id) }
+                if !seen.insert(id).inserted { return .duplicateChapter(id) }
+                // The header as written must read back as the id (it always should: this keeps it so).
+                guard id.utf8.contains(where: { $0 == 0x5C || $0 == 0x5B || $0 == 0x5D || $0 == 0x7B || $0 == 0x7D || Bytes.isBlank($0) }) else { continue }
+                var header: [UInt8] = []
+                TweeDocument.appendEscaped(id, to: &header)
+                let name = header.withUnsafeBufferPointer { TweeDocument.header($0, from: 0, to: $0.count, line: 0).name }
+                if name != id { return .unusableChapterID(id) }
+            }
+            return nil
+        }
     }
 
     /// A chapter's passage as written, and what the metadata must carry for it: its member of
@@ -250,10 +269,13 @@ public enum TweeStory {
         metadata.end(0x7D)
         metadata.end(0x7D)
         passages.append(.init(name: metadataPassage, tags: ["cyd"], content: String(decoding: metadata.out, as: UTF8.self)))
-        for (index, chapter) in story.chapters.enumerated() {
-            let (x, y) = places[index]
-            let position = "{\"position\":\"\(x),\(y)\",\"size\":\"100,100\"}"
-            passages.append(.init(name: chapter.id, metadata: position, content: checked[index].content))
+        passages.reserveCapacity(passages.count + story.chapters.count)
+        story.chapters.withUnsafeBufferPointer { chapters in
+            for index in chapters.indices {
+                let (x, y) = places[index]
+                let position = "{\"position\":\"" + String(x) + "," + String(y) + "\",\"size\":\"100,100\"}"
+                passages.append(.init(name: chapters[index].id, metadata: position, content: checked[index].content))
+            }
         }
         return TweeDocument(passages: passages)
     }
@@ -350,7 +372,8 @@ public enum TweeStory {
         var data: JSONValue?
         var metadata: JSONValue?
         var passages: [TweeDocument.Passage] = []
-        var names = Set<String>()
+        passages.reserveCapacity(document.passages.count)
+        var names = Set<String>(minimumCapacity: document.passages.count)
         for passage in document.passages {
             switch passage.name {
             case "StoryTitle":
@@ -377,59 +400,68 @@ public enum TweeStory {
         let formatName = data?["format"]?.string
         let format = Format(named: formatName)
         let storyFields = metadata?["story"]
-        // Each chapter's fields by id, looked up once each (a story may have 100,000).
-        var chapterFields: [String: JSONValue] = [:]
-        if !ignoringOverrides, case .object(let members)? = metadata?["chapters"] {
-            for (id, fields) in members where chapterFields[id] == nil { chapterFields[id] = fields }
+        /// Each chapter's fields in cyd's metadata, by id, looked up once each (a story may have
+        /// 100,000).
+        @Sendable func fields(_ metadata: JSONValue?) -> [String: JSONValue] {
+            guard !ignoringOverrides, case .object(let members)? = metadata?["chapters"] else { return [:] }
+            var fields: [String: JSONValue] = [:]
+            fields.reserveCapacity(members.count)
+            for (id, value) in members where fields[id] == nil { fields[id] = value }
+            return fields
         }
-        // The passages are read in two halves, one on another core; findings keep their order.
-        let split = passages.count >= 1000 ? passages.count / 2 : passages.count
+        // The passages are read in two halves, one on another core (with the metadata's fields
+        // gathered there first); findings keep their order.
+        let split = passages.count >= 1000 ? passages.count * 11 / 20 : passages.count
         let readable = passages
-        let second = split < passages.count ? BackgroundWork { derive(readable[split...], file: file, format: format) } : nil
+        let knownMetadata = metadata
+        let second = split < passages.count ? BackgroundWork { (fields(knownMetadata), derive(readable[split...], file: file, format: format)) } : nil
         var (chapters, found, map) = derive(passages[..<split], file: file, format: format)
-        if let (rest, restFound, restMap) = second?.wait() {
+        let chapterFields: [String: JSONValue]
+        if let (gathered, (rest, restFound, restMap)) = second?.wait() {
             chapters += rest
             found += restFound
             map.append(restMap)
+            chapterFields = gathered
+        } else {
+            chapterFields = fields(metadata)
         }
         findings += found
         places.chapters = map.chapters
         places.textLines = map.textLines
         places.choices = map.choices
+        // What cyd's metadata says of each chapter, written into it where it is.
+        var firstFlags: [Int: Bool] = [:]
         for index in chapters.indices where !chapterFields.isEmpty {
-            if let fields = chapterFields[chapters[index].id] {
-                var chapter = chapters[index]
-                if let name = fields["name"]?.string { chapter.name = name }
-                if let text = fields["text"]?.string {
-                    chapter.text = text
-                    places.chapters[index].textLines = nil
-                }
-                if let choices = fields["choices"]?.array {
-                    chapter.choices = choices.compactMap { choice in
-                        guard let target = choice["chapter_id"]?.string, let text = choice["text"]?.string else { return nil }
-                        return Choice(chapterID: target, text: text)
-                    }
-                    places.chapters[index].choices = nil
-                }
-                chapter.isEnding = fields["is_ending"]?.bool ?? false
-                chapter.picPath = fields["pic_path"]?.string
-                chapter.picAlt = fields["pic_alt"]?.string
-                chapter.vidPath = fields["vid_path"]?.string
-                chapters[index] = chapter
+            guard let fields = chapterFields[chapters[index].id] else { continue }
+            if let name = fields["name"]?.string { chapters[index].name = name }
+            if let text = fields["text"]?.string {
+                chapters[index].text = text
+                places.chapters[index].textLines = nil
             }
+            if let choices = fields["choices"]?.array {
+                chapters[index].choices = choices.compactMap { choice in
+                    guard let target = choice["chapter_id"]?.string, let text = choice["text"]?.string else { return nil }
+                    return Choice(chapterID: target, text: text)
+                }
+                places.chapters[index].choices = nil
+            }
+            chapters[index].isEnding = fields["is_ending"]?.bool ?? false
+            chapters[index].picPath = fields["pic_path"]?.string
+            chapters[index].picAlt = fields["pic_alt"]?.string
+            chapters[index].vidPath = fields["vid_path"]?.string
+            if let flag = fields["is_first_chapter"]?.bool { firstFlags[index] = flag }
         }
-        // Reading starts at StoryData's start, else at Start, else at the first passage.
-        let ids = Set(chapters.map(\.id))
+        // Reading starts at StoryData's start, else at Start, else at the first passage. The
+        // chapters' ids are the passages' names that were kept.
         var start = data?["start"]?.string
-        if let named = start, !ids.contains(named) {
+        if let named = start, !names.contains(named) {
             let line = document.passages.first { $0.name == "StoryData" }.map { $0.line + 1 } ?? 1
             findings.append(TweeFinding(kind: .startMissing(named), line: line, column: 1))
             start = nil
         }
-        let first = start ?? (ids.contains("Start") ? "Start" : chapters.first?.id)
+        let first = start ?? (names.contains("Start") ? "Start" : chapters.first?.id)
         for index in chapters.indices {
-            chapters[index].isFirstChapter = chapters[index].id == first
-            if let flag = chapterFields[chapters[index].id]?["is_first_chapter"]?.bool { chapters[index].isFirstChapter = flag }
+            chapters[index].isFirstChapter = firstFlags[index] ?? (chapters[index].id == first)
         }
         let name = storyFields?["name"]?.string ?? title ?? "Untitled story"
         let story = Story(

@@ -8,67 +8,109 @@ import StoryFormat
 public enum TwineArchive {
     /// The archive of one story (two line feeds after the element, as the specification says).
     public static func html(_ story: Story, format: TweeStory.Format = .harlowe) throws(TweeStory.ExportProblem) -> String {
-        let document = TweeDocument.parse(Array(try TweeStory.twee(story, format: format).utf8))
+        String(decoding: try htmlBytes(story, format: format), as: UTF8.self)
+    }
+
+    /// The archive as UTF-8 bytes: the passages of the Twee file `TweeStory` writes, each holding
+    /// what that file reads back as, so the archive reads back as exactly.
+    public static func htmlBytes(_ story: Story, format: TweeStory.Format = .harlowe) throws(TweeStory.ExportProblem) -> [UInt8] {
+        let (document, positions) = try TweeStory.exportDocument(story, format: format)
         var passages: [TweeDocument.Passage] = []
         var name = story.name
         var data: JSONValue?
         for passage in document.passages {
             switch passage.name {
-            case "StoryTitle": name = passage.content
+            case "StoryTitle": name = TweeStory.readBack(passage.content)
             case "StoryData": data = JSONValue.parse(Array(passage.content.utf8))
             default: passages.append(passage)
             }
         }
         let start = data?["start"]?.string
         let startPID = passages.firstIndex { $0.name == start }.map { $0 + 1 } ?? 1
-        var out = "<tw-storydata name=\"\(escape(name))\" startnode=\"\(startPID)\" creator=\"cyd\" creator-version=\"1\""
-        out += " format=\"\(escape(data?["format"]?.string ?? format.rawValue))\" format-version=\"\(escape(data?["format-version"]?.string ?? format.version))\""
-        out += " ifid=\"\(escape(data?["ifid"]?.string ?? TweeStory.ifid(for: story)))\" options=\"\" tags=\"\" zoom=\"1\" hidden>"
-        out += "<style role=\"stylesheet\" id=\"twine-user-stylesheet\" type=\"text/twine-css\"></style>"
-        out += "<script role=\"script\" id=\"twine-user-script\" type=\"text/twine-javascript\"></script>"
+        var out: [UInt8] = []
+        out.reserveCapacity(passages.reduce(1024) { $0 + $1.content.utf8.count + $1.name.utf8.count + 128 })
+        func text(_ value: String) { out.append(contentsOf: value.utf8) }
+        func escaped(_ value: String) { MarkupText.append(value, to: &out) }
+        text("<tw-storydata name=\"")
+        escaped(name)
+        text("\" startnode=\"\(startPID)\" creator=\"cyd\" creator-version=\"1\" format=\"")
+        escaped(data?["format"]?.string ?? format.rawValue)
+        text("\" format-version=\"")
+        escaped(data?["format-version"]?.string ?? format.version)
+        text("\" ifid=\"")
+        escaped(data?["ifid"]?.string ?? TweeStory.ifid(for: story))
+        text("\" options=\"\" tags=\"\" zoom=\"1\" hidden>")
+        text("<style role=\"stylesheet\" id=\"twine-user-stylesheet\" type=\"text/twine-css\"></style>")
+        text("<script role=\"script\" id=\"twine-user-script\" type=\"text/twine-javascript\"></script>")
+        // cyd's metadata passage first, then the chapters' passages, in the story's order.
+        let firstChapter = passages.count - positions.count
         for (index, passage) in passages.enumerated() {
-            let place = passage.metadata.flatMap { JSONValue.parse(Array($0.utf8)) }
-            out += "<tw-passagedata pid=\"\(index + 1)\" name=\"\(escape(passage.name))\" tags=\"\(escape(passage.tags.joined(separator: " ")))\""
-            out += " position=\"\(escape(place?["position"]?.string ?? "100,100"))\" size=\"\(escape(place?["size"]?.string ?? "100,100"))\">"
-            out += escape(passage.content) + "</tw-passagedata>"
+            let position = index >= firstChapter ? positions[index - firstChapter] : (x: 100, y: 100)
+            text("<tw-passagedata pid=\"" + String(index + 1) + "\" name=\"")
+            escaped(passage.name)
+            text("\" tags=\"")
+            escaped(passage.tags.joined(separator: " "))
+            text("\" position=\"" + String(position.x) + "," + String(position.y) + "\" size=\"100,100\">")
+            escaped(TweeStory.readBack(passage.content))
+            text("</tw-passagedata>")
         }
-        return out + "</tw-storydata>\n\n"
+        text("</tw-storydata>\n\n")
+        return out
     }
 
     /// The first story of an archive (or of a published story's HTML), read as `TweeStory` reads
-    /// Twee; findings carry the line of the passage's element in the HTML.
+    /// Twee; findings carry the line of the passage's element in the HTML. Read on the bytes (the
+    /// markup is ASCII); a passage without character references is read where it is in the file.
     public static func story(from bytes: [UInt8]) -> TweeStory.Imported {
-        let text = Substring(String(decoding: bytes, as: UTF8.self))
-        guard let storyStart = text.firstBytes("<tw-storydata") else {
+        bytes.withUnsafeBufferPointer { story(in: $0) }
+    }
+
+    static func story(in p: UnsafeBufferPointer<UInt8>) -> TweeStory.Imported {
+        let count = p.count
+        guard let storyStart = Bytes.first("<tw-storydata", in: p, from: 0, to: count) else {
             return TweeStory.Imported(story: nil, ifid: nil, format: nil, findings: [TweeFinding(kind: .noPassages, line: 1, column: 1)])
         }
-        let (attributes, afterTag) = element(text[storyStart.upperBound...])
-        let end = text[afterTag...].firstBytes("</tw-storydata>")?.lowerBound ?? text.endIndex
+        let (attributes, afterTag) = element(p, from: storyStart + 13, to: count)
+        let end = Bytes.first("</tw-storydata>", in: p, from: afterTag, to: count) ?? count
         var passages: [TweeDocument.Passage] = []
         var names: [String: String] = [:]  // pid -> name
-        var rest = text[afterTag..<end]
         // Lines are counted as the reading goes, never from the start again.
-        var counted = (index: text.startIndex, line: 1)
-        func line(at index: Substring.Index) -> Int {
-            counted = (index, counted.line + text.utf8[counted.index..<index].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) })
+        var counted = (offset: 0, line: 1)
+        func line(at offset: Int) -> Int {
+            var at = counted.offset
+            var feeds = 0
+            while true {
+                at = Bytes.first(0x0A, in: p, from: at, to: offset)
+                guard at < offset else { break }
+                feeds += 1
+                at += 1
+            }
+            counted = (offset, counted.line + feeds)
             return counted.line
         }
-        let storyLine = line(at: storyStart.lowerBound)
-        while let open = rest.firstBytes("<tw-passagedata") {
-            let (passage, contentStart) = element(rest[open.upperBound...])
-            let close = rest[contentStart...].firstBytes("</tw-passagedata>")
-            let content = rest[contentStart..<(close?.lowerBound ?? rest.endIndex)]
-            let line = line(at: open.lowerBound)
+        let storyLine = line(at: storyStart)
+        var rest = afterTag
+        while let open = Bytes.first("<tw-passagedata", in: p, from: rest, to: end) {
+            let (passage, contentStart) = element(p, from: open + 15, to: end)
+            let close = Bytes.first("</tw-passagedata>", in: p, from: contentStart, to: end)
+            let contentEnd = close ?? end
+            let line = line(at: open)
             let name = passage["name"] ?? ""
             if let pid = passage["pid"] { names[pid] = name }
             var metadata: String?
             if let position = passage["position"] {
-                metadata = JSONValue.object([("position", .string(position)), ("size", .string(passage["size"] ?? "100,100"))]).encoded
+                metadata = "{\"position\":" + JSONQuoting.quoted(position) + ",\"size\":" + JSONQuoting.quoted(passage["size"] ?? "100,100") + "}"
             }
             let tags = (passage["tags"] ?? "").split(separator: " ").map(String.init)
             // The content starts on the element's own line: the header is counted a line above.
-            passages.append(TweeDocument.Passage(name: name, tags: tags, metadata: metadata, content: unescape(content), line: line - 1))
-            rest = rest[(close?.upperBound ?? rest.endIndex)...]
+            var read = TweeDocument.Passage(name: name, tags: tags, metadata: metadata, content: "", line: line - 1)
+            if Bytes.first(0x26, in: p, from: contentStart, to: contentEnd) == contentEnd, !TweeStory.storyPassages.contains(name) {
+                read.body = contentStart..<contentEnd
+            } else {
+                read.content = unescape(p, from: contentStart, to: contentEnd)
+            }
+            passages.append(read)
+            rest = close.map { $0 + 17 } ?? end
         }
         var data: [(String, JSONValue)] = []
         if let ifid = attributes["ifid"] { data.append(("ifid", .string(ifid))) }
@@ -80,96 +122,113 @@ public enum TwineArchive {
             TweeDocument.Passage(name: "StoryData", content: JSONValue.object(data).encoded, line: storyLine),
         ]
         header += passages
-        var imported = TweeStory.read(TweeDocument(passages: header), ignoringOverrides: false)
-        if let next = text[end...].firstBytes("<tw-storydata") {
-            let line = line(at: next.lowerBound)
-            let lineStart = text.utf8[..<next.lowerBound].lastIndex(of: 0x0A).map { text.utf8.index(after: $0) } ?? text.startIndex
-            imported.findings.append(TweeFinding(kind: .moreStories, line: line, column: text.unicodeScalars[lineStart..<next.lowerBound].count + 1))
+        var imported = TweeStory.read(TweeDocument(passages: header), ignoringOverrides: false, file: TweeStory.FileBytes(bytes: p))
+        if let next = Bytes.first("<tw-storydata", in: p, from: end, to: count) {
+            let line = line(at: next)
+            var lineStart = next
+            while lineStart > 0, p[lineStart - 1] != 0x0A { lineStart -= 1 }
+            imported.findings.append(TweeFinding(kind: .moreStories, line: line, column: Bytes.scalars(p, from: lineStart, to: next) + 1))
         }
         return imported
     }
 
-    /// An element's attributes (after its name) and where its content starts.
-    static func element(_ text: Substring) -> ([String: String], Substring.Index) {
-        var attributes: [String: String] = [:]
-        var index = text.startIndex
-        let bytes = text.utf8
-        func skipSpace() { while index < text.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index = bytes.index(after: index) } }
-        while index < text.endIndex {
-            skipSpace()
-            guard index < text.endIndex else { break }
-            if bytes[index] == UInt8(ascii: ">") { return (attributes, bytes.index(after: index)) }
-            let nameStart = index
-            while index < text.endIndex, ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "="), UInt8(ascii: ">")].contains(bytes[index]) { index = bytes.index(after: index) }
-            let name = String(text[nameStart..<index]).lowercased()
-            skipSpace()
-            var value = ""
-            if index < text.endIndex, bytes[index] == UInt8(ascii: "=") {
-                index = bytes.index(after: index)
-                skipSpace()
-                if index < text.endIndex, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
-                    let quote = bytes[index]
-                    index = bytes.index(after: index)
-                    let valueStart = index
-                    while index < text.endIndex, bytes[index] != quote { index = bytes.index(after: index) }
-                    value = unescape(text[valueStart..<index])
-                    if index < text.endIndex { index = bytes.index(after: index) }
-                } else {
-                    let valueStart = index
-                    while index < text.endIndex, ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">")].contains(bytes[index]) { index = bytes.index(after: index) }
-                    value = unescape(text[valueStart..<index])
-                }
-            }
-            if !name.isEmpty, attributes[name] == nil { attributes[name] = value }
-            if name.isEmpty { index = bytes.index(after: index) }
-        }
-        return (attributes, text.endIndex)
+    /// An element's attributes (after its name, from `start`), in order, and where its content
+    /// starts. A few attributes, looked up by name: a list, not a table.
+    struct Attributes {
+        var pairs: [(name: String, value: String)] = []
+        subscript(name: String) -> String? { pairs.first { $0.name == name }?.value }
     }
 
-    /// Text for element content or a double-quoted attribute, exactly.
-    static func escape(_ value: String) -> String { MarkupText.escaped(value) }
+    static func element(_ p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> (Attributes, Int) {
+        var attributes = Attributes()
+        var index = start
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        func skipSpace() { while index < end, isSpace(p[index]) { index += 1 } }
+        while index < end {
+            skipSpace()
+            guard index < end else { break }
+            if p[index] == 0x3E { return (attributes, index + 1) }  // >
+            let nameStart = index
+            while index < end, !isSpace(p[index]), p[index] != 0x3D, p[index] != 0x3E { index += 1 }
+            let name = Bytes.string(p, nameStart, index).lowercased()
+            skipSpace()
+            var value = ""
+            if index < end, p[index] == 0x3D {  // =
+                index += 1
+                skipSpace()
+                if index < end, p[index] == 0x22 || p[index] == 0x27 {
+                    let quote = p[index]
+                    index += 1
+                    let valueStart = index
+                    while index < end, p[index] != quote { index += 1 }
+                    value = unescape(p, from: valueStart, to: index)
+                    if index < end { index += 1 }
+                } else {
+                    let valueStart = index
+                    while index < end, !isSpace(p[index]), p[index] != 0x3E { index += 1 }
+                    value = unescape(p, from: valueStart, to: index)
+                }
+            }
+            if !name.isEmpty, attributes[name] == nil { attributes.pairs.append((name, value)) }
+            if name.isEmpty { index += 1 }
+        }
+        return (attributes, end)
+    }
 
     /// HTML's character references: the five named ones Twine writes and numeric ones. Found
     /// on the bytes: a reference is ASCII, and a combining mark after its `;` is not part of it.
     static func unescape(_ value: Substring) -> String {
         guard value.utf8.contains(0x26) else { return String(value) }
-        return String(value).withBytes { p in
-            var out: [UInt8] = []
-            out.reserveCapacity(p.count)
-            var copied = 0
-            var at = Bytes.first(0x26, in: p, from: 0, to: p.count)
-            while at < p.count {
-                let limit = min(p.count, at + 13)
-                let semicolon = Bytes.first(0x3B, in: p, from: at + 1, to: limit)
-                var decoded: String?
-                if semicolon < limit {
-                    let entity = Bytes.string(p, at + 1, semicolon)
-                    switch entity {
-                    case "amp": decoded = "&"
-                    case "lt": decoded = "<"
-                    case "gt": decoded = ">"
-                    case "quot": decoded = "\""
-                    case "apos": decoded = "'"
-                    case "nbsp": decoded = "\u{A0}"
-                    default:
-                        if entity.hasPrefix("#x") || entity.hasPrefix("#X"), let code = UInt32(entity.dropFirst(2), radix: 16), let scalar = Unicode.Scalar(code) {
-                            decoded = String(scalar)
-                        } else if entity.hasPrefix("#"), let code = UInt32(entity.dropFirst()), let scalar = Unicode.Scalar(code) {
-                            decoded = String(scalar)
-                        }
-                    }
-                }
-                if let decoded {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<at]))
-                    out.append(contentsOf: decoded.utf8)
-                    copied = semicolon + 1
-                    at = Bytes.first(0x26, in: p, from: copied, to: p.count)
-                } else {
-                    at = Bytes.first(0x26, in: p, from: at + 1, to: p.count)
+        return String(value).withBytes { unescape($0, from: 0, to: $0.count) }
+    }
+
+    /// The text of `p[start..<end]` with its character references read.
+    static func unescape(_ p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String {
+        var at = Bytes.first(0x26, in: p, from: start, to: end)
+        if at == end { return Bytes.string(p, start, end) }
+        var out: [UInt8] = []
+        out.reserveCapacity(end - start)
+        var copied = start
+        func named(_ name: StaticString, at offset: Int, length: Int) -> Bool {
+            guard length == name.utf8CodeUnitCount else { return false }
+            for index in 0..<length where p[offset + index] != name.utf8Start[index] { return false }
+            return true
+        }
+        while at < end {
+            let limit = min(end, at + 13)
+            let semicolon = Bytes.first(0x3B, in: p, from: at + 1, to: limit)
+            var decoded: Unicode.Scalar?
+            if semicolon < limit {
+                let nameStart = at + 1
+                let length = semicolon - nameStart
+                if named("amp", at: nameStart, length: length) {
+                    decoded = "&"
+                } else if named("lt", at: nameStart, length: length) {
+                    decoded = "<"
+                } else if named("gt", at: nameStart, length: length) {
+                    decoded = ">"
+                } else if named("quot", at: nameStart, length: length) {
+                    decoded = "\""
+                } else if named("apos", at: nameStart, length: length) {
+                    decoded = "'"
+                } else if named("nbsp", at: nameStart, length: length) {
+                    decoded = "\u{A0}"
+                } else if length >= 2, p[nameStart] == 0x23 {  // #
+                    let hex = p[nameStart + 1] | 0x20 == 0x78  // x or X
+                    let digits = Bytes.string(p, nameStart + (hex ? 2 : 1), semicolon)
+                    decoded = UInt32(digits, radix: hex ? 16 : 10).flatMap(Unicode.Scalar.init)
                 }
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<p.count]))
-            return String(decoding: out, as: UTF8.self)
+            if let decoded {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<at]))
+                out.append(contentsOf: String(decoded).utf8)
+                copied = semicolon + 1
+                at = Bytes.first(0x26, in: p, from: copied, to: end)
+            } else {
+                at = Bytes.first(0x26, in: p, from: at + 1, to: end)
+            }
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<end]))
+        return String(decoding: out, as: UTF8.self)
     }
 }

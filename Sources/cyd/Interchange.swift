@@ -123,7 +123,7 @@ struct ExportTwee: ParsableCommand {
     static func exporting(_ story: String, to output: String?, as what: String, write: (Story) throws(TweeStory.ExportProblem) -> [UInt8]) throws {
         let (target, bytes) = try StoryInput.open(story)
         let file = LoadedFile.load(bytes, fileName: target.displayPath, options: .init(lenient: true), resolvingPointers: false)
-        guard let model = file.story?.model() else {
+        guard let model = file.story.flatMap(StoryJSON.model) else {
             throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(story))` says why")
         }
         let text: [UInt8]
@@ -166,7 +166,7 @@ struct ExportTwine: ParsableCommand {
     func run() throws {
         let format = options.format
         try ExportTwee.exporting(options.story, to: options.output, as: "passages in a Twine archive for \(format.rawValue)") { model throws(TweeStory.ExportProblem) in
-            Array(try TwineArchive.html(model, format: format).utf8)
+            try TwineArchive.htmlBytes(model, format: format)
         }
     }
 }

@@ -240,6 +240,10 @@ struct TweeTests {
         #expect(throws: TweeStory.ExportProblem.unusableChapterID("a\nb")) { try TweeStory.twee(story(["a\nb"])) }
         #expect(throws: TweeStory.ExportProblem.unusableChapterID("a\r\nb")) { try TweeStory.twee(story(["a\r\nb"])) }
         #expect(throws: TweeStory.ExportProblem.reservedName("StoryInit")) { try TweeStory.twee(story(["StoryInit"])) }
+        // A large story's ids are checked on another core, beside the layout: refused the same.
+        let many = (0..<1500).map { "c\($0)" }
+        #expect(throws: TweeStory.ExportProblem.duplicateChapter("c7")) { try TweeStory.twee(story(many + ["c7"])) }
+        #expect(throws: TweeStory.ExportProblem.unusableChapterID("a\nb")) { try TweeStory.twee(story(many + ["a\nb"])) }
     }
 
     @Test("the IFID is a version 4 UUID in capitals, the same for the same story")
@@ -295,6 +299,19 @@ struct TweeTests {
             if let choices = last.choices { #expect(choices.upperBound <= read.places.choices.count) }
         }
         #expect(StoryJSON.text(story) == StoryJSON.value(story).pretty() + "\n")
+        // A file over 1 MB is read in two halves: every passage's line is its line in the file,
+        // and a finding in the second half too.
+        var text = try TweeStory.twee(story)
+        while text.utf8.count < 1 << 20 { text += "\n:: pad\(text.utf8.count) [x]\n" + String(repeating: "Filler text. ", count: 2000) + "\n" }
+        text += "\n:: Late\n(set: $late to 1)Late.\n"
+        let big = Self.read(text)
+        // Lines as Twee counts them: at each line feed byte ("\r\n" is one character to Swift).
+        let lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let lateLine = lines.firstIndex { $0 == ":: Late" }! + 1
+        #expect(big.findings.contains(TweeFinding(kind: .macroKeptAsText(passage: "Late", code: "(set:"), line: lateLine + 1, column: 1)), "\(big.findings.suffix(3))")
+        let document = TweeDocument.parse(Array(text.utf8))
+        for passage in document.passages { #expect(lines[passage.line - 1].hasPrefix(":: "), "\(passage.name) at \(passage.line)") }
+        #expect(big.story?.chapters.prefix(3000).map(\.id) == story.chapters.map(\.id))
         // cyd's metadata passage, written a chapter at a time, is laid out as JSON values are.
         let metadata = try #require(TweeDocument.parse(Array(try TweeStory.twee(story).utf8)).passages.first { $0.name == "CydMetadata" })
         #expect(metadata.content == JSONValue.parse(Array(metadata.content.utf8))?.pretty())

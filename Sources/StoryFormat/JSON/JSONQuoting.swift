@@ -26,6 +26,10 @@ public enum JSONQuoting {
                 if end > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<end])) }
             }
             while index < utf8.count {
+                // Runs of printable ASCII are skipped eight bytes at a time; what stops the scan
+                // is looked at here (most bytes beyond ASCII are copied as they are).
+                index = plainTextEnd(utf8, from: index, to: utf8.count, except: 0x22, 0x5C)
+                guard index < utf8.count else { break }
                 let byte = utf8[index]
                 var escaped: UInt32?
                 var length = 1

@@ -46,19 +46,33 @@ public struct StorySyntax: Sendable {
     /// a chapter id or choice target holds a control character (it could not be stored and
     /// read back as it is: a NUL would cut it short).
     public func model() -> Story? {
+        guard let chapters = chapterModels(0..<chapters.count) else { return nil }
+        return model(chapters: chapters)
+    }
+
+    /// The story with `chapters` (made by `chapterModels`, perhaps a part at a time), or nil when
+    /// a required value of the story is missing or has the wrong type.
+    public func model(chapters: [Chapter]) -> Story? {
         guard let id, let name, let rating, let summary, chaptersNode != nil else { return nil }
+        return Story(
+            id: id.value, name: name.value, rating: rating.value, summary: summary.value,
+            picPath: picPath?.value, vidPath: vidPath?.value, chapters: chapters)
+    }
+
+    /// The chapters in `range` as plain values, or nil when one cannot be (see `model()`).
+    public func chapterModels(_ range: Range<Int>) -> [Chapter]? {
         func isKey(_ text: String) -> Bool {
             !text.unicodeScalars.contains { VisibleText.isUnsafe($0) && !VisibleText.isBidiControl($0.value) && $0 != "\t" && $0 != "\n" && $0 != "\r" }
         }
         var pictures: [Int: String] = [:]
         var videos: [Int: String] = [:]
         for use in media {
-            guard let chapter = use.chapter else { continue }
+            guard let chapter = use.chapter, range.contains(chapter) else { continue }
             if use.isPicture { pictures[chapter] = use.path.value } else { videos[chapter] = use.path.value }
         }
         var chapters: [Chapter] = []
-        chapters.reserveCapacity(self.chapters.count)
-        for chapter in self.chapters {
+        chapters.reserveCapacity(range.count)
+        for chapter in self.chapters[range] {
             guard let chapterID = chapter.id, isKey(chapterID.value), let nameNode = chapter.nameNode, let textNode = chapter.textNode else { return nil }
             var choices: [Choice] = []
             for choice in self.choices(of: chapter) {
@@ -72,9 +86,7 @@ public struct StorySyntax: Sendable {
                     picPath: pictures[chapter.index], picAlt: chapter.picAltNode.map { document.string($0) }, vidPath: videos[chapter.index],
                     choices: choices))
         }
-        return Story(
-            id: id.value, name: name.value, rating: rating.value, summary: summary.value,
-            picPath: picPath?.value, vidPath: vidPath?.value, chapters: chapters)
+        return chapters
     }
 }
 
