@@ -1,3 +1,4 @@
+import StoryCheck
 import StoryFormat
 
 /// Twine 2's archive HTML (twine-specs, `twine-2-archive-spec.md` and `twine-2-htmloutput-spec.md`):
@@ -42,20 +43,36 @@ public enum TwineArchive {
         text("\" options=\"\" tags=\"\" zoom=\"1\" hidden>")
         text("<style role=\"stylesheet\" id=\"twine-user-stylesheet\" type=\"text/twine-css\"></style>")
         text("<script role=\"script\" id=\"twine-user-script\" type=\"text/twine-javascript\"></script>")
-        // cyd's metadata passage first, then the chapters' passages, in the story's order.
+        // cyd's metadata passage first, then the chapters' passages, in the story's order; a
+        // large story's second half written on another core.
         let firstChapter = passages.count - positions.count
-        for (index, passage) in passages.enumerated() {
-            let position = index >= firstChapter ? positions[index - firstChapter] : (x: 100, y: 100)
-            text("<tw-passagedata pid=\"" + String(index + 1) + "\" name=\"")
-            escaped(passage.name)
-            text("\" tags=\"")
-            escaped(passage.tags.joined(separator: " "))
-            text("\" position=\"" + String(position.x) + "," + String(position.y) + "\" size=\"100,100\">")
-            escaped(TweeStory.readBack(passage.content))
-            text("</tw-passagedata>")
-        }
+        let split = passages.count >= 1000 ? passages.count / 2 : passages.count
+        let all = passages
+        let second = split < passages.count ? BackgroundWork { () -> [UInt8] in
+            var part: [UInt8] = []
+            write(all, split..<all.count, positions: positions, firstChapter: firstChapter, to: &part)
+            return part
+        } : nil
+        write(passages, 0..<split, positions: positions, firstChapter: firstChapter, to: &out)
+        if let second { out += second.wait() }
         text("</tw-storydata>\n\n")
         return out
+    }
+
+    /// The `<tw-passagedata>` elements of `passages[range]` (pid counts from 1 over all of them).
+    static func write(_ passages: [TweeDocument.Passage], _ range: Range<Int>, positions: [(x: Int, y: Int)], firstChapter: Int, to out: inout [UInt8]) {
+        out.reserveCapacity(out.count + passages[range].reduce(0) { $0 + $1.content.utf8.count + $1.name.utf8.count + 128 })
+        for index in range {
+            let passage = passages[index]
+            let position = index >= firstChapter ? positions[index - firstChapter] : (x: 100, y: 100)
+            out.append(contentsOf: ("<tw-passagedata pid=\"" + String(index + 1) + "\" name=\"").utf8)
+            MarkupText.append(passage.name, to: &out)
+            out.append(contentsOf: "\" tags=\"".utf8)
+            MarkupText.append(passage.tags.joined(separator: " "), to: &out)
+            out.append(contentsOf: ("\" position=\"" + String(position.x) + "," + String(position.y) + "\" size=\"100,100\">").utf8)
+            MarkupText.append(TweeStory.readBack(passage.content), to: &out)
+            out.append(contentsOf: "</tw-passagedata>".utf8)
+        }
     }
 
     /// The first story of an archive (or of a published story's HTML), read as `TweeStory` reads
@@ -72,31 +89,75 @@ public enum TwineArchive {
         }
         let (attributes, afterTag) = element(p, from: storyStart + 13, to: count)
         let end = Bytes.first("</tw-storydata>", in: p, from: afterTag, to: count) ?? count
-        var passages: [TweeDocument.Passage] = []
-        var names: [String: String] = [:]  // pid -> name
-        // Lines are counted as the reading goes, never from the start again.
-        var counted = (offset: 0, line: 1)
-        func line(at offset: Int) -> Int {
-            var at = counted.offset
-            var feeds = 0
-            while true {
-                at = Bytes.first(0x0A, in: p, from: at, to: offset)
-                guard at < offset else { break }
-                feeds += 1
-                at += 1
+        let storyLine = lines(in: p, from: 0, to: storyStart) + 1
+        // A large archive's passages are read in two halves, the second on another core,
+        // divided where an element starts.
+        var passages: [TweeDocument.Passage]
+        var names: [String: String]  // pid -> name
+        if end - afterTag >= 1 << 20, let divide = Bytes.first("<tw-passagedata", in: p, from: afterTag + (end - afterTag) / 2, to: end) {
+            let file = TweeStory.FileBytes(bytes: p)
+            let second = BackgroundWork { () -> ([TweeDocument.Passage], [String: String]) in
+                let p = file.bytes!
+                return elements(p, from: divide, to: end, line: lines(in: p, from: 0, to: divide) + 1)
             }
-            counted = (offset, counted.line + feeds)
+            (passages, names) = elements(p, from: afterTag, to: divide, line: storyLine + lines(in: p, from: storyStart, to: afterTag))
+            let (rest, restNames) = second.wait()
+            passages += rest
+            names.merge(restNames) { first, _ in first }
+        } else {
+            (passages, names) = elements(p, from: afterTag, to: end, line: storyLine + lines(in: p, from: storyStart, to: afterTag))
+        }
+        var data: [(String, JSONValue)] = []
+        if let ifid = attributes["ifid"] { data.append(("ifid", .string(ifid))) }
+        if let format = attributes["format"] { data.append(("format", .string(format))) }
+        if let version = attributes["format-version"] { data.append(("format-version", .string(version))) }
+        if let start = attributes["startnode"].flatMap({ names[$0] }) { data.append(("start", .string(start))) }
+        var header = [
+            TweeDocument.Passage(name: "StoryTitle", content: attributes["name"] ?? "", line: storyLine),
+            TweeDocument.Passage(name: "StoryData", content: JSONValue.object(data).encoded, line: storyLine),
+        ]
+        header += passages
+        var imported = TweeStory.read(TweeDocument(passages: header), ignoringOverrides: false, file: TweeStory.FileBytes(bytes: p))
+        if let next = Bytes.first("<tw-storydata", in: p, from: end, to: count) {
+            let line = lines(in: p, from: 0, to: next) + 1
+            var lineStart = next
+            while lineStart > 0, p[lineStart - 1] != 0x0A { lineStart -= 1 }
+            imported.findings.append(TweeFinding(kind: .moreStories, line: line, column: Bytes.scalars(p, from: lineStart, to: next) + 1))
+        }
+        return imported
+    }
+
+    /// The line feeds in `p[start..<end]`.
+    static func lines(in p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var at = start
+        var feeds = 0
+        while true {
+            at = Bytes.first(0x0A, in: p, from: at, to: end)
+            guard at < end else { return feeds }
+            feeds += 1
+            at += 1
+        }
+    }
+
+    /// The `<tw-passagedata>` elements in `p[start..<end]` as passages, and each one's name by its
+    /// pid; `line` is the line `start` is on.
+    static func elements(_ p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, line startLine: Int) -> ([TweeDocument.Passage], [String: String]) {
+        var passages: [TweeDocument.Passage] = []
+        var names: [String: String] = [:]
+        // Lines are counted as the reading goes, never from the start again.
+        var counted = (offset: start, line: startLine)
+        func line(at offset: Int) -> Int {
+            counted = (offset, counted.line + lines(in: p, from: counted.offset, to: offset))
             return counted.line
         }
-        let storyLine = line(at: storyStart)
-        var rest = afterTag
+        var rest = start
         while let open = Bytes.first("<tw-passagedata", in: p, from: rest, to: end) {
             let (passage, contentStart) = element(p, from: open + 15, to: end)
             let close = Bytes.first("</tw-passagedata>", in: p, from: contentStart, to: end)
             let contentEnd = close ?? end
             let line = line(at: open)
             let name = passage["name"] ?? ""
-            if let pid = passage["pid"] { names[pid] = name }
+            if let pid = passage["pid"], names[pid] == nil { names[pid] = name }
             var metadata: String?
             if let position = passage["position"] {
                 metadata = "{\"position\":" + JSONQuoting.quoted(position) + ",\"size\":" + JSONQuoting.quoted(passage["size"] ?? "100,100") + "}"
@@ -112,24 +173,7 @@ public enum TwineArchive {
             passages.append(read)
             rest = close.map { $0 + 17 } ?? end
         }
-        var data: [(String, JSONValue)] = []
-        if let ifid = attributes["ifid"] { data.append(("ifid", .string(ifid))) }
-        if let format = attributes["format"] { data.append(("format", .string(format))) }
-        if let version = attributes["format-version"] { data.append(("format-version", .string(version))) }
-        if let start = attributes["startnode"].flatMap({ names[$0] }) { data.append(("start", .string(start))) }
-        var header = [
-            TweeDocument.Passage(name: "StoryTitle", content: attributes["name"] ?? "", line: storyLine),
-            TweeDocument.Passage(name: "StoryData", content: JSONValue.object(data).encoded, line: storyLine),
-        ]
-        header += passages
-        var imported = TweeStory.read(TweeDocument(passages: header), ignoringOverrides: false, file: TweeStory.FileBytes(bytes: p))
-        if let next = Bytes.first("<tw-storydata", in: p, from: end, to: count) {
-            let line = line(at: next)
-            var lineStart = next
-            while lineStart > 0, p[lineStart - 1] != 0x0A { lineStart -= 1 }
-            imported.findings.append(TweeFinding(kind: .moreStories, line: line, column: Bytes.scalars(p, from: lineStart, to: next) + 1))
-        }
-        return imported
+        return (passages, names)
     }
 
     /// An element's attributes (after its name, from `start`), in order, and where its content

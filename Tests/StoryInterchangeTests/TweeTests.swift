@@ -312,6 +312,20 @@ struct TweeTests {
         let document = TweeDocument.parse(Array(text.utf8))
         for passage in document.passages { #expect(lines[passage.line - 1].hasPrefix(":: "), "\(passage.name) at \(passage.line)") }
         #expect(big.story?.chapters.prefix(3000).map(\.id) == story.chapters.map(\.id))
+        // So is a Twine archive over 1 MB, written and read in two halves.
+        var long = story
+        for index in long.chapters.indices { long.chapters[index].text += "\n\n" + String(repeating: "A long passage of text. ", count: 20) }
+        long.chapters[2999].text += "\n(set: $late to 1)"
+        let html = try TwineArchive.htmlBytes(long)
+        #expect(html.count > 1 << 20)
+        let archived = TwineArchive.story(from: html)
+        #expect(archived.story == long)
+        let element = Array("name=\"c2999\"".utf8)
+        let at = try #require((0...(html.count - element.count)).last { Array(html[$0..<($0 + element.count)]) == element })
+        let elementLine = html[..<at].count { $0 == 0x0A } + 1
+        let late = try #require(archived.findings.last { if case .macroKeptAsText("c2999", "(set:") = $0.kind { true } else { false } })
+        #expect(late.line > elementLine, "the macro is in the passage's text, after its element starts: \(late.line) vs \(elementLine)")
+        #expect(late.line == elementLine + long.chapters[2999].text.utf8.count { $0 == 0x0A } , "\(late)")
         // cyd's metadata passage, written a chapter at a time, is laid out as JSON values are.
         let metadata = try #require(TweeDocument.parse(Array(try TweeStory.twee(story).utf8)).passages.first { $0.name == "CydMetadata" })
         #expect(metadata.content == JSONValue.parse(Array(metadata.content.utf8))?.pretty())

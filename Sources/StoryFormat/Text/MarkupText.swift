@@ -18,7 +18,12 @@ public enum MarkupText {
         if out.capacity < needed { out.reserveCapacity(max(needed, out.capacity * 2)) }
         value.withUTF8 { bytes in
             var copied = 0
-            for index in 0..<bytes.count {
+            var index = 0
+            while index < bytes.count {
+                // Eight bytes at a time while none of them is one of the five.
+                index = firstMarkup(bytes, from: index)
+                guard index < bytes.count else { break }
+                defer { index += 1 }
                 let reference: StaticString
                 switch bytes[index] {
                 case 0x26: reference = "&amp;"
@@ -34,5 +39,25 @@ public enum MarkupText {
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<bytes.count]))
         }
+    }
+
+    /// The first byte at or after `start` that may be one of the five (every one that is; a word
+    /// holding none is passed over whole).
+    static func firstMarkup(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return bytes.count }
+        let raw = UnsafeRawPointer(base)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func holds(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+            let x = word ^ (ones &* UInt64(byte))
+            return (x &- ones) & ~x & highs
+        }
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if holds(word, 0x26) | holds(word, 0x3C) | holds(word, 0x3E) | holds(word, 0x22) | holds(word, 0x27) != 0 { return index }
+            index += 8
+        }
+        return index
     }
 }
