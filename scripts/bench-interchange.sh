@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Benchmark: Twee and Twine archives in and out, and EPUB gamebooks, against `cyd validate` of the
 # same story (the target: import and export within 3x validate; an EPUB of 5,000 chapters under
-# 5 s and 200 MB). Side by side in one hyperfine run, alternating, so the machine's noise falls
-# on all of them alike; prints medians, ratios to validate and peak memory.
+# 5 s and 200 MB). Side by side in rounds (validate, then each command once), so the machine's
+# noise falls on a command and the validate it is compared with alike; prints medians, the
+# median of each round's ratio to validate, and peak memory (GNU time).
 #
 # The bad day too: a Twee file written the way Twine authors write (a macro in every passage, a
 # setter link in every tenth), so the import reports one finding a passage, and `cyd validate`
 # of that .twee file (the same import, every rule, positions in the .twee file).
 #
-# usage: scripts/bench-interchange.sh [CHAPTERS]   (default 100000; BENCH_DIR keeps the files)
+# usage: scripts/bench-interchange.sh [CHAPTERS]   (default 100000; BENCH_DIR keeps the files;
+#        RUNS=N rounds, default 7)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 chapters=${1:-100000}
@@ -38,17 +40,30 @@ PY
 epub_story="$work/story-5000.json"
 [ -f "$epub_story" ] || python3 scripts/generate-story.py 5000 "$epub_story"
 
-# -i: the author's file has findings; validate exits 1 for its warnings only under --strict.
-hyperfine -N -i --style none --warmup 1 --runs "${RUNS:-7}" --export-json "$work/interchange.json" \
-  -n validate "$cyd validate $story" \
-  -n "export twee" "$cyd export twee $story -o $work/out.twee" \
-  -n "import twee" "$cyd import twee $work/story.twee -o $work/back.json" \
-  -n "export twine" "$cyd export twine $story -o $work/out.html" \
-  -n "import twine" "$cyd import twine $work/story.html -o $work/back-html.json" \
-  -n "import twee, a finding a passage" "$cyd import twee $work/authored.twee -o $work/authored.json" \
-  -n "validate story.twee" "$cyd validate --max-per-rule 0 $work/authored.twee" >/dev/null
-hyperfine -N --style none --warmup 1 --runs 5 --export-json "$work/epub.json" \
-  -n "export epub (5,000 chapters)" "$cyd export epub $epub_story -o $work/book.epub" >/dev/null
+# Rounds: in each, validate and then every other command once, so that a slow spell of this
+# noisy machine falls on a command and the validate it is compared with alike; the ratio of a
+# command is the median of its rounds' ratios.
+python3 - "$work/interchange.json" "${RUNS:-7}" \
+  validate "$cyd validate $story" \
+  "export twee" "$cyd export twee $story -o $work/out.twee" \
+  "import twee" "$cyd import twee $work/story.twee -o $work/back.json" \
+  "export twine" "$cyd export twine $story -o $work/out.html" \
+  "import twine" "$cyd import twine $work/story.html -o $work/back-html.json" \
+  "import twee, a finding a passage" "$cyd import twee $work/authored.twee -o $work/authored.json" \
+  "validate story.twee" "$cyd validate --max-per-rule 0 $work/authored.twee" \
+  "export epub (5,000 chapters)" "$cyd export epub $epub_story -o $work/book.epub" <<'PY'
+import json, shlex, subprocess, sys, time
+out, runs, pairs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+commands = list(zip(pairs[0::2], pairs[1::2]))
+times = {name: [] for name, _ in commands}
+for round in range(runs + 1):  # the first round warms the caches and is not kept
+    for name, command in commands:
+        start = time.perf_counter()
+        subprocess.run(shlex.split(command), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if round > 0:
+            times[name].append(time.perf_counter() - start)
+json.dump(times, open(out, "w"))
+PY
 
 : >"$work/peaks.txt"
 peak() { # name, command...
@@ -73,16 +88,15 @@ python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])) != json.load(
 python3 - "$work" "$story" "$findings" "$same" <<'PY'
 import json, os, statistics, sys
 work, story, findings, same = sys.argv[1:]
-results = {}
-for name in ("interchange", "epub"):
-    for r in json.load(open(f"{work}/{name}.json"))["results"]:
-        results[r["command"]] = (statistics.median(r["times"]), min(r["times"]), max(r["times"]))
+times = json.load(open(f"{work}/interchange.json"))
 peaks = dict(line.rstrip("\n").split("\t") for line in open(f"{work}/peaks.txt"))
-base = results["validate"][0]
-print(f"story: {os.path.getsize(story) / 1e6:.1f} MB of story.json; its .twee {os.path.getsize(work + '/story.twee') / 1e6:.1f} MB")
-print(f"{'command':<34} {'median s':>9} {'range s':>13} {'/ validate':>11} {'peak MB':>8}")
-for name, (median, low, high) in results.items():
-    ratio = f"{median / base:.2f}" if "epub" not in name else "-"
-    print(f"{name:<34} {median:>9.3f} {low:>6.2f}-{high:<6.2f} {ratio:>11} {int(peaks.get(name, 0)) / 1024:>8.0f}")
+base = times["validate"]
+print(f"story: {os.path.getsize(story) / 1e6:.1f} MB of story.json; its .twee {os.path.getsize(work + '/story.twee') / 1e6:.1f} MB; {len(base)} rounds")
+print(f"{'command':<34} {'median s':>9} {'range s':>13} {'/ validate':>11} {'ratio range':>12} {'peak MB':>8}")
+for name, runs in times.items():
+    ratios = [run / v for run, v in zip(runs, base)]
+    ratio = f"{statistics.median(ratios):.2f}" if "epub" not in name else "-"
+    spread = f"{min(ratios):.2f}-{max(ratios):.2f}" if "epub" not in name else "-"
+    print(f"{name:<34} {statistics.median(runs):>9.3f} {min(runs):>6.2f}-{max(runs):<6.2f} {ratio:>11} {spread:>12} {int(peaks.get(name, 0)) / 1024:>8.0f}")
 print(f"\nthe author's file: {findings} findings; import twee of the exported file gives back the same story: {same}")
 PY

@@ -57,7 +57,7 @@ public enum TweeStory {
             switch self {
             case .harlowe: "3.3.9"
             case .sugarcube: "2.37.3"
-            case .chapbook: "2.2.0"
+            case .chapbook: "2.3.0"
             }
         }
 
@@ -167,8 +167,10 @@ public enum TweeStory {
         // Through a buffer: each chapter is looked at where it is, not copied out of the array.
         story.chapters.withUnsafeBufferPointer { chapters in
             for index in range {
-                let content = content(of: chapters[index], format: format)
-                let back = derive(content: readBack(content), name: chapters[index].id, firstLine: 0, format: format, findings: &unused, map: &noMap)
+                // Kept as the file reads it back (a carriage return before a line feed and blank
+                // lines at the end are not read): what is checked is what is written.
+                let content = readBack(content(of: chapters[index], format: format))
+                let back = derive(content: content, name: chapters[index].id, firstLine: 0, format: format, findings: &unused, map: &noMap)
                 unused.removeAll(keepingCapacity: true)
                 let fields = overrides(chapters[index], back: back, start: start)
                 var member: [UInt8]?

@@ -70,7 +70,8 @@ public enum TwineArchive {
             out.append(contentsOf: "\" tags=\"".utf8)
             MarkupText.append(passage.tags.joined(separator: " "), to: &out)
             out.append(contentsOf: ("\" position=\"" + String(position.x) + "," + String(position.y) + "\" size=\"100,100\">").utf8)
-            MarkupText.append(TweeStory.readBack(passage.content), to: &out)
+            // Chapters' passages hold what the Twee file reads back already; the others may not.
+            MarkupText.append(index >= firstChapter ? passage.content : TweeStory.readBack(passage.content), to: &out)
             out.append(contentsOf: "</tw-passagedata>".utf8)
         }
     }
