@@ -98,10 +98,46 @@ enum Bytes {
         return character.isLetter || character.isNumber
     }
 
+    /// A number's decimal digits, appended.
+    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        if value < 0 { out.append(0x2D) }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var rest = value.magnitude
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = 0x30 + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            out.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
+
     /// Whether `byte` may be part of a macro's name: an ASCII letter, or any byte of a character
     /// beyond ASCII (names in other scripts count as letters).
     @inline(__always)
     static func isNameByte(_ byte: UInt8) -> Bool { byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) }
+}
+
+extension Array where Element == UInt8 {
+    /// Room for `capacity` bytes. A large output (a 100,000-chapter story is tens of megabytes)
+    /// asks the kernel for huge pages, where it gives them on request: each page of memory first
+    /// written costs a fault, and a 2 MiB page is one fault where 4 KiB pages are 512.
+    mutating func reserveLarge(_ capacity: Int) {
+        reserveCapacity(capacity)
+        #if canImport(Glibc)
+        guard capacity >= 8 << 20 else { return }
+        let huge = 2 << 20
+        withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
+            let end = (Int(bitPattern: base) + capacity) & ~(huge - 1)
+            if end > start, let address = UnsafeMutableRawPointer(bitPattern: start) { _ = madvise(address, end - start, MADV_HUGEPAGE) }
+        }
+        #endif
+    }
 }
 
 extension String {

@@ -24,12 +24,12 @@ public enum StoryJSON {
         let split = count >= 1000 ? count / 2 : count
         let second = split < count ? BackgroundWork { () -> [UInt8] in
             var writer = PrettyWriter(levels: [true, true, true])
-            writer.out.reserveCapacity(estimate(story, split..<count))
+            writer.out.reserveLarge(estimate(story, split..<count))
             write(story, split..<count, into: &writer)
             return writer.out
         } : nil
         var writer = PrettyWriter()
-        writer.out.reserveCapacity(estimate(story, 0..<count) + 1024)
+        writer.out.reserveLarge(estimate(story, 0..<count) + 1024)
         writer.begin(0x7B)
         writer.key("story")
         writer.begin(0x7B)

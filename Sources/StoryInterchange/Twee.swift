@@ -187,7 +187,7 @@ public struct TweeDocument: Sendable, Equatable {
     /// The file as UTF-8 bytes.
     public var bytes: [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(passages.reduce(0) { $0 + $1.content.utf8.count + $1.name.utf8.count + 64 })
+        out.reserveLarge(passages.reduce(0) { $0 + $1.content.utf8.count + $1.name.utf8.count + 64 })
         for (index, passage) in passages.enumerated() {
             if index > 0 { out.append(0x0A); out.append(0x0A) }
             out.append(0x3A); out.append(0x3A); out.append(0x20)

@@ -29,7 +29,7 @@ public enum TwineArchive {
         let start = data?["start"]?.string
         let startPID = passages.firstIndex { $0.name == start }.map { $0 + 1 } ?? 1
         var out: [UInt8] = []
-        out.reserveCapacity(passages.reduce(1024) { $0 + $1.content.utf8.count + $1.name.utf8.count + 128 })
+        out.reserveLarge(passages.reduce(1024) { $0 + $1.content.utf8.count + $1.name.utf8.count + 128 } * 21 / 20)
         func text(_ value: String) { out.append(contentsOf: value.utf8) }
         func escaped(_ value: String) { MarkupText.append(value, to: &out) }
         text("<tw-storydata name=\"")
@@ -61,15 +61,25 @@ public enum TwineArchive {
 
     /// The `<tw-passagedata>` elements of `passages[range]` (pid counts from 1 over all of them).
     static func write(_ passages: [TweeDocument.Passage], _ range: Range<Int>, positions: [(x: Int, y: Int)], firstChapter: Int, to out: inout [UInt8]) {
-        out.reserveCapacity(out.count + passages[range].reduce(0) { $0 + $1.content.utf8.count + $1.name.utf8.count + 128 })
+        out.reserveLarge(out.count + passages[range].reduce(0) { $0 + $1.content.utf8.count + $1.name.utf8.count + 128 } * 21 / 20)
         for index in range {
             let passage = passages[index]
             let position = index >= firstChapter ? positions[index - firstChapter] : (x: 100, y: 100)
-            out.append(contentsOf: ("<tw-passagedata pid=\"" + String(index + 1) + "\" name=\"").utf8)
+            // Piece by piece into the output: no string is made for a passage's element.
+            out.append(contentsOf: "<tw-passagedata pid=\"".utf8)
+            Bytes.appendDecimal(index + 1, to: &out)
+            out.append(contentsOf: "\" name=\"".utf8)
             MarkupText.append(passage.name, to: &out)
             out.append(contentsOf: "\" tags=\"".utf8)
-            MarkupText.append(passage.tags.joined(separator: " "), to: &out)
-            out.append(contentsOf: ("\" position=\"" + String(position.x) + "," + String(position.y) + "\" size=\"100,100\">").utf8)
+            for (number, tag) in passage.tags.enumerated() {
+                if number > 0 { out.append(0x20) }
+                MarkupText.append(tag, to: &out)
+            }
+            out.append(contentsOf: "\" position=\"".utf8)
+            Bytes.appendDecimal(position.x, to: &out)
+            out.append(0x2C)
+            Bytes.appendDecimal(position.y, to: &out)
+            out.append(contentsOf: "\" size=\"100,100\">".utf8)
             // Chapters' passages hold what the Twee file reads back already; the others may not.
             MarkupText.append(index >= firstChapter ? passage.content : TweeStory.readBack(passage.content), to: &out)
             out.append(contentsOf: "</tw-passagedata>".utf8)
