@@ -4,6 +4,12 @@ import HummingbirdCore
 import NIOCore
 import NIOHTTPTypes
 import StoryWeb
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Every request passes here first. In order: the Host header must name this server (no DNS
 /// rebinding: only IP literals and localhost, on our port); on a LAN, the access token must come
@@ -18,11 +24,11 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
     let routes: Routes
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        try await handle(request, context: context) { request, context in
-            if request.method == .get, let page = server.cache.page(ReaderServer.cacheKey(request, context), at: context.version) {
-                return ReaderServer.html(page)
-            }
-            return try await routes.respond(to: request, context: context)
+        // Most kept pages are answered before they get here (`KeptPages`); one that comes while
+        // another answer on the connection is being made is answered here, the same way.
+        if let page = server.keptPage(request.head) { return ReaderServer.html(page) }
+        return try await handle(request, context: context) { request, context in
+            try await routes.respond(to: request, context: context)
         }
     }
 
@@ -96,7 +102,12 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
         }
 
         do {
-            return try await next(request, context)
+            let response = try await next(request, context)
+            // An address no route knows gets the router's bare 404: it gets words too.
+            if response.status == .notFound, response.headers[.contentType] == nil {
+                return ReaderServer.html(Pages.message(title: "Page not found", ["There is no page at this address."], reader: server.reader(context)), status: .notFound)
+            }
+            return response
         } catch let error as HTTPError where error.status == .notFound {
             return ReaderServer.html(Pages.message(title: "Page not found", ["There is no page at this address."], reader: server.reader(context)), status: .notFound)
         } catch {
@@ -106,6 +117,104 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
         }
     }
 
+}
+
+extension ReaderServer {
+    /// The page a GET asks for, when it is kept (`PageCache`) and the gate would let the request
+    /// through as it is: our Host, the access cookie on a LAN, a profile settled (by its cookie,
+    /// or the default one when it is the only one). Nil sends the request through the gate and
+    /// the routes, which say what is wrong or make the page. Made without waiting on anything,
+    /// so an event loop can answer with it at once.
+    func keptPage(_ head: HTTPRequest) -> ByteBuffer? {
+        guard head.method == .get, let authority = head.authority, authority == printedAuthority || Guards.isOurHost(authority, port: boundPort),
+            let target = head.path, !target.hasPrefix("/assets/")
+        else { return nil }
+        let cookies = Forms.cookies(head.headerFields[.cookie])
+        if case .token(let token) = configuration.access, !Forms.sameSecret(cookies[Cookies.access], token) { return nil }
+        let version = cache.settle()
+        let profile: String
+        if let chosen = cookies[Cookies.profile].map({ Forms.decode(Array($0.utf8), plusIsSpace: false) }), !chosen.isEmpty, chosen.count <= ReaderServer.nameLimit {
+            profile = chosen
+        } else if let others = try? cache.otherProfiles(at: version, { try library.hasProfile(besides: configuration.defaultProfile) }), !others {
+            profile = configuration.defaultProfile
+        } else {
+            return nil  // a picker first, or the library could not say
+        }
+        let uri = URI(target)
+        return cache.page(Self.cacheKey(profile: profile, path: uri.path, query: uri.query), at: version)
+    }
+}
+
+/// Answers a GET whose page is kept on the event loop it came in on, before Hummingbird makes a
+/// request of it: no task is started and no router consulted (the gate's rules are the same:
+/// `ReaderServer.keptPage`). Only when no other answer on the connection is being made, so
+/// answers keep the order of their requests; the answer is written when the request has ended,
+/// so `RequestDeadline` sees the request end before its answer.
+final class KeptPages: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    let server: ReaderServer
+    /// Requests passed on whose answers have not ended.
+    private var passedOn = 0
+    /// The page for the request being read, answered here when it ends.
+    private var answer: ByteBuffer?
+
+    init(server: ReaderServer) { self.server = server }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            if passedOn == 0, head.headerFields[.connection].map({ $0.lowercased() != "close" }) ?? true, let page = server.keptPage(head) {
+                answer = page
+                return
+            }
+            answer = nil
+            passedOn += 1
+            context.fireChannelRead(data)
+        case .body:
+            if answer == nil { context.fireChannelRead(data) }
+        case .end:
+            guard let page = answer else {
+                context.fireChannelRead(data)
+                return
+            }
+            answer = nil
+            var response = HTTPResponse(status: .ok, headerFields: ReaderServer.pageHeaders)
+            response.headerFields[.contentLength] = String(page.readableBytes)
+            response.headerFields[.date] = HTTPDate.now()
+            context.write(wrapOutboundOut(.head(response)), promise: nil)
+            context.write(wrapOutboundOut(.body(page)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { passedOn = max(0, passedOn - 1) }
+        context.write(data, promise: promise)
+    }
+}
+
+/// The Date header's value (RFC 9110's IMF-fixdate), made once a second.
+enum HTTPDate {
+    private static let made = Mutex((second: 0, text: ""))
+
+    static func now() -> String {
+        let second = time(nil)
+        return made.withLock { made in
+            if made.second != second {
+                var seconds = second
+                var parts = tm()
+                gmtime_r(&seconds, &parts)
+                let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"], months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+                func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+                made = (second, "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT")
+            }
+            return made.text
+        }
+    }
 }
 
 /// The gate's rules that depend on nothing but their inputs.

@@ -76,7 +76,7 @@ public final class ReaderServer: Sendable {
         routes(router)
         let deadline = TimeAmount.milliseconds(Int64(configuration.requestDeadline * 1000))
         let http = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [RequestDeadline(limit: deadline)],
+            additionalChannelHandlers: [RequestDeadline(limit: deadline), KeptPages(server: self)],
             idleTimeout: deadline,
             httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
         let app = Application(
@@ -158,7 +158,11 @@ public final class ReaderServer: Sendable {
 
     /// Where a GET's page is kept: who reads it, and its address.
     static func cacheKey(_ request: Request, _ context: ReaderContext) -> String {
-        context.profile + "\u{0}" + request.uri.path + "?" + (request.uri.query ?? "")
+        cacheKey(profile: context.profile, path: request.uri.path, query: request.uri.query)
+    }
+
+    static func cacheKey(profile: String, path: String, query: String?) -> String {
+        profile + "\u{0}" + path + "?" + (query ?? "")
     }
 
     /// The story a URL names, or the page saying it is not (or no longer) in the library.

@@ -318,6 +318,54 @@ def guard_checks(base, token, story, deadline):
     response, _ = request("GET", "/", jar, host_header=f"{host}:{port + 1}")
     check("our address with another port is refused", response.status == 421, response.status)
 
+    # Pipelined requests on one connection: kept pages are answered before the router (on the
+    # event loop), made pages after it; the answers come in the order of the requests, each whole.
+    sock = socket.create_connection((host, port), timeout=15)
+    pipelined = [("/", 200, "<h1>Stories</h1>"), (f"/stories/{story}", 200, 'name="token"'), ("/no-such-page", 404, "Page not found"),
+                 ("/", 200, "<h1>Stories</h1>"), (f"/stories/{story}/-/marks", 200, "<h1>"), ("/", 200, "<h1>Stories</h1>")]
+    sock.sendall(b"".join(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nCookie: cyd_access={token}\r\n\r\n".encode() for path, _, _ in pipelined))
+    buffer = b""
+
+    def next_response():
+        nonlocal buffer
+        while b"\r\n\r\n" not in buffer:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return None
+            buffer += chunk
+        head, buffer = buffer.split(b"\r\n\r\n", 1)
+        lines = head.decode("latin-1").split("\r\n")
+        fields = {name.strip().lower(): value.strip() for name, value in (line.split(":", 1) for line in lines[1:])}
+        length = int(fields.get("content-length", "0"))
+        while len(buffer) < length:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return None
+            buffer += chunk
+        body, buffer = buffer[:length], buffer[length:]
+        return int(lines[0].split()[1]), fields, body.decode("utf-8", "replace")
+
+    answers = [next_response() for _ in pipelined]
+    sock.close()
+    in_order = all(a is not None and a[0] == status and needle in a[2] for a, (_, status, needle) in zip(answers, pipelined))
+    check("six pipelined GETs on one connection (kept pages, made pages, a 404) are answered in order, each whole",
+          in_order, [(a[0], a[2][:60]) if a else None for a in answers])
+    check("a kept page carries the security headers, its length and the date",
+          all(a is not None and "script-src 'self'" in a[1].get("content-security-policy", "") and a[1].get("cache-control") == "no-store"
+              and re.fullmatch(r"[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d GMT", a[1].get("date", "")) for a in answers if a and a[0] == 200),
+          [a[1] for a in answers[:1] if a])
+    sock = socket.create_connection((host, port), timeout=15)
+    sock.sendall(f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nCookie: cyd_access={token}\r\nConnection: close\r\n\r\n".encode())
+    received = b""
+    while True:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        received += chunk
+    sock.close()
+    check("a kept page asked for with Connection: close is answered, then the connection closed", received.startswith(b"HTTP/1.1 200") and b"<h1>Stories</h1>" in received,
+          received[:80])
+
     try:
         response, _ = request("GET", "/", {**jar, "X-Big": "a" * 40000})
         status = response.status
