@@ -45,6 +45,18 @@ enum Bytes {
         return nil
     }
 
+    /// The line feeds in `p[start..<end]`.
+    static func lineFeeds(in p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var at = start
+        var feeds = 0
+        while true {
+            at = first(0x0A, in: p, from: at, to: end)
+            guard at < end else { return feeds }
+            feeds += 1
+            at += 1
+        }
+    }
+
     @inline(__always)
     static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 

@@ -55,12 +55,8 @@ public struct TweeDocument: Sendable, Equatable {
         let file = TweeStory.FileBytes(bytes: all)
         let second = BackgroundWork { () -> (TweeDocument, Int) in
             let bytes = file.bytes!
-            var before = 0  // the lines before the second half
-            var at = 0
-            while at < divide + 1 {
-                at = Bytes.first(0x0A, in: bytes, from: at, to: divide + 1) + 1
-                before += 1
-            }
+            // The lines before the second half: the line feeds up to and with the one it follows.
+            let before = Bytes.lineFeeds(in: bytes, from: 0, to: divide + 1)
             return (parse(bytes, from: divide + 1, to: bytes.count, leavingBodies: true), before)
         }
         var document = parse(all, from: bom, to: divide + 1, leavingBodies: true)
@@ -277,42 +273,6 @@ public struct TweeLink: Sendable, Equatable {
 
     /// As cyd writes a choice: `[[text->target]]`.
     public var written: String { "[[" + text + "->" + target + "]]" }
-}
-
-extension Substring {
-    /// The lines, split at each line feed on the UTF-8 bytes (a line feed is never part of
-    /// another character there); a carriage return before it stays in the line.
-    var lines: [Substring] {
-        var result: [Substring] = []
-        let bytes = utf8
-        var start = bytes.startIndex
-        var index = start
-        while index != bytes.endIndex {
-            if bytes[index] == 0x0A {
-                result.append(Substring(bytes[start..<index]))
-                start = bytes.index(after: index)
-            }
-            index = bytes.index(after: index)
-        }
-        result.append(Substring(bytes[start..<bytes.endIndex]))
-        return result
-    }
-
-    /// Where `needle` (ASCII) first occurs, compared byte by byte.
-    func firstBytes(_ needle: StaticString) -> Range<Index>? {
-        let found: Int?? = utf8.withContiguousStorageIfAvailable { Bytes.first(needle, in: $0, from: 0, to: $0.count) }
-        guard let offset = found ?? String(self).withBytes({ Bytes.first(needle, in: $0, from: 0, to: $0.count) }) else { return nil }
-        let lower = utf8.index(startIndex, offsetBy: offset)
-        return lower..<utf8.index(lower, offsetBy: needle.utf8CodeUnitCount)
-    }
-
-    /// Where `needle` (ASCII) last occurs.
-    func lastBytes(_ needle: StaticString) -> Range<Index>? {
-        let found: Int?? = utf8.withContiguousStorageIfAvailable { Bytes.last(needle, in: $0, from: 0, to: $0.count) }
-        guard let offset = found ?? String(self).withBytes({ Bytes.last(needle, in: $0, from: 0, to: $0.count) }) else { return nil }
-        let lower = utf8.index(startIndex, offsetBy: offset)
-        return lower..<utf8.index(lower, offsetBy: needle.utf8CodeUnitCount)
-    }
 }
 
 extension String {

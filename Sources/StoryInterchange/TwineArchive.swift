@@ -100,7 +100,7 @@ public enum TwineArchive {
         }
         let (attributes, afterTag) = element(p, from: storyStart + 13, to: count)
         let end = Bytes.first("</tw-storydata>", in: p, from: afterTag, to: count) ?? count
-        let storyLine = lines(in: p, from: 0, to: storyStart) + 1
+        let storyLine = Bytes.lineFeeds(in: p, from: 0, to: storyStart) + 1
         // A large archive's passages are read in two halves, the second on another core,
         // divided where an element starts.
         var passages: [TweeDocument.Passage]
@@ -109,14 +109,14 @@ public enum TwineArchive {
             let file = TweeStory.FileBytes(bytes: p)
             let second = BackgroundWork { () -> ([TweeDocument.Passage], [String: String]) in
                 let p = file.bytes!
-                return elements(p, from: divide, to: end, line: lines(in: p, from: 0, to: divide) + 1)
+                return elements(p, from: divide, to: end, line: Bytes.lineFeeds(in: p, from: 0, to: divide) + 1)
             }
-            (passages, names) = elements(p, from: afterTag, to: divide, line: storyLine + lines(in: p, from: storyStart, to: afterTag))
+            (passages, names) = elements(p, from: afterTag, to: divide, line: storyLine + Bytes.lineFeeds(in: p, from: storyStart, to: afterTag))
             let (rest, restNames) = second.wait()
             passages += rest
             names.merge(restNames) { first, _ in first }
         } else {
-            (passages, names) = elements(p, from: afterTag, to: end, line: storyLine + lines(in: p, from: storyStart, to: afterTag))
+            (passages, names) = elements(p, from: afterTag, to: end, line: storyLine + Bytes.lineFeeds(in: p, from: storyStart, to: afterTag))
         }
         var data: [(String, JSONValue)] = []
         if let ifid = attributes["ifid"] { data.append(("ifid", .string(ifid))) }
@@ -130,24 +130,12 @@ public enum TwineArchive {
         header += passages
         var imported = TweeStory.read(TweeDocument(passages: header), ignoringOverrides: false, file: TweeStory.FileBytes(bytes: p))
         if let next = Bytes.first("<tw-storydata", in: p, from: end, to: count) {
-            let line = lines(in: p, from: 0, to: next) + 1
+            let line = Bytes.lineFeeds(in: p, from: 0, to: next) + 1
             var lineStart = next
             while lineStart > 0, p[lineStart - 1] != 0x0A { lineStart -= 1 }
             imported.findings.append(TweeFinding(kind: .moreStories, line: line, column: Bytes.scalars(p, from: lineStart, to: next) + 1))
         }
         return imported
-    }
-
-    /// The line feeds in `p[start..<end]`.
-    static func lines(in p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
-        var at = start
-        var feeds = 0
-        while true {
-            at = Bytes.first(0x0A, in: p, from: at, to: end)
-            guard at < end else { return feeds }
-            feeds += 1
-            at += 1
-        }
     }
 
     /// The `<tw-passagedata>` elements in `p[start..<end]` as passages, and each one's name by its
@@ -158,7 +146,7 @@ public enum TwineArchive {
         // Lines are counted as the reading goes, never from the start again.
         var counted = (offset: start, line: startLine)
         func line(at offset: Int) -> Int {
-            counted = (offset, counted.line + lines(in: p, from: counted.offset, to: offset))
+            counted = (offset, counted.line + Bytes.lineFeeds(in: p, from: counted.offset, to: offset))
             return counted.line
         }
         var rest = start
@@ -230,14 +218,9 @@ public enum TwineArchive {
         return (attributes, end)
     }
 
-    /// HTML's character references: the five named ones Twine writes and numeric ones. Found
-    /// on the bytes: a reference is ASCII, and a combining mark after its `;` is not part of it.
-    static func unescape(_ value: Substring) -> String {
-        guard value.utf8.contains(0x26) else { return String(value) }
-        return String(value).withBytes { unescape($0, from: 0, to: $0.count) }
-    }
-
-    /// The text of `p[start..<end]` with its character references read.
+    /// The text of `p[start..<end]` with HTML's character references read: the five named ones
+    /// Twine writes, `&nbsp;` and numeric ones. Found on the bytes: a reference is ASCII, and a
+    /// combining mark after its `;` is not part of it.
     static func unescape(_ p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String {
         var at = Bytes.first(0x26, in: p, from: start, to: end)
         if at == end { return Bytes.string(p, start, end) }
