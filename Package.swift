@@ -45,6 +45,9 @@ let package = Package(
         .target(name: "StoryCheck", dependencies: ["StoryFormat", "LocalFiles"]),
         // libcurl, loaded on first use, with its variadic functions wrapped so Swift can call them
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // OpenSSL's libcrypto (SHA-256, Ed25519), loaded on first use: signed catalogues cost the
+        // build nothing
+        .target(name: "CCrypto", linkerSettings: [.linkedLibrary("dl")]),
         // libedit's line editing for the reader's prompt, loaded on first use
         .target(name: "CLineEditor", linkerSettings: [.linkedLibrary("dl")]),
         // pictures: libpng, libjpeg-turbo, giflib, libwebp and libchafa, each loaded on first use
@@ -55,8 +58,9 @@ let package = Package(
         .target(name: "CGit2", linkerSettings: [.linkedLibrary("dl")]),
         // a socket stream for libgit2 whose reads and writes time out: the watchdog for stalled servers
         .target(name: "CGit2Stream", dependencies: ["CGit2"]),
-        // the only module that touches C: HTTP through libcurl, git through libgit2
-        .target(name: "Transport", dependencies: ["CCurl", "CGit2", "CGit2Stream"]),
+        // the only module that touches C: HTTP through libcurl, git through libgit2, digests and
+        // signatures through libcrypto
+        .target(name: "Transport", dependencies: ["CCurl", "CGit2", "CGit2Stream", "CCrypto"]),
         // exact answers about a story: playthroughs counted, endings, dominators, statistics
         .target(name: "StoryAnalysis", dependencies: ["StoryFormat", "StoryCheck"]),
         // the SQLite library of stories, chapters, pictures, profiles and progress; stores Story values

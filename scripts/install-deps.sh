@@ -14,7 +14,7 @@
 # Quiet and quick when everything is already there.
 set -euo pipefail
 packages=(libgit2-dev libcurl4-openssl-dev libsqlite3-dev libedit2 libchafa0 libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev
-  git curl hyperfine time tmux graphviz groff-base neovim patch chromium zbar-tools epubcheck)
+  git curl hyperfine time tmux graphviz groff-base neovim patch chromium zbar-tools epubcheck signify-openbsd)
 # python3 and pip may come from elsewhere (pyenv); only ask apt for them when there is none.
 command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip)
 missing=()

@@ -18,6 +18,12 @@
     F(int, git_libgit2_init, (void), ())                                                                                   \
     F(int, git_libgit2_version, (int *major, int *minor, int *rev), (major, minor, rev))                                  \
     V(git_object_free, (git_object *object), (object))                                                                     \
+    F(int, git_oid_fromstr, (git_oid *out, const char *str), (out, str))                                                   \
+    F(int, git_object_lookup, (git_object **object, git_repository *repo, const git_oid *id, git_object_t type),           \
+      (object, repo, id, type))                                                                                            \
+    F(int, git_remote_fetch, (git_remote *remote, const git_strarray *refspecs, const git_fetch_options *opts,             \
+                              const char *reflog_message),                                                                 \
+      (remote, refspecs, opts, reflog_message))                                                                            \
     F(git_object_t, git_object_type, (const git_object *obj), (obj))                                                       \
     F(int, git_oid_equal, (const git_oid *a, const git_oid *b), (a, b))                                                    \
     F(char *, git_oid_tostr, (char *out, size_t n, const git_oid *id), (out, n, id))                                       \

@@ -100,6 +100,12 @@ public enum AtomicFile {
         try write(bytes, to: path, expecting: nil)
     }
 
+    /// Writes `bytes` to a new file with this mode (0o600 for a secret: never readable by others,
+    /// not even for a moment).
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws(Failure) {
+        try write(to: path, expecting: nil, newMode: mode) { fd in bytes.withUnsafeBytes { POSIX.writeAll(fd, $0) } }
+    }
+
     /// Writes what `produce` hands its writer, piece by piece, to `path`, creating it or
     /// replacing it whole once everything is written: a large report is never held in memory,
     /// and a reader of `path` sees the old file or the new one, never a part.
@@ -118,7 +124,7 @@ public enum AtomicFile {
     }
 
     /// - Parameter fill: writes the contents to the temporary file; 0, or the errno that stopped it.
-    private static func write(to given: String, expecting original: Original?, fill: (Int32) -> Int32) throws(Failure) {
+    private static func write(to given: String, expecting original: Original?, newMode: mode_t = 0o644, fill: (Int32) -> Int32) throws(Failure) {
         guard !given.isEmpty else { throw .noName }
         let path = original?.path ?? resolvedTarget(given)
         var existing: Identity?
@@ -172,7 +178,7 @@ public enum AtomicFile {
             } else {
                 let mask = umask(0)
                 umask(mask)
-                if fchmod(fd, 0o644 & ~mask) != 0 { failure = errno }
+                if fchmod(fd, newMode & ~mask) != 0 { failure = errno }
             }
         }
         if failure == 0, fsync(fd) != 0 { failure = errno }

@@ -47,6 +47,42 @@ public enum GitSource: SourceKind {
         return FetchedStory(bytes: bytes, version: commit, displayName: "\(url) story.json")
     }
 
+    /// The story file at exactly `pin.commit`, checked against `pin.storySHA256`: from the clone
+    /// when it has the commit, else after fetching the branches, else after asking for the commit
+    /// by id. Refused in words when the host no longer has it or the bytes differ.
+    public static func fetch(_ url: String, pinned pin: Pin, in context: SourceContext) throws(SourceError) -> FetchedStory {
+        let cache = cachePath(for: url, in: context)
+        var repository = try? GitRepository.open(cache)
+        if repository?.hasCommit(pin.commit) != true {
+            do {
+                let (updated, _) = try update(url, cache: cache)
+                repository = updated
+                if !updated.hasCommit(pin.commit) { try updated.fetch(commit: pin.commit, from: url) }
+            } catch let error as GitError {
+                throw .transport(source: url, failure: .git(error))
+            } catch let error as SourceError {
+                throw error
+            } catch {
+                throw .cache(path: cache, reason: String(describing: error))
+            }
+        }
+        guard let repository, repository.hasCommit(pin.commit) else { throw .pinnedCommitMissing(url: url, commit: pin.commit) }
+        let bytes: [UInt8]?
+        do { bytes = try repository.file("story.json", at: pin.commit) } catch { throw .transport(source: url, failure: .git(error)) }
+        guard let bytes else { throw .noStoryFile(url: url) }
+        if let expected = pin.storySHA256 {
+            let actual: String
+            do { actual = try Digest.sha256Hex(bytes) } catch { throw .hashMismatch(url: url, path: "story.json", expected: expected, actual: error.description) }
+            guard actual == expected else { throw .hashMismatch(url: url, path: "story.json", expected: expected, actual: actual) }
+        }
+        for (path, expected) in pin.pictures.sorted(by: { $0.key < $1.key }) where Sources.isSafe(path) {
+            guard let picture = try? repository.file(path, at: pin.commit) else { continue }
+            let actual = (try? Digest.sha256Hex(picture)) ?? ""
+            guard actual == expected else { throw .hashMismatch(url: url, path: path, expected: expected, actual: actual) }
+        }
+        return FetchedStory(bytes: bytes, version: pin.commit, displayName: "\(url) story.json")
+    }
+
     public static func file(_ path: String, of source: StorySource, at version: String, in context: SourceContext) throws(SourceError) -> [UInt8]? {
         do {
             let repository = try GitRepository.open(cachePath(for: source.location, in: context))

@@ -27,6 +27,10 @@ public enum SourceError: Error, Sendable, CustomStringConvertible {
     case cache(path: String, reason: String)
     /// The library refused (storage, or another story held by the source).
     case library(LibraryError)
+    /// The host no longer has the commit the catalogue pins (force-pushed away, or rewritten).
+    case pinnedCommitMissing(url: String, commit: String)
+    /// A file at the pinned commit is not the one the catalogue names (its SHA-256 differs).
+    case hashMismatch(url: String, path: String, expected: String, actual: String)
 
     public var description: String {
         switch self {
@@ -48,6 +52,10 @@ public enum SourceError: Error, Sendable, CustomStringConvertible {
         case .pathLeavesStory(let path): return "the path \(path) leaves the story's folder"
         case .cache(let path, let reason): return "the git cache \(path) cannot be used: \(reason)"
         case .library(let error): return error.description
+        case .pinnedCommitMissing(let url, let commit):
+            return "\(url) no longer has commit \(commit.prefix(12)), the version the catalogue checked (it was force-pushed away); nothing was stored, and the keeper's next publish will name a version the host has"
+        case .hashMismatch(let url, let path, let expected, let actual):
+            return "\(path) at the catalogue's commit of \(url) is not the file the catalogue checked (SHA-256 \(actual.prefix(16))…, expected \(expected.prefix(16))…); refused, nothing was stored"
         }
     }
 

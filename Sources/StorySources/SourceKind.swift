@@ -54,6 +54,20 @@ public struct FetchedStory: Sendable {
     }
 }
 
+/// The exact version of a catalogue story: the commit the catalogue's keeper checked, and the
+/// SHA-256 of its story.json and pictures.
+public struct Pin: Sendable, Equatable {
+    public var commit: String
+    public var storySHA256: String?
+    public var pictures: [String: String]
+
+    public init(commit: String, storySHA256: String?, pictures: [String: String] = [:]) {
+        self.commit = commit
+        self.storySHA256 = storySHA256
+        self.pictures = pictures
+    }
+}
+
 /// What fetching needs from the outside: where caches go, and network settings.
 public struct SourceContext: Sendable {
     /// Git clones are kept under `cacheDirectory/git`.

@@ -31,9 +31,16 @@ public struct StoryImporter: Sendable {
         try importStory(from: Sources.recognise(text), author: author, replace: replace)
     }
 
-    /// Fetches a known source again and stores what it holds now.
+    /// Fetches a known source again and stores what it holds now. A git repository the
+    /// catalogue lists is fetched at the catalogue's commit and checked against its hashes (the
+    /// keeper's check is what readers get, never a newer push).
     public func importStory(from source: StorySource, author: String? = nil, replace: Bool = false) throws(SourceError) -> ImportResult {
-        let fetched = try Sources.fetch(source, in: context)
+        let fetched: FetchedStory
+        if source.kind == .git, let pin = pin(for: source.location) {
+            fetched = try GitSource.fetch(source.location, pinned: pin, in: context)
+        } else {
+            fetched = try Sources.fetch(source, in: context)
+        }
         let file = LoadedFile.load(fetched.bytes, fileName: fetched.displayName, options: Self.readersOptions)
         // Findings never decide whether a story is stored (only a story without a first chapter
         // is refused, which the model says), so the checker runs on another core while the story
@@ -49,6 +56,15 @@ public struct StoryImporter: Sendable {
             throw .library(error)
         }
         return ImportResult(story: stored.story, change: stored.change, reports: checking.wait(), displacedReaders: stored.displacedReaders)
+    }
+
+    /// The version the catalogue pins for a repository: its checked commit and hashes, when the
+    /// catalogue lists it as a story and knows its story.json's hash.
+    public func pin(for url: String) -> Pin? {
+        guard let entry = try? library.catalogueEntry(url: url), entry.isStory == true, let commit = entry.headCommit, let hash = entry.storySHA256 else {
+            return nil
+        }
+        return Pin(commit: commit, storySHA256: hash, pictures: entry.pictureHashes)
     }
 
     /// Readers are lenient: published stories with trailing commas load.

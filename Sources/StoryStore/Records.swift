@@ -252,3 +252,17 @@ public struct SearchHit: Sendable, Hashable {
         return out
     }
 }
+
+/// Hashes by path (a catalogue entry's pictures), kept as one JSON object.
+enum StoredHashes {
+    static func encode(_ hashes: [String: String]) -> String {
+        JSONValue.object(hashes.mapValues { .string($0) }).encoded
+    }
+
+    static func decode(_ text: String) -> [String: String] {
+        guard case .object(let members)? = JSONValue.parse(Array(text.utf8)) else { return [:] }
+        var hashes: [String: String] = [:]
+        for (path, value) in members { if let hash = value.string { hashes[path] = hash } }
+        return hashes
+    }
+}

@@ -213,6 +213,34 @@ enum Schema {
             // Stories stored before keep no alt text until they are next updated.
             try db.execute(sql: "ALTER TABLE chapter ADD COLUMN pic_alt TEXT")
         }
+        migrator.registerMigration("v8: pinned catalogue content, kept last good versions, trusted catalogues") { db in
+            try db.execute(
+                sql: """
+                    -- What the catalogue pins: the SHA-256 of story.json at head_commit, and of each
+                    -- repository picture ({"path": "hex"}).
+                    ALTER TABLE catalogue_repo ADD COLUMN story_sha256 TEXT;
+                    ALTER TABLE catalogue_repo ADD COLUMN pictures_sha256 TEXT;
+                    -- A story whose upstream is broken keeps its last good version (head_commit and
+                    -- the rest); these say since when, at which commit, and why (last_error).
+                    ALTER TABLE catalogue_repo ADD COLUMN broken_since REAL;
+                    ALTER TABLE catalogue_repo ADD COLUMN broken_commit TEXT;
+                    -- Since when every check has failed (unreachable, refused), NULL when the last worked.
+                    ALTER TABLE catalogue_repo ADD COLUMN failing_since REAL;
+                    -- When head_commit last changed, and the findings at it.
+                    ALTER TABLE catalogue_repo ADD COLUMN changed_at REAL;
+                    ALTER TABLE catalogue_repo ADD COLUMN error_count INTEGER;
+                    ALTER TABLE catalogue_repo ADD COLUMN warning_count INTEGER;
+                    -- A published catalogue a reader syncs from: the key it trusts (first use, or
+                    -- --trust), and the highest version and latest expiry seen (rollback and replay).
+                    CREATE TABLE catalogue_trust (
+                        source TEXT PRIMARY KEY NOT NULL,
+                        public_key TEXT,
+                        version INTEGER NOT NULL,
+                        root_sha256 TEXT NOT NULL,
+                        expires_at REAL NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

@@ -51,6 +51,18 @@ public struct CatalogueEntry: Sendable, Hashable, Codable, FetchableRecord, Pers
     /// A warning that does not stop the story (a listed repository whose README lacks the tag),
     /// as a code the sync reads back (`SyncReport.ItemWarning(storedCode:)`).
     public var warning: String?
+    /// SHA-256 (hex) of story.json at `headCommit`, and of each repository picture by path.
+    public var storySHA256: String?
+    public var picturesSHA256: String?
+    /// When the upstream became broken (the entry keeps its last good version), at which commit.
+    public var brokenSince: Double?
+    public var brokenCommit: String?
+    /// Since when every check has failed; nil when the last one worked.
+    public var failingSince: Double?
+    /// When `headCommit` last changed, and the findings (errors, warnings) at it.
+    public var changedAt: Double?
+    public var errorCount: Int?
+    public var warningCount: Int?
 
     public static let databaseTableName = "catalogue_repo"
 
@@ -58,6 +70,14 @@ public struct CatalogueEntry: Sendable, Hashable, Codable, FetchableRecord, Pers
         case url, author, repository = "name", discovery, pushedAt = "pushed_at", isStory = "is_story", storyKey = "story_key"
         case title, rating, summary, chapterCount = "chapter_count", headCommit = "head_commit", checkedAt = "checked_at"
         case lastError = "last_error", outcome, checkedPushedAt = "checked_pushed_at", warning
+        case storySHA256 = "story_sha256", picturesSHA256 = "pictures_sha256", brokenSince = "broken_since", brokenCommit = "broken_commit"
+        case failingSince = "failing_since", changedAt = "changed_at", errorCount = "error_count", warningCount = "warning_count"
+    }
+
+    /// The pictures' hashes by path (empty when none are known).
+    public var pictureHashes: [String: String] {
+        get { picturesSHA256.map(StoredHashes.decode) ?? [:] }
+        set { picturesSHA256 = newValue.isEmpty ? nil : StoredHashes.encode(newValue) }
     }
     public typealias Columns = CodingKeys
 
@@ -79,13 +99,31 @@ public struct CatalogueCheck: Sendable {
     public enum Outcome: Sendable {
         /// A story at `commit` (title and the rest from its story.json); `warning` for a listed
         /// repository whose README lacks the tag.
-        case story(commit: String, key: String, title: String, rating: String, summary: String, chapterCount: Int, warning: String? = nil)
+        case story(commit: String, key: String, title: String, rating: String, summary: String, chapterCount: Int, warning: String? = nil, pinned: Pinned = .init())
+        /// The story at `commit` cannot be read: a story keeps its last good version, marked
+        /// broken since now; anything else is recorded as not a story.
+        case broken(commit: String, reason: String)
         /// Reachable, but not a story: why (a code), in words.
         case notStory(commit: String?, outcome: CatalogueEntry.Outcome, reason: String)
         /// The remote HEAD has not moved since the last check.
         case unchanged(commit: String)
         /// The check failed; the entry keeps what it knew before.
         case failed(String)
+    }
+
+    /// What pins a good version: the hashes of its story.json and pictures, and its findings.
+    public struct Pinned: Sendable {
+        public var storySHA256: String?
+        public var pictures: [String: String]
+        public var errors: Int?
+        public var warnings: Int?
+
+        public init(storySHA256: String? = nil, pictures: [String: String] = [:], errors: Int? = nil, warnings: Int? = nil) {
+            self.storySHA256 = storySHA256
+            self.pictures = pictures
+            self.errors = errors
+            self.warnings = warnings
+        }
     }
 
     public var outcome: Outcome
@@ -111,6 +149,12 @@ public struct IndexedStory: Sendable, Hashable, Codable {
     public var rating: String
     public var summary: String
     public var chapters: Int
+    /// SHA-256 (hex) of story.json at `commit`, and of each repository picture by path.
+    public var storySHA256: String = ""
+    public var pictures: [String: String] = [:]
+    /// When its upstream became broken (the entry is its last good version), and why.
+    public var brokenSince: Double?
+    public var brokenReason: String?
 
     public init(author: String, repository: String, url: String, commit: String, storyKey: String, title: String, rating: String, summary: String, chapters: Int) {
         self.author = author
@@ -125,6 +169,22 @@ public struct IndexedStory: Sendable, Hashable, Codable {
     }
 
     public var id: String { "\(author)/\(repository)" }
+}
+
+/// A published catalogue as a reader last accepted it: the key it trusts (a signify public key
+/// line), the highest version seen, the root it applied, and when that root expires.
+public struct CatalogueTrust: Sendable, Equatable {
+    public var publicKey: String?
+    public var version: Int
+    public var rootSHA256: String
+    public var expiresAt: Double
+
+    public init(publicKey: String?, version: Int, rootSHA256: String, expiresAt: Double) {
+        self.publicKey = publicKey
+        self.version = version
+        self.rootSHA256 = rootSHA256
+        self.expiresAt = expiresAt
+    }
 }
 
 /// A cached HTTP answer, for conditional requests.
@@ -211,13 +271,33 @@ extension StoryLibrary {
             guard var entry = try CatalogueEntry.fetchOne(db, key: url) else { return }
             entry.checkedAt = check.checkedAt
             switch check.outcome {
-            case .story(let commit, let key, let title, let rating, let summary, let chapterCount, let warning):
+            case .story(let commit, let key, let title, let rating, let summary, let chapterCount, let warning, let pinned):
+                if entry.headCommit != commit || entry.isStory != true { entry.changedAt = check.checkedAt }
                 entry.isStory = true
                 (entry.storyKey, entry.title, entry.rating, entry.summary, entry.chapterCount) = (key, title, rating, summary, chapterCount)
                 entry.headCommit = commit
                 entry.lastError = nil
                 entry.outcome = .story
                 entry.warning = warning
+                entry.checkedPushedAt = check.pushedAt
+                entry.storySHA256 = pinned.storySHA256
+                entry.pictureHashes = pinned.pictures
+                (entry.errorCount, entry.warningCount) = (pinned.errors, pinned.warnings)
+                (entry.brokenSince, entry.brokenCommit, entry.failingSince) = (nil, nil, nil)
+            case .broken(let commit, let reason) where entry.isStory == true && entry.headCommit != nil:
+                // The last good version stays offered; the break is noted (since the first time).
+                if entry.brokenCommit == nil { entry.brokenSince = check.checkedAt }
+                entry.brokenCommit = commit
+                entry.lastError = reason
+                entry.outcome = .invalidStory
+                entry.failingSince = nil
+                entry.checkedPushedAt = check.pushedAt
+            case .broken(let commit, let reason):
+                entry.isStory = false
+                (entry.storyKey, entry.title, entry.rating, entry.summary, entry.chapterCount) = (nil, nil, nil, nil, nil)
+                if entry.brokenCommit == nil { entry.brokenSince = check.checkedAt }
+                (entry.headCommit, entry.brokenCommit, entry.lastError, entry.outcome, entry.warning) = (commit, commit, reason, .invalidStory, nil)
+                entry.failingSince = nil
                 entry.checkedPushedAt = check.pushedAt
             case .notStory(let commit, let outcome, let reason):
                 entry.isStory = false
@@ -227,7 +307,12 @@ extension StoryLibrary {
                 entry.outcome = outcome
                 entry.warning = nil
                 entry.checkedPushedAt = check.pushedAt
+                (entry.brokenSince, entry.brokenCommit, entry.failingSince, entry.storySHA256, entry.picturesSHA256) = (nil, nil, nil, nil, nil)
             case .unchanged(let commit):
+                entry.failingSince = nil
+                if entry.brokenCommit != nil, entry.brokenCommit == commit {
+                    break  // still broken at the same commit: the last good version stays
+                }
                 entry.headCommit = commit
                 if entry.isStory == true {
                     entry.lastError = nil
@@ -237,6 +322,7 @@ extension StoryLibrary {
             case .failed(let reason):
                 entry.lastError = reason
                 entry.outcome = entry.isStory == true ? entry.outcome : .failed
+                entry.failingSince = entry.failingSince ?? check.checkedAt
                 entry.checkedPushedAt = nil  // asked again next time, pushed or not
             }
             try entry.update(db)
@@ -289,7 +375,10 @@ extension StoryLibrary {
                 let previous: String? = existing?.isStory == true ? existing?.headCommit : nil
                 before.updateValue(previous, forKey: story.url)
                 var entry = existing ?? CatalogueEntry(url: story.url, author: story.author, repository: story.repository, discovery: .index)
-                if existing?.isStory == true, existing?.headCommit == story.commit, existing?.author == story.author {
+                let storyHash: String? = story.storySHA256.isEmpty ? nil : story.storySHA256
+                if existing?.isStory == true, existing?.headCommit == story.commit, existing?.author == story.author, existing?.storySHA256 == storyHash,
+                    existing?.pictureHashes == story.pictures, existing?.brokenSince == story.brokenSince, existing?.lastError == story.brokenReason
+                {
                     // Unchanged: only the time of the check moves.
                     try db.execute(sql: "UPDATE catalogue_repo SET checked_at = ? WHERE url = ?", arguments: [time, story.url])
                     continue
@@ -297,10 +386,32 @@ extension StoryLibrary {
                 (entry.author, entry.repository, entry.discovery) = (story.author, story.repository, .index)
                 entry.isStory = true
                 (entry.storyKey, entry.title, entry.rating, entry.summary, entry.chapterCount) = (story.storyKey, story.title, story.rating, story.summary, story.chapters)
-                (entry.headCommit, entry.checkedAt, entry.lastError, entry.outcome, entry.warning) = (story.commit, time, nil, .story, nil)
+                if entry.headCommit != story.commit { entry.changedAt = time }
+                (entry.headCommit, entry.checkedAt, entry.lastError, entry.outcome, entry.warning) = (story.commit, time, story.brokenReason, .story, nil)
+                (entry.storySHA256, entry.brokenSince) = (storyHash, story.brokenSince)
+                entry.pictureHashes = story.pictures
                 try entry.save(db)
             }
             return before
+        }
+    }
+
+    // MARK: Trusted catalogues
+
+    /// What a reader knows of a published catalogue (by the folder it is published in).
+    public func catalogueTrust(source: String) throws -> CatalogueTrust? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT public_key, version, root_sha256, expires_at FROM catalogue_trust WHERE source = ?", arguments: [source]).map {
+                CatalogueTrust(publicKey: $0["public_key"], version: $0["version"], rootSHA256: $0["root_sha256"], expiresAt: $0["expires_at"])
+            }
+        }
+    }
+
+    public func recordCatalogueTrust(source: String, _ trust: CatalogueTrust) throws {
+        try database.write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO catalogue_trust (source, public_key, version, root_sha256, expires_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [source, trust.publicKey, trust.version, trust.rootSHA256, trust.expiresAt])
         }
     }
 

@@ -12,16 +12,17 @@ import StorySources
 import StoryStore
 import Transport
 
-/// A published catalogue: one JSON file with every story a catalogue keeper's sync found, so a
-/// hundred thousand readers ask one static file (conditionally) instead of GitHub.
+/// The stories of a published catalogue, as JSON: the whole list in `index.json` (what readers
+/// before catalogue version 2 read, kept for them), and the same entries split into shards (see
+/// `CatalogueRoot`). One entry:
 ///
-///     { "cyd_catalogue_index": 1, "generated_at": 1795000000,
-///       "stories": [ { "author": "alice", "repository": "tide", "url": "https://…/tide.git",
-///                      "commit": "…", "story_id": "tide", "title": "Tide", "rating": "G",
-///                      "summary": "…", "chapters": 12 } ] }
+///     { "author": "alice", "repository": "tide", "url": "https://…/tide.git", "commit": "…",
+///       "story_sha256": "…", "pictures": { "pics/sea.png": "…" }, "story_id": "tide",
+///       "title": "Tide", "rating": "G", "summary": "…", "chapters": 12,
+///       "upstream": { "state": "broken", "since": 1795000000, "reason": "…" } }
 ///
-/// One file, not shards: 200 stories are 60 KB and a no-op sync is one 304; at 100,000 stories it
-/// is about 30 MB, fetched only when it changed (shards would pay off past that).
+/// `commit` is the version the keeper checked and readers get; `upstream` is there only when the
+/// repository's newer commits cannot be read, and the entry is its last good version.
 public enum CatalogueIndex {
     public static let formatKey = "cyd_catalogue_index"
     public static let fileName = "index.json"
@@ -42,41 +43,42 @@ public enum CatalogueIndex {
         return false
     }
 
-    // MARK: Publishing
+    // MARK: Writing
 
-    /// Writes the catalogue's stories to `folder/index.json` (made whole, then renamed into place:
-    /// a reader never sees half a file). Returns how many stories and bytes.
-    public static func publish(_ library: StoryLibrary, to folder: String, at time: Double = Date().timeIntervalSince1970) throws(SyncError) -> (stories: Int, bytes: Int) {
-        let entries: [CatalogueEntry]
-        do { entries = try library.catalogue() } catch {
-            throw .storage(StorageProblem(.readingCatalogue, error: error, databasePath: library.location.databasePath))
+    /// One entry, as `index.json` and the shards hold it.
+    static func entryJSON(_ entry: CatalogueEntry) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("author", .string(entry.author)), ("repository", .string(entry.repository)), ("url", .string(entry.url)),
+            ("commit", .string(entry.headCommit ?? "")),
+        ]
+        if let hash = entry.storySHA256 { members.append(("story_sha256", .string(hash))) }
+        let pictures = entry.pictureHashes
+        if !pictures.isEmpty { members.append(("pictures", .object(pictures.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))) }
+        members += [
+            ("story_id", .string(entry.storyKey ?? "")), ("title", .string(entry.title ?? "")), ("rating", .string(entry.rating ?? "")),
+            ("summary", .string(entry.summary ?? "")), ("chapters", .number(Double(entry.chapterCount ?? 0))),
+        ]
+        if let since = entry.brokenSince {
+            members.append(("upstream", .object([("state", .string("broken")), ("since", .number(since.rounded())), ("reason", .string(entry.lastError ?? ""))])))
         }
-        let stories = entries.filter { $0.isStory == true && $0.headCommit != nil }.sorted { $0.id.lowercased() < $1.id.lowercased() }
-        // One story a line (a published index diffs well), each written by JSONValue.
-        var bytes = Array("{\n  \"\(formatKey)\": 1,\n  \"generated_at\": \(Int(time)),\n  \"stories\": [".utf8)
-        for (index, entry) in stories.enumerated() {
-            bytes += Array((index == 0 ? "\n    " : ",\n    ").utf8)
-            let story: JSONValue = [
-                "author": .string(entry.author), "repository": .string(entry.repository), "url": .string(entry.url),
-                "commit": .string(entry.headCommit ?? ""), "story_id": .string(entry.storyKey ?? ""), "title": .string(entry.title ?? ""),
-                "rating": .string(entry.rating ?? ""), "summary": .string(entry.summary ?? ""), "chapters": .number(Double(entry.chapterCount ?? 0)),
-            ]
-            story.write(to: &bytes)
-        }
-        bytes += Array((stories.isEmpty ? "]\n}\n" : "\n  ]\n}\n").utf8)
-        try write(bytes, to: folder)
-        return (stories.count, bytes.count)
+        return .object(members)
     }
 
-    static func write(_ bytes: [UInt8], to folder: String) throws(SyncError) {
-        if FileStatus(folder) == nil { mkdir(folder, 0o755) }
-        guard FileStatus(folder)?.isDirectory == true else { throw .storage(StorageProblem(.publishing(into: folder), .notAFolder(path: folder))) }
-        let target = folder + "/" + fileName
-        do {
-            try AtomicFile.write(bytes, to: target)
-        } catch {
-            throw .storage(StorageProblem(.publishing(into: folder), .file(path: target, error)))
+    /// A file of entries: `{ "KEY": 1, ...header, "stories": [ one entry a line ] }` (a published
+    /// file diffs well).
+    static func entriesFile(key: String, header: [(String, JSONValue)], entries: [CatalogueEntry]) -> [UInt8] {
+        var bytes = Array("{\n  \"\(key)\": 1".utf8)
+        for (name, value) in header {
+            bytes += Array(",\n  \"\(name)\": ".utf8)
+            value.write(to: &bytes)
         }
+        bytes += Array(",\n  \"stories\": [".utf8)
+        for (index, entry) in entries.enumerated() {
+            bytes += Array((index == 0 ? "\n    " : ",\n    ").utf8)
+            entryJSON(entry).write(to: &bytes)
+        }
+        bytes += Array((entries.isEmpty ? "]\n}\n" : "\n  ]\n}\n").utf8)
+        return bytes
     }
 
     // MARK: Reading
@@ -95,7 +97,7 @@ public enum CatalogueIndex {
     /// The stories of an index, or findings with line:column saying why it cannot be used at
     /// all. One bad entry (a missing key, a number out of range, a control character in an id,
     /// an id listed twice with different URLs) is rejected on its own; the others are used.
-    static func decode(_ contents: CatalogueSource.Contents) throws(SyncError) -> Decoded {
+    static func decode(_ contents: CatalogueSource.Contents, format: String = formatKey, refuseEmpty: Bool = true) throws(SyncError) -> Decoded {
         let parsed = JSONParser(options: .init(lenient: true)).parse(contents.bytes)
         let lines = LineIndex(contents.bytes)
         func finding(_ offset: Int, _ message: String) -> SyncReport.Finding {
@@ -106,8 +108,8 @@ public enum CatalogueIndex {
             let first = parsed.diagnostics.first
             throw .invalidIndex(file: contents.displayName, findings: [finding(first?.range.lowerBound ?? 0, first?.message ?? "the index must hold an object")])
         }
-        guard let version = document.member(root, formatKey), document.kind(version) == .number, document.number(version) == 1 else {
-            throw .invalidIndex(file: contents.displayName, findings: [finding(document.range(root).lowerBound, "\(formatKey) must be 1; this cyd reads version 1 indexes")])
+        guard let version = document.member(root, format), document.kind(version) == .number, document.number(version) == 1 else {
+            throw .invalidIndex(file: contents.displayName, findings: [finding(document.range(root).lowerBound, "\(format) must be 1; this cyd reads version 1")])
         }
         guard let list = document.member(root, "stories"), document.kind(list) == .array else {
             throw .invalidIndex(file: contents.displayName, findings: [finding(document.range(root).lowerBound, "the index has no \"stories\" array")])
@@ -162,9 +164,48 @@ public enum CatalogueIndex {
                 }
                 chapters = Int(value)
             }
-            candidates.append((IndexedStory(
+            var story = IndexedStory(
                 author: author, repository: repository, url: url, commit: commit, storyKey: storyKey, title: title, rating: rating, summary: summary,
-                chapters: chapters), offset))
+                chapters: chapters)
+            if let node = document.member(element, "story_sha256") {
+                guard document.kind(node) == .string, isSHA256(document.string(node)) else {
+                    reject("\"story_sha256\" must be a SHA-256 (64 lowercase hexadecimal digits)")
+                    continue
+                }
+                story.storySHA256 = document.string(node)
+            }
+            if let node = document.member(element, "pictures") {
+                var problem: String?
+                if document.kind(node) != .object { problem = "\"pictures\" must be an object of paths and SHA-256s" }
+                for (keyNode, value) in document.kind(node) == .object ? Array(document.members(of: node)) : [] where problem == nil {
+                    let key = document.string(keyNode)
+                    guard Sources.isSafe(key), !key.unicodeScalars.contains(where: VisibleText.isUnsafe) else {
+                        problem = "\"pictures\" names a path that leaves the repository or holds a control character"
+                        break
+                    }
+                    guard document.kind(value) == .string, isSHA256(document.string(value)) else {
+                        problem = "each picture's value must be a SHA-256 (64 lowercase hexadecimal digits)"
+                        break
+                    }
+                    story.pictures[key] = document.string(value)
+                }
+                if let problem {
+                    reject(problem)
+                    continue
+                }
+            }
+            if let node = document.member(element, "upstream") {
+                guard document.kind(node) == .object, let state = document.member(node, "state"), document.kind(state) == .string,
+                    document.string(state) == "broken", let since = document.member(node, "since"), document.kind(since) == .number,
+                    let time = document.number(since), time >= 0, time < 1e11
+                else {
+                    reject("\"upstream\" must be { \"state\": \"broken\", \"since\": a Unix time, \"reason\": text }")
+                    continue
+                }
+                story.brokenSince = time
+                story.brokenReason = document.member(node, "reason").flatMap { document.kind($0) == .string ? document.string($0) : nil } ?? ""
+            }
+            candidates.append((story, offset))
         }
         // An id (any case) or a URL listed twice: the same story twice is read once; two
         // different stories claiming one id are both refused, since no reader could tell which
@@ -197,10 +238,26 @@ public enum CatalogueIndex {
             decoded.rejected.append((rejection.id, rejection.url, finding))
         }
         // Not one usable entry: the index as a whole is refused and the catalogue left as it was.
-        if decoded.stories.isEmpty, !decoded.rejected.isEmpty {
+        if refuseEmpty, decoded.stories.isEmpty, !decoded.rejected.isEmpty {
             throw .invalidIndex(file: contents.displayName, findings: decoded.rejected.prefix(5).map(\.finding))
         }
         return decoded
+    }
+
+    /// Stories of several shards with one repository URL twice: the first is kept.
+    static func refuseDuplicates(_ decoded: Decoded) -> Decoded {
+        var result = Decoded(stories: [], rejected: decoded.rejected)
+        var seen: [String: String] = [:]
+        for story in decoded.stories {
+            if let first = seen[story.url] {
+                let finding = SyncReport.Finding(file: "shards", line: 1, column: 1, code: "index", message: "the repository \(story.url) is already listed as '\(first)'; it is offered once")
+                result.rejected.append((story.id, story.url, finding))
+                continue
+            }
+            seen[story.url] = story.id
+            result.stories.append(story)
+        }
+        return result
     }
 
     /// Why an author or repository name cannot be part of an id, or nil.
@@ -223,6 +280,8 @@ public enum CatalogueIndex {
         guard let first = rest.first, first != "-", first != "/" else { return false }
         return GitSource.isGitURL(url) && !url.unicodeScalars.contains { VisibleText.isUnsafe($0) || $0 == " " }
     }
+
+    static func isSHA256(_ text: String) -> Bool { text.utf8.count == 64 && text.utf8.allSatisfy(isLowercaseHex) }
 
     static func isLowercaseHex(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
@@ -248,7 +307,25 @@ public enum CatalogueIndex {
             return report
         }
         let decoded = try decode(contents)
+        report = try apply(decoded, options: options, library: library, events: events)
+        if decoded.rejected.isEmpty, !report.hasFailures {
+            // Only a wholly usable index is remembered as applied: one with rejected entries is
+            // read again next time, so its failures are reported again until they are fixed.
+            try? library.recordAppliedIndex(source: contents.displayName, fingerprint: fingerprint, at: Date().timeIntervalSince1970)
+        }
+        return report
+    }
+
+    /// Brings the catalogue to the stories of an index (or of a root's shards): stories new,
+    /// updated, unchanged, broken (kept at their last good version), removed, and the entries
+    /// that could not be used.
+    static func apply(
+        _ decoded: Decoded, options: SyncOptions, library: StoryLibrary, events: @escaping @Sendable (SyncEvent) -> Void
+    ) throws(SyncError) -> SyncReport {
+        var report = SyncReport()
+        report.fromIndex = true
         let stories = decoded.stories
+        let earlier = ((try? library.indexEntries()) ?? []).filter { $0.isStory == true }
         report.authors = Set(stories.map { $0.author.lowercased() }).count
         let before: [String: String?]
         var previousURL: [String: String] = [:]
@@ -269,12 +346,13 @@ public enum CatalogueIndex {
         var toFetch: [Int] = []
         for story in stories {
             let previous = before[story.url] ?? nil
-            let outcome: SyncReport.Outcome = previous == nil ? .new : (previous == story.commit ? .unchanged : .updated)
+            var outcome: SyncReport.Outcome = previous == nil ? .new : (previous == story.commit ? .unchanged : .updated)
+            if let since = story.brokenSince { outcome = .broken(since: since, reason: story.brokenReason ?? "") }
             var item = SyncReport.Item(id: story.id, url: story.url, outcome: outcome, title: story.title)
             if let was = previousURL[story.id.lowercased()], was != story.url { item.warning = .moved(from: was) }
             report.items.append(item)
             let cache = GitSource.cachePath(for: story.url, cacheDirectory: library.location.cacheDirectory)
-            if outcome != .unchanged, FileStatus(cache)?.isDirectory == true { toFetch.append(report.items.count - 1) }
+            if previous != story.commit, FileStatus(cache)?.isDirectory == true { toFetch.append(report.items.count - 1) }
         }
         events(.checking(total: toFetch.count))
         let items = report.items
@@ -297,11 +375,7 @@ public enum CatalogueIndex {
             events(.finished(item, done: done, total: positions.count))
         }
         for (position, item) in zip(toFetch, fetched.items) { report.items[position] = item }
-        if decoded.rejected.isEmpty, !report.hasFailures {
-            // Only a wholly usable index is remembered as applied: one with rejected entries is
-            // read again next time, so its failures are reported again until they are fixed.
-            try? library.recordAppliedIndex(source: contents.displayName, fingerprint: fingerprint, at: Date().timeIntervalSince1970)
-        }
+        report.items += CatalogueSync.removals(before: earlier, library: library)
         return report
     }
 }

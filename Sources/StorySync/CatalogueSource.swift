@@ -28,20 +28,63 @@ public enum CatalogueSource {
         public var bytes: [UInt8]
         /// How findings name the file: a path, or "URL authors.json".
         public var displayName: String
+        /// Where it was read, so files beside it (a catalogue's shards) can be read the same way.
+        public var location: Location = .none
+
+        public init(bytes: [UInt8], displayName: String, location: Location = .none) {
+            self.bytes = bytes
+            self.displayName = displayName
+            self.location = location
+        }
     }
+
+    /// Where a catalogue file was read: its folder, and the file's name in it.
+    public enum Location: Sendable, Equatable {
+        case none
+        /// A local folder (no trailing slash).
+        case folder(String, file: String)
+        /// An http(s) URL of the folder (ending in "/").
+        case web(String, file: String)
+        /// A git repository's root at a commit.
+        case git(url: String, cache: String, commit: String, file: String)
+
+        /// The folder, as trust is remembered for it (the same for catalogue.json and catalogue.sig).
+        public var base: String {
+            switch self {
+            case .none: ""
+            case .folder(let folder, _): folder + "/"
+            case .web(let folder, _): folder
+            case .git(let url, _, _, _): url + " "
+            }
+        }
+
+        public var file: String {
+            switch self {
+            case .none: ""
+            case .folder(_, let file), .web(_, let file), .git(_, _, _, let file): file
+            }
+        }
+    }
+
+    /// The names a folder or repository is searched for, in order: the keeper's authors.json,
+    /// then a published catalogue (signed root, root, the one-file index of older readers).
+    static let fileNames = ["authors.json", "catalogue.sig", "catalogue.json", "index.json"]
 
     public static func read(_ source: String, library: StoryLibrary) throws(SyncError) -> Contents {
         let lower = source.lowercased()
-        if (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && lower.split(separator: "?").first?.hasSuffix(".json") == true {
+        if lower.hasPrefix("https://") || lower.hasPrefix("http://"), let path = lower.split(separator: "?").first, path.hasSuffix(".json") || path.hasSuffix(".sig") {
             return try download(source, library: library)
         }
         if GitSource.isGitURL(source) {
             do {
-                let (repository, commit) = try GitSource.update(source, cache: GitSource.cachePath(for: source, cacheDirectory: library.location.cacheDirectory))
-                for name in ["authors.json", "index.json"] {
-                    if let bytes = try repository.file(name, at: commit) { return Contents(bytes: bytes, displayName: "\(source) \(name)") }
+                let cache = GitSource.cachePath(for: source, cacheDirectory: library.location.cacheDirectory)
+                let (repository, commit) = try GitSource.update(source, cache: cache)
+                for name in fileNames {
+                    if let bytes = try repository.file(name, at: commit) {
+                        return Contents(bytes: bytes, displayName: "\(source) \(name)", location: .git(url: source, cache: cache, commit: commit, file: name))
+                    }
                 }
-                throw SyncError.unavailable(source: source, reason: "it has no authors.json (nor index.json) at the root of its default branch")
+                throw SyncError.unavailable(source: source, reason: "it has no authors.json (nor a published catalogue) at the root of its default branch")
             } catch let error as SyncError {
                 throw error
             } catch {
@@ -49,11 +92,16 @@ public enum CatalogueSource {
             }
         }
         var path = source
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         if FileStatus(path)?.isDirectory == true {
-            path = ["authors.json", "index.json"].map { source + "/" + $0 }.first { FileStatus($0) != nil } ?? source + "/authors.json"
+            let folder = path
+            path = fileNames.map { folder + "/" + $0 }.first { FileStatus($0) != nil } ?? folder + "/authors.json"
         }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         do {
-            return Contents(bytes: try LocalFile.read(path, limit: maximumBytes), displayName: path)
+            return Contents(bytes: try LocalFile.read(path, limit: maximumBytes), displayName: path, location: .folder(folder, file: name))
         } catch .missing {
             throw .missing(path: path)
         } catch {
@@ -71,7 +119,9 @@ public enum CatalogueSource {
             throw .unavailable(source: url, reason: error.description)
         }
         guard response.status == 200 else { throw .unavailable(source: url, reason: "the server answered \(response.status)") }
-        return Contents(bytes: response.body, displayName: url)
+        let path = url.split(separator: "?", maxSplits: 1)[0]
+        let slash = path.lastIndex(of: "/") ?? path.startIndex
+        return Contents(bytes: response.body, displayName: url, location: .web(String(path[...slash]), file: String(path[path.index(after: slash)...])))
     }
 }
 
@@ -86,6 +136,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidIndex(file: String, findings: [SyncReport.Finding])
     /// The library or the published file could not be read or written.
     case storage(StorageProblem)
+    /// A published catalogue that cannot be trusted (a signature, an expiry, a version, a shard).
+    case untrusted(source: String, TrustFailure)
 
     public var description: String {
         switch self {
@@ -97,6 +149,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidIndex(let file, let findings):
             (["\(file) is not a usable catalogue index"] + findings.map { "\($0)" }).joined(separator: "\n  ")
         case .storage(let problem): problem.description
+        case .untrusted(let source, let failure): "the catalogue \(source) is not trusted, and nothing of it was used: \(SyncWords.trust(failure))"
         }
     }
 }

@@ -23,6 +23,11 @@ public struct SyncOptions: Sendable {
     /// transfer is abandoned as stalled.
     public var connectSeconds: Double = 10
     public var stallSeconds: Double = 30
+    /// The key a published catalogue must be signed with (else the one remembered for it, else
+    /// the one it publishes, trusted on first use).
+    public var trustedKey: Signify.PublicKey?
+    /// Accept `trustedKey` in place of a different key remembered for the catalogue.
+    public var replaceKey = false
 
     public init(catalogue: String) { self.catalogue = catalogue }
 }
@@ -49,11 +54,17 @@ public enum CatalogueSync {
         let contents = try GitRepository.withNetworkTimeouts(connectSeconds: options.connectSeconds, stallSeconds: options.stallSeconds) { () throws(SyncError) in
             try CatalogueSource.read(options.catalogue, library: library)
         }
+        if CatalogueRoot.isRoot(contents.bytes) {
+            return try GitRepository.withNetworkTimeouts(connectSeconds: options.connectSeconds, stallSeconds: options.stallSeconds) { () throws(SyncError) in
+                try CatalogueRoot.sync(contents, options: options, library: library, events: events)
+            }
+        }
         if CatalogueIndex.isIndex(contents.bytes) {
             return try CatalogueIndex.sync(contents, options: options, library: library, events: events)
         }
         do { try library.forgetAppliedIndex() } catch { throw .storage(StorageProblem(.updatingLibrary, error: error, databasePath: library.location.databasePath)) }
         let authors = try readAuthors(contents)
+        let storiesBefore = (try? library.catalogue().filter { $0.isStory == true }) ?? []
         var report = SyncReport()
         report.catalogueWarnings = authors.warnings
         report.authorFailures = authors.rejected
@@ -105,7 +116,15 @@ public enum CatalogueSync {
             events(.finished(item, done: done, total: work.count))
         }
         report.items += results.items
+        report.items += removals(before: storiesBefore, library: library)
         return report
+    }
+
+    /// The stories of `before` that are no longer stories in the catalogue, as removed items.
+    static func removals(before: [CatalogueEntry], library: StoryLibrary) -> [SyncReport.Item] {
+        guard !before.isEmpty, let after = try? library.catalogue() else { return [] }
+        let remaining = Set(after.filter { $0.isStory == true }.map(\.url))
+        return before.filter { !remaining.contains($0.url) }.map { .init(id: $0.id, url: $0.url, outcome: .removed, title: $0.title) }
     }
 
     static var now: Double { Date().timeIntervalSince1970 }
@@ -296,6 +315,12 @@ public enum CatalogueSync {
             } catch {
                 return fail(.transport(.git(error)))
             }
+            if entry.isStory == true, let broken = entry.brokenCommit, head == broken {
+                // Still broken at the same commit: the last good version stays, reported again.
+                record(.unchanged(commit: head))
+                item.outcome = .broken(since: entry.brokenSince ?? started, reason: entry.lastError ?? "")
+                return item
+            }
             if head == entry.headCommit, entry.isStory != nil, let outcome = entry.outcome {
                 switch outcome {
                 case .story:
@@ -337,27 +362,52 @@ public enum CatalogueSync {
             }
             // Read as readers do; the checker runs only to explain a story that cannot be read.
             let file = LoadedFile.load(bytes, fileName: "story.json", options: JSONParser.Options(lenient: true))
+            let reports = Checker.check(file, bytes: bytes, path: "story.json", options: CheckOptions(lenient: true))
             guard let story = file.story?.model(), story.firstChapter != nil else {
-                let reports = Checker.check(file, bytes: bytes, path: "story.json", options: CheckOptions(lenient: true))
                 let findings = reports.flatMap { ResolvedReport($0).diagnostics }.filter { $0.diagnostic.severity == .error }.prefix(3)
                     .map { finding("story.json", $0) }
                 let failure = SyncReport.SyncFailure.invalidStory(Array(findings))
-                item.outcome = .failed(failure)
-                record(.notStory(commit: commit, outcome: .invalidStory, reason: SyncWords.failure(failure)))
+                let reason = SyncWords.failure(failure)
+                record(.broken(commit: commit, reason: reason))
+                if entry.isStory == true, entry.headCommit != nil {
+                    // A story that was good keeps its last good version (the index keeps offering it).
+                    let since = (try? library.catalogueEntry(url: entry.url))?.flatMap(\.brokenSince) ?? started
+                    item.outcome = .broken(since: since, reason: reason)
+                } else {
+                    item.outcome = .failed(failure)
+                }
                 return item
             }
             item.title = story.name
             item.warning = warning
             item.outcome = entry.isStory == true ? .updated : .new
+            let diagnostics = reports.flatMap(\.diagnostics)
+            let pinned = CatalogueCheck.Pinned(
+                storySHA256: try Digest.sha256Hex(bytes), pictures: try pictureHashes(story, repository: repository, commit: commit),
+                errors: diagnostics.count { $0.severity == .error }, warnings: diagnostics.count { $0.severity == .warning })
             record(.story(
                 commit: commit, key: story.id, title: story.name, rating: story.rating, summary: story.summary, chapterCount: story.chapters.count,
-                warning: warning?.storedCode))
+                warning: warning?.storedCode, pinned: pinned))
         } catch let error as GitError {
             return fail(.transport(.git(error)))
         } catch {
             return fail(.storage(StorageProblem(.storingRepository, error: error, databasePath: library.location.databasePath)))
         }
         return item
+    }
+}
+
+extension CatalogueSync {
+    /// The SHA-256 of each picture the story takes from its repository (paths that stay inside
+    /// it and name a file at the commit), by path.
+    static func pictureHashes(_ story: Story, repository: GitRepository, commit: String) throws -> [String: String] {
+        var hashes: [String: String] = [:]
+        let paths = ([story.picPath] + story.chapters.map(\.picPath)).compactMap { $0 }
+        for value in Set(paths) {
+            guard case .repository(let path) = MediaReference(value), Sources.isSafe(path), hashes[path] == nil else { continue }
+            if let bytes = try repository.file(path, at: commit) { hashes[path] = try Digest.sha256Hex(bytes) }
+        }
+        return hashes
     }
 }
 

@@ -1,3 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import StorySources
 import StoryStore
 
@@ -16,15 +24,24 @@ public struct SyncReport: Sendable {
         case notStory = "not-story"
         /// A broken source: reported, skipped, and the sync exits 1.
         case failed
+        /// Its new upstream version cannot be read: the last good version stays offered.
+        case broken
+        /// In the catalogue at the last sync, gone now (each is named).
+        case removed
     }
 
     public enum Outcome: Sendable, Equatable {
         case new, updated, unchanged, recent
         case notStory(NotStoryReason)
         case failed(SyncFailure)
+        /// Upstream broken since (Unix time), why; the last good version is kept and offered.
+        case broken(since: Double, reason: String)
+        case removed
 
         public var change: Change {
             switch self {
+            case .broken: .broken
+            case .removed: .removed
             case .new: .new
             case .updated: .updated
             case .unchanged: .unchanged
@@ -60,6 +77,8 @@ public struct SyncReport: Sendable {
         /// An entry of a published index that cannot be used (a missing key, a number out of
         /// range, a control character, an id listed twice): skipped, the others are used.
         case invalidIndexEntry(Finding)
+        /// The repository's last check failed (why, in words): it is not published.
+        case lastCheck(String)
     }
 
     /// A finding with its place: what a person needs to fix it.
@@ -115,6 +134,8 @@ public struct SyncReport: Sendable {
             switch outcome {
             case .notStory(let reason): SyncWords.notStory(reason)
             case .failed(let failure): SyncWords.failure(failure)
+            case .broken(let since, let reason): SyncWords.broken(since: since, reason: reason)
+            case .removed: "no longer in the catalogue"
             default: warning.map(SyncWords.warning)
             }
         }
@@ -139,6 +160,10 @@ public struct SyncReport: Sendable {
     public var authors: Int = 0
     /// Whether the catalogue was a published index (no GitHub, no ls-remote).
     public var fromIndex = false
+    /// The key (its number, hex) of a signed catalogue trusted for the first time by this sync.
+    public var trustedOnFirstUse: String?
+    /// The version of the published root applied.
+    public var catalogueVersion: Int?
 
     public var hasFailures: Bool { items.contains { $0.change == .failed } || !authorFailures.isEmpty || rateLimited != nil }
     public func count(_ change: Change) -> Int { items.count { $0.change == change } }
@@ -164,7 +189,20 @@ public enum SyncWords {
         case .gitHub(let failure): return failure.description
         case .storage(let problem): return problem.description
         case .invalidIndexEntry(let finding): return "the index entry cannot be used (not offered): \(finding)"
+        case .lastCheck(let reason): return "not published: \(reason)"
         }
+    }
+
+    public static func broken(since: Double, reason: String) -> String {
+        "upstream broken since \(date(since)); the last good version is kept: \(reason)"
+    }
+
+    /// "2026-11-24 13:05 UTC".
+    public static func date(_ time: Double) -> String {
+        var seconds = time_t(time)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02d %02d:%02d UTC", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min)
     }
 
     public static func warning(_ warning: SyncReport.ItemWarning) -> String {

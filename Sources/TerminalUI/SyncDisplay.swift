@@ -54,7 +54,8 @@ package final class SyncDisplay: @unchecked Sendable {
         switch item.change {
         case .new: return "new      \(id)\(title)"
         case .updated: return "updated  \(id)\(title)"
-        case .failed: return nil  // printed once, in the list at the end
+        case .removed: return "removed  \(id)\(title)"
+        case .failed, .broken: return nil  // printed once, in the list at the end
         case .unchanged, .recent, .notStory:
             return verbose ? "\(item.change.rawValue.padding(8)) \(id)\(title)" : nil
         }

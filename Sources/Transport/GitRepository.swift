@@ -252,6 +252,42 @@ public final class GitRepository: @unchecked Sendable {
         guard code == 0 else { throw GitError.last(code, "cannot point HEAD at \(branch)") }
     }
 
+    /// Whether the repository holds the commit (a hex id).
+    public func hasCommit(_ commit: String) -> Bool {
+        var oid = git_oid()
+        guard git_oid_fromstr(&oid, commit) == 0 else { return false }
+        var object: OpaquePointer?
+        guard git_object_lookup(&object, handle, &oid, GIT_OBJECT_COMMIT) == 0, let object else { return false }
+        git_object_free(object)
+        return true
+    }
+
+    /// Asks `url` for one commit by its id (servers that allow it: uploadpack.allowReachableSHA1InWant
+    /// or allowAnySHA1InWant; GitHub does). Whether the repository holds it afterwards.
+    @discardableResult
+    public func fetch(commit: String, from url: String) throws(GitError) -> Bool {
+        cgit2_stream_clear_error()
+        var remote: OpaquePointer?
+        let code = git_remote_create_anonymous(&remote, handle, url)
+        guard code == 0, let remote else { throw GitError.last(code, "bad remote \(url)") }
+        defer { git_remote_free(remote) }
+        var options = git_fetch_options()
+        git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION))
+        options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+        options.update_fetchhead = 0
+        var refspec: UnsafeMutablePointer<CChar>? = strdup(commit)
+        defer { free(refspec) }
+        let fetched = withUnsafeMutablePointer(to: &refspec) { pointer in
+            var refspecs = git_strarray(strings: pointer, count: 1)
+            cgit2_stream_begin_operation(Limits.current.c)
+            defer { cgit2_stream_end_operation() }
+            return git_remote_fetch(remote, &refspecs, &options, nil)
+        }
+        // A server that refuses the want answers with an error; the commit is then simply not here.
+        _ = fetched
+        return hasCommit(commit)
+    }
+
     /// The commit HEAD points at.
     public func headCommit() throws(GitError) -> String {
         var oid = git_oid()

@@ -7,6 +7,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocalFiles
 import StoryFormat
 import StorySources
 import StoryStore
@@ -55,6 +56,14 @@ struct Sync: ParsableCommand {
     @Option(name: .customLong("stall-timeout"), help: ArgumentHelp("Seconds a git transfer may go without receiving a byte before it is abandoned.", valueName: "seconds"))
     var stallTimeout: Double = 30
 
+    @Option(help: ArgumentHelp(
+        "The public key a published catalogue must be signed with: a .pub file from `cyd catalogue keygen` or signify, or its base64 line. Remembered for the catalogue; without it, a signed catalogue's own catalogue.pub is trusted on first use.",
+        valueName: "key"))
+    var trust: String?
+
+    @Flag(name: .customLong("replace-key"), help: "Accept --trust in place of a different key remembered for the catalogue (the keeper changed keys).")
+    var replaceKey = false
+
     @Flag(help: "Also list the repositories that did not change.")
     var verbose = false
 
@@ -68,6 +77,17 @@ struct Sync: ParsableCommand {
         guard stallTimeout > 0 else { throw ValidationError("--stall-timeout takes a positive number of seconds") }
         if let maximumAge, Self.seconds(maximumAge) == nil {
             throw ValidationError("--max-age takes seconds or a number with s, m, h or d, like 90, 10m or 2h")
+        }
+    }
+
+    /// A public key given on the command line: a file holding one, or its base64 line.
+    static func publicKey(_ text: String) throws -> Signify.PublicKey {
+        var bytes = Array(text.utf8)
+        if FileStatus(text) != nil {
+            do { bytes = try LocalFile.read(text, limit: 4096) } catch { throw CLIError("cannot read the key \(VisibleText.escape(text)): \(VisibleText.escape(String(describing: error)))") }
+        }
+        do { return try Signify.publicKey(bytes) } catch {
+            throw CLIError("\(VisibleText.escape(text)) is not a public key: \(VisibleText.escape(SyncWords.trust(.signature(error)))) (give a .pub file from `cyd catalogue keygen` or signify)")
         }
     }
 
@@ -86,6 +106,8 @@ struct Sync: ParsableCommand {
         options.githubToken = environment["GITHUB_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         options.maximumAge = maximumAge.flatMap(Self.seconds)
         options.stallSeconds = stallTimeout
+        if let trust { options.trustedKey = try Self.publicKey(trust) }
+        options.replaceKey = replaceKey
         let display = SyncDisplay(stream: Terminal.standardError, verbose: verbose)
         Terminal.stopOnInterrupt(saying: "cyd: sync interrupted; what finished is kept, and `cyd sync` carries on from there")
         let started = Date()
@@ -116,6 +138,9 @@ struct Sync: ParsableCommand {
             }
         }
         display.finish()
+        if let key = report.trustedOnFirstUse {
+            Terminal.standardError.write("cyd: trusting the catalogue's key \(key) from now on (first use); compare it with the one its keeper publishes, or pass --trust\n")
+        }
         if json {
             Terminal.standardOutput.write(Self.json(report).encoded + "\n")
             if report.hasFailures { throw Exit.problemsFound }
@@ -129,6 +154,11 @@ struct Sync: ParsableCommand {
             say("warning: \(VisibleText.escape(item.id)): \(VisibleText.escape(item.detail ?? ""))")
         }
         say(Self.summary(report, seconds: Date().timeIntervalSince(started)))
+        let broken = report.items.filter { $0.change == .broken }
+        if !broken.isEmpty {
+            say("Kept at their last good version:")
+            for item in broken { say("  \(VisibleText.escape(item.id)): \(VisibleText.escape(item.detail ?? ""))", indent: "      ") }
+        }
         let failures = report.items.filter { $0.change == .failed }
         if !failures.isEmpty || !report.authorFailures.isEmpty {
             say("Failed:")
@@ -156,9 +186,12 @@ struct Sync: ParsableCommand {
         if report.count(.recent) > 0 { parts.append("\(report.count(.recent)) checked recently (skipped)") }
         let notStories = report.count(.notStory)
         if notStories > 0 { parts.append(notStories == 1 ? "1 not a story" : "\(notStories) not stories") }
+        let removed = report.items.filter { $0.change == .removed }
+        parts.append("\(removed.count) removed" + (removed.isEmpty ? "" : " (\(removed.prefix(5).map { VisibleText.escape($0.id) }.joined(separator: ", "))\(removed.count > 5 ? ", …" : ""))"))
+        parts.append("\(report.count(.broken)) broken (kept at their last good version)")
         parts.append("\(report.count(.failed)) failed")
         let authors = report.authors + report.authorFailures.count
-        var line = "Synced \(plural(report.items.count, "repository", "repositories")) of \(plural(authors, "author"))"
+        var line = "Synced \(plural(report.items.count - removed.count, "repository", "repositories")) of \(plural(authors, "author"))"
         if report.fromIndex { line += " from the index" }
         line += " in \(String(format: "%.1f", seconds)) s: \(parts.joined(separator: ", "))"
         if !report.authorFailures.isEmpty { line += "; \(plural(report.authorFailures.count, "author")) failed" }
@@ -166,7 +199,7 @@ struct Sync: ParsableCommand {
     }
 
     static func json(_ report: SyncReport) -> JSONValue {
-        let counts = [SyncReport.Change.new, .updated, .unchanged, .recent, .notStory, .failed].map { ($0.rawValue, JSONValue.number(Double(report.count($0)))) }
+        let counts = [SyncReport.Change.new, .updated, .unchanged, .recent, .notStory, .failed, .broken, .removed].map { ($0.rawValue, JSONValue.number(Double(report.count($0)))) }
         return .object([
             "repositories": .array(report.items.map { item in
                 .object([
@@ -217,6 +250,13 @@ func catalogueEntry(_ reference: String, in library: StoryLibrary) throws -> Cat
         let names = (byTitle.isEmpty ? partial : byTitle).prefix(8).map { "\(VisibleText.escape($0.id)) (\(VisibleText.escape($0.title ?? "")))" }
         throw CLIError("'\(VisibleText.escape(reference))' matches several stories: \(names.joined(separator: ", ")); give the id")
     }
+    // Known, but not offered: say why and since when.
+    let all = try library.catalogue()
+    if let failing = all.first(where: { $0.id.lowercased() == lower || $0.url == reference }), failing.isStory != true {
+        var why = failing.lastError ?? "it has not been checked yet"
+        if let since = failing.brokenSince ?? failing.failingSince { why += " (failing since \(SyncWords.date(since)))" }
+        throw CLIError("'\(VisibleText.escape(failing.id))' is in the catalogue but not offered: \(VisibleText.escape(why)); `cyd validate \(VisibleText.escape(failing.id))` shows every finding")
+    }
     throw CLIError("no story '\(VisibleText.escape(reference))' in the catalogue; `cyd list --available` shows the ids (run `cyd sync` first)")
 }
 
@@ -241,6 +281,10 @@ struct Get: ParsableCommand {
         for reference in stories {
             do {
                 let entry = try catalogueEntry(reference, in: library)
+                if let since = entry.brokenSince {
+                    Terminal.standardError.write(
+                        "cyd: note: \(VisibleText.escape(entry.id))'s upstream is broken since \(SyncWords.date(since)); you get its last good version, \(String((entry.headCommit ?? "").prefix(12)))\n")
+                }
                 let result = try importer.importStory(from: entry.source, author: entry.author)
                 let story = result.story
                 let verb = result.change == .unchanged ? "already downloaded:" : "downloaded"
@@ -295,37 +339,3 @@ struct Update: ParsableCommand {
 }
 
 /// "1 repository", "2 repositories".
-
-struct CatalogueCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "catalogue",
-        abstract: "Work with the synced catalogue as a catalogue keeper.",
-        subcommands: [Publish.self])
-
-    struct Publish: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Write the synced catalogue as a static index (DIR/index.json) for readers to sync from.",
-            discussion: """
-                Run after `cyd sync`; serve DIR over https (GitHub Pages, any static host). Readers then run \
-                `cyd sync --catalogue https://…/index.json`: one conditional request instead of asking \
-                GitHub about every author, and only stories whose commit changed are fetched. The file \
-                lists each story's author, repository, URL, HEAD commit, story id, title, rating, \
-                summary and chapter count; it is written whole and renamed into place.
-                """)
-
-        @Argument(help: "The folder to write index.json into (made if missing).")
-        var folder: String
-
-        @OptionGroup var library: LibraryOptions
-
-        func run() throws {
-            let library = try library.open()
-            do {
-                let written = try CatalogueIndex.publish(library, to: folder)
-                Terminal.standardOutput.write("wrote \(VisibleText.escape(FileWriter.joined(folder, CatalogueIndex.fileName))): \(plural(written.stories, "story", "stories")), \(written.bytes) bytes\n")
-            } catch {
-                throw CLIError(VisibleText.escape(error.description))
-            }
-        }
-    }
-}

@@ -4,9 +4,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import LocalFiles
 import StoryCheck
 import StoryFormat
 import StoryInterchange
+import StorySources
+import StoryStore
 import TerminalUI
 
 struct Validate: ParsableCommand {
@@ -23,8 +26,10 @@ struct Validate: ParsableCommand {
             Exit codes: 0 no errors; 1 errors found (or warnings, with --strict); 2 usage or I/O error.
             """)
 
-    @Argument(help: "Story files, authors files or story folders (default: the current folder).")
+    @Argument(help: "Story files, authors files or story folders (default: the current folder); also a catalogue id (author/repository), a git URL or an https URL of a story.json, read as `cyd get` would read it, without storing it.")
     var paths: [String] = []
+
+    @OptionGroup var library: LibraryOptions
 
     @Option(help: "Output format: text, json, github (workflow annotations) or sarif (code scanning). Default: text, or github when GITHUB_ACTIONS=true.")
     var format: ReportFormat?
@@ -72,6 +77,10 @@ struct Validate: ParsableCommand {
         var inputFailed = false
         for path in paths.isEmpty ? ["."] : paths {
             do {
+                if FileStatus(path) == nil, let remote = try RemoteStory.fetch(path, library: library) {
+                    reports += Checker.check(bytes: remote.bytes, path: remote.displayName, options: options)
+                    continue
+                }
                 let target = try ValidationTarget.resolve(path)
                 if target.folder == nil, let notation = TweeValidation.Notation(path: target.displayPath) {
                     // Twee and Twine archives: read as `cyd import` reads them, every rule, places in the file.
@@ -80,7 +89,7 @@ struct Validate: ParsableCommand {
                     reports += try target.check(options: options)
                 }
             } catch {
-                Terminal.standardError.write("cyd: \(error.description)\n")
+                Terminal.standardError.write("cyd: \(String(describing: error))\n")
                 inputFailed = true
             }
         }
@@ -106,5 +115,40 @@ struct Validate: ParsableCommand {
         let totals = ReportTotals(reports)
         if inputFailed { throw Exit.failure }
         if totals.errors > 0 || (strict && totals.warnings > 0) { throw Exit.problemsFound }
+    }
+}
+
+/// A story named by a catalogue id or a URL, fetched the way `cyd get` fetches it (a catalogue
+/// story at the catalogue's commit, checked against its hashes) but not stored.
+enum RemoteStory {
+    /// The story file, or nil when `reference` is neither a catalogue id nor a URL.
+    static func fetch(_ reference: String, library options: LibraryOptions) throws -> FetchedStory? {
+        let isURL = GitSource.isGitURL(reference) || reference.lowercased().hasPrefix("https://") || reference.lowercased().hasPrefix("http://")
+        let isID = !isURL && reference.split(separator: "/").count == 2 && !reference.hasPrefix(".") && !reference.hasPrefix("/")
+        guard isURL || isID else { return nil }
+        let importer = try options.importer()
+        let source: StorySource
+        if isID {
+            let lower = reference.lowercased()
+            guard let entry = try importer.library.catalogue().first(where: { $0.id.lowercased() == lower }) else {
+                throw CLIError("\(VisibleText.escape(reference)) is neither a file nor a story in the catalogue; `cyd list --available` shows the catalogue's ids")
+            }
+            source = entry.source
+        } else {
+            switch Result(catching: { () throws(SourceError) in try Sources.recognise(reference) }) {
+            case .success(let recognised): source = recognised
+            case .failure(let error): throw CLIError(VisibleText.escape(Words.source(error)))
+            }
+        }
+        let pin = source.kind == .git ? importer.pin(for: source.location) : nil
+        let context = importer.context
+        let fetched = Result { () throws(SourceError) in
+            if let pin { return try GitSource.fetch(source.location, pinned: pin, in: context) }
+            return try Sources.fetch(source, in: context)
+        }
+        switch fetched {
+        case .success(let story): return story
+        case .failure(let error): throw CLIError("cannot read \(VisibleText.escape(reference)): \(VisibleText.escape(Words.source(error)))")
+        }
     }
 }

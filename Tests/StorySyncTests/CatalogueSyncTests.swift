@@ -297,7 +297,7 @@ struct CatalogueSyncTests {
         let file = setup.home.appendingPathComponent("site").path
         try Data("not a folder".utf8).write(to: URL(fileURLWithPath: file))
         #expect(throws: SyncError.storage(StorageProblem(.publishing(into: file), .notAFolder(path: file)))) {
-            try CatalogueIndex.publish(setup.library, to: file)
+            try CatalogueRoot.publish(setup.library, to: file)
         }
     }
 

@@ -1,0 +1,262 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LocalFiles
+import StoryFormat
+import StorySources
+import StoryStore
+import Transport
+
+/// Why a published catalogue was not trusted: nothing of it was applied.
+public enum TrustFailure: Error, Sendable, Equatable {
+    /// The signature is malformed, made by another key, or does not match.
+    case signature(Signify.Failure)
+    /// A key is trusted for this catalogue, but what was read carries no signature.
+    case notSigned(trusted: String)
+    /// The catalogue is signed, no key is trusted for it, and it publishes none to trust on first use.
+    case noKey
+    /// The key given is not the one this library trusts for the catalogue.
+    case keyChanged(remembered: String, given: String)
+    /// The root expired then: an old copy, replayed by a mirror, or a keeper who stopped publishing.
+    case expired(at: Double)
+    /// The root's version is below one this library has already seen.
+    case rolledBack(seen: Int, got: Int)
+    /// Another root with the same version was applied before.
+    case conflictingVersion(Int)
+    /// A shard's bytes are not those the root names (tampered, or replaced during the sync).
+    case shardMismatch(name: String)
+    /// The root cannot be used (the reason).
+    case invalidRoot(String)
+    /// A shard could not be read.
+    case shardUnavailable(name: String, reason: String)
+}
+
+extension SyncWords {
+    public static func trust(_ failure: TrustFailure) -> String {
+        switch failure {
+        case .signature(.malformed(let what, let reason)): "the \(what) is not in signify's format: \(reason)"
+        case .signature(.passphraseProtected): "the secret key is protected by a passphrase; cyd signs with keys made by `cyd catalogue keygen` or `signify -G -n`"
+        case .signature(.wrongKey(let signedBy, let trusted)): "it is signed by key \(signedBy), not by the trusted key \(trusted)"
+        case .signature(.badSignature): "its signature does not match its content (it was changed after signing)"
+        case .signature(.crypto(let reason)): "signatures cannot be checked: \(reason)"
+        case .notSigned(let trusted): "it is not signed, but this library trusts key \(trusted) for it (ask for catalogue.sig)"
+        case .noKey: "it is signed, but no key is trusted for it and it publishes none (pass --trust with the keeper's public key)"
+        case .keyChanged(let remembered, let given):
+            "the key given (\(given)) is not the key this library trusts for the catalogue (\(remembered)); if the keeper really changed keys, run again with --replace-key"
+        case .expired(let at): "it expired on \(date(at)) (an old copy replayed by a mirror, or a keeper who stopped publishing)"
+        case .rolledBack(let seen, let got): "its version \(got) is older than version \(seen), already seen (a rollback to an old copy)"
+        case .conflictingVersion(let version): "another root with version \(version) was applied before (two different catalogues under one version)"
+        case .shardMismatch(let name): "shard \(name) is not the one the root names (its SHA-256 differs: tampered, or published again during the sync; run again)"
+        case .invalidRoot(let reason): "its root cannot be used: \(reason)"
+        case .shardUnavailable(let name, let reason): "shard \(name) cannot be read: \(reason)"
+        }
+    }
+}
+
+extension CatalogueRoot {
+    /// Whether the bytes are a root (signed or not) rather than authors.json or an index.
+    public static func isRoot(_ bytes: [UInt8]) -> Bool {
+        if Signify.isSigned(bytes) { return true }
+        let marker = Array("\"\(formatKey)\"".utf8)
+        let head = Array(bytes.prefix(256))
+        guard head.count >= marker.count else { return false }
+        return (0...(head.count - marker.count)).contains { head[$0..<($0 + marker.count)].elementsEqual(marker) }
+    }
+
+    struct Root {
+        var version: Int
+        var expiresAt: Double
+        var shards: [(name: String, sha256: String)]
+    }
+
+    /// Reads a root's JSON: the format, the version, the expiry and the shards (names checked).
+    static func parse(_ bytes: [UInt8]) throws(TrustFailure) -> Root {
+        guard bytes.count <= maximumRootBytes else { throw .invalidRoot("it is larger than \(maximumRootBytes >> 20) MB") }
+        guard let value = JSONValue.parse(bytes), case .object = value else { throw .invalidRoot("it is not a JSON object") }
+        guard value[formatKey]?.int == 2 else { throw .invalidRoot("\(formatKey) must be 2; this cyd reads version 2 roots") }
+        guard let version = value["version"]?.int, version > 0 else { throw .invalidRoot("\"version\" must be a positive whole number") }
+        guard let expiry = value["expires_at"], case .number(let expiresAt) = expiry, expiresAt > 0 else {
+            throw .invalidRoot("\"expires_at\" must be a Unix time")
+        }
+        guard let list = value["shards"]?.array, list.count <= maximumShards else { throw .invalidRoot("\"shards\" must be a list of at most \(maximumShards)") }
+        var shards: [(name: String, sha256: String)] = []
+        var names = Set<String>()
+        for shard in list {
+            guard let name = shard["name"]?.string, isShardName(name), names.insert(name).inserted else {
+                throw .invalidRoot("each shard's \"name\" must be two lowercase hexadecimal digits, each name once")
+            }
+            guard let hash = shard["sha256"]?.string, CatalogueIndex.isSHA256(hash) else { throw .invalidRoot("shard \(name) has no \"sha256\"") }
+            shards.append((name, hash))
+        }
+        return Root(version: version, expiresAt: expiresAt, shards: shards)
+    }
+
+    /// A reader's sync from a published root: the signature checked against the trusted key,
+    /// the expiry and the version; a root seen before changes nothing (a 304 over https); each
+    /// shard whose hash changed is fetched (conditionally) and checked against the root, the
+    /// others are read from the cache without a request. Nothing is applied unless all of it
+    /// checks out.
+    static func sync(
+        _ contents: CatalogueSource.Contents, options: SyncOptions, library: StoryLibrary, events: @escaping @Sendable (SyncEvent) -> Void
+    ) throws(SyncError) -> SyncReport {
+        let source = contents.location.base.isEmpty ? contents.displayName : contents.location.base
+        func refuse(_ failure: TrustFailure) -> SyncError { .untrusted(source: contents.displayName, failure) }
+        let known: CatalogueTrust?
+        do { known = try library.catalogueTrust(source: source) } catch {
+            throw .storage(StorageProblem(.readingCatalogue, error: error, databasePath: library.location.databasePath))
+        }
+        // The key: the one given, else the one remembered; a given key that differs from the
+        // remembered one is refused unless the reader says the keeper replaced it.
+        var key: Signify.PublicKey?
+        if let given = options.trustedKey {
+            if let remembered = known?.publicKey, remembered != given.line, !options.replaceKey {
+                let old = (try? Signify.publicKey(Array(remembered.utf8)))?.fingerprint ?? "?"
+                throw refuse(.keyChanged(remembered: old, given: given.fingerprint))
+            }
+            key = given
+        } else if let remembered = known?.publicKey {
+            key = try? Signify.publicKey(Array(remembered.utf8))
+        }
+        var signed = contents.bytes
+        var displayName = contents.displayName
+        if !Signify.isSigned(signed), let key {
+            // A trusted catalogue is read signed, whichever of its files was named.
+            guard let bytes = try? sibling(signedRootFile, of: contents, library: library, conditional: true) else {
+                throw refuse(.notSigned(trusted: key.fingerprint))
+            }
+            signed = bytes
+            displayName = contents.location.base + signedRootFile
+        }
+        var message = signed
+        var firstUse: Signify.PublicKey?
+        if Signify.isSigned(signed) {
+            if key == nil {
+                guard let bytes = try? sibling(publicKeyFile, of: contents, library: library, conditional: false),
+                    let published = try? Signify.publicKey(bytes)
+                else { throw refuse(.noKey) }
+                key = published
+                firstUse = published
+            }
+            guard let key else { throw refuse(.noKey) }
+            do { message = try Signify.verifyEmbedded(signed, key: key) } catch { throw refuse(.signature(error)) }
+        }
+        let rootHash = try hash(message)
+        let now = Date().timeIntervalSince1970
+        let root: Root
+        do { root = try parse(message) } catch { throw refuse(error) }
+        if now >= root.expiresAt { throw refuse(.expired(at: root.expiresAt)) }
+        if let known {
+            if root.version < known.version { throw refuse(.rolledBack(seen: known.version, got: root.version)) }
+            if root.version == known.version, rootHash != known.rootSHA256 { throw refuse(.conflictingVersion(root.version)) }
+        }
+        var report = SyncReport()
+        if known?.rootSHA256 == rootHash, (try? library.appliedIndexFingerprint(source: source)) == rootHash, let entries = try? library.indexEntries() {
+            // The root applied last time: nothing can have changed.
+            report.fromIndex = true
+            report.authors = Set(entries.map { $0.author.lowercased() }).count
+            report.items = entries.map { entry in
+                let outcome: SyncReport.Outcome = entry.brokenSince.map { .broken(since: $0, reason: entry.lastError ?? "") } ?? .unchanged
+                return .init(id: entry.id, url: entry.url, outcome: outcome, title: entry.title)
+            }
+            events(.checking(total: 0))
+            return report
+        }
+        // Every shard, checked against the root before anything is applied.
+        var decoded = CatalogueIndex.Decoded()
+        for shard in root.shards {
+            let bytes: [UInt8]
+            do {
+                bytes = try shardBytes(shard.name, sha256: shard.sha256, of: contents, library: library)
+            } catch {
+                throw refuse(error)
+            }
+            let path = contents.location.base + shardPath(shard.name)
+            let part = try CatalogueIndex.decode(CatalogueSource.Contents(bytes: bytes, displayName: path), format: shardKey, refuseEmpty: false)
+            for story in part.stories {
+                if shardName(author: story.author) == shard.name {
+                    decoded.stories.append(story)
+                } else {
+                    let finding = SyncReport.Finding(file: path, line: 1, column: 1, code: "index", message: "the author '\(story.author)' belongs in shard \(shardName(author: story.author)), not \(shard.name)")
+                    decoded.rejected.append((story.id, story.url, finding))
+                }
+            }
+            decoded.rejected += part.rejected
+        }
+        // An id in two shards (two authors whose names differ only in case) is refused like
+        // an id listed twice in one index.
+        decoded = CatalogueIndex.refuseDuplicates(decoded)
+        report = try CatalogueIndex.apply(decoded, options: options, library: library, events: events)
+        report.trustedOnFirstUse = firstUse?.fingerprint
+        report.catalogueVersion = root.version
+        do {
+            try library.recordCatalogueTrust(
+                source: source, CatalogueTrust(publicKey: key?.line, version: root.version, rootSHA256: rootHash, expiresAt: root.expiresAt))
+            if decoded.rejected.isEmpty, !report.hasFailures {
+                try library.recordAppliedIndex(source: source, fingerprint: rootHash, at: now)
+            } else {
+                try library.forgetAppliedIndex()
+            }
+        } catch {
+            throw .storage(StorageProblem(.updatingLibrary, error: error, databasePath: library.location.databasePath))
+        }
+        _ = displayName
+        return report
+    }
+
+    /// A shard's bytes: from the cache when they still have the hash the root names (no request),
+    /// else fetched (conditionally over https) and checked against it.
+    static func shardBytes(_ name: String, sha256: String, of contents: CatalogueSource.Contents, library: StoryLibrary) throws(TrustFailure) -> [UInt8] {
+        let path = shardPath(name)
+        if case .web(let folder, _) = contents.location, let cached = try? library.cachedResponse(url: folder + path),
+            (try? Digest.sha256Hex(cached.body)) == sha256
+        {
+            return cached.body
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try sibling(path, of: contents, library: library, conditional: true)
+        } catch {
+            throw .shardUnavailable(name: name, reason: error.description)
+        }
+        guard (try? Digest.sha256Hex(bytes)) == sha256 else { throw .shardMismatch(name: name) }
+        return bytes
+    }
+
+    /// A file beside the catalogue file that was read, the same way (a path in its folder, a URL
+    /// relative to it, a file of the same commit).
+    static func sibling(_ path: String, of contents: CatalogueSource.Contents, library: StoryLibrary, conditional: Bool) throws(SyncError) -> [UInt8] {
+        switch contents.location {
+        case .none:
+            throw .unavailable(source: path, reason: "the catalogue was not read from a folder")
+        case .folder(let folder, _):
+            do { return try LocalFile.read(folder + "/" + path, limit: CatalogueSource.maximumBytes) } catch .missing {
+                throw .missing(path: folder + "/" + path)
+            } catch {
+                throw .unavailable(source: folder + "/" + path, reason: error.description)
+            }
+        case .web(let folder, _):
+            var request = HTTPRequest(url: folder + path)
+            request.maximumBytes = CatalogueSource.maximumBytes
+            let response: HTTPResponse
+            do {
+                response = conditional
+                    ? try HTTPClient().getConditionally(request, cache: library, retrying: RetryPolicy()) : try HTTPClient().get(request, retrying: RetryPolicy())
+            } catch {
+                throw .unavailable(source: folder + path, reason: error.description)
+            }
+            guard response.status == 200 else { throw .unavailable(source: folder + path, reason: "the server answered \(response.status)") }
+            return response.body
+        case .git(let url, let cache, let commit, _):
+            do {
+                guard let bytes = try GitRepository.open(cache).file(path, at: commit) else { throw SyncError.missing(path: "\(url) \(path)") }
+                return bytes
+            } catch let error as SyncError {
+                throw error
+            } catch {
+                throw .unavailable(source: "\(url) \(path)", reason: String(describing: error))
+            }
+        }
+    }
+}
