@@ -37,14 +37,14 @@ extension SyncWords {
     public static func trust(_ failure: TrustFailure) -> String {
         switch failure {
         case .signature(.malformed(let what, let reason)): "the \(what) is not in signify's format: \(reason)"
-        case .signature(.passphraseProtected): "the secret key is protected by a passphrase; cyd signs with keys made by `cyd catalogue keygen` or `signify -G -n`"
+        case .signature(.passphraseProtected): "the secret key is protected by a passphrase; signing needs a key without one"
         case .signature(.wrongKey(let signedBy, let trusted)): "it is signed by key \(signedBy), not by the trusted key \(trusted)"
         case .signature(.badSignature): "its signature does not match its content (it was changed after signing)"
         case .signature(.crypto(let reason)): "signatures cannot be checked: \(reason)"
         case .notSigned(let trusted): "it is not signed, but this library trusts key \(trusted) for it (ask for catalogue.sig)"
-        case .noKey: "it is signed, but no key is trusted for it and it publishes none (pass --trust with the keeper's public key)"
+        case .noKey: "it is signed, but no key is trusted for it and it publishes none"
         case .keyChanged(let remembered, let given):
-            "the key given (\(given)) is not the key this library trusts for the catalogue (\(remembered)); if the keeper really changed keys, run again with --replace-key"
+            "the key given (\(given)) is not the key this library trusts for the catalogue (\(remembered))"
         case .expired(let at): "it expired on \(date(at)) (an old copy replayed by a mirror, or a keeper who stopped publishing)"
         case .rolledBack(let seen, let got): "its version \(got) is older than version \(seen), already seen (a rollback to an old copy)"
         case .conflictingVersion(let version): "another root with version \(version) was applied before (two different catalogues under one version)"

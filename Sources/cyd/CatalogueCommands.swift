@@ -127,6 +127,15 @@ struct Sync: ParsableCommand {
                 Terminal.standardError.write("cyd: \(VisibleText.escape(file)) \(what)\n")
                 for finding in findings { Terminal.standardError.write("  \(VisibleText.escape(finding.description))\n") }
                 throw Exit.problemsFound
+            case .untrusted(_, let failure):
+                let hint = switch failure {
+                case .noKey: " (pass --trust with the keeper's public key, a .pub file)"
+                case .keyChanged: "; if the keeper really changed keys, run again with --trust NEW.pub --replace-key"
+                case .notSigned: "; name the catalogue's catalogue.sig"
+                default: ""
+                }
+                Terminal.standardError.write("cyd: \(VisibleText.escape(error.description))\(hint)\n")
+                throw Exit.failure
             case .missing(let path):
                 Terminal.standardError.write(
                     "cyd: cannot read the catalogue \(VisibleText.escape(path)): no such file (give --catalogue a path to authors.json or index.json, "
@@ -186,9 +195,12 @@ struct Sync: ParsableCommand {
         if report.count(.recent) > 0 { parts.append("\(report.count(.recent)) checked recently (skipped)") }
         let notStories = report.count(.notStory)
         if notStories > 0 { parts.append(notStories == 1 ? "1 not a story" : "\(notStories) not stories") }
+        // Removed and broken are said when there are any, each removal named.
         let removed = report.items.filter { $0.change == .removed }
-        parts.append("\(removed.count) removed" + (removed.isEmpty ? "" : " (\(removed.prefix(5).map { VisibleText.escape($0.id) }.joined(separator: ", "))\(removed.count > 5 ? ", …" : ""))"))
-        parts.append("\(report.count(.broken)) broken (kept at their last good version)")
+        if !removed.isEmpty {
+            parts.append("\(removed.count) removed (\(removed.prefix(5).map { VisibleText.escape($0.id) }.joined(separator: ", "))\(removed.count > 5 ? ", …" : ""))")
+        }
+        if report.count(.broken) > 0 { parts.append("\(report.count(.broken)) broken (kept at their last good version)") }
         parts.append("\(report.count(.failed)) failed")
         let authors = report.authors + report.authorFailures.count
         var line = "Synced \(plural(report.items.count - removed.count, "repository", "repositories")) of \(plural(authors, "author"))"

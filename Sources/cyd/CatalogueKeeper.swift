@@ -67,7 +67,7 @@ struct CatalogueCommand: ParsableCommand {
                 let bytes: [UInt8]
                 do { bytes = try LocalFile.read(sign, limit: 4096) } catch { throw CLIError("cannot read the secret key \(VisibleText.escape(sign)): \(VisibleText.escape(String(describing: error)))") }
                 do { options.key = try Signify.secretKey(bytes) } catch {
-                    throw CLIError("\(VisibleText.escape(sign)) is not a usable secret key: \(VisibleText.escape(SyncWords.trust(.signature(error))))")
+                    throw CLIError("\(VisibleText.escape(sign)) is not a usable secret key: \(VisibleText.escape(SyncWords.trust(.signature(error)))) (make one with `cyd catalogue keygen`, or `signify -G -n`)")
                 }
             }
             let result: PublishResult

@@ -33,7 +33,15 @@ struct Init: ParsableCommand {
     @Flag(help: "Also write a GitHub Pages workflow that publishes the story's site on every push (alone, into an existing story).")
     var pages = false
 
+    @Flag(help: "Make a catalogue instead: authors.json and a scheduled GitHub Actions workflow that syncs it, publishes the catalogue (signed with the CYD_CATALOGUE_KEY secret) and deploys it to GitHub Pages.")
+    var catalogue = false
+
+    func validate() throws {
+        if catalogue && pages { throw ValidationError("--catalogue and --pages make different repositories; choose one") }
+    }
+
     func run() throws {
+        if catalogue { return try makeCatalogue() }
         if FileStatus(folder + "/story.json") != nil {
             guard pages else { throw CLIError("\(VisibleText.escape(folder)) already holds a story.json; nothing was written") }
             let path = folder + "/" + Self.pagesPath
@@ -172,6 +180,93 @@ struct Init: ParsableCommand {
                 with:
                   path: .
                   strict: true
+
+        """
+
+    /// authors.json (when missing) and the catalogue workflow (never over one).
+    func makeCatalogue() throws {
+        if let status = FileStatus(folder), !status.isDirectory { throw CLIError("\(VisibleText.escape(folder)) is not a folder") }
+        let path = folder + "/" + Self.cataloguePath
+        if FileStatus(path) != nil { throw CLIError("\(VisibleText.escape(path)) is there already; nothing was written") }
+        var written = [Self.cataloguePath]
+        if FileStatus(folder + "/authors.json") == nil {
+            try Self.write("{\n  \"authors\": [\n    { \"name\": \"your-github-name\" }\n  ]\n}\n", to: folder + "/authors.json")
+            written.insert("authors.json", at: 0)
+        }
+        try Self.write(Self.catalogueWorkflow, to: path)
+        Terminal.standardOutput.write("""
+            made a catalogue in \(VisibleText.escape(folder)): \(written.joined(separator: ", "))
+              next: list the authors in authors.json; `cyd catalogue keygen keeper` and store keeper.sec's text as the repository secret CYD_CATALOGUE_KEY (keep the file out of git); publish keeper.pub for readers; then Settings > Pages > Source: GitHub Actions
+
+            """)
+    }
+
+    static let cataloguePath = ".github/workflows/catalogue.yml"
+
+    static let catalogueWorkflow = """
+        # Keeps the catalogue: every six hours (and on every push to main), syncs the authors in
+        # authors.json, publishes the catalogue (catalogue.json, its shards, index.json for older
+        # readers, report.html and a badge per story), signs it with the CYD_CATALOGUE_KEY secret
+        # (the text of a key from `cyd catalogue keygen`), and deploys it to GitHub Pages. The synced
+        # library is cached between runs, so a run asks only about what changed. Readers:
+        #   cyd sync --catalogue https://OWNER.github.io/REPOSITORY/catalogue.sig --trust keeper.pub
+        name: catalogue
+        on:
+          schedule:
+            - cron: "17 */6 * * *"
+          push:
+            branches: [main]
+          workflow_dispatch:
+        permissions:
+          contents: read
+          pages: write
+          id-token: write
+        concurrency:
+          group: catalogue
+          cancel-in-progress: false
+        jobs:
+          publish:
+            runs-on: ubuntu-latest
+            container: swift:6.0-bookworm   # the action builds cyd with Swift (or set version: to download one)
+            env:
+              CYD_HOME: ${{ github.workspace }}/.cyd-library
+              GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}
+            steps:
+              - uses: actions/checkout@v4
+              - uses: \(ProjectHome.repository)@\(ProjectHome.branch)
+                with:
+                  path: authors.json
+              - uses: actions/cache@v4
+                with:
+                  path: .cyd-library
+                  key: cyd-library-${{ github.run_id }}
+                  restore-keys: cyd-library-
+              # A failing repository is reported (and kept at its last good version); the catalogue
+              # is still published.
+              - run: cyd sync --catalogue authors.json || echo "some repositories failed; see above"
+              - name: publish
+                env:
+                  KEY: ${{ secrets.CYD_CATALOGUE_KEY }}
+                run: |
+                  if [ -n "$KEY" ]; then
+                    umask 077; printf '%s\\n' "$KEY" > "$RUNNER_TEMP/keeper.sec"
+                    cyd catalogue publish _site --sign "$RUNNER_TEMP/keeper.sec"
+                    rm -f "$RUNNER_TEMP/keeper.sec"
+                  else
+                    cyd catalogue publish _site
+                  fi
+              - uses: actions/upload-pages-artifact@v3
+                with:
+                  path: _site
+          deploy:
+            needs: publish
+            runs-on: ubuntu-latest
+            environment:
+              name: github-pages
+              url: ${{ steps.deployment.outputs.page_url }}
+            steps:
+              - id: deployment
+                uses: actions/deploy-pages@v4
 
         """
 

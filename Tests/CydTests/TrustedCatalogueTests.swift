@@ -245,4 +245,44 @@ struct TrustedCatalogueTests {
             #expect(result.status != 0 && result.standardError.contains("is not trusted, and nothing of it was used"), "\(name): \(result.standardError)")
         }
     }
+
+    @Test("init --catalogue: a scheduled workflow whose sync and publish steps work on the catalogue it made, signing with the secret key")
+    func catalogueWorkflow() throws {
+        try git.publish("tide", files: ["story.json": Self.story("Tide"), "README.md": Self.readme])
+        let folder = home.path("catalogue")
+        let made = try Command.cyd(["init", "--catalogue", folder])
+        #expect(made.status == 0 && made.standardOutput.contains("authors.json, .github/workflows/catalogue.yml"), "\(made.standardOutput)\(made.standardError)")
+        #expect(try Command.cyd(["init", "--catalogue", folder]).status == 2, "never over an existing workflow")
+        try home.write("catalogue/authors.json", #"{ "authors": [ { "name": "ana", "repos": ["\#(git.gitURL("tide"))"] } ] }"#)
+        let parsed = try Command.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", "-c", """
+                import json, sys, ruamel.yaml as y
+                w = y.YAML(typ='safe').load(open(sys.argv[1]))
+                steps = w['jobs']['publish']['steps']
+                print(json.dumps({'cron': [c['cron'] for c in w['on']['schedule']], 'pages': w['permissions']['pages'],
+                  'run': [s['run'] for s in steps if 'run' in s], 'uses': [s['uses'] for s in steps if 'uses' in s] + [s['uses'] for s in w['jobs']['deploy']['steps']]}))
+                """, folder + "/.github/workflows/catalogue.yml"])
+        #expect(parsed.status == 0, "\(parsed.standardError)")
+        let workflow = try #require(try JSONSerialization.jsonObject(with: Data(parsed.standardOutput.utf8)) as? [String: Any])
+        #expect(workflow["cron"] as? [String] == ["17 */6 * * *"] && workflow["pages"] as? String == "write")
+        let uses = workflow["uses"] as? [String] ?? []
+        #expect(uses.contains("actions/upload-pages-artifact@v3") && uses.contains("actions/deploy-pages@v4") && uses.contains("actions/cache@v4"), "\(uses)")
+        // The run steps, as the runner runs them (bash -e), with cyd on PATH and the key as the secret.
+        #expect(try Command.cyd(["catalogue", "keygen", home.path("keeper")]).status == 0)
+        let key = try String(contentsOfFile: home.path("keeper.sec"), encoding: .utf8).trimmingCharacters(in: .newlines)
+        let temporary = home.path("runner")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        for step in workflow["run"] as? [String] ?? [] {
+            let ran = try ChildProcess.run(["bash", "-e", "-c", step], in: folder, environment: [
+                "PATH": Command.cyd.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
+                "CYD_HOME": folder + "/.cyd-library", "KEY": key, "RUNNER_TEMP": temporary, "GITHUB_API_URL": "http://127.0.0.1:9",
+            ])
+            #expect(ran.status == 0, "\(step): \(ran.standardError)")
+        }
+        #expect(FileManager.default.fileExists(atPath: folder + "/_site/catalogue.sig") && FileManager.default.fileExists(atPath: folder + "/_site/report.html"))
+        #expect(FileManager.default.fileExists(atPath: temporary + "/keeper.sec") == false, "the key does not outlive the step")
+        let synced = try read("sync", "--catalogue", folder + "/_site/catalogue.sig", "--trust", home.path("keeper.pub"))
+        #expect(synced.status == 0 && synced.standardOutput.contains("1 new"), "\(synced.standardOutput)\(synced.standardError)")
+    }
 }
