@@ -11,7 +11,7 @@
 #     got by a reader at their pinned commits.
 # Requests and bytes are counted from nginx's access log ($bytes_sent: headers and body).
 #
-# usage: scripts/bench-catalogue.sh        (BENCH_DIR=folder keeps the work files; AUTHORS, STORIES, REPOS)
+# usage: scripts/bench-catalogue.sh        (BENCH_DIR=folder keeps the work files; AUTHORS, STORIES, REPOS; SCRATCH=.build-x builds apart)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 authors=${AUTHORS:-10000}
@@ -25,8 +25,9 @@ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || {
   [ -z "$held" ] || $sudo rm -f /usr/sbin/policy-rc.d
 }
 nginx=$(command -v nginx || echo /usr/sbin/nginx)
-swift build -c release --product cyd >/dev/null
-cyd=$(swift build -c release --show-bin-path)/cyd
+scratch=${SCRATCH:-.build}
+swift build -c release --product cyd --scratch-path "$scratch" >/dev/null
+cyd=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/cyd
 
 work=${BENCH_DIR:-$(mktemp -d)}
 mkdir -p "$work"

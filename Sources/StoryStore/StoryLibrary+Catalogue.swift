@@ -365,33 +365,46 @@ extension StoryLibrary {
     public func applyIndex(_ stories: [IndexedStory], keeping kept: Set<String> = [], at time: Double) throws -> [String: String?] {
         try database.write { db in
             var before: [String: String?] = [:]
+            before.reserveCapacity(stories.count)
             let urls = Set(stories.map(\.url)).union(kept)
-            for entry in try CatalogueEntry.filter(CatalogueEntry.Columns.discovery == CatalogueEntry.Discovery.index.rawValue).fetchAll(db)
-            where !urls.contains(entry.url) {
-                try entry.delete(db)
+            // Every row read once (a row per story, not a query per story): 100,000 stories are
+            // compared in memory and only the changed ones written, by one prepared statement.
+            var existing: [String: CatalogueEntry] = [:]
+            existing.reserveCapacity(stories.count)
+            for entry in try CatalogueEntry.fetchAll(db) { existing[entry.url] = entry }
+            for entry in existing.values where entry.discovery == .index && !urls.contains(entry.url) {
+                try db.execute(sql: "DELETE FROM catalogue_repo WHERE url = ?", arguments: [entry.url])
             }
+            let upsert = try db.cachedStatement(sql: """
+                INSERT INTO catalogue_repo (url, author, name, discovery, is_story, story_key, title, rating, summary, chapter_count,
+                    head_commit, checked_at, last_error, outcome, warning, story_sha256, pictures_sha256, broken_since, changed_at)
+                VALUES (?, ?, ?, 'index', 1, ?, ?, ?, ?, ?, ?, ?, ?, 'story', NULL, ?, ?, ?, ?)
+                ON CONFLICT(url) DO UPDATE SET author = excluded.author, name = excluded.name, discovery = 'index', is_story = 1,
+                    story_key = excluded.story_key, title = excluded.title, rating = excluded.rating, summary = excluded.summary,
+                    chapter_count = excluded.chapter_count, head_commit = excluded.head_commit, checked_at = excluded.checked_at,
+                    last_error = excluded.last_error, outcome = 'story', warning = NULL, story_sha256 = excluded.story_sha256,
+                    pictures_sha256 = excluded.pictures_sha256, broken_since = excluded.broken_since,
+                    changed_at = CASE WHEN head_commit IS excluded.head_commit THEN changed_at ELSE excluded.changed_at END
+                """)
             for story in stories {
-                let existing = try CatalogueEntry.fetchOne(db, key: story.url)
-                let previous: String? = existing?.isStory == true ? existing?.headCommit : nil
+                let previousEntry = existing[story.url]
+                let previous: String? = previousEntry?.isStory == true ? previousEntry?.headCommit : nil
                 before.updateValue(previous, forKey: story.url)
-                var entry = existing ?? CatalogueEntry(url: story.url, author: story.author, repository: story.repository, discovery: .index)
                 let storyHash: String? = story.storySHA256.isEmpty ? nil : story.storySHA256
-                if existing?.isStory == true, existing?.headCommit == story.commit, existing?.author == story.author, existing?.storySHA256 == storyHash,
-                    existing?.pictureHashes == story.pictures, existing?.brokenSince == story.brokenSince, existing?.lastError == story.brokenReason
+                if let entry = previousEntry, entry.isStory == true, entry.headCommit == story.commit, entry.author == story.author,
+                    entry.repository == story.repository, entry.discovery == .index, entry.storySHA256 == storyHash, entry.pictureHashes == story.pictures,
+                    entry.brokenSince == story.brokenSince, entry.lastError == story.brokenReason, entry.title == story.title,
+                    entry.storyKey == story.storyKey, entry.rating == story.rating, entry.summary == story.summary, entry.chapterCount == story.chapters
                 {
-                    // Unchanged: only the time of the check moves.
-                    try db.execute(sql: "UPDATE catalogue_repo SET checked_at = ? WHERE url = ?", arguments: [time, story.url])
-                    continue
+                    continue  // unchanged: only the time of the check moves, below
                 }
-                (entry.author, entry.repository, entry.discovery) = (story.author, story.repository, .index)
-                entry.isStory = true
-                (entry.storyKey, entry.title, entry.rating, entry.summary, entry.chapterCount) = (story.storyKey, story.title, story.rating, story.summary, story.chapters)
-                if entry.headCommit != story.commit { entry.changedAt = time }
-                (entry.headCommit, entry.checkedAt, entry.lastError, entry.outcome, entry.warning) = (story.commit, time, story.brokenReason, .story, nil)
-                (entry.storySHA256, entry.brokenSince) = (storyHash, story.brokenSince)
-                entry.pictureHashes = story.pictures
-                try entry.save(db)
+                try upsert.execute(arguments: [
+                    story.url, story.author, story.repository, story.storyKey, story.title, story.rating, story.summary, story.chapters,
+                    story.commit, time, story.brokenReason, storyHash, story.pictures.isEmpty ? nil : StoredHashes.encode(story.pictures),
+                    story.brokenSince, time,
+                ])
             }
+            try db.execute(sql: "UPDATE catalogue_repo SET checked_at = ? WHERE discovery = 'index'", arguments: [time])
             return before
         }
     }

@@ -35,6 +35,7 @@ public enum CatalogueReport {
             <title>\(HTML.text(name)): catalogue health</title>
             <style>
             body { font: 16px/1.5 system-ui, sans-serif; margin: 1rem auto; max-width: 70rem; padding: 0 1rem; color: #1a1a1a; background: #fff; }
+            .scroll { overflow-x: auto; }
             table { border-collapse: collapse; width: 100%; }
             th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #ccc; vertical-align: top; }
             .good { color: #1d6b2f; } .warning { color: #7a4d00; } .bad { color: #a3161a; } .neutral { color: #444; }
@@ -48,6 +49,7 @@ public enum CatalogueReport {
             <h1>\(HTML.text(name)): catalogue health</h1>
             <p>\(HTML.text(summary))</p>
             <p>Generated \(HTML.text(generated)). Each story's badge is at <code>badges/AUTHOR/REPOSITORY.svg</code>.</p>
+            <div class="scroll" role="region" aria-label="Stories" tabindex="0">
             <table>
             <caption>Every story repository, its state and the version readers get</caption>
             <thead><tr><th scope="col">Story</th><th scope="col">State</th><th scope="col">Version offered</th><th scope="col">Findings</th><th scope="col">Last change</th></tr></thead>
@@ -60,7 +62,7 @@ public enum CatalogueReport {
             html += "<td class=\"\(tone)\">\(HTML.text(row.state))\(row.detail.isEmpty ? "" : "<br>" + HTML.text(row.detail))</td>"
             html += "<td><code>\(HTML.text(row.commit))</code></td><td>\(HTML.text(row.findings))</td><td>\(HTML.text(row.changed))</td></tr>\n"
         }
-        html += "</tbody>\n</table>\n</main>\n</body>\n</html>\n"
+        html += "</tbody>\n</table>\n</div>\n</main>\n</body>\n</html>\n"
         return html
     }
 

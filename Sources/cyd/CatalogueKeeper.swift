@@ -177,7 +177,7 @@ struct CatalogueCommand: ParsableCommand {
     struct Keygen: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make a key pair for signing a published catalogue (Ed25519, in signify's format).",
-            discussion: "Writes NAME.sec (the secret key, readable only by you, without a passphrase: keep it in your CI's secrets) and NAME.pub (give it to readers, and publish it beside the catalogue). `signify -V -e -p NAME.pub -x catalogue.sig -m -` verifies what `cyd catalogue publish --sign NAME.sec` signs. Never overwrites a key.")
+            discussion: "Writes NAME.sec (the secret key, readable only by you, without a passphrase: keep it in your CI's secrets) and NAME.pub (give it to readers, and publish it beside the catalogue). `signify -V -e -p NAME.pub -x catalogue.sig -m root.json` verifies what `cyd catalogue publish --sign NAME.sec` signs. Never overwrites a key.")
 
         @Argument(help: "The key files' name, without .sec/.pub.")
         var name: String

@@ -285,4 +285,19 @@ struct TrustedCatalogueTests {
         let synced = try read("sync", "--catalogue", folder + "/_site/catalogue.sig", "--trust", home.path("keeper.pub"))
         #expect(synced.status == 0 && synced.standardOutput.contains("1 new"), "\(synced.standardOutput)\(synced.standardError)")
     }
+
+    @Test("report.html and the badges in Chromium with scripts off: axe-core finds nothing in light and dark, a hostile title is shown as written")
+    func reportInABrowser() throws {
+        let hostile = "<img src=x onerror=alert(1)>Lantern"
+        try git.publish("lantern", files: ["story.json": Self.story(hostile), "README.md": Self.readme])
+        try git.publish("bridge", files: ["story.json": Self.story("Bridge"), "README.md": Self.readme])
+        let authors = try writeAuthors([("ana", [git.gitURL("lantern")]), ("bo", [git.gitURL("bridge")])])
+        #expect(try keep("sync", "--catalogue", authors).status == 0)
+        try git.publish("bridge", files: ["story.json": Self.broken])
+        _ = try keep("sync", "--catalogue", authors)
+        let site = home.path("site")
+        #expect(try keep("catalogue", "publish", site).status == 0)
+        let check = try ChildProcess.run(["python3", Command.packageRoot.path + "/Tests/Support/report_check.py", site, hostile], in: home.path(""))
+        #expect(check.status == 0 && check.standardOutput.contains("all passed"), "\(check.standardOutput)\n\(check.standardError)")
+    }
 }
