@@ -31,7 +31,7 @@ cyd=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/cyd
 
 work=${BENCH_DIR:-$(mktemp -d)}
 mkdir -p "$work"
-rm -rf "$work/keeper" "$work/reader" "$work/legacy" "$work/www" "$work/gen" "$work/keys" "$work/git" "$work/getter" "$work/gitkeeper"
+rm -rf "$work/keeper" "$work/reader" "$work/legacy" "$work/www" "$work/gen" "$work/keys" "$work/keys.pub" "$work/keys.sec" "$work/git" "$work/getter" "$work/gitkeeper"
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
@@ -58,9 +58,10 @@ with open(path, "w") as out:
     out.write("\n  ]\n}\n")
 EOF
 "$cyd" sync --library "$work/keeper" --catalogue "$work/gen/index.json" >/dev/null
-"$cyd" catalogue keygen "$work/keys" >/dev/null 2>&1 || { mkdir -p "$work/k"; "$cyd" catalogue keygen "$work/k/keeper" >/dev/null; }
-key=$(ls "$work"/keys.sec "$work"/k/keeper.sec 2>/dev/null | head -1)
-pub=${key%.sec}.pub
+mkdir -p "$work/keys"
+"$cyd" catalogue keygen "$work/keys/keeper" >/dev/null
+key=$work/keys/keeper.sec
+pub=$work/keys/keeper.pub
 gtime "$cyd" catalogue publish --library "$work/keeper" "$work/www/site" --sign "$key" >/dev/null
 publish_s=$(seconds); publish_mb=$(peak_mb)
 root_bytes=$(stat -c %s "$work/www/site/catalogue.sig")
@@ -120,6 +121,7 @@ mkdir -p "$work/git/served" "$work/git/work"
 gport=$(free_port)
 git daemon --reuseaddr --export-all --listen=127.0.0.1 --port="$gport" --base-path="$work/git/served" "$work/git/served" >/dev/null 2>&1 &
 pids+=($!)
+for _ in $(seq 1 200); do python3 -c "import socket; socket.create_connection(('127.0.0.1', $gport), 1)" 2>/dev/null && break; sleep 0.05; done
 python3 - "$work/git" "$repos" "$gport" <<'EOF'
 import json, os, subprocess, sys
 root, repos, port = sys.argv[1], int(sys.argv[2]), sys.argv[3]

@@ -93,7 +93,7 @@ public enum CatalogueRoot {
         try makeFolder(folder)
         try makeFolder(folder + "/" + shardFolder)
         var result = PublishResult()
-        let stories = entries.filter { $0.isStory == true && $0.headCommit != nil }.sorted { $0.id.lowercased() < $1.id.lowercased() }
+        let stories = entries.filter { $0.isStory == true && $0.headCommit != nil }.map { ($0.id.lowercased(), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
         result.stories = stories.count
         result.authors = Set(stories.map { $0.author.lowercased() }).count
         result.status = CatalogueStatus.of(entries)
@@ -199,10 +199,15 @@ public enum CatalogueRoot {
         }
     }
 
-    /// Writes the file unless it already holds these bytes; whether it wrote.
-    public static func writeIfChanged(_ bytes: [UInt8], to path: String) throws(SyncError) -> Bool {
+    /// Writes the file unless it already holds these bytes; whether it wrote. `durable: false`
+    /// leaves flushing to the caller (many small files, then `AtomicFile.syncFileSystem`).
+    public static func writeIfChanged(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(SyncError) -> Bool {
         if let status = FileStatus(path), status.size == bytes.count, (try? LocalFile.read(path, limit: bytes.count + 1)) == bytes { return false }
-        try write(bytes, to: path)
+        if durable {
+            try write(bytes, to: path)
+        } else {
+            do { try AtomicFile.writeUnsynced(bytes, to: path) } catch { throw .storage(StorageProblem(.publishing(into: path), .file(path: path, error))) }
+        }
         return true
     }
 
@@ -286,6 +291,6 @@ public struct CatalogueStatus: Sendable, Equatable {
             return CatalogueStatus(
                 id: entry.id, url: entry.url, title: entry.title, state: state, lastGoodCommit: good ? entry.headCommit : nil,
                 errors: good ? entry.errorCount : nil, warnings: good ? entry.warningCount : nil, changedAt: entry.changedAt, checkedAt: entry.checkedAt)
-        }.sorted { $0.id.lowercased() < $1.id.lowercased() }
+        }.map { ($0.id.lowercased(), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 }

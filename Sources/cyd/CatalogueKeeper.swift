@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -113,29 +114,51 @@ struct CatalogueCommand: ParsableCommand {
             ])
         }
 
-        /// report.html and a badge per story (badges of stories no longer listed are removed).
+        /// report.html and a badge per story. Which badge each story has is kept in
+        /// badges/.cyd-badges.json, so a publish writes only the badges that changed (and removes
+        /// those of stories gone) without reading 100,000 files; new badges are written by two
+        /// threads, each renamed into place whole, and flushed to the disk once at the end.
         func writeReport(_ result: PublishResult, name: String, now: Double) throws {
             let rows = result.status.map(StatusWords.row)
             let page = CatalogueReport.page(name: name, summary: "\(plural(result.stories, "story", "stories")) published; " + Self.counts(result) + ".", generated: SyncWords.date(now), rows: rows)
             try CatalogueRoot.write(Array(page.utf8), to: FileWriter.joined(folder, "report.html"))
             let badges = FileWriter.joined(folder, "badges")
-            var written = Set<String>()
+            try CatalogueRoot.makeFolder(badges)
+            let manifestPath = badges + "/.cyd-badges.json"
+            var previous: [String: String] = [:]
+            if let bytes = try? LocalFile.read(manifestPath, limit: 256 << 20), case .object(let members)? = JSONValue.parse(bytes) {
+                for (path, message) in members { if let message = message.string { previous[path] = message } }
+            }
+            var current: [(String, JSONValue)] = []
+            var toWrite: [(path: String, bytes: [UInt8])] = []
+            var folders = Set<String>()
             for (status, row) in zip(result.status, rows) {
                 let parts = status.id.split(separator: "/", maxSplits: 1).map(String.init)
                 // Only names that are plain file names (ids from GitHub and URLs always are).
                 guard parts.count == 2, parts.allSatisfy({ Sources.isSafe($0) && !$0.contains("/") && !$0.hasPrefix(".") }) else { continue }
-                try CatalogueRoot.makeFolder(badges)
-                try CatalogueRoot.makeFolder(badges + "/" + parts[0])
-                let path = badges + "/" + parts[0] + "/" + parts[1] + ".svg"
-                _ = try CatalogueRoot.writeIfChanged(Array(CatalogueReport.badge(message: StatusWords.badge(status.state), tone: row.tone).utf8), to: path)
-                written.insert(parts[0] + "/" + parts[1] + ".svg")
+                let relative = parts[0] + "/" + parts[1] + ".svg"
+                let message = StatusWords.badge(status.state)
+                current.append((relative, .string(message)))
+                if previous[relative] == message, FileStatus(badges + "/" + relative) != nil { continue }
+                folders.insert(parts[0])
+                toWrite.append((badges + "/" + relative, Array(CatalogueReport.badge(message: message, tone: row.tone).utf8)))
             }
-            // Badges this publish did not write (stories gone) are removed; nothing else is touched.
-            for author in (try? FileManager.default.contentsOfDirectory(atPath: badges)) ?? [] {
-                for file in (try? FileManager.default.contentsOfDirectory(atPath: badges + "/" + author)) ?? [] where file.hasSuffix(".svg") {
-                    if !written.contains(author + "/" + file) { unlink(badges + "/" + author + "/" + file) }
+            for author in folders.sorted() { try CatalogueRoot.makeFolder(badges + "/" + author) }
+            let failures = BadgeFailures()
+            let work = toWrite
+            DispatchQueue.concurrentPerform(iterations: 2) { lane in
+                for index in stride(from: lane, to: work.count, by: 2) {
+                    do { try AtomicFile.writeUnsynced(work[index].bytes, to: work[index].path) } catch { failures.note(work[index].path, error) }
                 }
             }
+            if let (path, error) = failures.first { throw CLIError("cannot write the badge \(VisibleText.escape(path)): \(VisibleText.escape(String(describing: error)))") }
+            AtomicFile.syncFileSystem(of: badges)
+            // Badges of stories no longer listed are removed; nothing else is touched.
+            let kept = Set(current.map(\.0))
+            for path in previous.keys where !kept.contains(path) && Sources.isSafe(path) { unlink(badges + "/" + path) }
+            var manifest: [UInt8] = []
+            JSONValue.object(current).write(to: &manifest)
+            try CatalogueRoot.write(manifest, to: manifestPath)
         }
     }
 
@@ -199,6 +222,18 @@ struct CatalogueCommand: ParsableCommand {
                 throw CLIError("cannot write the key: \(VisibleText.escape(Words.of(error)))")
             }
         }
+    }
+}
+
+/// The first badge that could not be written (from the writing threads).
+final class BadgeFailures: @unchecked Sendable {
+    private let lock = Lock()
+    private var noted: (String, any Error)?
+
+    var first: (String, any Error)? { lock.withLock { noted } }
+
+    func note(_ path: String, _ error: any Error) {
+        lock.withLock { if noted == nil { noted = (path, error) } }
     }
 }
 

@@ -63,6 +63,8 @@ with sync_playwright() as playwright:
     import os
     badges = []
     for author in sorted(os.listdir(os.path.join(SITE, "badges"))):
+        if not os.path.isdir(os.path.join(SITE, "badges", author)):
+            continue  # the list of badges written, kept beside them
         for name in sorted(os.listdir(os.path.join(SITE, "badges", author))):
             badges.append(f"badges/{author}/{name}")
     with open(os.path.join(SITE, "badges.html"), "w") as out:
