@@ -129,9 +129,9 @@ urls = []
 for n in range(repos):
     work = f"{root}/work/r{n}"
     os.makedirs(work)
-    story = {"name": f"Repository story {n}", "rating": "G", "summary": "Two chapters.", "chapters": [
+    story = {"story": {"id": f"r{n}", "name": f"Repository story {n}", "rating": "G", "summary": "Two chapters.", "chapters": [
         {"id": "start", "name": "Start", "text": f"Story {n} begins.", "is_first_chapter": True, "choices": [{"chapter_id": "end", "text": "Go on"}]},
-        {"id": "end", "name": "End", "text": "It ends.", "is_ending": True, "choices": []}]}
+        {"id": "end", "name": "End", "text": "It ends.", "is_ending": True, "choices": []}]}}
     open(f"{work}/story.json", "w").write(json.dumps(story, indent=2))
     open(f"{work}/README.md", "w").write("# A story\n\n#ChooseYourDestiny\n")
     env = dict(os.environ, GIT_AUTHOR_NAME="b", GIT_AUTHOR_EMAIL="b@example.invalid", GIT_COMMITTER_NAME="b", GIT_COMMITTER_EMAIL="b@example.invalid")

@@ -409,6 +409,15 @@ extension StoryLibrary {
         }
     }
 
+    /// The ids (author/repository, in lower case) of the catalogue's stories: one column read,
+    /// not a record per row.
+    public func storyIDs() throws -> Set<String> {
+        try database.read { db in
+            // Lowered here, not by SQLite's lower(), which leaves letters outside ASCII as they are.
+            Set(try String.fetchAll(db, sql: "SELECT author || '/' || name FROM catalogue_repo WHERE is_story = 1").map { $0.lowercased() })
+        }
+    }
+
     // MARK: Trusted catalogues
 
     /// What a reader knows of a published catalogue (by the folder it is published in).

@@ -330,9 +330,7 @@ public enum CatalogueIndex {
         let before: [String: String?]
         var previousURL: [String: String] = [:]
         do {
-            for entry in try library.indexEntries() where entry.isStory == true {
-                previousURL["\(entry.author)/\(entry.repository)".lowercased()] = entry.url
-            }
+            for entry in earlier { previousURL[entry.id.lowercased()] = entry.url }
             let keptAuthors = decoded.rejected.filter { !$0.url.isEmpty }.compactMap { $0.id.split(separator: "/").first.map(String.init) }
             try library.removeAuthors(notIn: Set(stories.map(\.author)).union(keptAuthors))
             // A rejected entry's story stays as it was last synced, rather than vanishing.

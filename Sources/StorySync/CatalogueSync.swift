@@ -122,9 +122,8 @@ public enum CatalogueSync {
 
     /// The stories of `before` that are no longer stories in the catalogue, as removed items.
     static func removals(before: [CatalogueEntry], library: StoryLibrary) -> [SyncReport.Item] {
-        guard !before.isEmpty, let after = try? library.catalogue() else { return [] }
+        guard !before.isEmpty, let remaining = try? library.storyIDs() else { return [] }
         // By id: a story whose id now names another repository moved, it was not removed.
-        let remaining = Set(after.filter { $0.isStory == true }.map { $0.id.lowercased() })
         return before.filter { !remaining.contains($0.id.lowercased()) }.map { .init(id: $0.id, url: $0.url, outcome: .removed, title: $0.title) }
     }
 
