@@ -171,6 +171,77 @@ public struct IndexedStory: Sendable, Hashable, Codable {
     public var id: String { "\(author)/\(repository)" }
 }
 
+/// Applies parts of a published catalogue inside `StoryLibrary.applyIndexInParts`.
+public final class IndexApplier {
+    private let db: Database
+    private let time: Double
+    private let upsert: Statement
+    /// The URLs applied (or kept) so far.
+    var seen = Set<String>()
+
+    init(_ db: Database, time: Double) throws {
+        self.db = db
+        self.time = time
+        upsert = try db.cachedStatement(sql: """
+            INSERT INTO catalogue_repo (url, author, name, discovery, is_story, story_key, title, rating, summary, chapter_count,
+                head_commit, checked_at, last_error, outcome, warning, story_sha256, pictures_sha256, broken_since, changed_at)
+            VALUES (?, ?, ?, 'index', 1, ?, ?, ?, ?, ?, ?, ?, ?, 'story', NULL, ?, ?, ?, ?)
+            ON CONFLICT(url) DO UPDATE SET author = excluded.author, name = excluded.name, discovery = 'index', is_story = 1,
+                story_key = excluded.story_key, title = excluded.title, rating = excluded.rating, summary = excluded.summary,
+                chapter_count = excluded.chapter_count, head_commit = excluded.head_commit, checked_at = excluded.checked_at,
+                last_error = excluded.last_error, outcome = 'story', warning = NULL, story_sha256 = excluded.story_sha256,
+                pictures_sha256 = excluded.pictures_sha256, broken_since = excluded.broken_since,
+                changed_at = CASE WHEN head_commit IS excluded.head_commit THEN changed_at ELSE excluded.changed_at END
+            """)
+    }
+
+    /// A cached HTTP body, read through the transaction (the library's own methods cannot be
+    /// called inside it).
+    public func cachedBody(url: String) throws -> [UInt8]? {
+        try Row.fetchOne(db, sql: "SELECT body FROM http_cache WHERE url = ?", arguments: [url]).map { [UInt8](($0["body"] as Data?) ?? Data()) }
+    }
+
+    /// Whether a story with this URL was applied (or kept) already in this transaction.
+    public func hasApplied(_ url: String) -> Bool { seen.contains(url) }
+
+    /// Keeps a URL's row as it is (a rejected entry's story stays as last synced).
+    public func keep(_ url: String) { seen.insert(url) }
+
+    /// Applies some stories: the rows they name are read at once, compared in memory, and only
+    /// the changed ones written. Returns each story's commit before (nil: new to this library).
+    public func apply(_ stories: [IndexedStory]) throws -> [String?] {
+        var existing: [String: CatalogueEntry] = [:]
+        existing.reserveCapacity(stories.count)
+        var start = 0
+        while start < stories.count {
+            let urls = stories[start..<min(stories.count, start + 500)].map(\.url)
+            for entry in try CatalogueEntry.filter(keys: urls).fetchAll(db) { existing[entry.url] = entry }
+            start += 500
+        }
+        var before: [String?] = []
+        before.reserveCapacity(stories.count)
+        for story in stories {
+            seen.insert(story.url)
+            let previousEntry = existing[story.url]
+            before.append(previousEntry?.isStory == true ? previousEntry?.headCommit : nil)
+            let storyHash: String? = story.storySHA256.isEmpty ? nil : story.storySHA256
+            if let entry = previousEntry, entry.isStory == true, entry.headCommit == story.commit, entry.author == story.author,
+                entry.repository == story.repository, entry.discovery == .index, entry.storySHA256 == storyHash, entry.pictureHashes == story.pictures,
+                entry.brokenSince == story.brokenSince, entry.lastError == story.brokenReason, entry.title == story.title,
+                entry.storyKey == story.storyKey, entry.rating == story.rating, entry.summary == story.summary, entry.chapterCount == story.chapters
+            {
+                continue  // unchanged: only the time of the check moves, at the end
+            }
+            try upsert.execute(arguments: [
+                story.url, story.author, story.repository, story.storyKey, story.title, story.rating, story.summary, story.chapters,
+                story.commit, time, story.brokenReason, storyHash, story.pictures.isEmpty ? nil : StoredHashes.encode(story.pictures),
+                story.brokenSince, time,
+            ])
+        }
+        return before
+    }
+}
+
 /// A published catalogue as a reader last accepted it: the key it trusts (a signify public key
 /// line), the highest version seen, the root it applied, and when that root expires.
 public struct CatalogueTrust: Sendable, Equatable {
@@ -363,49 +434,34 @@ extension StoryLibrary {
     }
 
     public func applyIndex(_ stories: [IndexedStory], keeping kept: Set<String> = [], at time: Double) throws -> [String: String?] {
+        var before: [String: String?] = [:]
+        before.reserveCapacity(stories.count)
+        try applyIndexInParts(keeping: kept, at: time) { applier in
+            for (story, previous) in zip(stories, try applier.apply(stories)) { before.updateValue(previous, forKey: story.url) }
+        }
+        return before
+    }
+
+    /// The stories of a published catalogue applied part by part (a shard at a time) in one
+    /// transaction: `body` hands each part to the applier, which compares it with the rows it
+    /// already has and writes only the changed ones; at the end, index rows no part named (nor
+    /// `kept`) leave. Memory is bounded by a part, not by the catalogue; a throw leaves nothing applied.
+    public func applyIndexInParts(keeping kept: Set<String>, at time: Double, _ body: (IndexApplier) throws -> Void) throws {
         try database.write { db in
-            var before: [String: String?] = [:]
-            before.reserveCapacity(stories.count)
-            let urls = Set(stories.map(\.url)).union(kept)
-            // Every row read once (a row per story, not a query per story): 100,000 stories are
-            // compared in memory and only the changed ones written, by one prepared statement.
-            var existing: [String: CatalogueEntry] = [:]
-            existing.reserveCapacity(stories.count)
-            for entry in try CatalogueEntry.fetchAll(db) { existing[entry.url] = entry }
-            for entry in existing.values where entry.discovery == .index && !urls.contains(entry.url) {
-                try db.execute(sql: "DELETE FROM catalogue_repo WHERE url = ?", arguments: [entry.url])
-            }
-            let upsert = try db.cachedStatement(sql: """
-                INSERT INTO catalogue_repo (url, author, name, discovery, is_story, story_key, title, rating, summary, chapter_count,
-                    head_commit, checked_at, last_error, outcome, warning, story_sha256, pictures_sha256, broken_since, changed_at)
-                VALUES (?, ?, ?, 'index', 1, ?, ?, ?, ?, ?, ?, ?, ?, 'story', NULL, ?, ?, ?, ?)
-                ON CONFLICT(url) DO UPDATE SET author = excluded.author, name = excluded.name, discovery = 'index', is_story = 1,
-                    story_key = excluded.story_key, title = excluded.title, rating = excluded.rating, summary = excluded.summary,
-                    chapter_count = excluded.chapter_count, head_commit = excluded.head_commit, checked_at = excluded.checked_at,
-                    last_error = excluded.last_error, outcome = 'story', warning = NULL, story_sha256 = excluded.story_sha256,
-                    pictures_sha256 = excluded.pictures_sha256, broken_since = excluded.broken_since,
-                    changed_at = CASE WHEN head_commit IS excluded.head_commit THEN changed_at ELSE excluded.changed_at END
-                """)
-            for story in stories {
-                let previousEntry = existing[story.url]
-                let previous: String? = previousEntry?.isStory == true ? previousEntry?.headCommit : nil
-                before.updateValue(previous, forKey: story.url)
-                let storyHash: String? = story.storySHA256.isEmpty ? nil : story.storySHA256
-                if let entry = previousEntry, entry.isStory == true, entry.headCommit == story.commit, entry.author == story.author,
-                    entry.repository == story.repository, entry.discovery == .index, entry.storySHA256 == storyHash, entry.pictureHashes == story.pictures,
-                    entry.brokenSince == story.brokenSince, entry.lastError == story.brokenReason, entry.title == story.title,
-                    entry.storyKey == story.storyKey, entry.rating == story.rating, entry.summary == story.summary, entry.chapterCount == story.chapters
-                {
-                    continue  // unchanged: only the time of the check moves, below
-                }
-                try upsert.execute(arguments: [
-                    story.url, story.author, story.repository, story.storyKey, story.title, story.rating, story.summary, story.chapters,
-                    story.commit, time, story.brokenReason, storyHash, story.pictures.isEmpty ? nil : StoredHashes.encode(story.pictures),
-                    story.brokenSince, time,
-                ])
-            }
+            let applier = try IndexApplier(db, time: time)
+            applier.seen.formUnion(kept)
+            try body(applier)
+            let gone = try String.fetchAll(db, sql: "SELECT url FROM catalogue_repo WHERE discovery = 'index'").filter { !applier.seen.contains($0) }
+            for url in gone { try db.execute(sql: "DELETE FROM catalogue_repo WHERE url = ?", arguments: [url]) }
             try db.execute(sql: "UPDATE catalogue_repo SET checked_at = ? WHERE discovery = 'index'", arguments: [time])
-            return before
+        }
+    }
+
+    /// Ids (as written) and URLs of the stories that came from an index: what a sync compares
+    /// against, without reading whole rows.
+    public func indexStoryReferences() throws -> [(id: String, url: String)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT author || '/' || name AS id, url FROM catalogue_repo WHERE discovery = 'index' AND is_story = 1").map { ($0["id"], $0["url"]) }
         }
     }
 

@@ -244,22 +244,6 @@ public enum CatalogueIndex {
         return decoded
     }
 
-    /// Stories of several shards with one repository URL twice: the first is kept.
-    static func refuseDuplicates(_ decoded: Decoded) -> Decoded {
-        var result = Decoded(stories: [], rejected: decoded.rejected)
-        var seen: [String: String] = [:]
-        for story in decoded.stories {
-            if let first = seen[story.url] {
-                let finding = SyncReport.Finding(file: "shards", line: 1, column: 1, code: "index", message: "the repository \(story.url) is already listed as '\(first)'; it is offered once")
-                result.rejected.append((story.id, story.url, finding))
-                continue
-            }
-            seen[story.url] = story.id
-            result.stories.append(story)
-        }
-        return result
-    }
-
     /// Why an author or repository name cannot be part of an id, or nil.
     static func nameProblem(_ name: String, _ key: String) -> String? {
         if name.isEmpty { return "the story has no string \"\(key)\"" }
@@ -316,42 +300,76 @@ public enum CatalogueIndex {
         return report
     }
 
-    /// Brings the catalogue to the stories of an index (or of a root's shards): stories new,
-    /// updated, unchanged, broken (kept at their last good version), removed, and the entries
-    /// that could not be used.
+    /// Brings the catalogue to the stories of an index: stories new, updated, unchanged, broken
+    /// (kept at their last good version), removed, and the entries that could not be used.
     static func apply(
         _ decoded: Decoded, options: SyncOptions, library: StoryLibrary, events: @escaping @Sendable (SyncEvent) -> Void
     ) throws(SyncError) -> SyncReport {
+        try apply(parts: 1, expected: decoded.stories.count + decoded.rejected.count, { _, _ in decoded }, options: options, library: library, events: events)
+    }
+
+    /// The same, from parts (a root's shards) decoded one at a time inside one transaction, so
+    /// memory is bounded by a part: `part(index, applier)` decodes part `index` (reading the
+    /// library, if it must, through the applier). A repository in two parts is offered once.
+    static func apply(
+        parts count: Int, expected: Int, _ part: (Int, IndexApplier) throws(SyncError) -> Decoded, options: SyncOptions, library: StoryLibrary,
+        events: @escaping @Sendable (SyncEvent) -> Void
+    ) throws(SyncError) -> SyncReport {
         var report = SyncReport()
         report.fromIndex = true
-        let stories = decoded.stories
-        let earlier = ((try? library.indexEntries()) ?? []).filter { $0.isStory == true }
-        report.authors = Set(stories.map { $0.author.lowercased() }).count
-        let before: [String: String?]
+        report.items.reserveCapacity(min(expected, 10_000_000))
+        let earlier = (try? library.indexStoryReferences()) ?? []
         var previousURL: [String: String] = [:]
+        for entry in earlier { previousURL[entry.id.lowercased()] = entry.url }
+        var authors = Set<String>()
+        var storyAuthors = Set<String>()
+        var toFetch: [Int] = []
         do {
-            for entry in earlier { previousURL[entry.id.lowercased()] = entry.url }
-            let keptAuthors = decoded.rejected.filter { !$0.url.isEmpty }.compactMap { $0.id.split(separator: "/").first.map(String.init) }
-            try library.removeAuthors(notIn: Set(stories.map(\.author)).union(keptAuthors))
-            // A rejected entry's story stays as it was last synced, rather than vanishing.
-            before = try library.applyIndex(stories, keeping: Set(decoded.rejected.map(\.url).filter { !$0.isEmpty }), at: Date().timeIntervalSince1970)
+            try library.applyIndexInParts(keeping: [], at: Date().timeIntervalSince1970) { applier in
+                for index in 0..<count {
+                    var decoded = try part(index, applier)
+                    var stories: [IndexedStory] = []
+                    stories.reserveCapacity(decoded.stories.count)
+                    var inPart = Set<String>()
+                    for story in decoded.stories {
+                        // The applier knows every URL applied so far (no second map of 100,000).
+                        if applier.hasApplied(story.url) || !inPart.insert(story.url).inserted {
+                            let finding = SyncReport.Finding(file: "shards", line: 1, column: 1, code: "index", message: "the repository \(story.url) is listed twice; it is offered once, under the first id")
+                            decoded.rejected.append((story.id, "", finding))
+                            continue
+                        }
+                        stories.append(story)
+                    }
+                    for rejected in decoded.rejected {
+                        // A rejected entry's story stays as it was last synced, rather than vanishing.
+                        if !rejected.url.isEmpty {
+                            applier.keep(rejected.url)
+                            if let author = rejected.id.split(separator: "/").first { authors.insert(String(author)) }
+                        }
+                        report.items.append(.init(id: rejected.id, url: rejected.url, outcome: .failed(.invalidIndexEntry(rejected.finding)), title: nil))
+                    }
+                    let before = try applier.apply(stories)
+                    for (story, previous) in zip(stories, before) {
+                        authors.insert(story.author)
+                        storyAuthors.insert(story.author.lowercased())
+                        var outcome: SyncReport.Outcome = previous == nil ? .new : (previous == story.commit ? .unchanged : .updated)
+                        if let since = story.brokenSince { outcome = .broken(since: since, reason: story.brokenReason ?? "") }
+                        var item = SyncReport.Item(id: story.id, url: story.url, outcome: outcome, title: story.title)
+                        if let was = previousURL[story.id.lowercased()], was != story.url { item.warning = .moved(from: was) }
+                        report.items.append(item)
+                        if previous != story.commit, FileStatus(GitSource.cachePath(for: story.url, cacheDirectory: library.location.cacheDirectory))?.isDirectory == true {
+                            toFetch.append(report.items.count - 1)
+                        }
+                    }
+                }
+            }
+            try library.removeAuthors(notIn: authors)
+        } catch let error as SyncError {
+            throw error
         } catch {
             throw .storage(StorageProblem(.updatingLibrary, error: error, databasePath: library.location.databasePath))
         }
-        for rejected in decoded.rejected {
-            report.items.append(.init(id: rejected.id, url: rejected.url, outcome: .failed(.invalidIndexEntry(rejected.finding)), title: nil))
-        }
-        var toFetch: [Int] = []
-        for story in stories {
-            let previous = before[story.url] ?? nil
-            var outcome: SyncReport.Outcome = previous == nil ? .new : (previous == story.commit ? .unchanged : .updated)
-            if let since = story.brokenSince { outcome = .broken(since: since, reason: story.brokenReason ?? "") }
-            var item = SyncReport.Item(id: story.id, url: story.url, outcome: outcome, title: story.title)
-            if let was = previousURL[story.id.lowercased()], was != story.url { item.warning = .moved(from: was) }
-            report.items.append(item)
-            let cache = GitSource.cachePath(for: story.url, cacheDirectory: library.location.cacheDirectory)
-            if previous != story.commit, FileStatus(cache)?.isDirectory == true { toFetch.append(report.items.count - 1) }
-        }
+        report.authors = storyAuthors.count
         events(.checking(total: toFetch.count))
         let items = report.items
         let positions = toFetch
@@ -373,7 +391,12 @@ public enum CatalogueIndex {
             events(.finished(item, done: done, total: positions.count))
         }
         for (position, item) in zip(toFetch, fetched.items) { report.items[position] = item }
-        report.items += CatalogueSync.removals(before: earlier, library: library)
+        if !earlier.isEmpty, let remaining = try? library.storyIDs() {
+            // By id: a story whose id now names another repository moved, it was not removed.
+            for entry in earlier where !remaining.contains(entry.id.lowercased()) {
+                report.items.append(.init(id: entry.id, url: entry.url, outcome: .removed, title: nil))
+            }
+        }
         return report
     }
 }

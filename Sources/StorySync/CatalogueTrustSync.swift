@@ -163,37 +163,43 @@ extension CatalogueRoot {
             events(.checking(total: 0))
             return report
         }
-        // Every shard, checked against the root before anything is applied.
-        var decoded = CatalogueIndex.Decoded()
+        // Every shard is checked against the root before anything is applied (fetched when its
+        // copy here differs, kept in the cache); then applied one at a time in one transaction,
+        // read again from where the check left it and checked again, so memory holds one shard.
         for shard in root.shards {
+            do { _ = try shardBytes(shard.name, sha256: shard.sha256, of: contents, library: library) } catch { throw refuse(error) }
+        }
+        let shards = root.shards
+        var rejectedAny = false
+        let expected = (try? JSONValue.parse(message)?["stories"]?.int) ?? nil
+        report = try CatalogueIndex.apply(parts: shards.count, expected: expected ?? 0, { (index: Int, applier: IndexApplier) throws(SyncError) -> CatalogueIndex.Decoded in
+            let shard = shards[index]
             let bytes: [UInt8]
-            do {
-                bytes = try shardBytes(shard.name, sha256: shard.sha256, of: contents, library: library)
-            } catch {
-                throw refuse(error)
+            switch Result(catching: { () throws(TrustFailure) in try appliedShardBytes(shard.name, sha256: shard.sha256, of: contents, applier: applier) }) {
+            case .success(let read): bytes = read
+            case .failure(let failure): throw refuse(failure)
             }
             let path = contents.location.base + shardPath(shard.name)
-            let part = try CatalogueIndex.decode(CatalogueSource.Contents(bytes: bytes, displayName: path), format: shardKey, refuseEmpty: false)
-            for story in part.stories {
-                if shardName(author: story.author) == shard.name {
-                    decoded.stories.append(story)
-                } else {
-                    let finding = SyncReport.Finding(file: path, line: 1, column: 1, code: "index", message: "the author '\(story.author)' belongs in shard \(shardName(author: story.author)), not \(shard.name)")
-                    decoded.rejected.append((story.id, story.url, finding))
+            var part = try CatalogueIndex.decode(CatalogueSource.Contents(bytes: bytes, displayName: path), format: shardKey, refuseEmpty: false)
+            // An entry in a shard its author does not hash to is skipped.
+            let misplaced = part.stories.filter { shardName(author: $0.author) != shard.name }
+            if !misplaced.isEmpty {
+                part.stories.removeAll { shardName(author: $0.author) != shard.name }
+                for story in misplaced {
+                    let finding = SyncReport.Finding(
+                        file: path, line: 1, column: 1, code: "index", message: "the author '\(story.author)' belongs in shard \(shardName(author: story.author)), not \(shard.name)")
+                    part.rejected.append((story.id, story.url, finding))
                 }
             }
-            decoded.rejected += part.rejected
-        }
-        // An id in two shards (two authors whose names differ only in case) is refused like
-        // an id listed twice in one index.
-        decoded = CatalogueIndex.refuseDuplicates(decoded)
-        report = try CatalogueIndex.apply(decoded, options: options, library: library, events: events)
+            if !part.rejected.isEmpty { rejectedAny = true }
+            return part
+        }, options: options, library: library, events: events)
         report.trustedOnFirstUse = firstUse?.fingerprint
         report.catalogueVersion = root.version
         do {
             try library.recordCatalogueTrust(
                 source: source, CatalogueTrust(publicKey: key?.line, version: root.version, rootSHA256: rootHash, expiresAt: root.expiresAt))
-            if decoded.rejected.isEmpty, !report.hasFailures {
+            if !rejectedAny, !report.hasFailures {
                 try library.recordAppliedIndex(source: source, fingerprint: rootHash, at: now)
             } else {
                 try library.forgetAppliedIndex()
@@ -224,9 +230,30 @@ extension CatalogueRoot {
         return bytes
     }
 
+    /// A shard's bytes inside the applying transaction: from the cache through the transaction
+    /// (a web catalogue), else read again; checked against the root again.
+    static func appliedShardBytes(_ name: String, sha256: String, of contents: CatalogueSource.Contents, applier: IndexApplier) throws(TrustFailure) -> [UInt8] {
+        let path = shardPath(name)
+        var bytes: [UInt8]?
+        if case .web(let folder, _) = contents.location {
+            bytes = try? applier.cachedBody(url: folder + path)
+            if let cached = bytes, (try? Digest.sha256Hex(cached)) != sha256 { bytes = nil }
+        }
+        if bytes == nil {
+            do {
+                // Never the library's cache here: the transaction holds the library.
+                bytes = try sibling(path, of: contents, library: nil, conditional: false)
+            } catch {
+                throw .shardUnavailable(name: name, reason: error.description)
+            }
+        }
+        guard let bytes, (try? Digest.sha256Hex(bytes)) == sha256 else { throw .shardMismatch(name: name) }
+        return bytes
+    }
+
     /// A file beside the catalogue file that was read, the same way (a path in its folder, a URL
     /// relative to it, a file of the same commit).
-    static func sibling(_ path: String, of contents: CatalogueSource.Contents, library: StoryLibrary, conditional: Bool) throws(SyncError) -> [UInt8] {
+    static func sibling(_ path: String, of contents: CatalogueSource.Contents, library: StoryLibrary?, conditional: Bool) throws(SyncError) -> [UInt8] {
         switch contents.location {
         case .none:
             throw .unavailable(source: path, reason: "the catalogue was not read from a folder")
@@ -241,8 +268,11 @@ extension CatalogueRoot {
             request.maximumBytes = CatalogueSource.maximumBytes
             let response: HTTPResponse
             do {
-                response = conditional
-                    ? try HTTPClient().getConditionally(request, cache: library, retrying: RetryPolicy()) : try HTTPClient().get(request, retrying: RetryPolicy())
+                if conditional, let library {
+                    response = try HTTPClient().getConditionally(request, cache: library, retrying: RetryPolicy())
+                } else {
+                    response = try HTTPClient().get(request, retrying: RetryPolicy())
+                }
             } catch {
                 throw .unavailable(source: folder + path, reason: error.description)
             }
