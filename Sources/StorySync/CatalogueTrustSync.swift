@@ -120,14 +120,12 @@ extension CatalogueRoot {
             key = try? Signify.publicKey(Array(remembered.utf8))
         }
         var signed = contents.bytes
-        var displayName = contents.displayName
         if !Signify.isSigned(signed), let key {
             // A trusted catalogue is read signed, whichever of its files was named.
             guard let bytes = try? sibling(signedRootFile, of: contents, library: library, conditional: true) else {
                 throw refuse(.notSigned(trusted: key.fingerprint))
             }
             signed = bytes
-            displayName = contents.location.base + signedRootFile
         }
         var message = signed
         var firstUse: Signify.PublicKey?
@@ -171,8 +169,8 @@ extension CatalogueRoot {
         }
         let shards = root.shards
         var rejectedAny = false
-        let expected = (try? JSONValue.parse(message)?["stories"]?.int) ?? nil
-        report = try CatalogueIndex.apply(parts: shards.count, expected: expected ?? 0, { (index: Int, applier: IndexApplier) throws(SyncError) -> CatalogueIndex.Decoded in
+        let expected = JSONValue.parse(message)?["stories"]?.int ?? 0
+        report = try CatalogueIndex.apply(parts: shards.count, expected: expected, { (index: Int, applier: IndexApplier) throws(SyncError) -> CatalogueIndex.Decoded in
             let shard = shards[index]
             let bytes: [UInt8]
             switch Result(catching: { () throws(TrustFailure) in try appliedShardBytes(shard.name, sha256: shard.sha256, of: contents, applier: applier) }) {
@@ -207,7 +205,6 @@ extension CatalogueRoot {
         } catch {
             throw .storage(StorageProblem(.updatingLibrary, error: error, databasePath: library.location.databasePath))
         }
-        _ = displayName
         return report
     }
 
