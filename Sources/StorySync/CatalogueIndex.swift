@@ -391,12 +391,7 @@ public enum CatalogueIndex {
             events(.finished(item, done: done, total: positions.count))
         }
         for (position, item) in zip(toFetch, fetched.items) { report.items[position] = item }
-        if !earlier.isEmpty, let remaining = try? library.storyIDs() {
-            // By id: a story whose id now names another repository moved, it was not removed.
-            for entry in earlier where !remaining.contains(entry.id.lowercased()) {
-                report.items.append(.init(id: entry.id, url: entry.url, outcome: .removed, title: nil))
-            }
-        }
+        report.items += CatalogueSync.removals(before: earlier.map { ($0.id, $0.url, nil) }, library: library)
         return report
     }
 }

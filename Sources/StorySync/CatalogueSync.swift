@@ -116,12 +116,12 @@ public enum CatalogueSync {
             events(.finished(item, done: done, total: work.count))
         }
         report.items += results.items
-        report.items += removals(before: storiesBefore, library: library)
+        report.items += removals(before: storiesBefore.map { ($0.id, $0.url, $0.title) }, library: library)
         return report
     }
 
     /// The stories of `before` that are no longer stories in the catalogue, as removed items.
-    static func removals(before: [CatalogueEntry], library: StoryLibrary) -> [SyncReport.Item] {
+    static func removals(before: [(id: String, url: String, title: String?)], library: StoryLibrary) -> [SyncReport.Item] {
         guard !before.isEmpty, let remaining = try? library.storyIDs() else { return [] }
         // By id: a story whose id now names another repository moved, it was not removed.
         return before.filter { !remaining.contains($0.id.lowercased()) }.map { .init(id: $0.id, url: $0.url, outcome: .removed, title: $0.title) }

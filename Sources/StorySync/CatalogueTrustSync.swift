@@ -173,7 +173,7 @@ extension CatalogueRoot {
         report = try CatalogueIndex.apply(parts: shards.count, expected: expected, { (index: Int, applier: IndexApplier) throws(SyncError) -> CatalogueIndex.Decoded in
             let shard = shards[index]
             let bytes: [UInt8]
-            switch Result(catching: { () throws(TrustFailure) in try appliedShardBytes(shard.name, sha256: shard.sha256, of: contents, applier: applier) }) {
+            switch Result(catching: { () throws(TrustFailure) in try shardBytes(shard.name, sha256: shard.sha256, of: contents, applier: applier) }) {
             case .success(let read): bytes = read
             case .failure(let failure): throw refuse(failure)
             }
@@ -208,43 +208,25 @@ extension CatalogueRoot {
         return report
     }
 
-    /// A shard's bytes: from the cache when they still have the hash the root names (no request),
-    /// else fetched (conditionally over https) and checked against it.
-    static func shardBytes(_ name: String, sha256: String, of contents: CatalogueSource.Contents, library: StoryLibrary) throws(TrustFailure) -> [UInt8] {
+    /// A shard's bytes, checked against the hash the root names: from the cached copy when it
+    /// still has that hash (no request), else fetched. Before the applying transaction the
+    /// library is asked (cache and conditional request); inside it, the cache is read through the
+    /// applier and a fetch is plain, since the transaction holds the library.
+    static func shardBytes(
+        _ name: String, sha256: String, of contents: CatalogueSource.Contents, library: StoryLibrary? = nil, applier: IndexApplier? = nil
+    ) throws(TrustFailure) -> [UInt8] {
         let path = shardPath(name)
-        if case .web(let folder, _) = contents.location, let cached = try? library.cachedResponse(url: folder + path),
-            (try? Digest.sha256Hex(cached.body)) == sha256
-        {
-            return cached.body
+        if case .web(let folder, _) = contents.location {
+            let cached = applier.map { try? $0.cachedBody(url: folder + path) } ?? (try? library?.cachedResponse(url: folder + path))?.body
+            if let cached, (try? Digest.sha256Hex(cached)) == sha256 { return cached }
         }
         let bytes: [UInt8]
         do {
-            bytes = try sibling(path, of: contents, library: library, conditional: true)
+            bytes = try sibling(path, of: contents, library: applier == nil ? library : nil, conditional: applier == nil)
         } catch {
             throw .shardUnavailable(name: name, reason: error.description)
         }
         guard (try? Digest.sha256Hex(bytes)) == sha256 else { throw .shardMismatch(name: name) }
-        return bytes
-    }
-
-    /// A shard's bytes inside the applying transaction: from the cache through the transaction
-    /// (a web catalogue), else read again; checked against the root again.
-    static func appliedShardBytes(_ name: String, sha256: String, of contents: CatalogueSource.Contents, applier: IndexApplier) throws(TrustFailure) -> [UInt8] {
-        let path = shardPath(name)
-        var bytes: [UInt8]?
-        if case .web(let folder, _) = contents.location {
-            bytes = try? applier.cachedBody(url: folder + path)
-            if let cached = bytes, (try? Digest.sha256Hex(cached)) != sha256 { bytes = nil }
-        }
-        if bytes == nil {
-            do {
-                // Never the library's cache here: the transaction holds the library.
-                bytes = try sibling(path, of: contents, library: nil, conditional: false)
-            } catch {
-                throw .shardUnavailable(name: name, reason: error.description)
-            }
-        }
-        guard let bytes, (try? Digest.sha256Hex(bytes)) == sha256 else { throw .shardMismatch(name: name) }
         return bytes
     }
 
