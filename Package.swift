@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "StoryLanguageServer", targets: ["StoryLanguageServer"]),
         .library(name: "StoryWeb", targets: ["StoryWeb"]),
         .library(name: "StoryInterchange", targets: ["StoryInterchange"]),
+        .library(name: "StoryTranslation", targets: ["StoryTranslation"]),
         .executable(name: "cyd", targets: ["cyd"]),
     ],
     traits: [
@@ -75,7 +76,7 @@ let package = Package(
         // story.json; reading -> checking -> storing composed; pictures for the reader
         .target(
             name: "StorySources",
-            dependencies: ["StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "Transport", "LocalFiles"]),
+            dependencies: ["StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StoryTranslation", "Transport", "LocalFiles"]),
         // the catalogue: authors.json -> repositories -> checks; the published index
         .target(name: "StorySync", dependencies: ["StorySources", "StoryStore", "StoryCheck", "StoryFormat", "Transport", "LocalFiles"]),
         // `cyd lsp`: the rules, navigation and repairs for editors, over JSON-RPC on stdio
@@ -85,6 +86,9 @@ let package = Package(
         .target(name: "StoryWeb", dependencies: ["StoryFormat", "LocalFiles"]),
         // stories in and out of other tools' formats: Twee 3 (Twine), exactly both ways
         .target(name: "StoryInterchange", dependencies: ["StoryFormat", "StoryCheck"]),
+        // translations: stable ids for every string, PO and XLIFF 2.1 in and out, merging, status,
+        // checks, and a story in another language
+        .target(name: "StoryTranslation", dependencies: ["StoryFormat", "StoryCheck"]),
         // `cyd serve`: the browser reader over HTTP (Hummingbird): pages from the library, places
         // shared with the terminal reader, LAN access by token, anti-forgery, bounded requests
         .target(
@@ -106,7 +110,7 @@ let package = Package(
             name: "cyd",
             dependencies: [
                 "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
-                "StoryLanguageServer", "StoryWeb", "StoryInterchange", "TerminalUI", "TerminalPictures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StoryLanguageServer", "StoryWeb", "StoryInterchange", "StoryTranslation", "TerminalUI", "TerminalPictures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .target(name: "StoryServer", condition: .when(traits: ["BrowserReader"])),
             ]
         ),
@@ -134,6 +138,7 @@ let package = Package(
         .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "TestSupport", "TerminalPictures", "TerminalUI"]),
         .testTarget(name: "TerminalPicturesTests", dependencies: ["TerminalPictures"]),
         .testTarget(name: "StoryInterchangeTests", dependencies: ["StoryInterchange", "StoryCheck", "StoryFormat", "TestSupport"]),
+        .testTarget(name: "StoryTranslationTests", dependencies: ["StoryTranslation", "StoryCheck", "StoryFormat", "TestSupport"]),
         .testTarget(name: "StoryWebTests", dependencies: ["StoryWeb", "StoryFormat", "TestSupport"]),
         .testTarget(
             name: "StoryServerTests",

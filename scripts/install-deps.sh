@@ -10,11 +10,13 @@
 # peer; the hook `cyd init` writes and the project's own hook; the client that tests `cyd lsp`);
 # Chromium, with Playwright and axe-playwright-python from PyPI, for the test that reads the site
 # `cyd build web` makes in a real browser (Playwright drives Debian's chromium; its own browser
-# download is not needed); zbar-tools, whose zbarimg reads back the QR code `cyd serve` draws; epubcheck (with Java), which checks the books `cyd export epub` makes.
+# download is not needed); zbar-tools, whose zbarimg reads back the QR code `cyd serve` draws; epubcheck (with Java), which checks the books `cyd export epub` makes;
+# GNU gettext (msgfmt, msgmerge, msgattrib), translate-toolkit from PyPI (pofilter, po2xliff, xliff2po) and
+# libxml2-utils (xmllint, against the OASIS XLIFF 2.1 schema), which check the translation files `cyd l10n` writes.
 # Quiet and quick when everything is already there.
 set -euo pipefail
 packages=(libgit2-dev libcurl4-openssl-dev libsqlite3-dev libedit2 libchafa0 libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev
-  git curl hyperfine time tmux graphviz groff-base neovim patch chromium zbar-tools epubcheck signify-openbsd)
+  git curl hyperfine time tmux graphviz groff-base neovim patch chromium zbar-tools epubcheck signify-openbsd gettext libxml2-utils)
 # python3 and pip may come from elsewhere (pyenv); only ask apt for them when there is none.
 command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip)
 missing=()
@@ -59,3 +61,10 @@ if ! python3 -c 'import playwright, axe_playwright_python' >/dev/null 2>&1; then
     || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages playwright axe-playwright-python
 fi
 python3 -c 'import playwright, axe_playwright_python' || { echo "playwright or axe-playwright-python cannot be imported after installing them" >&2; exit 1; }
+# translate-toolkit: pofilter, po2xliff and xliff2po, which the translation tests run on cyd's files.
+if ! command -v pofilter >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check translate-toolkit \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages translate-toolkit
+  hash -r
+fi
+command -v pofilter >/dev/null || { echo "pofilter (translate-toolkit) is not on PATH after installing it" >&2; exit 1; }

@@ -50,14 +50,20 @@ public final class ReadingSession {
     /// Chapters before the current one, oldest first.
     public private(set) var history: [String]
     public let pictures: PictureFetcher
+    /// The language the story is read in (one it has: `StoryLibrary.languages(of:)`); nil for
+    /// its own. What is not translated is shown as the author wrote it.
+    public let language: String?
 
-    public init(library: StoryLibrary, story: StoryRecord, profile: String, firstName: String?, pictures: PictureFetcher? = nil) throws {
+    public init(
+        library: StoryLibrary, story: StoryRecord, profile: String, firstName: String?, pictures: PictureFetcher? = nil, language: String? = nil
+    ) throws {
+        self.language = language
         self.library = library
         self.story = story
         self.profile = profile
         self.firstName = firstName
         self.pictures = pictures ?? PictureFetcher(library: library, source: nil)
-        guard let first = try library.chapter(story.firstChapter, of: story) else { throw ReadingError.chapterMissing(story.firstChapter) }
+        guard let first = try library.chapter(story.firstChapter, of: story, language: language) else { throw ReadingError.chapterMissing(story.firstChapter) }
         history = []
         current = ChapterView(record: first, paragraphs: [])
         current = view(first)
@@ -70,7 +76,7 @@ public final class ReadingSession {
             try go(to: story.firstChapter, keepingHistory: [])
             return .started
         }
-        if let chapter = try library.chapter(progress.chapterKey, of: story) {
+        if let chapter = try library.chapter(progress.chapterKey, of: story, language: language) {
             history = progress.history
             current = view(chapter)
             return .resumed
@@ -118,7 +124,7 @@ public final class ReadingSession {
     /// The path so far, as (key, name), the current chapter last.
     public func path() throws -> [(key: String, name: String)] {
         let keys = history + [current.record.key]
-        let names = try library.chapterNames(keys, of: story)
+        let names = try library.chapterNames(keys, of: story, language: language)
         return keys.map { ($0, names[$0] ?? $0) }
     }
 
@@ -155,7 +161,7 @@ public final class ReadingSession {
     /// What readers call a chapter: its title; its id only when the story no longer has it (a
     /// bookmark or note kept across an update that removed the chapter) or it has no title.
     public func chapterTitle(_ key: String) -> String {
-        guard let chapter = (try? library.chapter(key, of: story)) ?? nil, !chapter.name.isEmpty else { return key }
+        guard let chapter = (try? library.chapter(key, of: story, language: language)) ?? nil, !chapter.name.isEmpty else { return key }
         return chapter.name
     }
 
@@ -216,7 +222,7 @@ public final class ReadingSession {
     public private(set) var unsaved: LibraryError?
 
     private func go(to key: String, keepingHistory newHistory: [String]) throws {
-        guard let chapter = try library.chapter(key, of: story) else {
+        guard let chapter = try library.chapter(key, of: story, language: language) else {
             if try !library.contains(story) { throw LibraryError.storyRemoved(title: story.title) }
             throw ReadingError.chapterMissing(key)
         }

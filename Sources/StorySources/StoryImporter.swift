@@ -1,6 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import StoryCheck
 import StoryFormat
 import StoryStore
+import StoryTranslation
 
 /// What adding or refreshing a story did.
 public struct ImportResult: Sendable {
@@ -49,13 +55,68 @@ public struct StoryImporter: Sendable {
         // them whole), so no pass over a mapped file is shared.
         let checking = BackgroundWork { Self.check(file, fetched.bytes, displayName: fetched.displayName) }
         guard let story = file.story?.model(), story.firstChapter != nil else { throw .unreadable(reports: checking.wait()) }
+        let found = translations(of: source, at: fetched.version, story: story)
+        // A folder's or a web file's version is a hash of story.json: a changed translation must
+        // change it too, or the library would keep the old one.
+        var version = fetched.version
+        if source.kind != .git, !found.files.isEmpty { version += "+" + contentVersion(found.files.flatMap { $0 }) }
         let stored: StoreResult
         do {
-            stored = try library.store(story, source: source, version: fetched.version, author: author, replace: replace)
+            stored = try library.store(story, source: source, version: version, author: author, replace: replace, translations: found.stored)
         } catch {
             throw .library(error)
         }
-        return ImportResult(story: stored.story, change: stored.change, reports: checking.wait(), displacedReaders: stored.displacedReaders)
+        return ImportResult(
+            story: stored.story, change: stored.change, reports: checking.wait() + found.reports, displacedReaders: stored.displacedReaders)
+    }
+
+    /// Where a story's translations are: translations/LANG.po or LANG.xlf, for each language
+    /// translations/LINGUAS lists (a folder's files are found without it).
+    public static let translationsFolder = "translations"
+
+    /// The story in every language its source has, read at the same version; a file that cannot
+    /// be read is left out, with its finding.
+    func translations(of source: StorySource, at version: String, story: Story) -> (stored: [StoredTranslation], files: [[UInt8]], reports: [FileReport]) {
+        var names: [String] = []
+        if let list = try? Sources.file(Self.translationsFolder + "/LINGUAS", of: source, at: version, in: context) {
+            names = Self.linguas(list)
+        }
+        if source.kind == .folder, let files = try? FileManager.default.contentsOfDirectory(atPath: source.location + "/" + Self.translationsFolder) {
+            for file in files.sorted() where TranslationFile.Format(fileName: file) != nil && !file.hasSuffix(".pot") && !file.hasPrefix("story.") {
+                let stem = String(file[..<(file.lastIndex(of: ".") ?? file.endIndex)])
+                if !names.contains(stem) { names.append(stem) }
+            }
+        }
+        var stored: [StoredTranslation] = []
+        var files: [[UInt8]] = []
+        var reports: [FileReport] = []
+        var languages = Set<String>()
+        for name in names.prefix(200) {
+            let language = LanguageTag.normalise(name)
+            guard LanguageTag.isWellFormed(language), languages.insert(language.lowercased()).inserted else { continue }
+            for format in TranslationFile.Format.allCases {
+                let path = "\(Self.translationsFolder)/\(name).\(format.fileExtension)"
+                guard let bytes = (try? Sources.file(path, of: source, at: version, in: context)) ?? nil else { continue }
+                files.append(bytes)
+                do {
+                    let file = try TranslationFile.read(bytes, format: format)
+                    let translated = Translations.apply(file, language: language, to: story)
+                    stored.append(
+                        StoredTranslation(language: language, story: translated.story, translated: translated.status.translated, total: translated.status.total))
+                } catch {
+                    reports.append(TranslationValidation.check(bytes: bytes, path: path, context: .init(language: language, units: nil)))
+                }
+                break
+            }
+        }
+        return (stored, files, reports)
+    }
+
+    /// The languages of a LINGUAS file: words, one or more a line, `#` starting a comment.
+    public static func linguas(_ bytes: [UInt8]) -> [String] {
+        String(decoding: bytes, as: UTF8.self).split(separator: "\n").flatMap { line in
+            line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }) } ?? []
+        }.map(String.init)
     }
 
     /// The version the catalogue pins for a repository: its checked commit and hashes, when the

@@ -266,3 +266,29 @@ enum StoredHashes {
         return hashes
     }
 }
+
+/// A language a stored story can be read in.
+public struct StoryLanguage: Sendable, Hashable, Codable {
+    /// A BCP 47 tag: fr, pt-BR.
+    public var language: String
+    public var title: String
+    public var summary: String
+    /// Strings readers see translated, of all the story's strings.
+    public var translated: Int
+    public var total: Int
+
+    public init(language: String, title: String, summary: String, translated: Int, total: Int) {
+        self.language = language
+        self.title = title
+        self.summary = summary
+        self.translated = translated
+        self.total = total
+    }
+
+    init(row: Row) {
+        self.init(language: row["language"], title: row["title"], summary: row["summary"], translated: row["translated"], total: row["total"])
+    }
+
+    /// Whole percent translated, rounded down (100 only when nothing is left).
+    public var percent: Int { total == 0 ? 100 : translated * 100 / total }
+}

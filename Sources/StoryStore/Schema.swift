@@ -241,6 +241,34 @@ enum Schema {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v9: translations, stored at add time") { db in
+            try db.execute(
+                sql: """
+                    -- A language a story can be read in: its title and summary there, and how much
+                    -- of it is translated (strings readers see translated, of all strings).
+                    CREATE TABLE story_language (
+                        story_id INTEGER NOT NULL REFERENCES story(id) ON DELETE CASCADE,
+                        language TEXT NOT NULL,
+                        title TEXT NOT NULL,
+                        summary TEXT NOT NULL,
+                        translated INTEGER NOT NULL,
+                        total INTEGER NOT NULL,
+                        PRIMARY KEY (story_id, language)
+                    ) WITHOUT ROWID;
+                    -- A chapter as readers of a language see it (missing strings already the
+                    -- original's); only chapters with something translated have a row.
+                    CREATE TABLE chapter_translation (
+                        story_id INTEGER NOT NULL REFERENCES story(id) ON DELETE CASCADE,
+                        language TEXT NOT NULL,
+                        key TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        pic_alt TEXT,
+                        choices TEXT NOT NULL,
+                        PRIMARY KEY (story_id, language, key)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

@@ -16,6 +16,22 @@ public struct StoreResult: Sendable {
     public var displacedReaders: [String]
 }
 
+/// A story in another language, stored beside the original: every chapter as its readers see
+/// it (untranslated strings already the original's), and how much is translated.
+public struct StoredTranslation: Sendable {
+    public var language: String
+    public var story: Story
+    public var translated: Int
+    public var total: Int
+
+    public init(language: String, story: Story, translated: Int, total: Int) {
+        self.language = language
+        self.story = story
+        self.translated = translated
+        self.total = total
+    }
+}
+
 extension StoryLibrary {
     /// Stores a story in one transaction: afterwards it is in the library whole, or (if the
     /// process dies) exactly as it was before. Reading and checking it is the caller's business
@@ -23,12 +39,15 @@ extension StoryLibrary {
     /// - Parameter version: a commit id, or a hash of the content; the same version is not stored twice.
     /// - Parameter replace: put the story in place of another story (another author's id) that
     ///   the source held; without it that is refused (`LibraryError.differentStory`).
-    public func store(_ story: Story, source: StorySource, version: String, author: String?, replace: Bool = false) throws(LibraryError) -> StoreResult {
+    /// - Parameter translations: the story in other languages (from its translations/ folder).
+    public func store(
+        _ story: Story, source: StorySource, version: String, author: String?, replace: Bool = false, translations: [StoredTranslation] = []
+    ) throws(LibraryError) -> StoreResult {
         guard let first = story.firstChapter else { throw .noFirstChapter(title: story.name) }
         let now = Self.now
         do {
             return try database.write { db -> StoreResult in
-                try self.store(story, first: first, source: source, version: version, author: author, replace: replace, now: now, db)
+                try self.store(story, first: first, source: source, version: version, author: author, replace: replace, translations: translations, now: now, db)
             }
         } catch {
             throw LibraryError.worded(error, path: location.databasePath) ?? .storage(path: location.databasePath, failure: .other(code: -1, message: String(describing: error)))
@@ -36,7 +55,8 @@ extension StoryLibrary {
     }
 
     private func store(
-        _ story: Story, first: Chapter, source: StorySource, version: String, author: String?, replace: Bool, now: Double, _ db: Database
+        _ story: Story, first: Chapter, source: StorySource, version: String, author: String?, replace: Bool,
+        translations: [StoredTranslation], now: Double, _ db: Database
     ) throws -> StoreResult {
         let existing = try StoryRecord.filter(StoryRecord.Columns.source == source.key).fetchOne(db)
         if let existing, existing.version == version {
@@ -59,7 +79,7 @@ extension StoryLibrary {
                     """,
                 arguments: [story.id, story.name, story.rating, story.summary, author ?? existing.author, story.picPath, version,
                             first.id, chapters.count, endingCount, now, storyID])
-            for table in ["chapter", "picture"] {
+            for table in ["chapter", "picture", "story_language", "chapter_translation"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE story_id = ?", arguments: [storyID])
             }
         } else {
@@ -78,6 +98,7 @@ extension StoryLibrary {
         for (position, chapter) in chapters.enumerated() {
             try insertChapter.run(ChapterRow(storyID: storyID, position: position, chapter: chapter).values)
         }
+        try Self.storeTranslations(translations, of: chapters, storyID: storyID, db)
         try Self.index(storyID: storyID, db)
         // Readers whose chapter is gone in this version.
         let keys = Set(chapters.map(\.id))
@@ -85,5 +106,31 @@ extension StoryLibrary {
             .filter { !keys.contains($0["chapter_key"]) }.map { $0["profile"] as String }
         let record = try StoryRecord.fetchOne(db, key: storyID)!
         return StoreResult(story: record, change: existing == nil ? .added : .updated, displacedReaders: displaced)
+    }
+
+    /// Each language's title and counts, and a row for each chapter with something translated.
+    static func storeTranslations(_ translations: [StoredTranslation], of chapters: [Chapter], storyID: Int64, _ db: Database) throws {
+        guard !translations.isEmpty else { return }
+        let insertChapter = try BulkInsert(
+            db, BulkInsert.insertStatement(table: "chapter_translation", columns: ["story_id", "language", "key", "name", "body", "pic_alt", "choices"]))
+        var originals: [String: Int] = [:]
+        originals.reserveCapacity(chapters.count)
+        for (index, chapter) in chapters.enumerated() { originals[chapter.id] = index }
+        for translation in translations {
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO story_language (story_id, language, title, summary, translated, total) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [storyID, translation.language, translation.story.name, translation.story.summary, translation.translated, translation.total])
+            var seen = Set<String>()
+            for chapter in translation.story.chapters where seen.insert(chapter.id).inserted {
+                guard let index = originals[chapter.id] else { continue }
+                let original = chapters[index]
+                guard chapter.name != original.name || chapter.text != original.text || chapter.picAlt != original.picAlt || chapter.choices != original.choices
+                else { continue }
+                try insertChapter.run([
+                    .integer(storyID), .text(translation.language), .text(chapter.id), .text(chapter.name), .text(chapter.text),
+                    .optionalText(chapter.picAlt), .text(StoredChoices.encode(chapter.choices)),
+                ])
+            }
+        }
     }
 }

@@ -164,13 +164,28 @@ public final class StoryLibrary: Sendable {
 
     // MARK: Chapters
 
-    /// One chapter and its choices; never loads the rest of the story.
-    public func chapter(_ key: String, of story: StoryRecord) throws -> ChapterRecord? {
+    /// One chapter and its choices; never loads the rest of the story. With a `language` the
+    /// story has, the chapter as its readers see it (what is not translated is the original).
+    public func chapter(_ key: String, of story: StoryRecord, language: String? = nil) throws -> ChapterRecord? {
         try database.read { db in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT key, position, name, body, pic_path, pic_alt, vid_path, is_ending, choices FROM chapter WHERE story_id = ? AND key = ?",
-                arguments: [story.id, key])
-            else { return nil }
+            let row: Row?
+            if let language {
+                row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT c.key, c.position, COALESCE(t.name, c.name) AS name, COALESCE(t.body, c.body) AS body, c.pic_path,
+                            CASE WHEN t.key IS NULL THEN c.pic_alt ELSE t.pic_alt END AS pic_alt, c.vid_path, c.is_ending,
+                            COALESCE(t.choices, c.choices) AS choices
+                        FROM chapter c LEFT JOIN chapter_translation t ON t.story_id = c.story_id AND t.language = ? AND t.key = c.key
+                        WHERE c.story_id = ? AND c.key = ?
+                        """,
+                    arguments: [language, story.id, key])
+            } else {
+                row = try Row.fetchOne(
+                    db, sql: "SELECT key, position, name, body, pic_path, pic_alt, vid_path, is_ending, choices FROM chapter WHERE story_id = ? AND key = ?",
+                    arguments: [story.id, key])
+            }
+            guard let row else { return nil }
             guard let pairs = StoredChoices.decode(row["choices"]) else {
                 throw LibraryError.storage(path: location.databasePath, failure: .damaged)
             }
@@ -188,14 +203,45 @@ public final class StoryLibrary: Sendable {
         }
     }
 
-    /// Names of chapters by key, for showing a history without loading texts.
-    public func chapterNames(_ keys: [String], of story: StoryRecord) throws -> [String: String] {
+    /// Names of chapters by key, for showing a history without loading texts (in `language`
+    /// where it is translated).
+    public func chapterNames(_ keys: [String], of story: StoryRecord, language: String? = nil) throws -> [String: String] {
         try database.read { db in
             var names: [String: String] = [:]
             for key in Set(keys) {
+                if let language,
+                    let name = try String.fetchOne(
+                        db, sql: "SELECT name FROM chapter_translation WHERE story_id = ? AND language = ? AND key = ?", arguments: [story.id, language, key])
+                {
+                    names[key] = name
+                    continue
+                }
                 names[key] = try String.fetchOne(db, sql: "SELECT name FROM chapter WHERE story_id = ? AND key = ?", arguments: [story.id, key])
             }
             return names
+        }
+    }
+
+    // MARK: Languages
+
+    /// The languages a story can be read in besides its own, by tag.
+    public func languages(of story: StoryRecord) throws -> [StoryLanguage] {
+        try database.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT language, title, summary, translated, total FROM story_language WHERE story_id = ? ORDER BY language",
+                arguments: [story.id]
+            ).map(StoryLanguage.init)
+        }
+    }
+
+    /// Every story's languages, by story row (one query for a whole list).
+    public func languagesByStory() throws -> [Int64: [StoryLanguage]] {
+        try database.read { db in
+            var result: [Int64: [StoryLanguage]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT story_id, language, title, summary, translated, total FROM story_language ORDER BY story_id, language") {
+                result[row["story_id"], default: []].append(StoryLanguage(row: row))
+            }
+            return result
         }
     }
 

@@ -56,10 +56,15 @@ package struct ReaderScreen {
     }
 
     /// - Parameter currentTitle: the title of the chapter reading goes on from.
-    package func storyOpened(_ story: StoryRecord, _ resumption: Resumption, currentTitle: String) {
+    /// `language`: the language the story is read in, when not its own, and how much of it is translated.
+    package func storyOpened(_ story: StoryRecord, _ resumption: Resumption, currentTitle: String, language: StoryLanguage? = nil) {
         switch mode {
         case .json:
             var event: [String: JSONValue] = ["event": "story", "id": .number(Double(story.id)), "title": .string(story.title)]
+            if let language {
+                event["language"] = .string(language.language)
+                event["translatedPercent"] = .number(Double(language.percent))
+            }
             switch resumption {
             case .started: event["resumption"] = "started"
             case .resumed: event["resumption"] = "resumed"
@@ -72,6 +77,10 @@ package struct ReaderScreen {
             emit(event)
         default:
             line(style(safe(story.title), "1"))
+            if let language {
+                let rest = language.translated < language.total ? "; the rest as the author wrote it" : ""
+                line(style("In \(safe(language.language)): \(language.percent)% translated\(rest).", "2"))
+            }
             switch resumption {
             case .started: break
             case .resumed: line(style("Welcome back: you are where you left off.", "2"))

@@ -25,7 +25,7 @@ struct CYD: ParsableCommand {
             Exit codes: 0 success; 1 the command worked and found problems; 2 usage, I/O or internal error.
             """,
         version: CydVersion.current,
-        subcommands: [Read.self, Validate.self, Rules.self, Explain.self, Stats.self, Graph.self, Test.self, Fix.self, Init.self, Add.self, List.self, Remove.self, Search.self, Sync.self, Get.self, Update.self, CatalogueCommand.self, Build.self, Serve.self, ImportCommand.self, ExportCommand.self, LanguageServerCommand.self]
+        subcommands: [Read.self, Validate.self, Rules.self, Explain.self, Stats.self, Graph.self, Test.self, Fix.self, Init.self, Add.self, List.self, Remove.self, Search.self, Sync.self, Get.self, Update.self, CatalogueCommand.self, Build.self, Serve.self, ImportCommand.self, ExportCommand.self, L10n.self, LanguageServerCommand.self]
     )
 
     /// Runs the command with cyd's exit codes: usage errors exit 2, not ArgumentParser's 64.

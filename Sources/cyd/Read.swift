@@ -17,6 +17,7 @@ import StoryStore
 import TerminalPictures
 import Transport
 import TerminalUI
+import StoryTranslation
 
 struct Read: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -62,9 +63,17 @@ struct Read: ParsableCommand {
         valueName: "how"))
     var pictures: PictureChoice?
 
+    @Option(help: ArgumentHelp(
+        "Read in this language when the story has it (a BCP 47 tag: fr, pt-BR; `original` for the story as written). Default: LC_ALL, LC_MESSAGES or LANG. Strings not translated are shown as written.",
+        valueName: "tag"))
+    var lang: String?
+
     @OptionGroup var library: LibraryOptions
 
     func validate() throws {
+        if let lang, lang != "original", !LanguageTag.isWellFormed(LanguageTag.normalise(lang)) {
+            throw ValidationError("--lang takes a language tag such as fr or pt-BR (or original), not '\(VisibleText.escape(lang))'")
+        }
         if plain && json { throw ValidationError("--plain and --json do not go together") }
         if profile.isEmpty { throw ValidationError("--profile needs a name") }
     }
@@ -86,22 +95,46 @@ struct Read: ParsableCommand {
         let screen = ReaderScreen(mode: mode, colors: colors, pictures: drawing)
         do {
             let library = try library.open()
-            guard let record = try pickStory(library, screen: screen, interactive: interactive) else { return }
+            guard var record = try pickStory(library, screen: screen, interactive: interactive) else { return }
+            let language = try Self.language(lang, of: record, in: library)
+            if let language {
+                record.title = language.title
+                record.summary = language.summary
+            }
             guard let firstName = try resolveFirstName(library, interactive: interactive) else { return }
             let pictures = PictureFetcher(library: library, source: LibraryPictures(context: SourceContext(location: library.location, certificateAuthorities: HTTPClient.caBundle)))
             if drawing != .off { pictures.whenSettled { path, state in screen.pictureSettled(path, state) } }
-            let session = try ReadingSession(library: library, story: record, profile: profile, firstName: firstName, pictures: pictures)
+            let session = try ReadingSession(
+                library: library, story: record, profile: profile, firstName: firstName, pictures: pictures, language: language?.language)
             var resumption = try session.begin(restart: restart)
             if let chapter {
                 try session.jump(toChapter: chapter)
                 resumption = .jumped
             }
-            screen.storyOpened(record, resumption, currentTitle: session.current.record.name)
+            screen.storyOpened(record, resumption, currentTitle: session.current.record.name, language: language)
             try ReaderLoop(session: session, screen: screen, interactive: interactive).run()
         } catch let error as ReadingError {
             Terminal.standardError.write("cyd: \(error.description)\n")
             throw Exit.failure
         }
+    }
+
+    /// The language to read `record` in: `--lang`, else the environment's (LC_ALL, LC_MESSAGES,
+    /// LANG), when the story has it (`fr-CA` reads `fr`); nil for the story as written. A
+    /// language asked for by --lang that the story lacks is said, with those it has.
+    static func language(_ asked: String?, of record: StoryRecord, in library: StoryLibrary) throws -> StoryLanguage? {
+        if asked == "original" { return nil }
+        let requested = asked.map(LanguageTag.normalise) ?? LanguageTag.fromEnvironment(ProcessInfo.processInfo.environment)
+        guard let requested else { return nil }
+        let languages = try library.languages(of: record)
+        if let match = LanguageTag.best(for: requested, among: languages.map(\.language)) {
+            return languages.first { $0.language == match }
+        }
+        if asked != nil {
+            let has = languages.isEmpty ? "it has no translations" : "it can be read in " + languages.map(\.language).joined(separator: ", ")
+            Terminal.standardError.write("cyd: “\(VisibleText.escape(record.title))” is not translated into \(VisibleText.escape(requested)); reading it as written (\(has))\n")
+        }
+        return nil
     }
 
     /// What [[name]] reads when the reader has given no name (piped input without --name): a

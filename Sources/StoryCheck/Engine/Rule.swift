@@ -5,6 +5,8 @@ public enum RuleCategory: String, Sendable, CaseIterable, Codable {
     case syntax, structure, references, start, graph, media, text, folder, authors
     /// Twee files and Twine archives, as read by `cyd import` and `cyd validate story.twee`.
     case twee
+    /// Translation files (translations/*.po, *.xlf) against the story they translate.
+    case translation
 }
 
 /// Everything about a rule, declared in one place: the catalogue (`cyd rules`), `cyd explain`,

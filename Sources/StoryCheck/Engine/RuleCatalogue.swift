@@ -23,6 +23,8 @@ public enum RuleCatalogue {
         DuplicateAuthor.self, InvalidGitHubUser.self, InvalidRepositoryURL.self,
         TweeNoPassages.self, TweeTextOutsidePassages.self, TweeCodePassage.self, TweeMacro.self, TweeLinkSetter.self,
         TweeDuplicatePassage.self, TweeStartMissing.self, TweeUnreadableData.self, TwineMoreStories.self,
+        TranslationUnreadable.self, TranslationUnknownID.self, TranslationPlaceholder.self, TranslationStale.self,
+        TranslationUntranslated.self, TranslationLanguageCode.self, TranslationDuplicate.self, TranslationNotListed.self,
     ]
 
     public static var descriptions: [RuleDescription] { rules.map { $0.description } }
@@ -39,11 +41,11 @@ public enum RuleCatalogue {
 
     /// Rules with a check of their own for a kind of file (authors rules for authors.json, the
     /// rest for stories; syntax and structure are found while reading, Twee findings while
-    /// StoryInterchange reads Twee).
+    /// StoryInterchange reads Twee, translation findings while StoryTranslation reads a translation).
     static func checking(_ kind: DocumentKind) -> [any Rule.Type] {
         rules.filter { rule in
             let category = rule.description.category
-            guard category != .syntax && category != .structure && category != .twee else { return false }
+            guard category != .syntax && category != .structure && category != .twee && category != .translation else { return false }
             return (category == .authors) == (kind == .authors)
         }
     }

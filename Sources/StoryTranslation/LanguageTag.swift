@@ -1,0 +1,88 @@
+/// BCP 47 language tags (RFC 5646's well-formed syntax), as translation files are named and as
+/// readers ask for them.
+public enum LanguageTag {
+    /// The tag a file name or a locale stands for: `pt_BR` (gettext) and `fr_FR.UTF-8` (a
+    /// locale) become `pt-BR` and `fr-FR`; nil for `C`, `POSIX` and empty values.
+    public static func normalise(_ text: String) -> String {
+        var tag = Substring(text)
+        if let dot = tag.firstIndex(of: ".") { tag = tag[..<dot] }  // fr_FR.UTF-8
+        return tag.replacingUnderscores
+    }
+
+    /// Whether `tag` is a well-formed BCP 47 tag: language (2-3 letters, or 4-8), up to three
+    /// extended languages, a script, a region, variants, extensions, private use.
+    public static func isWellFormed(_ tag: String) -> Bool {
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false).map { $0.lowercased() }
+        guard let first = parts.first, !parts.contains(where: \.isEmpty) else { return false }
+        func letters(_ part: String, _ range: ClosedRange<Int>) -> Bool { range.contains(part.count) && part.allSatisfy { $0.isASCII && $0.isLetter } }
+        func alphanumerics(_ part: String, _ range: ClosedRange<Int>) -> Bool { range.contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+        if first == "x" { return parts.count > 1 && parts.dropFirst().allSatisfy { alphanumerics($0, 1...8) } }
+        guard letters(first, 2...3) || letters(first, 4...8) else { return false }
+        var index = 1
+        var extlangs = 0
+        while index < parts.count, first.count <= 3, extlangs < 3, letters(parts[index], 3...3) {
+            index += 1
+            extlangs += 1
+        }
+        if index < parts.count, letters(parts[index], 4...4) { index += 1 }
+        if index < parts.count, letters(parts[index], 2...2) || (parts[index].count == 3 && parts[index].allSatisfy(\.isNumber)) { index += 1 }
+        while index < parts.count {
+            let part = parts[index]
+            if alphanumerics(part, 5...8) || (part.count == 4 && part.first!.isNumber && alphanumerics(part, 4...4)) {
+                index += 1
+                continue
+            }
+            break
+        }
+        while index < parts.count, parts[index].count == 1, parts[index] != "x" {
+            index += 1
+            var count = 0
+            while index < parts.count, alphanumerics(parts[index], 2...8) {
+                index += 1
+                count += 1
+            }
+            if count == 0 { return false }
+        }
+        if index < parts.count, parts[index] == "x" {
+            index += 1
+            var count = 0
+            while index < parts.count, alphanumerics(parts[index], 1...8) {
+                index += 1
+                count += 1
+            }
+            if count == 0 { return false }
+        }
+        return index == parts.count
+    }
+
+    /// The reader's languages from the environment, as gettext looks: `LC_ALL`, then
+    /// `LC_MESSAGES`, then `LANG`; `C` and `POSIX` mean none.
+    public static func fromEnvironment(_ environment: [String: String]) -> String? {
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            guard let value = environment[name], !value.isEmpty else { continue }
+            let tag = normalise(value)
+            if tag == "C" || tag == "POSIX" { return nil }
+            return isWellFormed(tag) ? tag : nil
+        }
+        return nil
+    }
+
+    /// Which of `available` serves a reader asking for `requested`: the same tag (any case),
+    /// else the same language with less detail (`fr-CA` reads `fr`), else the same language
+    /// with other detail (`fr` reads `fr-FR`); nil when none.
+    public static func best(for requested: String, among available: [String]) -> String? {
+        let wanted = requested.lowercased()
+        if let exact = available.first(where: { $0.lowercased() == wanted }) { return exact }
+        var prefix = wanted
+        while let dash = prefix.lastIndex(of: "-") {
+            prefix = String(prefix[..<dash])
+            if let match = available.first(where: { $0.lowercased() == prefix }) { return match }
+        }
+        let language = wanted.split(separator: "-").first.map(String.init) ?? wanted
+        return available.sorted().first { $0.lowercased().split(separator: "-").first.map(String.init) == language }
+    }
+}
+
+extension Substring {
+    fileprivate var replacingUnderscores: String { String(map { $0 == "_" ? "-" : $0 }) }
+}

@@ -1,0 +1,129 @@
+/// A translation as read from a PO or XLIFF file: its language and its entries, whichever
+/// format they came from. Validation, merging, status and the library all work on this.
+public struct TranslationFile: Sendable {
+    public enum Format: String, Sendable, CaseIterable {
+        case po, xliff
+        /// The file name's extension.
+        public var fileExtension: String { self == .po ? "po" : "xlf" }
+        /// The format a file's name says, or nil.
+        public init?(fileName: String) {
+            let lower = fileName.lowercased()
+            if lower.hasSuffix(".po") || lower.hasSuffix(".pot") {
+                self = .po
+            } else if lower.hasSuffix(".xlf") || lower.hasSuffix(".xliff") {
+                self = .xliff
+            } else {
+                return nil
+            }
+        }
+    }
+
+    public var format: Format
+    /// The language the file says it is in (PO `Language:`, XLIFF `trgLang`), as written.
+    public var declaredLanguage: String?
+    /// Where the declaration is, for findings about it.
+    public var languageOffset: Int?
+    public var entries: [TranslationEntry]
+    /// Obsolete PO entries (`#~`), kept so an update can bring them back.
+    public var obsolete: [TranslationEntry]
+
+    public init(format: Format, declaredLanguage: String? = nil, languageOffset: Int? = nil, entries: [TranslationEntry], obsolete: [TranslationEntry] = []) {
+        self.format = format
+        self.declaredLanguage = declaredLanguage
+        self.languageOffset = languageOffset
+        self.entries = entries
+        self.obsolete = obsolete
+    }
+}
+
+/// One translated string (or several with the same context and text, in a PO file).
+public struct TranslationEntry: Sendable, Equatable {
+    /// cyd's ids; empty when a tool dropped the id comments (then context and source find the string).
+    public var ids: [String]
+    public var context: String?
+    /// The original text the translation was made from.
+    public var source: String
+    public var translation: String
+    /// Marked for review (PO `fuzzy`, XLIFF `state="initial"` with a target).
+    public var isFuzzy: Bool
+    /// The original text before its last change, when an update kept it (`#| msgid`).
+    public var previousSource: String?
+    /// Translator comments, kept through updates.
+    public var comments: [String]
+    /// Where the entry and its translation start in the file.
+    public var offset: Int
+    public var translationOffset: Int
+
+    public init(
+        ids: [String], context: String?, source: String, translation: String, isFuzzy: Bool = false, previousSource: String? = nil,
+        comments: [String] = [], offset: Int = 0, translationOffset: Int = 0
+    ) {
+        self.ids = ids
+        self.context = context
+        self.source = source
+        self.translation = translation
+        self.isFuzzy = isFuzzy
+        self.previousSource = previousSource
+        self.comments = comments
+        self.offset = offset
+        self.translationOffset = translationOffset
+    }
+
+    /// Whether readers are shown it: translated, and not waiting for review.
+    public var isUsable: Bool { !isFuzzy && !translation.isEmpty }
+}
+
+/// Why a translation file cannot be read.
+public struct TranslationReadError: Error, Sendable, Equatable {
+    public var line: Int
+    public var column: Int
+    public var offset: Int
+    public var problem: String
+}
+
+extension TranslationFile {
+    /// Reads a PO or XLIFF file.
+    public static func read(_ bytes: [UInt8], format: Format) throws(TranslationReadError) -> TranslationFile {
+        switch format {
+        case .po:
+            do {
+                return TranslationFile(po: try POFile.parse(bytes))
+            } catch {
+                throw TranslationReadError(line: error.line, column: error.column, offset: error.offset, problem: error.problem.sentence)
+            }
+        case .xliff:
+            return try XLIFF.read(bytes)
+        }
+    }
+
+    init(po: POFile) {
+        format = .po
+        declaredLanguage = po.headerField("Language").flatMap { $0.isEmpty ? nil : $0 }
+        languageOffset = po.header.map { $0.translationOffset }
+        func entry(_ entry: POEntry) -> TranslationEntry {
+            TranslationEntry(
+                ids: entry.ids, context: entry.context, source: entry.source, translation: entry.translation, isFuzzy: entry.isFuzzy,
+                previousSource: entry.previousSource, comments: entry.translatorComments, offset: entry.offset,
+                translationOffset: entry.translationOffset)
+        }
+        entries = po.entries.filter { !$0.isObsolete }.map(entry)
+        obsolete = po.entries.filter(\.isObsolete).map(entry)
+    }
+}
+
+extension POSyntaxError.Problem {
+    /// What is wrong, as a clause.
+    public var sentence: String {
+        switch self {
+        case .unknownKeyword(let word): "'\(word)' is not a PO keyword (msgctxt, msgid, msgid_plural, msgstr)"
+        case .expectedString(let keyword): "\(keyword) must be followed by a string in double quotes"
+        case .unterminatedString: "a string is not closed with a double quote (write \\\" for a quote inside it)"
+        case .badEscape(let character): "\\\(character) is not an escape PO knows (\\n, \\t, \\\", \\\\)"
+        case .stringWithoutKeyword: "a string in quotes continues nothing: it must follow msgctxt, msgid or msgstr"
+        case .missingSource: "an entry has no msgid"
+        case .missingTranslation: "an entry has no msgstr (write msgstr \"\" for one not yet translated)"
+        case .invalidUTF8: "the line is not UTF-8 (save the file as UTF-8)"
+        case .tooLarge(let limit): "the file is larger than \(limit >> 20) MB"
+        }
+    }
+}

@@ -1,0 +1,210 @@
+/// A translation brought up to date with the story: what `cyd l10n init` and `update` write.
+public struct TranslationMerge: Sendable {
+    /// One entry to write: the strings it stands for (several in a PO file when they share
+    /// context and text) and what the old file had for them.
+    public struct Entry: Sendable {
+        public var units: [TranslationUnit]
+        public var translation: String
+        public var isFuzzy: Bool
+        /// The text the translation was made from, when it has changed since (`#| msgid`).
+        public var previousSource: String?
+        public var comments: [String]
+    }
+
+    /// What an update did, for its report.
+    public struct Counts: Sendable, Hashable, Codable {
+        /// Translations kept as they were.
+        public var kept = 0
+        /// Translations whose text changed: kept, marked fuzzy.
+        public var madeFuzzy = 0
+        /// Translations that followed their chapter to a new id.
+        public var followed = 0
+        /// Strings new to the file.
+        public var added = 0
+        /// Translations whose string is gone, kept as obsolete entries.
+        public var obsoleted = 0
+    }
+
+    public var entries: [Entry]
+    /// Old translations no string of the story has any more.
+    public var obsolete: [TranslationEntry]
+    public var counts: Counts
+
+    /// Merges the story's strings with an old translation (nil: a new, empty one). A
+    /// translation is found by id; failing that by context and text (a tool dropped the ids);
+    /// failing that, a translation of the same text whose ids are all gone is taken as the same
+    /// string under a renamed chapter.
+    public init(units: [TranslationUnit], existing: TranslationFile?, grouped: Bool) {
+        var counts = Counts()
+        let old = existing.map { $0.entries + $0.obsolete } ?? []
+        var byID: [String: Int] = [:]
+        var byText: [TranslationLookup.TextKey: Int] = [:]
+        var bySource: [String: [Int]] = [:]
+        let current = Set(units.map(\.id))
+        for (index, entry) in old.enumerated() {
+            for id in entry.ids where byID[id] == nil && index < (existing?.entries.count ?? 0) { byID[id] = index }
+            if byText[TranslationLookup.TextKey(context: entry.context, source: entry.source)] == nil {
+                byText[TranslationLookup.TextKey(context: entry.context, source: entry.source)] = index
+            }
+            // A candidate for a rename: translated, and none of its ids is still a string.
+            if !entry.translation.isEmpty, entry.ids.allSatisfy({ !current.contains($0) }) { bySource[entry.source, default: []].append(index) }
+        }
+        var used = Set<Int>()
+        func match(_ unit: TranslationUnit) -> Entry {
+            var found: Int?
+            var followed = false
+            if let index = byID[unit.id] {
+                found = index
+            } else if let index = byText[TranslationLookup.TextKey(context: unit.context, source: unit.source)], old[index].ids.allSatisfy({ !current.contains($0) }) {
+                found = index
+                followed = !old[index].ids.isEmpty
+            } else if let index = bySource[unit.source]?.first(where: { !used.contains($0) }) {
+                found = index
+                followed = true
+            }
+            guard let index = found, !old[index].translation.isEmpty || !old[index].comments.isEmpty else {
+                counts.added += 1
+                return Entry(units: [unit], translation: "", isFuzzy: false, previousSource: nil, comments: found.map { old[$0].comments } ?? [])
+            }
+            used.insert(index)
+            let entry = old[index]
+            if entry.translation.isEmpty {
+                counts.added += 1
+                return Entry(units: [unit], translation: "", isFuzzy: false, previousSource: nil, comments: entry.comments)
+            }
+            if entry.source != unit.source {
+                counts.madeFuzzy += 1
+                return Entry(units: [unit], translation: entry.translation, isFuzzy: true, previousSource: entry.source, comments: entry.comments)
+            }
+            if followed { counts.followed += 1 } else { counts.kept += 1 }
+            return Entry(
+                units: [unit], translation: entry.translation, isFuzzy: entry.isFuzzy, previousSource: entry.isFuzzy ? entry.previousSource : nil,
+                comments: entry.comments)
+        }
+        var entries: [Entry] = []
+        entries.reserveCapacity(units.count)
+        if grouped {
+            // PO: one entry per context and text (msgfmt refuses two); the first string's translation.
+            var groups: [TranslationLookup.TextKey: Int] = [:]
+            for unit in units {
+                let key = TranslationLookup.TextKey(context: unit.context, source: unit.source)
+                if let group = groups[key] {
+                    entries[group].units.append(unit)
+                    if let index = byID[unit.id] { used.insert(index) }
+                    continue
+                }
+                groups[key] = entries.count
+                entries.append(match(unit))
+            }
+        } else {
+            entries = units.map(match)
+        }
+        obsolete = old.indices.filter { !used.contains($0) && !old[$0].translation.isEmpty }.map { old[$0] }
+        counts.obsoleted = obsolete.count
+        self.entries = entries
+        self.counts = counts
+    }
+}
+
+extension POFile {
+    /// A PO file of a merge: the template (`language` nil, no translations) or a language's file.
+    /// `header` is the old file's header (its translator's fields are kept).
+    /// `revisionDate`: PO's form (`2026-11-24 15:40+0000`), for a new language's header.
+    public static func make(
+        _ merge: TranslationMerge, storyID: String, storyName: String, language: String?, header oldHeader: POEntry? = nil, revisionDate: String = ""
+    ) -> POFile {
+        var header = oldHeader ?? POEntry(source: "")
+        if oldHeader == nil {
+            header.translatorComments =
+                language.map { ["\(storyName): the story's text in \($0)."] } ?? ["\(storyName): every string a reader sees, in reading order."]
+            header.translatorComments.append("Made by `cyd l10n`; write each translation in msgstr and keep each [[name]].")
+            if language == nil { header.flags = ["fuzzy"] }
+        }
+        // The template carries xgettext's placeholders (so `msginit` can start a language from
+        // it); a language's file real values, which the translator's tool keeps up to date.
+        var fields: [(String, String)] = [
+            ("Project-Id-Version", storyID),
+            ("PO-Revision-Date", language == nil ? "YEAR-MO-DA HO:MI+ZONE" : revisionDate),
+            ("Last-Translator", language == nil ? "FULL NAME <EMAIL@ADDRESS>" : ""),
+            ("Language-Team", language == nil ? "LANGUAGE <LL@li.org>" : ""),
+            ("Language", language ?? ""), ("MIME-Version", "1.0"),
+            ("Content-Type", "text/plain; charset=UTF-8"), ("Content-Transfer-Encoding", "8bit"),
+        ]
+        if let oldHeader {
+            // Keep the translator's fields; set the language and the encoding cyd writes.
+            let old = oldHeader.translation.split(separator: "\n").map { line -> (String, String) in
+                guard let colon = line.firstIndex(of: ":") else { return (String(line), "") }
+                return (String(line[..<colon]), String(line[line.index(after: colon)...].trimmingSpaces))
+            }
+            var merged = old
+            for (name, value) in fields where ["Language", "Content-Type", "Content-Transfer-Encoding", "MIME-Version"].contains(name) {
+                if let index = merged.firstIndex(where: { $0.0 == name }) { merged[index].1 = value } else { merged.append((name, value)) }
+            }
+            fields = merged
+        }
+        header.translations = [fields.map { "\($0.0): \($0.1)\n" }.joined()]
+        var file = POFile(header: header)
+        file.entries.reserveCapacity(merge.entries.count + merge.obsolete.count)
+        for entry in merge.entries {
+            var po = POEntry(context: entry.units[0].context, source: entry.units[0].source, translation: language == nil ? "" : entry.translation)
+            po.translatorComments = entry.comments
+            po.extractedComments = entry.units.map { POFile.idPrefix + $0.id }
+            if entry.units.contains(where: \.mentionsName) {
+                po.extractedComments.append("[[name]] is the reader's first name: keep it as written.")
+            }
+            po.references = entry.units.compactMap { $0.line > 0 ? "story.json:\($0.line)" : nil }
+            var seen = Set<String>()
+            po.references = po.references.filter { seen.insert($0).inserted }
+            if language != nil, entry.isFuzzy, !entry.translation.isEmpty {
+                po.flags = ["fuzzy"]
+                po.previousSource = entry.previousSource
+            }
+            file.entries.append(po)
+        }
+        if language != nil {
+            for old in merge.obsolete {
+                var po = POEntry(context: old.context, source: old.source, translation: old.translation)
+                po.isObsolete = true
+                po.translatorComments = old.comments
+                po.extractedComments = old.ids.map { POFile.idPrefix + $0 }
+                file.entries.append(po)
+            }
+        }
+        return file
+    }
+}
+
+extension XLIFF {
+    /// An XLIFF 2.1 file of a merge: the template (`targetLanguage` nil, no targets) or a language's.
+    public static func make(_ merge: TranslationMerge, sourceLanguage: String, targetLanguage: String?) -> String {
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<xliff xmlns=\"\(namespace)\" version=\"2.1\" srcLang=\"\(attribute(sourceLanguage))\""
+        if let targetLanguage { out += " trgLang=\"\(attribute(targetLanguage))\"" }
+        out += ">\n <file id=\"story\" original=\"story.json\">\n"
+        var usedIDs = Set<String>()
+        for (number, entry) in merge.entries.enumerated() {
+            for unit in entry.units {
+                // XLIFF's ids are XML name tokens; cyd's id is the unit's name.
+                var token = isToken(unit.id) ? unit.id : "u\(number + 1)"
+                if !usedIDs.insert(token).inserted {
+                    token = "u\(number + 1)-\(usedIDs.count)"
+                    usedIDs.insert(token)
+                }
+                out += "  <unit id=\"\(token)\" name=\"\(attribute(unit.id))\">\n   <notes>\n"
+                out += "    <note category=\"context\">\(content(unit.context))</note>\n"
+                if unit.line > 0 { out += "    <note category=\"location\">story.json:\(unit.line)</note>\n" }
+                if unit.mentionsName { out += "    <note category=\"hint\">[[name]] is the reader's first name: keep it as written.</note>\n" }
+                for comment in entry.comments { out += "    <note>\(content(comment))</note>\n" }
+                out += "   </notes>\n"
+                let translated = targetLanguage != nil && !entry.translation.isEmpty
+                let state = translated && !entry.isFuzzy ? "translated" : "initial"
+                out += "   <segment state=\"\(state)\">\n"
+                out += "    <source xml:space=\"preserve\">\(content(unit.source))</source>\n"
+                if translated { out += "    <target xml:space=\"preserve\">\(content(entry.translation))</target>\n" }
+                out += "   </segment>\n  </unit>\n"
+            }
+        }
+        out += " </file>\n</xliff>\n"
+        return out
+    }
+}

@@ -1,0 +1,149 @@
+import StoryFormat
+
+/// One string a reader can see, with the id translations are kept by. The id is made from what
+/// the string is (`story.name`, `CHAPTER.title`, `CHAPTER.text.2`, `CHAPTER.choice.TARGET`,
+/// `CHAPTER.pic_alt`), never from its text or its line: only renaming a chapter changes it.
+public struct TranslationUnit: Sendable, Hashable {
+    public var id: String
+    /// The original text.
+    public var source: String
+    /// What a translator sees as context: the chapter's title ("story" for the story's own strings).
+    public var context: String
+    /// The line of story.json the string is on (1-based); 0 when the story was not read from a file.
+    public var line: Int
+    /// The chapter the string belongs to; nil for the story's name and summary.
+    public var chapter: String?
+
+    public init(id: String, source: String, context: String, line: Int = 0, chapter: String? = nil) {
+        self.id = id
+        self.source = source
+        self.context = context
+        self.line = line
+        self.chapter = chapter
+    }
+
+    /// Whether the source holds `[[name]]`, the reader's first name.
+    public var mentionsName: Bool { source.contains(Self.namePlaceholder) }
+
+    public static let namePlaceholder = "[[name]]"
+    /// The context of the story's own strings (its name and summary).
+    public static let storyContext = "story"
+}
+
+/// Every translatable string of a story, in reading order: the story's name and summary, then
+/// chapters breadth-first from the first chapter (choices in their order), then the chapters no
+/// choice reaches, in file order. Within a chapter: title, paragraphs, picture text, choices.
+public enum TranslationUnits {
+    public static func storyName() -> String { "story.name" }
+    public static func storySummary() -> String { "story.summary" }
+    public static func title(_ chapter: String) -> String { chapter + ".title" }
+    public static func paragraph(_ chapter: String, _ number: Int) -> String { chapter + ".text.\(number)" }
+    public static func pictureAlt(_ chapter: String) -> String { chapter + ".pic_alt" }
+    /// `ordinal` counts choices of the chapter to the same target, from 1; the first has none.
+    public static func choice(_ chapter: String, target: String, ordinal: Int) -> String {
+        ordinal <= 1 ? chapter + ".choice." + target : chapter + ".choice." + target + ".\(ordinal)"
+    }
+
+    /// The units of a story as read from a file, each with its line; nil when the file holds no
+    /// readable story (the validator says why).
+    public static func extract(_ syntax: StorySyntax) -> [TranslationUnit]? {
+        guard let story = syntax.model() else { return nil }
+        // The model's chapters and choices are the syntax's, one for one, in the same order.
+        var offsets: [Int] = []
+        let document = syntax.document
+        func offset(_ node: Int?) -> Int { node.map { document.range($0).lowerBound } ?? 0 }
+        var nodes = NodeOffsets()
+        nodes.name = offsets.count
+        offsets.append(offset(syntax.name?.node))
+        nodes.summary = offsets.count
+        offsets.append(offset(syntax.summary?.node))
+        nodes.chapters.reserveCapacity(syntax.chapters.count)
+        for chapter in syntax.chapters {
+            nodes.chapters.append(offsets.count)
+            offsets.append(offset(chapter.nameNode))
+            offsets.append(offset(chapter.textNode))
+            offsets.append(offset(chapter.picAltNode))
+            for choice in syntax.choices(of: chapter) { offsets.append(offset(choice.textNode)) }
+        }
+        let located = LineIndex.locate(offsets, in: document.bytes)
+        return units(of: story) { place in located[place.resolve(nodes)].position.line }
+    }
+
+    /// The units of a story value (no lines).
+    public static func extract(_ story: Story) -> [TranslationUnit] { units(of: story, line: nil) }
+
+    /// Where a unit's line is found: the story's name or summary, or a part of a chapter (0 the
+    /// title, 1 the text, 2 the picture text, 3... the choices).
+    struct Place {
+        var chapter: Int
+        var part: Int
+        func resolve(_ nodes: NodeOffsets) -> Int {
+            switch chapter {
+            case -1: nodes.name
+            case -2: nodes.summary
+            default: nodes.chapters[chapter] + part
+            }
+        }
+    }
+
+    struct NodeOffsets {
+        var name = 0
+        var summary = 0
+        var chapters: [Int] = []
+    }
+
+    /// The chapters in reading order: breadth-first from the first chapter (the first marked, as
+    /// readers choose), then those never reached, in file order. Duplicate ids: the first wins.
+    public static func readingOrder(_ story: Story) -> [Int] {
+        var index: [String: Int] = [:]
+        index.reserveCapacity(story.chapters.count)
+        for (position, chapter) in story.chapters.enumerated() where index[chapter.id] == nil { index[chapter.id] = position }
+        var seen = [Bool](repeating: false, count: story.chapters.count)
+        var order: [Int] = []
+        order.reserveCapacity(story.chapters.count)
+        if let first = story.chapters.firstIndex(where: \.isFirstChapter) {
+            seen[first] = true
+            order.append(first)
+            var next = 0
+            while next < order.count {
+                for choice in story.chapters[order[next]].choices {
+                    guard let target = index[choice.chapterID], !seen[target] else { continue }
+                    seen[target] = true
+                    order.append(target)
+                }
+                next += 1
+            }
+        }
+        for position in story.chapters.indices where !seen[position] && index[story.chapters[position].id] == position {
+            order.append(position)
+        }
+        return order
+    }
+
+    static func units(of story: Story, line: ((Place) -> Int)?) -> [TranslationUnit] {
+        var units: [TranslationUnit] = []
+        units.reserveCapacity(story.chapters.count * 4 + 2)
+        func add(_ id: String, _ text: String, _ context: String, _ place: Place, _ chapter: String?) {
+            guard text.contains(where: { !$0.isWhitespace }) else { return }
+            units.append(TranslationUnit(id: id, source: text, context: context, line: line?(place) ?? 0, chapter: chapter))
+        }
+        add(storyName(), story.name, TranslationUnit.storyContext, Place(chapter: -1, part: 0), nil)
+        add(storySummary(), story.summary, TranslationUnit.storyContext, Place(chapter: -2, part: 0), nil)
+        for position in readingOrder(story) {
+            let chapter = story.chapters[position]
+            let id = chapter.id
+            add(title(id), chapter.name, chapter.name, Place(chapter: position, part: 0), id)
+            for (number, text) in chapter.paragraphs.enumerated() {
+                add(paragraph(id, number + 1), text, chapter.name, Place(chapter: position, part: 1), id)
+            }
+            if let alt = chapter.picAlt { add(pictureAlt(id), alt, chapter.name, Place(chapter: position, part: 2), id) }
+            var ordinals: [String: Int] = [:]
+            for (number, choice) in chapter.choices.enumerated() {
+                let ordinal = (ordinals[choice.chapterID] ?? 0) + 1
+                ordinals[choice.chapterID] = ordinal
+                add(self.choice(id, target: choice.chapterID, ordinal: ordinal), choice.text, chapter.name, Place(chapter: position, part: 3 + number), id)
+            }
+        }
+        return units
+    }
+}

@@ -1,0 +1,171 @@
+import StoryCheck
+import StoryFormat
+
+/// The checks of a translation file against the story it translates (rules CYD160-CYD167):
+/// for `cyd validate`, the language server and `cyd l10n status`. Findings point into the
+/// translation file.
+public enum TranslationValidation {
+    /// What is known of the file besides its bytes.
+    public struct Context: Sendable {
+        /// The language its name says (`fr` for translations/fr.po); nil for the template.
+        public var language: String?
+        /// The story's strings; nil when the story cannot be read (then only the file itself is checked).
+        public var units: [TranslationUnit]?
+        /// Report strings without a translation (CYD164): off unless asked for.
+        public var reportUntranslated: Bool
+        /// Whether translations/LINGUAS lists the language (readers of a git or web story get
+        /// only the languages it lists).
+        public var listed: Bool
+
+        public init(language: String?, units: [TranslationUnit]?, reportUntranslated: Bool = false, listed: Bool = true) {
+            self.language = language
+            self.units = units
+            self.reportUntranslated = reportUntranslated
+            self.listed = listed
+        }
+    }
+
+    /// The language a translation file's name says: `fr` for `fr.po`, `pt-BR` for `pt_BR.po`;
+    /// nil for the template (`story.pot`, `story.xlf`).
+    public static func language(ofFile path: String) -> String? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), !name.lowercased().hasSuffix(".pot") else { return nil }
+        let stem = String(name[..<dot])
+        return stem == "story" ? nil : LanguageTag.normalise(stem)
+    }
+
+    public static func check(bytes: [UInt8], path: String, context: Context, options: CheckOptions = .init()) -> FileReport {
+        var diagnostics: [Diagnostic] = []
+        func add(_ code: DiagnosticCode, _ message: String, help: String?, at offset: Int) {
+            guard options.keeps(code) || (code == .translationUntranslated && context.reportUntranslated && options.select == nil) else { return }
+            let severity = RuleCatalogue.description(of: code)?.severity ?? .warning
+            diagnostics.append(Diagnostic(code: code, severity: severity, message: message, help: help, range: lineRange(bytes, at: offset)))
+        }
+        let format = TranslationFile.Format(fileName: path) ?? .po
+        let file: TranslationFile
+        do {
+            file = try TranslationFile.read(bytes, format: format)
+        } catch {
+            add(.translationUnreadable, "the translation cannot be read: \(error.problem)",
+                help: format == .po ? "fix the line; `msgfmt --check` names the same place" : "fix the XML at this place", at: error.offset)
+            return FileReport(path: path, bytes: bytes, kind: nil, diagnostics: diagnostics)
+        }
+        if let language = context.language {
+            if !LanguageTag.isWellFormed(language) {
+                add(.translationLanguageCode, "'\(VisibleText.escape(language))' is not a BCP 47 language tag",
+                    help: "name the file by its language: fr.po, pt-BR.po, sr-Latn.po", at: 0)
+            } else if let declared = file.declaredLanguage, LanguageTag.isWellFormed(LanguageTag.normalise(declared)),
+                LanguageTag.normalise(declared).lowercased() != language.lowercased()
+            {
+                add(.translationLanguageCode, "the file is named for '\(language)' but says it is in '\(VisibleText.escape(declared))'",
+                    help: "rename the file or correct its language", at: file.languageOffset ?? 0)
+            }
+            if !context.listed {
+                add(.translationNotListed, "translations/LINGUAS does not list '\(language)': readers who get the story from git or the web will not get this translation",
+                    help: "add a line '\(language)' to translations/LINGUAS (`cyd l10n init` does)", at: 0)
+            }
+        }
+        guard context.language != nil, let units = context.units else {
+            return FileReport(path: path, bytes: bytes, kind: nil, diagnostics: diagnostics.sortedByPosition())
+        }
+        var byID: [String: Int] = [:]
+        byID.reserveCapacity(units.count)
+        for (index, unit) in units.enumerated() { byID[unit.id] = index }
+        var byText: [TranslationLookup.TextKey: Int] = [:]
+        for (index, unit) in units.enumerated() { byText[TranslationLookup.TextKey(context: unit.context, source: unit.source), default: index] = index }
+        var covered = [Int](repeating: -1, count: units.count)  // the entry that translates each string
+        for (entryIndex, entry) in file.entries.enumerated() {
+            var targets: [Int] = []
+            if entry.ids.isEmpty {
+                if let index = byText[TranslationLookup.TextKey(context: entry.context, source: entry.source)] {
+                    targets = [index]
+                } else {
+                    add(.translationUnknownID, "no string of the story has this context and text: \"\(excerpt(entry.source))\"",
+                        help: "run `cyd l10n update` to bring the file up to date with the story", at: entry.offset)
+                    continue
+                }
+            }
+            for id in entry.ids {
+                guard let index = byID[id] else {
+                    add(.translationUnknownID, "the story has no string '\(VisibleText.escape(id))'",
+                        help: "its chapter was renamed or removed; `cyd l10n update` follows a rename it can see and keeps the rest as obsolete", at: entry.offset)
+                    continue
+                }
+                targets.append(index)
+            }
+            for index in targets {
+                if covered[index] >= 0 {
+                    add(.translationDuplicate, "'\(VisibleText.escape(units[index].id))' is translated twice",
+                        help: "keep one of the two entries", at: entry.offset)
+                    continue
+                }
+                covered[index] = entryIndex
+            }
+            guard let first = targets.first, !entry.translation.isEmpty else { continue }
+            let unit = units[first]
+            if entry.source != unit.source {
+                add(.translationStale, "the text of '\(VisibleText.escape(unit.id))' has changed since it was translated; readers see the original",
+                    help: "run `cyd l10n update` (it marks the entry fuzzy and keeps the old text as #| msgid), then review it", at: entry.offset)
+            } else if entry.isFuzzy {
+                add(.translationStale, "the translation of '\(VisibleText.escape(unit.id))' is marked for review (fuzzy); readers see the original",
+                    help: "review it and remove the fuzzy flag", at: entry.offset)
+            }
+            let wanted = placeholders(in: unit.source)
+            let found = placeholders(in: entry.translation)
+            if wanted != found {
+                add(.translationPlaceholder, placeholderMessage(wanted: wanted, found: found, id: unit.id),
+                    help: "write [[name]] exactly as the original has it, as many times", at: entry.translationOffset)
+            }
+        }
+        if context.reportUntranslated || options.select != nil {
+            for (index, unit) in units.enumerated() {
+                let entry = covered[index] >= 0 ? file.entries[covered[index]] : nil
+                guard entry?.translation.isEmpty ?? true else { continue }
+                add(.translationUntranslated, "'\(VisibleText.escape(unit.id))' is not translated: \"\(excerpt(unit.source))\"",
+                    help: entry == nil ? "run `cyd l10n update` to add it, then translate it" : "write its translation", at: entry?.translationOffset ?? 0)
+            }
+        }
+        return FileReport(path: path, bytes: bytes, kind: nil, diagnostics: diagnostics.sortedByPosition())
+    }
+
+    /// `[[...]]` placeholders in order of appearance, sorted (the order may change in translation).
+    static func placeholders(in text: String) -> [String] {
+        var found: [String] = []
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        while index + 1 < scalars.count {
+            guard scalars[index] == "[", scalars[index + 1] == "[" else {
+                index += 1
+                continue
+            }
+            var end = index + 2
+            while end + 1 < scalars.count, !(scalars[end] == "]" && scalars[end + 1] == "]"), scalars[end] != "\n" { end += 1 }
+            guard end + 1 < scalars.count, scalars[end] == "]" else { break }
+            found.append(String(String.UnicodeScalarView(scalars[index...(end + 1)])))
+            index = end + 2
+        }
+        return found.sorted()
+    }
+
+    static func placeholderMessage(wanted: [String], found: [String], id: String) -> String {
+        let wantedNames = wanted.filter { $0 == TranslationUnit.namePlaceholder }.count
+        let foundNames = found.filter { $0 == TranslationUnit.namePlaceholder }.count
+        let other = found.filter { !wanted.contains($0) }
+        if let first = other.first { return "the translation of '\(VisibleText.escape(id))' has \(VisibleText.escape(first)), which the original has not" }
+        if foundNames < wantedNames { return "the translation of '\(VisibleText.escape(id))' has \(foundNames) [[name]] where the original has \(wantedNames)" }
+        return "the translation of '\(VisibleText.escape(id))' has \(foundNames) [[name]] where the original has \(wantedNames)"
+    }
+
+    static func excerpt(_ text: String) -> String {
+        let line = text.prefix(60)
+        return VisibleText.escape(String(line)) + (text.count > 60 ? "…" : "")
+    }
+
+    /// The rest of the line from `offset`: what an editor underlines.
+    static func lineRange(_ bytes: [UInt8], at offset: Int) -> Range<Int> {
+        let start = min(max(offset, 0), bytes.count)
+        var end = start
+        while end < bytes.count, bytes[end] != 0x0A, end - start < 200 { end += 1 }
+        return start..<end
+    }
+}

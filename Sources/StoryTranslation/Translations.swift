@@ -1,0 +1,137 @@
+import StoryFormat
+
+/// How far a translation has come: counted by string (a PO entry standing for three strings
+/// counts three).
+public struct TranslationStatus: Sendable, Hashable, Codable {
+    public var language: String
+    public var total: Int
+    /// Translated and current: readers see these.
+    public var translated: Int
+    /// Translated, but marked for review or made from a text that has changed since: readers
+    /// see the original.
+    public var fuzzy: Int
+    /// Not translated.
+    public var missing: Int
+
+    public init(language: String, total: Int, translated: Int, fuzzy: Int, missing: Int) {
+        self.language = language
+        self.total = total
+        self.translated = translated
+        self.fuzzy = fuzzy
+        self.missing = missing
+    }
+
+    /// Whole percent translated, rounded down (100 only when nothing is left).
+    public var percent: Int { total == 0 ? 100 : translated * 100 / total }
+}
+
+/// Finds a string's translation in a file: by cyd's id, else (a tool dropped the id comments)
+/// by context and text.
+public struct TranslationLookup: Sendable {
+    public let file: TranslationFile
+    var byID: [String: Int] = [:]
+    var byText: [TextKey: Int] = [:]
+
+    struct TextKey: Hashable {
+        var context: String?
+        var source: String
+    }
+
+    public init(_ file: TranslationFile) {
+        self.file = file
+        byID.reserveCapacity(file.entries.count)
+        for (index, entry) in file.entries.enumerated() {
+            for id in entry.ids where byID[id] == nil { byID[id] = index }
+            if entry.ids.isEmpty { byText[TextKey(context: entry.context, source: entry.source), default: index] = index }
+        }
+    }
+
+    /// The entry for a string, whether or not it is usable.
+    public func entry(for unit: TranslationUnit) -> TranslationEntry? {
+        if let index = byID[unit.id] { return file.entries[index] }
+        if let index = byText[TextKey(context: unit.context, source: unit.source)] { return file.entries[index] }
+        return nil
+    }
+
+    /// What readers see for a string: the translation when it is usable and made from the
+    /// current text, else nil (the original).
+    public func translation(for unit: TranslationUnit) -> String? {
+        guard let entry = entry(for: unit), entry.isUsable, entry.source == unit.source else { return nil }
+        return entry.translation
+    }
+}
+
+/// A story in another language: every usable translation in place, the original elsewhere.
+public struct TranslatedStory: Sendable {
+    public var story: Story
+    public var status: TranslationStatus
+}
+
+public enum Translations {
+    public static func status(_ file: TranslationFile, language: String, units: [TranslationUnit]) -> TranslationStatus {
+        let lookup = TranslationLookup(file)
+        var status = TranslationStatus(language: language, total: units.count, translated: 0, fuzzy: 0, missing: 0)
+        for unit in units {
+            guard let entry = lookup.entry(for: unit), !entry.translation.isEmpty else {
+                status.missing += 1
+                continue
+            }
+            if entry.isFuzzy || entry.source != unit.source { status.fuzzy += 1 } else { status.translated += 1 }
+        }
+        return status
+    }
+
+    /// The story with the file's usable translations applied: titles, paragraphs (a chapter's
+    /// untranslated paragraphs stay as they are), picture texts and choices.
+    public static func apply(_ file: TranslationFile, language: String, to story: Story) -> TranslatedStory {
+        let lookup = TranslationLookup(file)
+        var translated = story
+        var total = 0
+        var done = 0
+        var fuzzy = 0
+        func look(_ id: String, _ source: String, _ context: String) -> String? {
+            guard source.contains(where: { !$0.isWhitespace }) else { return nil }
+            total += 1
+            let unit = TranslationUnit(id: id, source: source, context: context)
+            guard let entry = lookup.entry(for: unit), !entry.translation.isEmpty else { return nil }
+            guard !entry.isFuzzy, entry.source == source else {
+                fuzzy += 1
+                return nil
+            }
+            done += 1
+            return entry.translation
+        }
+        let storyContext = TranslationUnit.storyContext
+        translated.name = look(TranslationUnits.storyName(), story.name, storyContext) ?? story.name
+        translated.summary = look(TranslationUnits.storySummary(), story.summary, storyContext) ?? story.summary
+        for index in translated.chapters.indices {
+            let chapter = story.chapters[index]
+            let id = chapter.id
+            translated.chapters[index].name = look(TranslationUnits.title(id), chapter.name, chapter.name) ?? chapter.name
+            let paragraphs = chapter.paragraphs
+            var changed = false
+            var texts: [String] = []
+            texts.reserveCapacity(paragraphs.count)
+            for (number, paragraph) in paragraphs.enumerated() {
+                if let text = look(TranslationUnits.paragraph(id, number + 1), paragraph, chapter.name) {
+                    texts.append(text)
+                    changed = true
+                } else {
+                    texts.append(paragraph)
+                }
+            }
+            if changed { translated.chapters[index].text = texts.joined(separator: "\n\n") }
+            if let alt = chapter.picAlt { translated.chapters[index].picAlt = look(TranslationUnits.pictureAlt(id), alt, chapter.name) ?? alt }
+            var ordinals: [String: Int] = [:]
+            for (number, choice) in chapter.choices.enumerated() {
+                let ordinal = (ordinals[choice.chapterID] ?? 0) + 1
+                ordinals[choice.chapterID] = ordinal
+                if let text = look(TranslationUnits.choice(id, target: choice.chapterID, ordinal: ordinal), choice.text, chapter.name) {
+                    translated.chapters[index].choices[number].text = text
+                }
+            }
+        }
+        return TranslatedStory(
+            story: translated, status: TranslationStatus(language: language, total: total, translated: done, fuzzy: fuzzy, missing: total - done - fuzzy))
+    }
+}

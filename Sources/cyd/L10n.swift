@@ -1,0 +1,302 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LocalFiles
+import StoryCheck
+import StoryFormat
+import StorySources
+import StoryTranslation
+import TerminalUI
+
+/// `cyd l10n`: the translator's and the author's tools for translations/ (gettext PO, XLIFF 2.1).
+struct L10n: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "l10n",
+        abstract: "Translate a story: extract its strings, start or update a language, see how far each has come.",
+        discussion: """
+            Every string a reader sees has an id made from what it is (story.name, CHAPTER.title, \
+            CHAPTER.text.2, CHAPTER.choice.TARGET, CHAPTER.pic_alt), so translations survive edits \
+            to the text (they are marked fuzzy) and to other chapters. Files live in the story's \
+            translations/ folder: story.pot (the template, in reading order), one LANG.po (or \
+            LANG.xlf) per language, and LINGUAS, the languages readers get. `cyd validate` checks \
+            them; `cyd read --lang LANG` reads them.
+            """,
+        subcommands: [Extract.self, Start.self, Refresh.self, Status.self])
+
+    /// The story being translated: its folder, file and strings.
+    struct Story {
+        var folder: String
+        var storyID: String
+        var name: String
+        var units: [TranslationUnit]
+
+        var translations: String { FileWriter.joined(folder, StoryImporter.translationsFolder) }
+
+        static func load(_ path: String) throws -> Story {
+            let target = try ValidationTarget.resolve(path)
+            guard let folder = target.folder, target.displayPath.hasSuffix("story.json") else {
+                throw ValidationError("'\(VisibleText.escape(path))' is not a story folder (with story.json)")
+            }
+            let file = LoadedFile.load(try target.read(), fileName: "story.json", options: .init(lenient: true))
+            guard let syntax = file.story, let units = TranslationUnits.extract(syntax), let id = syntax.id?.value, let name = syntax.name?.value else {
+                Terminal.standardError.write("cyd: '\(VisibleText.escape(target.displayPath))' cannot be read as a story; `cyd validate` says why\n")
+                throw Exit.failure
+            }
+            return Story(folder: folder.root.path, storyID: id, name: name, units: units)
+        }
+    }
+
+    /// The story folder argument every subcommand takes.
+    struct StoryArgument: ParsableArguments {
+        @Option(name: .customLong("story"), help: ArgumentHelp("The story folder (default: the current folder).", valueName: "folder"))
+        var path = "."
+    }
+
+    /// A translation file of the folder.
+    struct LanguageFile {
+        var language: String
+        var path: String
+        var format: TranslationFile.Format
+    }
+
+    /// The languages of translations/: its LANG.po and LANG.xlf files, and LINGUAS's.
+    static func languageFiles(_ story: Story) -> [LanguageFile] {
+        var found: [LanguageFile] = []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: story.translations)) ?? []
+        for name in names.sorted() {
+            guard let format = TranslationFile.Format(fileName: name), let language = TranslationValidation.language(ofFile: name) else { continue }
+            found.append(LanguageFile(language: language, path: FileWriter.joined(story.translations, name), format: format))
+        }
+        return found
+    }
+
+    static func linguas(_ story: Story) -> [String] {
+        (try? LocalFile.read(FileWriter.joined(story.translations, "LINGUAS"), limit: 1 << 20)).map(StoryImporter.linguas) ?? []
+    }
+
+    /// Adds a language to translations/LINGUAS (made when missing), keeping what it holds.
+    static func list(_ language: String, in story: Story) throws {
+        let path = FileWriter.joined(story.translations, "LINGUAS")
+        var text = (try? LocalFile.read(path, limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) }
+            ?? "# The languages readers get, one a line (gettext's LINGUAS); `cyd l10n init` adds them.\n"
+        guard !StoryImporter.linguas(Array(text.utf8)).map(LanguageTag.normalise).contains(where: { $0.lowercased() == language.lowercased() }) else { return }
+        if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
+        try FileWriter.write(text + language + "\n", to: path)
+    }
+
+    static func makeFolder(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw FileWriter.WriteError(description: "cannot make the folder '\(VisibleText.escape(path))'")
+        }
+    }
+
+    /// The file's text for a merge.
+    static func render(_ merge: TranslationMerge, story: Story, language: String?, format: TranslationFile.Format, sourceLanguage: String, header: POEntry?) -> String {
+        switch format {
+        case .po: POFile.make(merge, storyID: story.storyID, storyName: story.name, language: language, header: header, revisionDate: revisionDate()).text
+        case .xliff: XLIFF.make(merge, sourceLanguage: sourceLanguage, targetLanguage: language)
+        }
+    }
+
+    /// Now, as PO headers write it (UTC).
+    static func revisionDate() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))+0000"
+    }
+
+    static func read(_ file: LanguageFile) throws -> (TranslationFile, POEntry?) {
+        let bytes: [UInt8]
+        do {
+            bytes = try LocalFile.read(file.path, limit: POFile.maximumSize)
+        } catch {
+            throw FileWriter.WriteError(description: "cannot read '\(VisibleText.escape(file.path))': \(error.description)")
+        }
+        do {
+            let translation = try TranslationFile.read(bytes, format: file.format)
+            let header = file.format == .po ? (try? POFile.parse(bytes))?.header : nil
+            return (translation, header)
+        } catch {
+            throw FileWriter.WriteError(
+                description: "'\(VisibleText.escape(file.path))' line \(error.line), column \(error.column): \(error.problem); fix it before updating (`cyd validate` shows the place)")
+        }
+    }
+
+    struct Extract: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the template of every string (translations/story.pot), in reading order.",
+            discussion: """
+                Entries follow the story breadth-first from its first chapter (chapters no choice \
+                reaches come last), each with its chapter's title as context, its line of story.json, \
+                its id and, where it has one, a note about [[name]]. With --format xliff, \
+                translations/story.xlf (XLIFF 2.1) instead.
+                """)
+        @OptionGroup var story: StoryArgument
+        @Option(help: "po (gettext template) or xliff (XLIFF 2.1).") var format: FileFormat = .po
+        @Option(help: ArgumentHelp("The language the story is written in (XLIFF's srcLang).", valueName: "tag")) var sourceLang = "en"
+        @Option(name: .shortAndLong, help: ArgumentHelp("Write here instead of translations/.", valueName: "file")) var output: String?
+        @Flag(help: "Write nothing; exit 1 when the template is not up to date with the story (for CI).") var check = false
+
+        func run() throws {
+            let loaded = try Story.load(story.path)
+            let merge = TranslationMerge(units: loaded.units, existing: nil, grouped: format.value == .po)
+            let text = render(merge, story: loaded, language: nil, format: format.value, sourceLanguage: sourceLang, header: nil)
+            let path = output ?? FileWriter.joined(loaded.translations, "story." + (format.value == .po ? "pot" : "xlf"))
+            if check {
+                let current = (try? LocalFile.read(path, limit: POFile.maximumSize)).map { String(decoding: $0, as: UTF8.self) }
+                if current == text {
+                    print("\(VisibleText.escape(path)) is up to date (\(loaded.units.count) strings)")
+                    return
+                }
+                Terminal.standardError.write("cyd: \(VisibleText.escape(path)) is \(current == nil ? "missing" : "out of date"); run `cyd l10n extract` and commit it\n")
+                throw Exit.problemsFound
+            }
+            if output == nil { try makeFolder(loaded.translations) }
+            try FileWriter.write(text, to: path)
+            print("\(merge.entries.count) entries (\(loaded.units.count) strings) -> \(VisibleText.escape(path))")
+        }
+    }
+
+    struct Start: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "init",
+            abstract: "Start a translation: translations/LANG.po with every string, untranslated, and LANG in LINGUAS.")
+        @Argument(help: ArgumentHelp("The language: a BCP 47 tag (fr, es, pt-BR).", valueName: "lang")) var language: String
+        @OptionGroup var story: StoryArgument
+        @Option(help: "po (gettext) or xliff (XLIFF 2.1).") var format: FileFormat = .po
+        @Option(help: ArgumentHelp("The language the story is written in (XLIFF's srcLang).", valueName: "tag")) var sourceLang = "en"
+
+        func validate() throws {
+            guard LanguageTag.isWellFormed(LanguageTag.normalise(language)) else {
+                throw ValidationError("'\(VisibleText.escape(language))' is not a language tag; use a BCP 47 tag such as fr, es, pt-BR or sr-Latn")
+            }
+        }
+
+        func run() throws {
+            let loaded = try Story.load(story.path)
+            let tag = LanguageTag.normalise(language)
+            if let existing = languageFiles(loaded).first(where: { $0.language.lowercased() == tag.lowercased() }) {
+                Terminal.standardError.write("cyd: \(VisibleText.escape(existing.path)) already exists; `cyd l10n update` brings it up to date\n")
+                throw Exit.failure
+            }
+            try makeFolder(loaded.translations)
+            let merge = TranslationMerge(units: loaded.units, existing: nil, grouped: format.value == .po)
+            let path = FileWriter.joined(loaded.translations, tag + "." + format.value.fileExtension)
+            try FileWriter.write(render(merge, story: loaded, language: tag, format: format.value, sourceLanguage: sourceLang, header: nil), to: path)
+            try list(tag, in: loaded)
+            print("\(loaded.units.count) strings to translate -> \(VisibleText.escape(path)); \(tag) added to translations/LINGUAS")
+        }
+    }
+
+    struct Refresh: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "update",
+            abstract: "Bring translations up to date with the story (and rewrite the template).",
+            discussion: """
+                Translations are kept by id. A string whose text changed keeps its translation, \
+                marked fuzzy, with the old text as #| msgid; a chapter renamed keeps its \
+                translations when their text is the same; translations of strings that are gone \
+                stay at the end as obsolete (#~) entries, and come back if the string does.
+                """)
+        @OptionGroup var story: StoryArgument
+        @Option(name: .customLong("lang"), help: ArgumentHelp("Only this language (repeatable); default: every one.", valueName: "tag")) var languages: [String] = []
+        @Option(help: ArgumentHelp("The language the story is written in (XLIFF's srcLang).", valueName: "tag")) var sourceLang = "en"
+        @Flag(help: "Print what changed as JSON.") var json = false
+
+        func run() throws {
+            let loaded = try Story.load(story.path)
+            var files = languageFiles(loaded)
+            if !languages.isEmpty {
+                let wanted = Set(languages.map { LanguageTag.normalise($0).lowercased() })
+                files = files.filter { wanted.contains($0.language.lowercased()) }
+                if files.isEmpty {
+                    Terminal.standardError.write("cyd: no translation of \(languages.joined(separator: ", ")) in \(VisibleText.escape(loaded.translations)); `cyd l10n init LANG` starts one\n")
+                    throw Exit.failure
+                }
+            }
+            // The template first, in the format most files use.
+            let template = TranslationMerge(units: loaded.units, existing: nil, grouped: true)
+            try makeFolder(loaded.translations)
+            try FileWriter.write(render(template, story: loaded, language: nil, format: .po, sourceLanguage: sourceLang, header: nil), to: FileWriter.joined(loaded.translations, "story.pot"))
+            var report: [JSONValue] = []
+            for file in files {
+                let (old, header) = try read(file)
+                let merge = TranslationMerge(units: loaded.units, existing: old, grouped: file.format == .po)
+                try FileWriter.write(render(merge, story: loaded, language: file.language, format: file.format, sourceLanguage: sourceLang, header: header), to: file.path)
+                let counts = merge.counts
+                if json {
+                    report.append(.object([
+                        "language": .string(file.language), "file": .string(file.path), "kept": .number(Double(counts.kept)),
+                        "fuzzy": .number(Double(counts.madeFuzzy)), "followed": .number(Double(counts.followed)),
+                        "added": .number(Double(counts.added)), "obsolete": .number(Double(counts.obsoleted)),
+                    ]))
+                } else {
+                    print(
+                        "\(file.language): \(counts.kept) kept, \(counts.madeFuzzy) made fuzzy (text changed), \(counts.followed) followed a renamed chapter, \(counts.added) new, \(counts.obsoleted) obsolete -> \(VisibleText.escape(file.path))")
+                }
+            }
+            if json { print(JSONValue.object(["languages": .array(report)]).encoded) } else if files.isEmpty { print("no translations yet; `cyd l10n init LANG` starts one") }
+        }
+    }
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "How far each translation has come: translated, fuzzy, missing, percent.",
+            discussion: "Fuzzy counts translations marked for review and those made from a text that has changed since; readers see the original for both.")
+        @OptionGroup var story: StoryArgument
+        @Flag(help: "JSON: the story's string count and, per language, its file and counts.") var json = false
+
+        func run() throws {
+            let loaded = try Story.load(story.path)
+            var rows: [(LanguageFile, TranslationStatus)] = []
+            var unreadable = false
+            for file in languageFiles(loaded) {
+                do {
+                    let (translation, _) = try read(file)
+                    rows.append((file, Translations.status(translation, language: file.language, units: loaded.units)))
+                } catch {
+                    Terminal.standardError.write("cyd: \(error)\n")
+                    unreadable = true
+                }
+            }
+            let listed = Set(linguas(loaded).map { LanguageTag.normalise($0).lowercased() })
+            if json {
+                let languages = rows.map { file, status -> JSONValue in
+                    .object([
+                        "language": .string(status.language), "file": .string(file.path), "format": .string(file.format.rawValue),
+                        "listed": .bool(listed.contains(status.language.lowercased())), "total": .number(Double(status.total)),
+                        "translated": .number(Double(status.translated)), "fuzzy": .number(Double(status.fuzzy)),
+                        "missing": .number(Double(status.missing)), "percent": .number(Double(status.percent)),
+                    ])
+                }
+                print(JSONValue.object(["story": .string(loaded.storyID), "strings": .number(Double(loaded.units.count)), "languages": .array(languages)]).encoded)
+            } else if rows.isEmpty {
+                print("\(loaded.units.count) strings; no translations yet (`cyd l10n init LANG` starts one)")
+            } else {
+                print("\(loaded.units.count) strings")
+                let width = rows.map(\.1.language.count).max() ?? 2
+                for (file, status) in rows {
+                    let padded = status.language + String(repeating: " ", count: width - status.language.count)
+                    let note = listed.contains(status.language.lowercased()) ? "" : "  (not in LINGUAS: readers of git and web copies do not get it)"
+                    print("\(padded)  \(String(repeating: " ", count: 3 - String(status.percent).count))\(status.percent)%  \(status.translated) translated, \(status.fuzzy) fuzzy, \(status.missing) missing  \(VisibleText.escape(file.path))\(note)")
+                }
+            }
+            if unreadable { throw Exit.failure }
+        }
+    }
+
+    enum FileFormat: String, ExpressibleByArgument, CaseIterable {
+        case po, xliff
+        var value: TranslationFile.Format { self == .po ? .po : .xliff }
+    }
+}
