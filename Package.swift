@@ -78,7 +78,7 @@ let package = Package(
             name: "StorySources",
             dependencies: ["StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StoryTranslation", "Transport", "LocalFiles"]),
         // the catalogue: authors.json -> repositories -> checks; the published index
-        .target(name: "StorySync", dependencies: ["StorySources", "StoryStore", "StoryCheck", "StoryFormat", "Transport", "LocalFiles"]),
+        .target(name: "StorySync", dependencies: ["StorySources", "StoryStore", "StoryCheck", "StoryFormat", "StoryTranslation", "Transport", "LocalFiles"]),
         // `cyd lsp`: the rules, navigation and repairs for editors, over JSON-RPC on stdio
         .target(name: "StoryLanguageServer", dependencies: ["StoryFormat", "StoryCheck", "StoryAnalysis", "LocalFiles"]),
         // the browser reader: pages (story text escaped in one place), the static site with its

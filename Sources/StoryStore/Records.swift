@@ -267,6 +267,20 @@ enum StoredHashes {
     }
 }
 
+/// A catalogue entry's languages as its column keeps them: {"fr": 100, "pt-BR": 42} (percent translated).
+enum StoredLanguages {
+    static func encode(_ languages: [String: Int]) -> String? {
+        languages.isEmpty ? nil : JSONValue.object(languages.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }).encoded
+    }
+
+    static func decode(_ text: String?) -> [String: Int] {
+        guard let text, case .object(let members)? = JSONValue.parse(Array(text.utf8)) else { return [:] }
+        var languages: [String: Int] = [:]
+        for (tag, value) in members { if case .number(let percent) = value { languages[tag] = Int(percent) } }
+        return languages
+    }
+}
+
 /// A language a stored story can be read in.
 public struct StoryLanguage: Sendable, Hashable, Codable {
     /// A BCP 47 tag: fr, pt-BR.

@@ -267,6 +267,8 @@ enum Schema {
                         choices TEXT NOT NULL,
                         PRIMARY KEY (story_id, language, key)
                     ) WITHOUT ROWID;
+                    -- The languages a catalogue story can be read in, {"fr": 100} (percent translated).
+                    ALTER TABLE catalogue_repo ADD COLUMN languages TEXT;
                     """)
         }
         return migrator

@@ -63,6 +63,8 @@ public struct CatalogueEntry: Sendable, Hashable, Codable, FetchableRecord, Pers
     public var changedAt: Double?
     public var errorCount: Int?
     public var warningCount: Int?
+    /// The languages it can be read in besides its own ({"fr": 100}: percent translated), as stored.
+    public var languages: String?
 
     public static let databaseTableName = "catalogue_repo"
 
@@ -72,6 +74,13 @@ public struct CatalogueEntry: Sendable, Hashable, Codable, FetchableRecord, Pers
         case lastError = "last_error", outcome, checkedPushedAt = "checked_pushed_at", warning
         case storySHA256 = "story_sha256", picturesSHA256 = "pictures_sha256", brokenSince = "broken_since", brokenCommit = "broken_commit"
         case failingSince = "failing_since", changedAt = "changed_at", errorCount = "error_count", warningCount = "warning_count"
+        case languages
+    }
+
+    /// The languages it can be read in, by tag, with the percent translated.
+    public var languagePercents: [String: Int] {
+        get { StoredLanguages.decode(languages) }
+        set { languages = StoredLanguages.encode(newValue) }
     }
 
     /// The pictures' hashes by path (empty when none are known).
@@ -117,8 +126,11 @@ public struct CatalogueCheck: Sendable {
         public var pictures: [String: String]
         public var errors: Int?
         public var warnings: Int?
+        /// Its translations: percent translated by language.
+        public var languages: [String: Int]
 
-        public init(storySHA256: String? = nil, pictures: [String: String] = [:], errors: Int? = nil, warnings: Int? = nil) {
+        public init(storySHA256: String? = nil, pictures: [String: String] = [:], errors: Int? = nil, warnings: Int? = nil, languages: [String: Int] = [:]) {
+            self.languages = languages
             self.storySHA256 = storySHA256
             self.pictures = pictures
             self.errors = errors
@@ -155,6 +167,8 @@ public struct IndexedStory: Sendable, Hashable, Codable {
     /// When its upstream became broken (the entry is its last good version), and why.
     public var brokenSince: Double?
     public var brokenReason: String?
+    /// The languages it can be read in, with the percent translated.
+    public var languages: [String: Int] = [:]
 
     public init(author: String, repository: String, url: String, commit: String, storyKey: String, title: String, rating: String, summary: String, chapters: Int) {
         self.author = author
@@ -184,13 +198,13 @@ public final class IndexApplier {
         self.time = time
         upsert = try db.cachedStatement(sql: """
             INSERT INTO catalogue_repo (url, author, name, discovery, is_story, story_key, title, rating, summary, chapter_count,
-                head_commit, checked_at, last_error, outcome, warning, story_sha256, pictures_sha256, broken_since, changed_at)
-            VALUES (?, ?, ?, 'index', 1, ?, ?, ?, ?, ?, ?, ?, ?, 'story', NULL, ?, ?, ?, ?)
+                head_commit, checked_at, last_error, outcome, warning, story_sha256, pictures_sha256, broken_since, changed_at, languages)
+            VALUES (?, ?, ?, 'index', 1, ?, ?, ?, ?, ?, ?, ?, ?, 'story', NULL, ?, ?, ?, ?, ?)
             ON CONFLICT(url) DO UPDATE SET author = excluded.author, name = excluded.name, discovery = 'index', is_story = 1,
                 story_key = excluded.story_key, title = excluded.title, rating = excluded.rating, summary = excluded.summary,
                 chapter_count = excluded.chapter_count, head_commit = excluded.head_commit, checked_at = excluded.checked_at,
                 last_error = excluded.last_error, outcome = 'story', warning = NULL, story_sha256 = excluded.story_sha256,
-                pictures_sha256 = excluded.pictures_sha256, broken_since = excluded.broken_since,
+                pictures_sha256 = excluded.pictures_sha256, broken_since = excluded.broken_since, languages = excluded.languages,
                 changed_at = CASE WHEN head_commit IS excluded.head_commit THEN changed_at ELSE excluded.changed_at END
             """)
     }
@@ -228,14 +242,15 @@ public final class IndexApplier {
             if let entry = previousEntry, entry.isStory == true, entry.headCommit == story.commit, entry.author == story.author,
                 entry.repository == story.repository, entry.discovery == .index, entry.storySHA256 == storyHash, entry.pictureHashes == story.pictures,
                 entry.brokenSince == story.brokenSince, entry.lastError == story.brokenReason, entry.title == story.title,
-                entry.storyKey == story.storyKey, entry.rating == story.rating, entry.summary == story.summary, entry.chapterCount == story.chapters
+                entry.storyKey == story.storyKey, entry.rating == story.rating, entry.summary == story.summary, entry.chapterCount == story.chapters,
+                entry.languagePercents == story.languages
             {
                 continue  // unchanged: only the time of the check moves, at the end
             }
             try upsert.execute(arguments: [
                 story.url, story.author, story.repository, story.storyKey, story.title, story.rating, story.summary, story.chapters,
                 story.commit, time, story.brokenReason, storyHash, story.pictures.isEmpty ? nil : StoredHashes.encode(story.pictures),
-                story.brokenSince, time,
+                story.brokenSince, time, StoredLanguages.encode(story.languages),
             ])
         }
         return before
@@ -354,6 +369,7 @@ extension StoryLibrary {
                 entry.storySHA256 = pinned.storySHA256
                 entry.pictureHashes = pinned.pictures
                 (entry.errorCount, entry.warningCount) = (pinned.errors, pinned.warnings)
+                entry.languagePercents = pinned.languages
                 (entry.brokenSince, entry.brokenCommit, entry.failingSince) = (nil, nil, nil)
             case .broken(let commit, let reason) where entry.isStory == true && entry.headCommit != nil:
                 // The last good version stays offered; the break is noted (since the first time).

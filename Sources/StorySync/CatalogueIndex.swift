@@ -8,6 +8,7 @@ import Glibc
 #endif
 import LocalFiles
 import StoryFormat
+import StoryTranslation
 import StorySources
 import StoryStore
 import Transport
@@ -58,6 +59,8 @@ public enum CatalogueIndex {
             ("story_id", .string(entry.storyKey ?? "")), ("title", .string(entry.title ?? "")), ("rating", .string(entry.rating ?? "")),
             ("summary", .string(entry.summary ?? "")), ("chapters", .number(Double(entry.chapterCount ?? 0))),
         ]
+        let languages = entry.languagePercents
+        if !languages.isEmpty { members.append(("languages", .object(languages.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }))) }
         if let since = entry.brokenSince {
             members.append(("upstream", .object([("state", .string("broken")), ("since", .number(since.rounded())), ("reason", .string(entry.lastError ?? ""))])))
         }
@@ -188,6 +191,26 @@ public enum CatalogueIndex {
                         break
                     }
                     story.pictures[key] = document.string(value)
+                }
+                if let problem {
+                    reject(problem)
+                    continue
+                }
+            }
+            if let node = document.member(element, "languages") {
+                var problem: String?
+                if document.kind(node) != .object { problem = "\"languages\" must be an object of language tags and percents" }
+                for (keyNode, value) in document.kind(node) == .object ? Array(document.members(of: node).prefix(1000)) : [] where problem == nil {
+                    let tag = document.string(keyNode)
+                    guard tag.utf8.count <= 35, LanguageTag.isWellFormed(tag) else {
+                        problem = "\"languages\" names '\(VisibleText.escape(String(tag.prefix(40))))', which is not a BCP 47 language tag"
+                        break
+                    }
+                    guard document.kind(value) == .number, let percent = document.number(value), percent.rounded() == percent, percent >= 0, percent <= 100 else {
+                        problem = "each language's value must be a whole percent from 0 to 100"
+                        break
+                    }
+                    story.languages[tag] = Int(percent)
                 }
                 if let problem {
                     reject(problem)

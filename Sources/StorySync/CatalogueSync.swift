@@ -7,6 +7,7 @@ import StoryCheck
 import StoryFormat
 import StorySources
 import StoryStore
+import StoryTranslation
 import Transport
 
 /// What `cyd sync` is asked to do.
@@ -384,7 +385,8 @@ public enum CatalogueSync {
             let diagnostics = reports.flatMap(\.diagnostics)
             let pinned = CatalogueCheck.Pinned(
                 storySHA256: try Digest.sha256Hex(bytes), pictures: try pictureHashes(story, repository: repository, commit: commit),
-                errors: diagnostics.count { $0.severity == .error }, warnings: diagnostics.count { $0.severity == .warning })
+                errors: diagnostics.count { $0.severity == .error }, warnings: diagnostics.count { $0.severity == .warning },
+                languages: try Self.languages(story, repository: repository, commit: commit))
             record(.story(
                 commit: commit, key: story.id, title: story.name, rating: story.rating, summary: story.summary, chapterCount: story.chapters.count,
                 warning: warning?.storedCode, pinned: pinned))
@@ -398,6 +400,26 @@ public enum CatalogueSync {
 }
 
 extension CatalogueSync {
+    /// The percent translated of each language translations/LINGUAS lists at `commit` (what
+    /// readers who get the story receive); a file that cannot be read is left out.
+    static func languages(_ story: Story, repository: GitRepository, commit: String) throws -> [String: Int] {
+        guard let list = try repository.file(StoryImporter.translationsFolder + "/LINGUAS", at: commit) else { return [:] }
+        let units = TranslationUnits.extract(story)
+        var result: [String: Int] = [:]
+        for name in StoryImporter.linguas(list).prefix(200) {
+            let language = LanguageTag.normalise(name)
+            guard LanguageTag.isWellFormed(language), result[language] == nil else { continue }
+            for format in TranslationFile.Format.allCases {
+                guard let bytes = try repository.file("\(StoryImporter.translationsFolder)/\(name).\(format.fileExtension)", at: commit) else { continue }
+                if let file = try? TranslationFile.read(bytes, format: format) {
+                    result[language] = Translations.status(file, language: language, units: units).percent
+                }
+                break
+            }
+        }
+        return result
+    }
+
     /// The SHA-256 of each picture the story takes from its repository (paths that stay inside
     /// it and name a file at the commit), by path.
     static func pictureHashes(_ story: Story, repository: GitRepository, commit: String) throws -> [String: String] {

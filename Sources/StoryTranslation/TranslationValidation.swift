@@ -37,7 +37,8 @@ public enum TranslationValidation {
     public static func check(bytes: [UInt8], path: String, context: Context, options: CheckOptions = .init()) -> FileReport {
         var diagnostics: [Diagnostic] = []
         func add(_ code: DiagnosticCode, _ message: String, help: String?, at offset: Int) {
-            guard options.keeps(code) || (code == .translationUntranslated && context.reportUntranslated && options.select == nil) else { return }
+            // Untranslated strings are reported only when asked for: --lang, or --select naming the rule.
+            guard options.keeps(code), code != .translationUntranslated || context.reportUntranslated || options.select != nil else { return }
             let severity = RuleCatalogue.description(of: code)?.severity ?? .warning
             diagnostics.append(Diagnostic(code: code, severity: severity, message: message, help: help, range: lineRange(bytes, at: offset)))
         }

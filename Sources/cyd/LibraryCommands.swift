@@ -95,6 +95,12 @@ struct List: ParsableCommand {
         return true
     }
 
+    /// " · also in fr (100%), de (40%)", or nothing.
+    static func languagesNote(_ languages: [String: Int]) -> String {
+        guard !languages.isEmpty else { return "" }
+        return " · also in " + languages.sorted { $0.key < $1.key }.map { "\(VisibleText.escape($0.key)) (\($0.value)%)" }.joined(separator: ", ")
+    }
+
     func run() throws {
         let library = try library.open()
         var stories = try library.stories().filter { keeps(title: $0.title, author: $0.author, rating: $0.rating) }
@@ -126,14 +132,17 @@ struct List: ParsableCommand {
                     "lastError": entry.lastError.map { .string($0) } ?? .null,
                     "downloaded": .bool(local != nil), "libraryId": local.map { .number(Double($0.id)) } ?? .null,
                     "updateAvailable": .bool(updateAvailable),
+                    "languages": .object(entry.languagePercents.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }),
                 ]))
                 let note = local.map { " · downloaded as \($0.id), update available (`cyd update \($0.id)`)" } ?? ""
                 let stale = entry.lastError.map { " · last check failed: \(VisibleText.escape($0))" } ?? ""
                 availableLines.append(
-                    "  \(VisibleText.escape(entry.id))  \(VisibleText.escape(entry.title ?? ""))  [\(VisibleText.escape(entry.rating ?? ""))] \(entry.chapterCount ?? 0) chapters · by \(VisibleText.escape(entry.author))\(note)\(stale)\n      \(VisibleText.escape(entry.summary ?? ""))")
+                    "  \(VisibleText.escape(entry.id))  \(VisibleText.escape(entry.title ?? ""))  [\(VisibleText.escape(entry.rating ?? ""))] \(entry.chapterCount ?? 0) chapters · by \(VisibleText.escape(entry.author))\(Self.languagesNote(entry.languagePercents))\(note)\(stale)\n      \(VisibleText.escape(entry.summary ?? ""))")
             }
         }
+        let languages = try library.languagesByStory()
         for story in stories {
+            let translations = languages[story.id] ?? []
             let progress = try library.progress(profile: profile, story: story)
             let found = try library.endingsFound(profile: profile, story: story).count
             let place = progress.flatMap { try? library.chapter($0.chapterKey, of: story)?.name }
@@ -144,11 +153,12 @@ struct List: ParsableCommand {
                 "author": story.author.map { .string($0) } ?? .null, "storyId": .string(story.storyKey),
                 "progress": place.map { .string($0) } ?? .null, "version": .string(story.version),
                 "updateAvailable": .bool(updateWaiting(story)),
+                "languages": .object(translations.map { ($0.language, .number(Double($0.percent))) }),
             ]))
             let where_ = place.map { "at '\(VisibleText.escape($0))'" } ?? "not started"
             let update = updateWaiting(story) ? " · update waiting (`cyd update \(story.id)`)" : ""
             lines.append(
-                "\(String(story.id).leftPadded(4))  \(VisibleText.escape(story.title))  [\(VisibleText.escape(story.rating))] \(story.chapterCount) chapters · \(where_) · endings found: \(found) of \(story.endingCount)\(update)\n      \(VisibleText.escape(story.source.location))")
+                "\(String(story.id).leftPadded(4))  \(VisibleText.escape(story.title))  [\(VisibleText.escape(story.rating))] \(story.chapterCount) chapters · \(where_) · endings found: \(found) of \(story.endingCount)\(Self.languagesNote(Dictionary(translations.map { ($0.language, $0.percent) }, uniquingKeysWith: { a, _ in a })))\(update)\n      \(VisibleText.escape(story.source.location))")
         }
         if available {
             if json {

@@ -10,6 +10,7 @@ import StoryFormat
 import StoryInterchange
 import StorySources
 import StoryStore
+import StoryTranslation
 import TerminalUI
 
 struct Validate: ParsableCommand {
@@ -18,7 +19,9 @@ struct Validate: ParsableCommand {
         discussion: """
             PATH is a story.json, an authors.json, or a story folder (story.json, README.md and \
             resources/, as in the story's repository; folders also get the picture and README \
-            checks). Without PATH, the current folder. A Twee file (.twee, .tw) or a Twine archive \
+            checks, and its translations/ files are checked against the story). Without PATH, the \
+            current folder. A translation file (.po, .xlf) is checked against the story.json of \
+            the folder its translations/ folder is in. A Twee file (.twee, .tw) or a Twine archive \
             (.html) is read as `cyd import` reads it: every rule applies to the story it gives, \
             each finding at its place in that file.
 
@@ -55,7 +58,13 @@ struct Validate: ParsableCommand {
     @Option(help: "Colour: auto (on a terminal, per NO_COLOR and CLICOLOR), always or never.")
     var color: Terminal.ColorChoice = .auto
 
+    @Option(name: .customLong("lang"), help: ArgumentHelp("Check only this language's translation, and report its untranslated strings too (repeatable).", valueName: "tag"))
+    var languages: [String] = []
+
     func validate() throws {
+        for language in languages where !LanguageTag.isWellFormed(LanguageTag.normalise(language)) {
+            throw ValidationError("--lang takes a language tag such as fr or pt-BR, not '\(VisibleText.escape(language))'")
+        }
         guard maxPerRule >= 0 else { throw ValidationError("--max-per-rule takes 0 (show all) or a positive number") }
         for name in (selected + ignored).flatMap(Self.split) where RuleCatalogue.find(name) == nil && RuleCategory(rawValue: name) == nil {
             throw ValidationError("unknown code, rule or category '\(VisibleText.escape(name))'; see `cyd rules`")
@@ -82,11 +91,16 @@ struct Validate: ParsableCommand {
                     continue
                 }
                 let target = try ValidationTarget.resolve(path)
-                if target.folder == nil, let notation = TweeValidation.Notation(path: target.displayPath) {
+                if target.folder == nil, TranslationFile.Format(fileName: target.displayPath) != nil {
+                    reports += try TranslationChecks.file(target.displayPath, languages: languages, options: options)
+                } else if target.folder == nil, let notation = TweeValidation.Notation(path: target.displayPath) {
                     // Twee and Twine archives: read as `cyd import` reads them, every rule, places in the file.
                     reports += TweeValidation.check(bytes: try target.read(limit: ImportTwee.largestFile), path: target.displayPath, notation: notation, options: options)
                 } else {
                     reports += try target.check(options: options)
+                    if let folder = target.folder {
+                        reports += try TranslationChecks.folder(folder.root.path, shownAs: target.displayPath, languages: languages, options: options)
+                    }
                 }
             } catch {
                 Terminal.standardError.write("cyd: \(String(describing: error))\n")
@@ -150,5 +164,72 @@ enum RemoteStory {
         case .success(let story): return story
         case .failure(let error): throw CLIError("cannot read \(VisibleText.escape(reference)): \(VisibleText.escape(Words.source(error)))")
         }
+    }
+}
+
+/// The translation files of a story folder (translations/*.po, *.xlf, story.pot), checked
+/// against its story.json.
+enum TranslationChecks {
+    struct InputProblem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The reports of every translation file of the folder whose story.json is shown as
+    /// `storyPath`; with `languages`, those languages only, untranslated strings reported.
+    static func folder(_ folder: String, shownAs storyPath: String, languages: [String], options: CheckOptions) throws -> [FileReport] {
+        let translations = FileWriter.joined(folder, StoryImporter.translationsFolder)
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: translations)) ?? []).filter { TranslationFile.Format(fileName: $0) != nil }.sorted()
+        let shownFolder = storyPath.hasSuffix("story.json") ? String(storyPath.dropLast("story.json".count)) : ""
+        let wanted = Set(languages.map { LanguageTag.normalise($0).lowercased() })
+        var reports: [FileReport] = []
+        let candidates = names.filter { name in wanted.isEmpty || TranslationValidation.language(ofFile: name).map { wanted.contains($0.lowercased()) } == true }
+        for language in wanted where !candidates.contains(where: { TranslationValidation.language(ofFile: $0)?.lowercased() == language }) {
+            throw InputProblem(description: "'\(VisibleText.escape(shownFolder))translations' has no translation into \(VisibleText.escape(language)) (.po or .xlf); `cyd l10n init \(VisibleText.escape(language))` starts one")
+        }
+        guard !candidates.isEmpty else { return [] }
+        let units = storyUnits(FileWriter.joined(folder, "story.json"))
+        let listed = linguas(translations)
+        for name in candidates {
+            let path = FileWriter.joined(translations, name)
+            let bytes = try FileBytes.read(path, displayPath: shownFolder + "translations/" + name, limit: POFile.maximumSize)
+            reports.append(check(bytes, path: shownFolder + "translations/" + name, name: name, units: units, listed: listed, untranslated: !wanted.isEmpty, options: options))
+        }
+        return reports
+    }
+
+    /// One translation file named on the command line, against the story two folders up.
+    static func file(_ path: String, languages: [String], options: CheckOptions) throws -> [FileReport] {
+        let bytes = try FileBytes.read(path, limit: POFile.maximumSize)
+        let translations = AtomicFile.parentFolder(of: path)
+        let folder = AtomicFile.parentFolder(of: translations)
+        let name = String(path.split(separator: "/").last ?? "")
+        let storyFile = FileWriter.joined(folder, "story.json")
+        guard FileStatus(storyFile) != nil else {
+            throw InputProblem(
+                description: "'\(VisibleText.escape(path))' is checked against the story it translates, but '\(VisibleText.escape(storyFile))' does not exist; keep translations in the story's translations/ folder")
+        }
+        let wanted = Set(languages.map { LanguageTag.normalise($0).lowercased() })
+        let untranslated = TranslationValidation.language(ofFile: name).map { wanted.contains($0.lowercased()) } ?? false
+        return [check(bytes, path: path, name: name, units: storyUnits(storyFile), listed: linguas(translations), untranslated: untranslated, options: options)]
+    }
+
+    static func check(_ bytes: [UInt8], path: String, name: String, units: [TranslationUnit]?, listed: Set<String>?, untranslated: Bool, options: CheckOptions) -> FileReport {
+        let language = TranslationValidation.language(ofFile: name)
+        let isListed = language.map { listed?.contains($0.lowercased()) ?? true } ?? true
+        return TranslationValidation.check(
+            bytes: bytes, path: path, context: .init(language: language, units: units, reportUntranslated: untranslated, listed: isListed), options: options)
+    }
+
+    /// The story's strings, or nil when it cannot be read (its own report says why).
+    static func storyUnits(_ path: String) -> [TranslationUnit]? {
+        guard let bytes = try? FileBytes.read(path) else { return nil }
+        return LoadedFile.load(bytes, fileName: "story.json", options: .init(lenient: true)).story.flatMap(TranslationUnits.extract)
+    }
+
+    /// The languages LINGUAS lists (lower case); nil when there is no LINGUAS (nothing is then
+    /// said about listing).
+    static func linguas(_ translations: String) -> Set<String>? {
+        guard let bytes = try? LocalFile.read(FileWriter.joined(translations, "LINGUAS"), limit: 1 << 20) else { return nil }
+        return Set(StoryImporter.linguas(bytes).map { LanguageTag.normalise($0).lowercased() })
     }
 }
