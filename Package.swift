@@ -80,7 +80,7 @@ let package = Package(
         // the catalogue: authors.json -> repositories -> checks; the published index
         .target(name: "StorySync", dependencies: ["StorySources", "StoryStore", "StoryCheck", "StoryFormat", "StoryTranslation", "Transport", "LocalFiles"]),
         // `cyd lsp`: the rules, navigation and repairs for editors, over JSON-RPC on stdio
-        .target(name: "StoryLanguageServer", dependencies: ["StoryFormat", "StoryCheck", "StoryAnalysis", "LocalFiles"]),
+        .target(name: "StoryLanguageServer", dependencies: ["StoryFormat", "StoryCheck", "StoryAnalysis", "StoryTranslation", "LocalFiles"]),
         // the browser reader: pages (story text escaped in one place), the static site with its
         // script and service worker
         .target(name: "StoryWeb", dependencies: ["StoryFormat", "LocalFiles"]),
@@ -135,7 +135,7 @@ let package = Package(
             name: "StoryReaderTests", dependencies: ["StoryReader", "StorySources", "StoryStore", "StoryFormat", "Transport", "TestSupport", "LibraryTestSupport"]),
         .testTarget(name: "StorySourcesTests", dependencies: ["StorySources", "StoryReader", "StoryStore", "StoryCheck", "Transport", "TestSupport", "LibraryTestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalPictures", "TestSupport"]),
-        .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "TestSupport", "TerminalPictures", "TerminalUI"]),
+        .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "StoryTranslation", "TestSupport", "TerminalPictures", "TerminalUI"]),
         .testTarget(name: "TerminalPicturesTests", dependencies: ["TerminalPictures"]),
         .testTarget(name: "StoryInterchangeTests", dependencies: ["StoryInterchange", "StoryCheck", "StoryFormat", "TestSupport"]),
         .testTarget(name: "StoryTranslationTests", dependencies: ["StoryTranslation", "StoryCheck", "StoryFormat", "TestSupport"]),

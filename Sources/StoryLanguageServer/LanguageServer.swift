@@ -11,6 +11,7 @@ import Darwin
 import StoryAnalysis
 import StoryCheck
 import StoryFormat
+import StoryTranslation
 import LocalFiles
 
 /// A Language Server Protocol server for story.json and authors.json over stdio: diagnostics
@@ -198,13 +199,40 @@ public final class LanguageServer {
         due[uri] = nil
         guard let document = documents[uri] else { return }
         let location = Self.location(of: uri)
-        let reports = Checker.check(
-            bytes: document.bytes, path: location.fileName, folder: location.folder, options: CheckOptions(pointers: false))
+        let reports: [FileReport]
+        if TranslationFile.Format(fileName: location.fileName) != nil {
+            reports = [translationReport(document, location)]
+        } else {
+            reports = Checker.check(
+                bytes: document.bytes, path: location.fileName, folder: location.folder, options: CheckOptions(pointers: false))
+        }
         let diagnostics = (reports.first?.diagnostics ?? []).map { lsp($0, in: document) }
         connection.send([
             "jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
             "params": ["uri": .string(uri), "version": JSONValue(document.version), "diagnostics": .array(diagnostics)],
         ])
+    }
+
+    /// A translation file (translations/LANG.po or .xlf) checked against the story two folders
+    /// up: the open story.json's text when the editor has it, else the file on disk.
+    private func translationReport(_ document: TextDocument, _ location: (fileName: String, folder: StoryFolder?)) -> FileReport {
+        var units: [TranslationUnit]?
+        var listed = true
+        if let translations = location.folder?.root {
+            let story = translations.deletingLastPathComponent().appendingPathComponent("story.json")
+            let open = documents[story.absoluteString]?.bytes ?? documents["file://" + story.path]?.bytes
+            if let bytes = open ?? (try? LocalFile.read(story.path, limit: 256 << 20)) {
+                units = LoadedFile.load(bytes, fileName: "story.json", options: .init(lenient: true)).story.flatMap(TranslationUnits.extract)
+            }
+            if let list = try? LocalFile.read(translations.appendingPathComponent("LINGUAS").path, limit: 1 << 20),
+                let language = TranslationValidation.language(ofFile: location.fileName)
+            {
+                listed = Linguas.languages(list).contains { LanguageTag.normalise($0).lowercased() == language.lowercased() }
+            }
+        }
+        let context = TranslationValidation.Context(
+            language: TranslationValidation.language(ofFile: location.fileName), units: units, listed: listed)
+        return TranslationValidation.check(bytes: document.bytes, path: location.fileName, context: context, options: CheckOptions(pointers: false))
     }
 
     private func lsp(_ diagnostic: Diagnostic, in document: TextDocument) -> JSONValue {

@@ -72,14 +72,14 @@ public struct StoryImporter: Sendable {
 
     /// Where a story's translations are: translations/LANG.po or LANG.xlf, for each language
     /// translations/LINGUAS lists (a folder's files are found without it).
-    public static let translationsFolder = "translations"
+    public static let translationsFolder = Linguas.folder
 
     /// The story in every language its source has, read at the same version; a file that cannot
     /// be read is left out, with its finding.
     func translations(of source: StorySource, at version: String, story: Story) -> (stored: [StoredTranslation], files: [[UInt8]], reports: [FileReport]) {
         var names: [String] = []
         if let list = try? Sources.file(Self.translationsFolder + "/LINGUAS", of: source, at: version, in: context) {
-            names = Self.linguas(list)
+            names = Linguas.languages(list)
         }
         if source.kind == .folder, let files = try? FileManager.default.contentsOfDirectory(atPath: source.location + "/" + Self.translationsFolder) {
             for file in files.sorted() where TranslationFile.Format(fileName: file) != nil && !file.hasSuffix(".pot") && !file.hasPrefix("story.") {
@@ -110,13 +110,6 @@ public struct StoryImporter: Sendable {
             }
         }
         return (stored, files, reports)
-    }
-
-    /// The languages of a LINGUAS file: words, one or more a line, `#` starting a comment.
-    public static func linguas(_ bytes: [UInt8]) -> [String] {
-        String(decoding: bytes, as: UTF8.self).split(separator: "\n").flatMap { line in
-            line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }) } ?? []
-        }.map(String.init)
     }
 
     /// The version the catalogue pins for a repository: its checked commit and hashes, when the

@@ -9,15 +9,17 @@ public enum LanguageTag {
         return tag.replacingUnderscores
     }
 
-    /// Whether `tag` is a well-formed BCP 47 tag: language (2-3 letters, or 4-8), up to three
-    /// extended languages, a script, a region, variants, extensions, private use.
+    /// Whether `tag` is a well-formed BCP 47 tag: a language of 2-3 letters (ISO 639; BCP 47's
+    /// longer language subtags are reserved or unregistered, and a word such as `french` is the
+    /// likelier mistake), up to three extended languages, a script, a region, variants,
+    /// extensions, private use.
     public static func isWellFormed(_ tag: String) -> Bool {
         let parts = tag.split(separator: "-", omittingEmptySubsequences: false).map { $0.lowercased() }
         guard let first = parts.first, !parts.contains(where: \.isEmpty) else { return false }
         func letters(_ part: String, _ range: ClosedRange<Int>) -> Bool { range.contains(part.count) && part.allSatisfy { $0.isASCII && $0.isLetter } }
         func alphanumerics(_ part: String, _ range: ClosedRange<Int>) -> Bool { range.contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
         if first == "x" { return parts.count > 1 && parts.dropFirst().allSatisfy { alphanumerics($0, 1...8) } }
-        guard letters(first, 2...3) || letters(first, 4...8) else { return false }
+        guard letters(first, 2...3) else { return false }
         var index = 1
         var extlangs = 0
         while index < parts.count, first.count <= 3, extlangs < 3, letters(parts[index], 3...3) {
@@ -85,4 +87,19 @@ public enum LanguageTag {
 
 extension Substring {
     fileprivate var replacingUnderscores: String { String(map { $0 == "_" ? "-" : $0 }) }
+}
+
+/// translations/LINGUAS, gettext's list of a project's languages: the languages readers of a
+/// git or web copy of the story get.
+public enum Linguas {
+    /// Where a story keeps its translations, and the list's name in it.
+    public static let folder = "translations"
+    public static let fileName = "LINGUAS"
+
+    /// The words of the file, one or more a line; `#` starts a comment.
+    public static func languages(_ bytes: [UInt8]) -> [String] {
+        String(decoding: bytes, as: UTF8.self).split(separator: "\n").flatMap { line in
+            (line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+        }.map(String.init)
+    }
 }

@@ -198,6 +198,16 @@ struct POParser {
                 case ":": entry.references += body.split(separator: " ").map(String.init)
                 case ",": entry.flags += body.split(separator: ",").map { String($0.trimmingSpaces) }.filter { !$0.isEmpty }
                 case "|":
+                    if bodyText.hasPrefix("\"") {
+                        // A previous string continued on the next `#|` line.
+                        let value = try string(bodyText, at: start + Self.distance(decoded, bodyText))
+                        switch field {
+                        case .previousContext: entry.previousContext = (entry.previousContext ?? "") + value
+                        case .previousSource: entry.previousSource = (entry.previousSource ?? "") + value
+                        default: throw error(.stringWithoutKeyword, at: start)
+                        }
+                        continue
+                    }
                     let (keyword, value) = try keywordAndString(bodyText, lineOffset: start + Self.distance(decoded, bodyText))
                     switch keyword {
                     case "msgctxt": entry.previousContext = value; field = .previousContext

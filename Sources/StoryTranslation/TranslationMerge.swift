@@ -23,6 +23,10 @@ public struct TranslationMerge: Sendable {
         public var added = 0
         /// Translations whose string is gone, kept as obsolete entries.
         public var obsoleted = 0
+
+        public init(kept: Int = 0, madeFuzzy: Int = 0, followed: Int = 0, added: Int = 0, obsoleted: Int = 0) {
+            (self.kept, self.madeFuzzy, self.followed, self.added, self.obsoleted) = (kept, madeFuzzy, followed, added, obsoleted)
+        }
     }
 
     public var entries: [Entry]
@@ -42,7 +46,7 @@ public struct TranslationMerge: Sendable {
         var bySource: [String: [Int]] = [:]
         let current = Set(units.map(\.id))
         for (index, entry) in old.enumerated() {
-            for id in entry.ids where byID[id] == nil && index < (existing?.entries.count ?? 0) { byID[id] = index }
+            for id in entry.ids where byID[id] == nil { byID[id] = index }  // live entries first, then obsolete ones (revived)
             if byText[TranslationLookup.TextKey(context: entry.context, source: entry.source)] == nil {
                 byText[TranslationLookup.TextKey(context: entry.context, source: entry.source)] = index
             }
@@ -109,15 +113,17 @@ public struct TranslationMerge: Sendable {
 extension POFile {
     /// A PO file of a merge: the template (`language` nil, no translations) or a language's file.
     /// `header` is the old file's header (its translator's fields are kept).
-    /// `revisionDate`: PO's form (`2026-11-24 15:40+0000`), for a new language's header.
+    /// `revisionDate`: PO's form (`2026-11-24 15:40+0000`), for a new language's header;
+    /// `comments`: more lines for a new header's comment (what made the file).
     public static func make(
-        _ merge: TranslationMerge, storyID: String, storyName: String, language: String?, header oldHeader: POEntry? = nil, revisionDate: String = ""
+        _ merge: TranslationMerge, storyID: String, storyName: String, language: String?, header oldHeader: POEntry? = nil, revisionDate: String = "",
+        comments: [String] = []
     ) -> POFile {
         var header = oldHeader ?? POEntry(source: "")
         if oldHeader == nil {
             header.translatorComments =
                 language.map { ["\(storyName): the story's text in \($0)."] } ?? ["\(storyName): every string a reader sees, in reading order."]
-            header.translatorComments.append("Made by `cyd l10n`; write each translation in msgstr and keep each [[name]].")
+            header.translatorComments += comments
             if language == nil { header.flags = ["fuzzy"] }
         }
         // The template carries xgettext's placeholders (so `msginit` can start a language from

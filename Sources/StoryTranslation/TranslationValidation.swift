@@ -48,7 +48,7 @@ public enum TranslationValidation {
             file = try TranslationFile.read(bytes, format: format)
         } catch {
             add(.translationUnreadable, "the translation cannot be read: \(error.problem)",
-                help: format == .po ? "fix the line; `msgfmt --check` names the same place" : "fix the XML at this place", at: error.offset)
+                help: format == .po ? "fix the line (GNU gettext's msgfmt --check names the same place)" : "fix the XML at this place", at: error.offset)
             return FileReport(path: path, bytes: bytes, kind: nil, diagnostics: diagnostics)
         }
         if let language = context.language {
@@ -63,7 +63,7 @@ public enum TranslationValidation {
             }
             if !context.listed {
                 add(.translationNotListed, "translations/LINGUAS does not list '\(language)': readers who get the story from git or the web will not get this translation",
-                    help: "add a line '\(language)' to translations/LINGUAS (`cyd l10n init` does)", at: 0)
+                    help: "add a line '\(language)' to translations/LINGUAS", at: 0)
             }
         }
         guard context.language != nil, let units = context.units else {
@@ -82,14 +82,14 @@ public enum TranslationValidation {
                     targets = [index]
                 } else {
                     add(.translationUnknownID, "no string of the story has this context and text: \"\(excerpt(entry.source))\"",
-                        help: "run `cyd l10n update` to bring the file up to date with the story", at: entry.offset)
+                        help: "bring the translation up to date with the story; an update from the template keeps the rest", at: entry.offset)
                     continue
                 }
             }
             for id in entry.ids {
                 guard let index = byID[id] else {
                     add(.translationUnknownID, "the story has no string '\(VisibleText.escape(id))'",
-                        help: "its chapter was renamed or removed; `cyd l10n update` follows a rename it can see and keeps the rest as obsolete", at: entry.offset)
+                        help: "its chapter was renamed or removed; an update from the story follows a rename it can see and keeps the rest as obsolete", at: entry.offset)
                     continue
                 }
                 targets.append(index)
@@ -106,7 +106,7 @@ public enum TranslationValidation {
             let unit = units[first]
             if entry.source != unit.source {
                 add(.translationStale, "the text of '\(VisibleText.escape(unit.id))' has changed since it was translated; readers see the original",
-                    help: "run `cyd l10n update` (it marks the entry fuzzy and keeps the old text as #| msgid), then review it", at: entry.offset)
+                    help: "update the translation from the story (the entry becomes fuzzy, the old text kept as #| msgid), then review it", at: entry.offset)
             } else if entry.isFuzzy {
                 add(.translationStale, "the translation of '\(VisibleText.escape(unit.id))' is marked for review (fuzzy); readers see the original",
                     help: "review it and remove the fuzzy flag", at: entry.offset)
@@ -123,7 +123,7 @@ public enum TranslationValidation {
                 let entry = covered[index] >= 0 ? file.entries[covered[index]] : nil
                 guard entry?.translation.isEmpty ?? true else { continue }
                 add(.translationUntranslated, "'\(VisibleText.escape(unit.id))' is not translated: \"\(excerpt(unit.source))\"",
-                    help: entry == nil ? "run `cyd l10n update` to add it, then translate it" : "write its translation", at: entry?.translationOffset ?? 0)
+                    help: entry == nil ? "update the translation from the story to add it, then translate it" : "write its translation", at: entry?.translationOffset ?? 0)
             }
         }
         return FileReport(path: path, bytes: bytes, kind: nil, diagnostics: diagnostics.sortedByPosition())

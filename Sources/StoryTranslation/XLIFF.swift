@@ -90,7 +90,9 @@ public enum XLIFF {
             if allowed {
                 out += XMLText.escape(String(scalar))
             } else {
-                out += "<cp hex=\"\(String(value, radix: 16, uppercase: true))\"/>"
+                // xs:hexBinary: an even number of digits.
+                let hex = String(value, radix: 16, uppercase: true)
+                out += "<cp hex=\"\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex)\"/>"
             }
         }
         return out

@@ -77,7 +77,7 @@ struct L10n: ParsableCommand {
     }
 
     static func linguas(_ story: Story) -> [String] {
-        (try? LocalFile.read(FileWriter.joined(story.translations, "LINGUAS"), limit: 1 << 20)).map(StoryImporter.linguas) ?? []
+        (try? LocalFile.read(FileWriter.joined(story.translations, "LINGUAS"), limit: 1 << 20)).map(Linguas.languages) ?? []
     }
 
     /// Adds a language to translations/LINGUAS (made when missing), keeping what it holds.
@@ -85,7 +85,7 @@ struct L10n: ParsableCommand {
         let path = FileWriter.joined(story.translations, "LINGUAS")
         var text = (try? LocalFile.read(path, limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) }
             ?? "# The languages readers get, one a line (gettext's LINGUAS); `cyd l10n init` adds them.\n"
-        guard !StoryImporter.linguas(Array(text.utf8)).map(LanguageTag.normalise).contains(where: { $0.lowercased() == language.lowercased() }) else { return }
+        guard !Linguas.languages(Array(text.utf8)).map(LanguageTag.normalise).contains(where: { $0.lowercased() == language.lowercased() }) else { return }
         if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
         try FileWriter.write(text + language + "\n", to: path)
     }
@@ -101,7 +101,11 @@ struct L10n: ParsableCommand {
     /// The file's text for a merge.
     static func render(_ merge: TranslationMerge, story: Story, language: String?, format: TranslationFile.Format, sourceLanguage: String, header: POEntry?) -> String {
         switch format {
-        case .po: POFile.make(merge, storyID: story.storyID, storyName: story.name, language: language, header: header, revisionDate: revisionDate()).text
+        case .po:
+            POFile.make(
+                merge, storyID: story.storyID, storyName: story.name, language: language, header: header, revisionDate: revisionDate(),
+                comments: ["Made by `cyd l10n`; write each translation in msgstr and keep each [[name]]."]
+            ).text
         case .xliff: XLIFF.make(merge, sourceLanguage: sourceLanguage, targetLanguage: language)
         }
     }
@@ -146,11 +150,29 @@ struct L10n: ParsableCommand {
         @Option(help: ArgumentHelp("The language the story is written in (XLIFF's srcLang).", valueName: "tag")) var sourceLang = "en"
         @Option(name: .shortAndLong, help: ArgumentHelp("Write here instead of translations/.", valueName: "file")) var output: String?
         @Flag(help: "Write nothing; exit 1 when the template is not up to date with the story (for CI).") var check = false
+        @Option(name: .customLong("lang"), help: ArgumentHelp("Write this language's translation (with --output) instead of the template: a PO file as XLIFF for a CAT tool, or back.", valueName: "tag"))
+        var language: String?
+
+        func validate() throws {
+            if language != nil, output == nil { throw ValidationError("--lang needs --output FILE (translations/ keeps one file a language)") }
+            if language != nil, check { throw ValidationError("--check compares the template; it does not go with --lang") }
+        }
 
         func run() throws {
             let loaded = try Story.load(story.path)
-            let merge = TranslationMerge(units: loaded.units, existing: nil, grouped: format.value == .po)
-            let text = render(merge, story: loaded, language: nil, format: format.value, sourceLanguage: sourceLang, header: nil)
+            var existing: TranslationFile?
+            var tag: String?
+            if let language {
+                let wanted = LanguageTag.normalise(language)
+                guard let file = languageFiles(loaded).first(where: { $0.language.lowercased() == wanted.lowercased() }) else {
+                    Terminal.standardError.write("cyd: no translation into \(VisibleText.escape(wanted)) in \(VisibleText.escape(loaded.translations))\n")
+                    throw Exit.failure
+                }
+                existing = try read(file).0
+                tag = file.language
+            }
+            let merge = TranslationMerge(units: loaded.units, existing: existing, grouped: format.value == .po)
+            let text = render(merge, story: loaded, language: tag, format: format.value, sourceLanguage: sourceLang, header: nil)
             let path = output ?? FileWriter.joined(loaded.translations, "story." + (format.value == .po ? "pot" : "xlf"))
             if check {
                 let current = (try? LocalFile.read(path, limit: POFile.maximumSize)).map { String(decoding: $0, as: UTF8.self) }

@@ -230,6 +230,6 @@ enum TranslationChecks {
     /// said about listing).
     static func linguas(_ translations: String) -> Set<String>? {
         guard let bytes = try? LocalFile.read(FileWriter.joined(translations, "LINGUAS"), limit: 1 << 20) else { return nil }
-        return Set(StoryImporter.linguas(bytes).map { LanguageTag.normalise($0).lowercased() })
+        return Set(Linguas.languages(bytes).map { LanguageTag.normalise($0).lowercased() })
     }
 }

@@ -10,6 +10,7 @@ struct ArchitectureTests {
     static let ours: Set<String> = [
         "StoryFormat", "LocalFiles", "StoryCheck", "StoryAnalysis", "Transport", "StoryStore", "StoryReader", "StorySources", "StorySync",
         "TerminalPictures", "StoryLanguageServer", "TerminalUI", "StoryWeb", "StoryServer", "StoryInterchange",
+        "StoryTranslation",
     ]
     static let cTargets: Set<String> = ["CCurl", "CCrypto", "CGit2", "CGit2Stream", "CLineEditor", "CPictures"]
     static let sources = Command.packageRoot.appendingPathComponent("Sources")
@@ -130,7 +131,7 @@ struct ArchitectureTests {
     static func cydWords() throws -> (flags: [String], commands: [String]) {
         let help = try Command.cyd(["--help"]).standardOutput
         let commands = help.split(separator: "\n").drop { !$0.hasPrefix("SUBCOMMANDS:") }.dropFirst()
-            .compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0.allSatisfy { $0.isLetter || $0 == "-" } }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0.first?.isLetter == true && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } }
         var flags = Set<String>()
         for command in commands {
             let text = try Command.cyd([command, "--help"]).standardOutput

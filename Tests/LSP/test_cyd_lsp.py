@@ -206,6 +206,37 @@ async def test_typing_a_chapter_character_by_character_never_crashes_or_leaves_s
     assert doc.published_version() == doc.version
 
 
+async def test_a_po_file_is_checked_against_the_story_it_translates(client, tmp_path):
+    """translations/fr.po beside a story: an unknown id, a dropped [[name]]; fixing them clears both."""
+    (tmp_path / "story.json").write_text(
+        '{"story": {"id": "t", "name": "T", "rating": "G", "summary": "S", "chapters": ['
+        '{"id": "hall", "name": "The Hall", "is_first_chapter": true, "text": "Dark.\\n\\nHello, [[name]]."}]}}'
+    )
+    (tmp_path / "translations").mkdir()
+    (tmp_path / "translations" / "LINGUAS").write_text("fr\n")
+    po = (
+        'msgid ""\nmsgstr ""\n"Language: fr\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        '#. id: gone.title\nmsgctxt "Gone"\nmsgid "Gone"\nmsgstr "Parti"\n\n'
+        '#. id: hall.text.2\nmsgctxt "The Hall"\nmsgid "Hello, [[name]]."\nmsgstr "Bonjour."\n'
+    )
+    doc = Document(client, tmp_path / "translations", po, name="fr.po")
+    diagnostics = await doc.open()
+    codes = sorted(d.code for d in diagnostics)
+    assert codes == ["CYD161", "CYD162"], diagnostics
+    unknown = next(d for d in diagnostics if d.code == "CYD161")
+    assert unknown.range.start == position(po, "#. id: gone.title")
+    assert "gone.title" in unknown.message
+    placeholder = next(d for d in diagnostics if d.code == "CYD162")
+    assert placeholder.severity == types.DiagnosticSeverity.Error
+    assert placeholder.range.start == position(po, 'msgstr "Bonjour."')
+    start = po.index('msgstr "Bonjour."') + len('msgstr "')
+    doc.change(start, start + len("Bonjour."), "Bonjour, [[name]].")
+    start = po.index("#. id: gone.title")
+    end = po.index("#. id: hall.text.2")
+    doc.change(start, end, "")
+    assert list(await doc.diagnostics()) == []
+
+
 async def test_definition_references_and_hover(client, tmp_path):
     doc = Document(client, tmp_path, STORY)
     await doc.open()

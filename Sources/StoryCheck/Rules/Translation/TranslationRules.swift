@@ -49,7 +49,19 @@ extension RuleExample {
         "\n#. id: \(id)\n\(flags.isEmpty ? "" : "#, \(flags)\n")msgctxt \"\(context)\"\nmsgid \"\(source)\"\nmsgstr \"\(target)\"\n"
     }
 
-    static let poHeader = "msgid \"\"\nmsgstr \"\"\n\"Language: fr\\n\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n"
+    /// `translatedStory` wholly in French.
+    public static let completeTranslation = poHeader
+        + entry("story.name", context: "story", "The Door", "La Porte")
+        + entry("story.summary", context: "story", "A door, and what is behind it", "Une porte, et ce qu’il y a derrière")
+        + entry("start.title", context: "The hall", "The hall", "Le vestibule")
+        + entry("start.text.1", context: "The hall", "Hello, [[name]].", "Bonjour, [[name]].")
+        + entry("start.text.2", context: "The hall", "A door stands open.", "Une porte est ouverte.")
+        + entry("start.choice.end", context: "The hall", "Go through", "La franchir")
+        + entry("end.title", context: "Outside", "Outside", "Dehors")
+        + entry("end.text.1", context: "Outside", "The sun is up.", "Le soleil est levé.")
+
+    /// The header of every example PO file.
+    public static let poHeader = "msgid \"\"\nmsgstr \"\"\n\"Language: fr\\n\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n"
 }
 
 enum TranslationUnreadable: Rule {
@@ -62,7 +74,7 @@ enum TranslationUnreadable: Rule {
             of its translations reach readers. The finding names the line; `msgfmt --check` says \
             the same of a PO file.
             """,
-        triggering: [.translation(RuleExample.poHeader + "\nmsgctxt \"The hall\"\nmsgid \"The hall\"\n↓msgstr Le vestibule\n")],
+        triggering: [.translation(RuleExample.poHeader + "\nmsgctxt \"The hall\"\nmsgid \"The hall\"\nmsgstr ↓Le vestibule\n")],
         nonTriggering: [.translation(RuleExample.poHeader + RuleExample.entry("start.title", context: "The hall", "The hall", "Le vestibule"))])
 }
 
@@ -73,8 +85,8 @@ enum TranslationUnknownID: Rule {
         rationale: """
             Every string has an id made from where it is (`CHAPTER.title`, `CHAPTER.text.2`, \
             `CHAPTER.choice.TARGET`); a translation whose id the story no longer has is never shown. \
-            Usually its chapter was renamed or removed: `cyd l10n update` follows a rename it can see \
-            and keeps the rest as obsolete (`#~`) entries.
+            Usually its chapter was renamed or removed: an update of the translation from the story \
+            follows a rename it can see and keeps the rest as obsolete (`#~`) entries.
             """,
         triggering: [.translation(RuleExample.poHeader + "\n↓#. id: cellar.title\nmsgctxt \"The cellar\"\nmsgid \"The cellar\"\nmsgstr \"La cave\"\n")],
         nonTriggering: [.translation(RuleExample.poHeader + RuleExample.entry("end.title", context: "Outside", "Outside", "Dehors"))])
@@ -101,8 +113,9 @@ enum TranslationStale: Rule {
         summary: "a translation of a text that has changed since (or is marked fuzzy)",
         rationale: """
             The entry's `msgid` is not the story's text any more, or a translator marked it fuzzy: \
-            readers see the original until it is looked at again. `cyd l10n update` marks such \
-            entries fuzzy and keeps the old text as `#| msgid` so the change is easy to see.
+            readers see the original until it is looked at again. An update of the translation from \
+            the story marks such entries fuzzy and keeps the old text as `#| msgid` so the change is \
+            easy to see.
             """,
         triggering: [.translation(RuleExample.poHeader + "\n↓#. id: end.text.1\nmsgctxt \"Outside\"\nmsgid \"The sun is down.\"\nmsgstr \"Le soleil est couché.\"\n")],
         nonTriggering: [.translation(RuleExample.poHeader + RuleExample.entry("end.text.1", context: "Outside", "The sun is up.", "Le soleil est levé."))])
@@ -111,14 +124,14 @@ enum TranslationStale: Rule {
 enum TranslationUntranslated: Rule {
     static let description = RuleDescription(
         code: "CYD164", name: "translation-untranslated", category: .translation, severity: .warning,
-        summary: "a string of the story has no translation yet (reported with --lang)",
+        summary: "a string of the story has no translation yet (reported only when asked for)",
         rationale: """
             Readers see the original wherever a translation is missing, so a partial translation \
-            is still readable, and this is not reported by default. `cyd validate --lang fr` asks \
-            for it: a translation about to be published should have none.
+            is still readable, and this is not reported by default; validating one language asks for \
+            it: a translation about to be published should have none.
             """,
         triggering: [.translation(RuleExample.poHeader + "\n#. id: end.title\nmsgctxt \"Outside\"\nmsgid \"Outside\"\n↓msgstr \"\"\n")],
-        nonTriggering: [.translation(RuleExample.poHeader + RuleExample.entry("end.title", context: "Outside", "Outside", "Dehors"))])
+        nonTriggering: [.translation(RuleExample.completeTranslation)])
 }
 
 enum TranslationLanguageCode: Rule {
@@ -127,7 +140,7 @@ enum TranslationLanguageCode: Rule {
         summary: "a translation file's language is not a BCP 47 language tag",
         rationale: """
             The file's name (`fr.po`, `pt-BR.po`) says its language, and readers choose by it \
-            (`cyd read --lang pt-BR`, their LANG). It must be a BCP 47 tag: a language of two or \
+            (by name, or from their LANG). It must be a BCP 47 tag: a language of two or \
             three letters, then optional script, region and variants (`fr`, `es-419`, `sr-Latn`). \
             gettext's `pt_BR` is read as `pt-BR`.
             """,
@@ -159,7 +172,7 @@ enum TranslationNotListed: Rule {
         rationale: """
             A reader who gets a story from git or the web gets the languages translations/LINGUAS \
             lists, one a line (gettext's convention); a file it does not list reaches only those \
-            who read the folder itself. `cyd l10n init` adds the language.
+            who read the folder itself. Starting a translation with cyd adds its language.
             """,
         triggering: [
             RuleExample("↓" + RuleExample.poHeader, fileName: "translations/de.po", folderFiles: ["story.json": RuleExample.translatedStory, "translations/LINGUAS": "fr\n"])

@@ -1,0 +1,245 @@
+import StoryFormat
+import StoryTranslation
+import Testing
+
+/// PO and XLIFF files as cyd writes them and as translators' tools leave them.
+@Suite("Translation files")
+struct TranslationFileTests {
+    static func units() throws -> [TranslationUnit] { try TranslationUnitTests.units() }
+
+    static func po(_ merge: TranslationMerge, language: String? = "fr") -> String {
+        POFile.make(merge, storyID: "lamp", storyName: "The Lamp", language: language, revisionDate: "2026-11-24 12:00+0000").text
+    }
+
+    static func read(_ text: String, _ format: TranslationFile.Format = .po) throws -> TranslationFile {
+        try TranslationFile.read(Array(text.utf8), format: format)
+    }
+
+    /// A translation of every string: its id, reversed, in brackets (so [[name]] stays whole).
+    static func translated(_ units: [TranslationUnit]) -> TranslationFile {
+        TranslationFile(format: .po, entries: units.map { TranslationEntry(ids: [$0.id], context: $0.context, source: $0.source, translation: "«" + $0.source + "»") })
+    }
+
+    @Test("a PO file cyd writes reads back to the same entries: quotes, backslashes, tabs, line breaks, control characters, long lines")
+    func poRoundTrip() throws {
+        let awkward = TranslationUnit(id: "x.text.1", source: "She said \"no\" \\ then\tleft.\nNext line, \u{1B}[31m red, " + String(repeating: "word ", count: 40), context: "A \"quoted\" title")
+        let units = try Self.units() + [awkward]
+        let merge = TranslationMerge(units: units, existing: Self.translated(units), grouped: true)
+        let text = Self.po(merge)
+        #expect(text.split(separator: "\n").allSatisfy { $0.count <= 79 || !$0.contains(" ") }, "lines are wrapped at spaces")
+        #expect(text.contains("\\033[31m"), "control characters are written as octal escapes")
+        let file = try Self.read(text)
+        #expect(file.declaredLanguage == "fr")
+        #expect(file.entries.map(\.ids) == units.map { [$0.id] })
+        #expect(file.entries.map(\.source) == units.map(\.source))
+        #expect(file.entries.map(\.translation) == units.map { "«" + $0.source + "»" })
+        #expect(file.entries.map(\.context) == units.map(\.context))
+    }
+
+    @Test("strings with the same context and text are one PO entry (msgfmt refuses two) listing every id; its translation serves each")
+    func grouped() throws {
+        let units = [
+            TranslationUnit(id: "a.choice.b", source: "Go back", context: "Room", line: 3),
+            TranslationUnit(id: "a.choice.c", source: "Go back", context: "Room", line: 4),
+            TranslationUnit(id: "d.choice.b", source: "Go back", context: "Other room", line: 9),
+        ]
+        let text = Self.po(TranslationMerge(units: units, existing: nil, grouped: true))
+        #expect(text.contains("#. id: a.choice.b\n#. id: a.choice.c\n#: story.json:3 story.json:4\nmsgctxt \"Room\""))
+        var file = try Self.read(text)
+        #expect(file.entries.count == 2)
+        file.entries[0].translation = "Revenir"
+        let lookup = TranslationLookup(file)
+        #expect(units.map { lookup.translation(for: $0) } == ["Revenir", "Revenir", nil])
+    }
+
+    @Test("what msgmerge and msgattrib write reads: reflowed strings, flags in any order, previous strings, obsolete entries, plurals, CRLF, a BOM")
+    func toolsOutput() throws {
+        let text = "\u{FEFF}" + """
+            # Translator's note\r
+            msgid ""\r
+            msgstr ""\r
+            "Language: pt_BR\\n"\r
+            \r
+            #. id: hall.title\r
+            #, no-c-format, fuzzy\r
+            #| msgctxt "The Hall"\r
+            #| msgid "The "\r
+            #| "Hall"\r
+            msgctxt "The Hall"\r
+            msgid ""\r
+            "The "\r
+            "Hall"\r
+            msgstr "O "\r
+            "salão"\r
+            \r
+            msgid "one cat"\r
+            msgid_plural "%d cats"\r
+            msgstr[0] "um gato"\r
+            msgstr[1] "%d gatos"\r
+            \r
+            #. id: attic.title\r
+            #~ msgctxt "The Attic"\r
+            #~| msgid "The Loft"\r
+            #~ msgid "The Attic"\r
+            #~ msgstr "O sótão"\r
+            """
+        let file = try Self.read(text)
+        #expect(file.declaredLanguage == "pt_BR")
+        #expect(file.entries.count == 2)
+        #expect(file.entries[0].ids == ["hall.title"])
+        #expect(file.entries[0].source == "The Hall" && file.entries[0].translation == "O salão")
+        #expect(file.entries[0].isFuzzy && file.entries[0].previousSource == "The Hall")
+        #expect(file.entries[1].translation == "um gato")
+        #expect(file.obsolete.map(\.translation) == ["O sótão"])
+        #expect(file.obsolete.first?.previousSource == "The Loft")
+        #expect(file.obsolete.first?.ids == ["attic.title"])
+    }
+
+    @Test("a broken PO file says where and what, as a sentence", arguments: [
+        ("msgid \"a\"\nmsgstr b\n", 2, 8, "must be followed by a string"),
+        ("msgid \"a\"\nmsgstr \"b\n", 2, 10, "not closed"),
+        ("msgid \"a\\q\"\nmsgstr \"\"\n", 1, 9, "\\q is not an escape"),
+        ("msgid \"a\"\nmsgtext \"b\"\n", 2, 1, "'msgtext' is not a PO keyword"),
+        ("\"a\"\n", 1, 1, "continues nothing"),
+        ("msgid \"a\"\n\n", 1, 1, "no msgstr"),
+    ])
+    func broken(text: String, line: Int, column: Int, words: String) {
+        #expect {
+            _ = try TranslationFile.read(Array(text.utf8), format: .po)
+        } throws: { error in
+            guard let error = error as? TranslationReadError else { return false }
+            #expect(error.line == line && error.column == column, "\(error)")
+            #expect(error.problem.contains(words), "\(error.problem)")
+            return true
+        }
+    }
+
+    @Test("invalid UTF-8 in a PO file is a finding, not a crash")
+    func invalidUTF8() {
+        #expect(throws: TranslationReadError.self) { _ = try TranslationFile.read(Array("msgid \"a\"\nmsgstr \"".utf8) + [0xFF, 0x22, 0x0A], format: .po) }
+    }
+
+    @Test("an update keeps translations, marks changed texts fuzzy with the old text, follows a renamed chapter, keeps the gone as obsolete")
+    func merge() throws {
+        let units = try Self.units()
+        let old = Self.translated(units)
+        // hall.text.1 changes; attic becomes loft (same texts); cellar.choice.hall goes.
+        var new = units.filter { $0.id != "cellar.choice.hall" }.map { unit -> TranslationUnit in
+            var unit = unit
+            if unit.id == "hall.text.1" { unit.source = "It is pitch dark." }
+            if unit.id.hasPrefix("attic.") { unit.id = "loft." + unit.id.dropFirst("attic.".count) }
+            return unit
+        }
+        new.append(TranslationUnit(id: "hall.choice.attic", source: "Climb", context: "The Hall"))
+        let merge = TranslationMerge(units: new, existing: old, grouped: true)
+        #expect(merge.counts == .init(kept: 11, madeFuzzy: 1, followed: 2, added: 1, obsoleted: 1))
+        let text = Self.po(merge)
+        #expect(text.contains("""
+            #, fuzzy
+            #| msgid ""
+            #| "It is dark.\\n"
+            #| "Very dark."
+            msgctxt "The Hall"
+            msgid "It is pitch dark."
+            msgstr ""
+            "«It is dark.\\n"
+            "Very dark.»"
+            """))
+        #expect(text.contains("#. id: cellar.choice.hall\n#~ msgctxt \"The Cellar\"\n#~ msgid \"Back up\"\n#~ msgstr \"«Back up»\""))
+        let file = try Self.read(text)
+        let status = Translations.status(file, language: "fr", units: new)
+        #expect(status == TranslationStatus(language: "fr", total: 15, translated: 13, fuzzy: 1, missing: 1))
+        #expect(status.percent == 86)
+        // The string that went comes back: its obsolete translation is taken up again.
+        let revived = TranslationMerge(units: units, existing: file, grouped: true)
+        #expect(revived.entries.first { $0.units[0].id == "cellar.choice.hall" }?.translation == "«Back up»")
+        #expect(revived.obsolete.isEmpty)
+    }
+
+    @Test("a translation applied to a story: translated strings in place, fuzzy, stale and missing ones as the author wrote them")
+    func apply() throws {
+        let model = try #require(LoadedFile.load(Array(TranslationUnitTests.story.utf8)).story?.model())
+        var file = Self.translated(TranslationUnits.extract(model))
+        file.entries.removeAll { $0.ids == ["hall.text.2"] }  // missing
+        if let index = file.entries.firstIndex(where: { $0.ids == ["hall.title"] }) { file.entries[index].isFuzzy = true }
+        if let index = file.entries.firstIndex(where: { $0.ids == ["cellar.title"] }) { file.entries[index].source = "The Old Cellar" }  // stale
+        let result = Translations.apply(file, language: "fr", to: model)
+        let hall = try #require(result.story.chapter(id: "hall"))
+        #expect(hall.name == "The Hall")
+        #expect(hall.text == "«It is dark.\nVery dark.»\n\nHello, [[name]].")
+        #expect(hall.picAlt == "«A dark hall»")
+        #expect(hall.choices.map(\.text) == ["«Go down»", "«Fall down»", "«Leave»"])
+        #expect(hall.choices.map(\.chapterID) == ["cellar", "cellar", "nowhere"])
+        #expect(result.story.chapter(id: "cellar")?.name == "The Cellar")
+        #expect(result.story.name == "«The Lamp»")
+        #expect(result.status == TranslationStatus(language: "fr", total: 15, translated: 12, fuzzy: 2, missing: 1))
+    }
+
+    @Test("XLIFF 2.1 written and read back: units named by id, context and line as notes, fuzzy as initial, control characters as <cp/>")
+    func xliff() throws {
+        var units = try Self.units()
+        units.append(TranslationUnit(id: "odd id.text.1", source: "Bell\u{07} & <tags> \"q\"", context: "Odd & <odd>"))
+        var old = Self.translated(units)
+        old.entries[3].isFuzzy = true
+        let merge = TranslationMerge(units: units, existing: old, grouped: false)
+        let text = XLIFF.make(merge, sourceLanguage: "en", targetLanguage: "fr")
+        #expect(text.contains("<xliff xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" version=\"2.1\" srcLang=\"en\" trgLang=\"fr\">"))
+        #expect(text.contains("<unit id=\"u16\" name=\"odd id.text.1\">"), "an id that is no XML name token gets one; its name keeps it")
+        #expect(text.contains("Bell<cp hex=\"0007\"/> &amp; &lt;tags&gt; \"q\""))
+        #expect(text.contains("<note category=\"location\">story.json:15</note>"))
+        let file = try Self.read(text, .xliff)
+        #expect(file.declaredLanguage == "fr")
+        #expect(file.entries.map(\.ids) == units.map { [$0.id] })
+        #expect(file.entries.map(\.source) == units.map(\.source))
+        #expect(file.entries.map(\.context) == units.map(\.context))
+        #expect(file.entries.map(\.translation) == units.map { "«" + $0.source + "»" })
+        #expect(file.entries.map(\.isFuzzy) == units.indices.map { $0 == 3 })
+        let template = XLIFF.make(TranslationMerge(units: units, existing: nil, grouped: false), sourceLanguage: "en", targetLanguage: nil)
+        #expect(!template.contains("<target") && !template.contains("trgLang"))
+    }
+
+    @Test("XLIFF that cannot be read says where: a DOCTYPE (no entities are ever expanded), deep nesting, XLIFF 1.2, broken XML", arguments: [
+        ("<?xml version=\"1.0\"?>\n<!DOCTYPE x [<!ENTITY a \"aaaa\">]>\n<xliff/>", 2, "DOCTYPE"),
+        ("<xliff version=\"2.1\">" + String(repeating: "<group id=\"g\">", count: 80), 1, "nested more than 64"),
+        ("<xliff version=\"1.2\">\n<file/></xliff>", 1, "only XLIFF 2"),
+        ("<xliff version=\"2.1\">\n<file id=\"f\"><unit id=\"u\"><segment><source>a</segment></unit></file></xliff>", 2, "closes <source>"),
+        ("<xliff version=\"2.1\">\n<file id=\"f\"><unit id=\"u\"><segment><source>a &nbsp; b</source></segment></unit></file></xliff>", 2, "unknown reference &nbsp;"),
+    ])
+    func brokenXLIFF(text: String, line: Int, words: String) {
+        #expect {
+            _ = try TranslationFile.read(Array(text.utf8), format: .xliff)
+        } throws: { error in
+            guard let error = error as? TranslationReadError else { return false }
+            #expect(error.line == line, "\(error)")
+            #expect(error.problem.contains(words), "\(error.problem)")
+            return true
+        }
+    }
+
+    @Test("BCP 47 tags: well-formed ones pass, file names and locales become tags")
+    func languageTags() {
+        for tag in ["fr", "es-419", "pt-BR", "sr-Latn", "zh-Hant-TW", "de-CH-1996", "en-US-x-twain", "yue", "x-klingon", "zh-yue-HK"] {
+            #expect(LanguageTag.isWellFormed(tag), "\(tag)")
+        }
+        for tag in ["", "f", "french-language", "fr_FR", "fr-", "en-US-", "1fr", "fr-x", "sr@latin", "de--CH", "french"] {
+            #expect(!LanguageTag.isWellFormed(tag), "\(tag)")
+        }
+        #expect(LanguageTag.normalise("pt_BR") == "pt-BR")
+        #expect(LanguageTag.normalise("fr_FR.UTF-8") == "fr-FR")
+        #expect(TranslationValidation.language(ofFile: "translations/pt_BR.po") == "pt-BR")
+        #expect(TranslationValidation.language(ofFile: "translations/story.pot") == nil)
+        #expect(TranslationValidation.language(ofFile: "translations/story.xlf") == nil)
+    }
+
+    @Test("the reader's language: LC_ALL, then LC_MESSAGES, then LANG; C means none; the nearest translation serves")
+    func readersLanguage() {
+        #expect(LanguageTag.fromEnvironment(["LANG": "fr_CA.UTF-8"]) == "fr-CA")
+        #expect(LanguageTag.fromEnvironment(["LANG": "fr_CA.UTF-8", "LC_MESSAGES": "es_ES.UTF-8"]) == "es-ES")
+        #expect(LanguageTag.fromEnvironment(["LANG": "fr_CA.UTF-8", "LC_ALL": "C"]) == nil)
+        #expect(LanguageTag.fromEnvironment(["LC_ALL": "", "LANG": "de_DE"]) == "de-DE")
+        #expect(LanguageTag.best(for: "fr-CA", among: ["es", "fr"]) == "fr")
+        #expect(LanguageTag.best(for: "FR", among: ["fr"]) == "fr")
+        #expect(LanguageTag.best(for: "pt", among: ["pt-PT", "pt-BR"]) == "pt-BR")
+        #expect(LanguageTag.best(for: "de", among: ["fr"]) == nil)
+    }
+}
