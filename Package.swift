@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "StoryServer",
             dependencies: [
-                "StoryWeb", "StoryReader", "StoryStore", "StorySources", "StoryFormat", "LocalFiles",
+                "StoryWeb", "StoryReader", "StoryStore", "StorySources", "StoryFormat", "StoryTranslation", "LocalFiles",
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),

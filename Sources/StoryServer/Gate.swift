@@ -141,7 +141,7 @@ extension ReaderServer {
             return nil  // a picker first, or the library could not say
         }
         let uri = URI(target)
-        return cache.page(Self.cacheKey(profile: profile, path: uri.path, query: uri.query), at: version)
+        return cache.page(Self.cacheKey(profile: profile, path: uri.path, query: uri.query, languages: head.headerFields[.acceptLanguage]), at: version)
     }
 }
 

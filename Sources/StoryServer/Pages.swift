@@ -67,6 +67,16 @@ enum Pages {
     static func chapterURL(_ story: StoryRecord, _ key: String) -> String { "/stories/\(story.id)/\(HTML.pathSegment(key))" }
 
     static func title(_ story: StoryRecord) -> String { story.title.isEmpty ? "Untitled story" : story.title }
+
+    /// ` lang="fr"` on an element holding story text in another language than the page's.
+    static func lang(_ language: String?) -> String { language.map { " lang=\"\(HTML.attribute($0))\"" } ?? "" }
+
+    /// "Also in fr (100%), de (40%)." for a story's languages.
+    static func languagesLine(_ languages: [StoryLanguage]) -> String {
+        guard !languages.isEmpty else { return "" }
+        let items = languages.map { "<span lang=\"\(HTML.attribute($0.language))\">\(HTML.text($0.language))</span> (\($0.percent)%)" }.joined(separator: ", ")
+        return "<p class=\"languages\">Also in \(items).</p>"
+    }
     static func title(_ chapter: ChapterRecord) -> String { chapter.name.isEmpty ? "Untitled chapter" : chapter.name }
 
     // MARK: The library
@@ -75,6 +85,7 @@ enum Pages {
         var story: StoryRecord
         var place: String?
         var endingsFound: Int
+        var languages: [StoryLanguage] = []
     }
 
     static func library(_ shelves: [Shelf], reader: Reader, query: String = "", hits: [SearchHit]? = nil) -> String {
@@ -85,6 +96,7 @@ enum Pages {
                 <h2><a href="\(storyURL(shelf.story))">\(HTML.text(title(shelf.story)))</a></h2>
                 <p class="rating">Rated \(HTML.text(shelf.story.rating)) · \(shelf.story.chapterCount) chapters · endings found: \(shelf.endingsFound) of \(shelf.story.endingCount)</p>
                 <p>\(HTML.text(shelf.story.summary))</p>
+                \(languagesLine(shelf.languages))
                 <p class="place">\(place)</p>
                 </li>
                 """
@@ -143,7 +155,14 @@ enum Pages {
 
     // MARK: A story
 
-    static func story(_ story: StoryRecord, place: ChapterRecord?, endings: Int, firstName: String?, reader: Reader, notice: String?) -> String {
+    /// `language`: the language the story is shown in (the browser's), when not its own.
+    static func story(
+        _ story: StoryRecord, place: ChapterRecord?, endings: Int, firstName: String?, reader: Reader, notice: String?, language: StoryLanguage? = nil
+    ) -> String {
+        let shownIn = language.map { language in
+            let rest = language.translated < language.total ? "; the rest as the author wrote it" : ""
+            return "<p class=\"languages\">In <span lang=\"\(HTML.attribute(language.language))\">\(HTML.text(language.language))</span>, your browser's language: \(language.percent)% translated\(rest).</p>"
+        } ?? ""
         let url = storyURL(story)
         let begin: String
         if let place {
@@ -160,9 +179,10 @@ enum Pages {
         return document(
             title: title(story), reader: reader, notice: notice,
             main: """
-                <h1>\(HTML.text(title(story)))</h1>
+                <h1\(lang(language?.language))>\(HTML.text(title(story)))</h1>
                 <p class="rating">Rated \(HTML.text(story.rating)) · \(story.chapterCount) chapters · endings found: \(endings) of \(story.endingCount)</p>
-                <p>\(HTML.text(story.summary))</p>
+                <p\(lang(language?.language))>\(HTML.text(story.summary))</p>
+                \(shownIn)
                 \(begin)
                 <form method="post" action="\(url)/-/name" class="name">
                 \(hidden("token", reader.formToken))
@@ -181,8 +201,9 @@ enum Pages {
 
     static func chapter(
         _ view: ChapterView, of story: StoryRecord, isPlace: Bool, place: ChapterRecord?, endings: (found: Int, of: Int),
-        reader: Reader, notice: String?
+        reader: Reader, notice: String?, language: String? = nil
     ) -> String {
+        let lang = lang(language)
         let chapter = view.record
         let url = storyURL(story)
         let heading = title(chapter)
@@ -203,8 +224,8 @@ enum Pages {
         } else {
             let items = chapter.choices.enumerated().map { (index, choice) -> String in
                 choice.isAvailable
-                    ? "<li><button type=\"submit\" name=\"choice\" value=\"\(index + 1)\">\(HTML.text(choice.label))</button></li>"
-                    : "<li><span class=\"unavailable\">\(HTML.text(choice.label)) (this way is not written yet)</span></li>"
+                    ? "<li><button type=\"submit\" name=\"choice\" value=\"\(index + 1)\"\(lang)>\(HTML.text(choice.label))</button></li>"
+                    : "<li><span class=\"unavailable\"><span\(lang)>\(HTML.text(choice.label))</span> (this way is not written yet)</span></li>"
             }.joined(separator: "\n")
             choices = """
                 <form method="post" action="\(url)/-/choose" class="choices">
@@ -220,11 +241,11 @@ enum Pages {
             title: "\(heading) · \(title(story))", reader: reader, notice: notice,
             bodyAttributes: [("data-chapter", chapter.key)],
             main: """
-                <p class="story-title"><a href="\(url)">\(HTML.text(title(story)))</a></p>
-                <h1 tabindex="-1">\(HTML.text(heading))</h1>
+                <p class="story-title"><a href="\(url)"\(lang)>\(HTML.text(title(story)))</a></p>
+                <h1 tabindex="-1"\(lang)>\(HTML.text(heading))</h1>
                 \(elsewhere)
                 \(picture)
-                <div class="text">
+                <div class="text"\(lang)>
                 \(text)
                 </div>
                 \(choices)

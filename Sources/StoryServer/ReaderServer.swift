@@ -10,6 +10,7 @@ import StoryReader
 import StorySources
 import StoryStore
 import StoryWeb
+import StoryTranslation
 import Synchronization
 
 /// What a request carries past the gate: who is reading and, for a POST, its checked form.
@@ -156,13 +157,14 @@ public final class ReaderServer: Sendable {
         return page.response
     }
 
-    /// Where a GET's page is kept: who reads it, and its address.
+    /// Where a GET's page is kept: who reads it, its address, and the languages the browser
+    /// asks for (a story is shown in the first it has).
     static func cacheKey(_ request: Request, _ context: ReaderContext) -> String {
-        cacheKey(profile: context.profile, path: request.uri.path, query: request.uri.query)
+        cacheKey(profile: context.profile, path: request.uri.path, query: request.uri.query, languages: request.headers[.acceptLanguage])
     }
 
-    static func cacheKey(profile: String, path: String, query: String?) -> String {
-        profile + "\u{0}" + path + "?" + (query ?? "")
+    static func cacheKey(profile: String, path: String, query: String?, languages: String?) -> String {
+        profile + "\u{0}" + path + "?" + (query ?? "") + "\u{0}" + (languages ?? "")
     }
 
     /// The story a URL names, or the page saying it is not (or no longer) in the library.
@@ -189,9 +191,51 @@ public final class ReaderServer: Sendable {
         Pages.Reader(profile: context.profile, canChangeProfile: context.canChangeProfile, formToken: formToken)
     }
 
-    private func session(_ story: StoryRecord, _ context: ReaderContext) throws -> ReadingSession {
+    private func session(_ story: StoryRecord, _ context: ReaderContext, language: String? = nil) throws -> ReadingSession {
         let name = try library.firstName(profile: context.profile)
-        return try ReadingSession(library: library, story: story, profile: context.profile, firstName: name ?? "Reader", pictures: pictures)
+        return try ReadingSession(library: library, story: story, profile: context.profile, firstName: name ?? "Reader", pictures: pictures, language: language)
+    }
+
+    /// The language to show a story in: the first of the browser's (Accept-Language, by
+    /// weight) that the story has a translation into, or nil for the story as written. The
+    /// original counts as English (story.json names no language; cyd's templates say `en`), so a
+    /// browser that prefers English to French reads the original.
+    func language(of story: StoryRecord, _ request: Request) throws -> StoryLanguage? {
+        guard let header = request.headers[.acceptLanguage], !header.isEmpty else { return nil }
+        let languages = try library.languages(of: story)
+        guard !languages.isEmpty else { return nil }
+        let tags = Self.acceptedLanguages(header)
+        for tag in tags {
+            if let match = LanguageTag.best(for: tag, among: languages.map(\.language)) { return languages.first { $0.language == match } }
+            if tag.lowercased() == "en" || tag.lowercased().hasPrefix("en-") { return nil }
+        }
+        return nil
+    }
+
+    /// The tags of an Accept-Language header, most wanted first (`*` and q=0 left out; at most 20).
+    static func acceptedLanguages(_ header: String) -> [String] {
+        var weighted: [(tag: String, weight: Double, order: Int)] = []
+        for (order, part) in header.split(separator: ",").prefix(20).enumerated() {
+            let pieces = part.split(separator: ";")
+            let tag = pieces.first.map { String($0).trimmingBlanks } ?? ""
+            var weight = 1.0
+            for piece in pieces.dropFirst() {
+                let parameter = String(piece).trimmingBlanks
+                if parameter.hasPrefix("q="), let value = Double(parameter.dropFirst(2)) { weight = value }
+            }
+            guard tag != "*", weight > 0, LanguageTag.isWellFormed(tag) else { continue }
+            weighted.append((tag, weight, order))
+        }
+        return weighted.sorted { ($0.weight, -$0.order) > ($1.weight, -$1.order) }.map(\.tag)
+    }
+
+    /// The record as shown in `language`: its title and summary translated.
+    static func shown(_ story: StoryRecord, in language: StoryLanguage?) -> StoryRecord {
+        guard let language else { return story }
+        var shown = story
+        shown.title = language.title
+        shown.summary = language.summary
+        return shown
     }
 
     // MARK: Pages
@@ -200,7 +244,9 @@ public final class ReaderServer: Sendable {
         let query = Forms.fields(Array((request.uri.query ?? "").utf8))["q"].map { String($0.prefix(200)) } ?? ""
         let shelves = try library.stories().map { story in
             let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story) }
-            return Pages.Shelf(story: story, place: place.map(Pages.title), endingsFound: try library.endingsFound(profile: context.profile, story: story).count)
+            return Pages.Shelf(
+                story: story, place: place.map(Pages.title), endingsFound: try library.endingsFound(profile: context.profile, story: story).count,
+                languages: try library.languages(of: story))
         }
         let hits = query.isEmpty ? nil : try library.search(query)
         return Rendered(Pages.library(shelves, reader: reader(context), query: query, hits: hits))
@@ -225,27 +271,32 @@ public final class ReaderServer: Sendable {
     }
 
     private func storyPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Rendered {
-        let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story) }
+        let language = try language(of: story, request)
+        let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story, language: language?.language) }
         let endings = try library.endingsFound(profile: context.profile, story: story).count
         let name = try library.firstName(profile: context.profile)
-        return Rendered(Pages.story(story, place: place, endings: endings, firstName: name, reader: reader(context), notice: Notice.from(request)?.words))
+        return Rendered(
+            Pages.story(
+                Self.shown(story, in: language), place: place, endings: endings, firstName: name, reader: reader(context),
+                notice: Notice.from(request)?.words, language: language))
     }
 
     private func chapterPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Rendered {
         let key = Forms.decode(Array((context.parameters.get("chapter") ?? "").utf8), plusIsSpace: false)
-        let session = try session(story, context)
-        guard let chapter = try library.chapter(key, of: story) else {
+        let language = try language(of: story, request)
+        let session = try session(story, context, language: language?.language)
+        guard let chapter = try library.chapter(key, of: story, language: language?.language) else {
             return Rendered(
                 Pages.message(
                     title: "Chapter not found", ["“\(story.title)” has no chapter “\(key)”: the story may have changed since this link was made."],
                     links: [(Pages.storyURL(story), "The story's page")], reader: reader(context)), status: .notFound)
         }
-        let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story) }
+        let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story, language: language?.language) }
         let endings = (try library.endingsFound(profile: context.profile, story: story).count, story.endingCount)
         return Rendered(
             Pages.chapter(
-                session.view(chapter), of: story, isPlace: place?.key == chapter.key, place: place, endings: endings, reader: reader(context),
-                notice: Notice.from(request)?.words))
+                session.view(chapter), of: Self.shown(story, in: language), isPlace: place?.key == chapter.key, place: place, endings: endings,
+                reader: reader(context), notice: Notice.from(request)?.words, language: language?.language))
     }
 
     private func marksPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Rendered {
@@ -397,6 +448,7 @@ public final class ReaderServer: Sendable {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
+        headers[.vary] = "Accept-Language"
         Guards.secure(&headers)
         return headers
     }()

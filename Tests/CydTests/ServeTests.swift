@@ -166,6 +166,35 @@ struct ServeTests {
         #expect(stopped.standardOutput.contains("Stopped."))
     }
 
+    @Test("a translated story is shown in the browser's language (Accept-Language, by weight), its text marked lang; pages are kept per language")
+    func inTheBrowsersLanguage() throws {
+        let folder = try TemporaryFolder()
+        let library = folder.path("library")
+        let added = try Command.cyd(["add", "--library", library, Command.packageRoot.path + "/Stories/seven-stairs"])
+        #expect(added.status == 0, "\(added.standardError)")
+        let server = try Server(["--library", library])
+        defer { _ = server.stop() }
+        func get(_ path: String, languages: String?) throws -> String {
+            var arguments = ["curl", "-s", "--max-time", "20"]
+            if let languages { arguments += ["-H", "Accept-Language: \(languages)"] }
+            return try ChildProcess.run(arguments + [server.root + path]).standardOutput
+        }
+        let shelf = try get("/", languages: nil)
+        #expect(shelf.contains("<p class=\"languages\">Also in <span lang=\"fr\">fr</span> (100%).</p>"), "\(shelf)")
+        for _ in 0..<2 {  // the second time from the page cache: each language its own page
+            let french = try get("/stories/1/landing", languages: "de-CH, fr-CA;q=0.8, en;q=0.5")
+            #expect(french.contains("<h1 tabindex=\"-1\" lang=\"fr\">Le premier palier</h1>"), "\(french)")
+            #expect(french.contains("<div class=\"text\" lang=\"fr\">") && french.contains("Monter à la suite de Pilote"))
+            #expect(french.contains("<html lang=\"en\">"), "the page's own words stay English")
+            let english = try get("/stories/1/landing", languages: "en-GB, fr;q=0.1")
+            #expect(english.contains("<h1 tabindex=\"-1\">The First Landing</h1>"), "\(english)")
+            let none = try get("/stories/1/landing", languages: nil)
+            #expect(none.contains("The First Landing"))
+        }
+        let storyPage = try get("/stories/1", languages: "fr")
+        #expect(storyPage.contains("<h1 lang=\"fr\">Sept étages</h1>") && storyPage.contains("your browser's language: 100% translated"), "\(storyPage)")
+    }
+
     /// A GET (or a form POST) that follows redirects, as a browser without scripts would.
     func fetch(_ url: String, post body: String? = nil) throws -> (status: Int, body: String) {
         var arguments = ["curl", "-s", "-L", "-o", "-", "-w", "\n%{http_code}", "--max-time", "20"]

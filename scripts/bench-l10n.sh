@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Benchmarks of translations, on a generated story of 100,000 chapters (release build):
+#
+# - extract and status against validate of the same story.json (the issue's bound: within 2x),
+#   side by side in one hyperfine run; the French translation is whole (every string, made by
+#   prefixing each source);
+# - the bad day: a translation with thousands of findings (every tenth entry stale, every
+#   twentieth of an unknown id, every fiftieth with its [[name]] dropped), validated with --lang
+#   (untranslated strings reported too);
+# - reading: `cyd read ID` with one scripted choice, from process start to exit, untranslated and
+#   with --lang fr (the bound: 1.2x); adding the story with and without its translation.
+#
+# usage: scripts/bench-l10n.sh   (BENCH_DIR to keep the files, SCRATCH for the build folder)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=${BENCH_DIR:-$(mktemp -d)}
+scratch=${SCRATCH:-.build}
+mkdir -p "$work"
+swift build -c release --scratch-path "$scratch" --product cyd >/dev/null
+cyd=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/cyd
+story="$work/story"
+mkdir -p "$story"
+[ -f "$story/story.json" ] || python3 scripts/generate-story.py 100000 "$story/story.json"
+rm -rf "$story/translations"
+"$cyd" l10n init fr --story "$story" >/dev/null
+# Every msgstr filled: "FR " + the source, as one line.
+python3 - "$story/translations/fr.po" <<'PY'
+import sys, re
+path = sys.argv[1]
+text = open(path, encoding="utf-8").read()
+out, entry = [], []
+def flush():
+    if not entry: return
+    block = "\n".join(entry)
+    m = re.search(r'\nmsgid ((?:".*"\n?)+)\nmsgstr ""$', block)
+    if m and 'msgid ""\nmsgstr ""\n"Project' not in block:
+        source = "".join(re.findall(r'"(.*)"', m.group(1)))
+        block = block[:m.start()] + "\nmsgid " + m.group(1) + '\nmsgstr "FR ' + source + '"'
+    out.append(block)
+for line in text.split("\n"):
+    if line == "":
+        flush(); entry = []
+    else:
+        entry.append(line)
+flush()
+open(path, "w", encoding="utf-8").write("\n\n".join(out) + "\n")
+PY
+"$cyd" l10n status --story "$story"
+# The bad day: a copy whose translation has thousands of findings.
+bad="$work/bad"
+rm -rf "$bad" && mkdir -p "$bad/translations"
+cp "$story/story.json" "$bad/story.json"
+python3 - "$story/translations/fr.po" "$bad/translations/fr.po" <<'PY'
+import sys
+blocks = open(sys.argv[1], encoding="utf-8").read().split("\n\n")
+out = [blocks[0]]
+for n, block in enumerate(blocks[1:], 1):
+    if n % 10 == 0: block = block.replace('\nmsgid "', '\nmsgid "Stale: ', 1)
+    elif n % 20 == 5: block = block.replace("#. id: ", "#. id: gone-", 1)
+    elif n % 50 == 7: block = block.replace("[[name]]", "")
+    elif n % 7 == 3: block = block.rsplit("\nmsgstr ", 1)[0] + '\nmsgstr ""'
+    out.append(block)
+open(sys.argv[2], "w", encoding="utf-8").write("\n\n".join(out))
+PY
+printf 'fr\n' >"$bad/translations/LINGUAS"
+findings=$("$cyd" validate --lang fr --format json "$bad" | python3 -c 'import json,sys; print(sum(len(f["diagnostics"]) for f in json.load(sys.stdin)["files"]))' || true)
+echo "the bad day: $findings findings in the flawed translation"
+
+hyperfine --style none --warmup 1 --runs 10 --export-json "$work/l10n.json" \
+  -n "validate story.json" "$cyd validate $story/story.json" \
+  -n "l10n extract" "$cyd l10n extract --story $story -o $work/story.pot" \
+  -n "l10n status" "$cyd l10n status --story $story" \
+  -n "validate --lang fr (clean)" "$cyd validate --lang fr $story" \
+  -n "validate --lang fr (bad day)" "$cyd validate --lang fr $bad" >/dev/null || true
+
+# Reading: the story added twice (plain copy and translated), one choice taken.
+export CYD_HOME="$work/library"
+rm -rf "$CYD_HOME"
+plain="$work/plain"
+mkdir -p "$plain" && cp "$story/story.json" "$plain/story.json"
+add_plain=$({ /usr/bin/time -f %e "$cyd" add "$plain" >/dev/null; } 2>&1 | tail -1)
+add_fr=$({ /usr/bin/time -f "%e %M" "$cyd" add "$story" >/dev/null; } 2>&1 | tail -1)
+id_plain=$("$cyd" list --json | python3 -c 'import json,sys; print(next(s["id"] for s in json.load(sys.stdin) if s["source"].endswith("/plain")))')
+id_fr=$("$cyd" list --json | python3 -c 'import json,sys; print(next(s["id"] for s in json.load(sys.stdin) if s["source"].endswith("/story")))')
+echo "add 100,000 chapters: without a translation ${add_plain} s; with French (every string) ${add_fr% *} s, ${add_fr#* } KB peak"
+printf '1\nq\n' >"$work/input"
+hyperfine --style none --warmup 3 --runs 30 --export-json "$work/read.json" \
+  -n "read" "$cyd read $id_fr --restart --name Ana --lang original < $work/input" \
+  -n "read --lang fr" "$cyd read $id_fr --restart --name Ana --lang fr < $work/input" \
+  -n "read (story without translations)" "$cyd read $id_plain --restart --name Ana < $work/input" >/dev/null
+
+python3 - "$work/l10n.json" "$work/read.json" <<'PY'
+import json, statistics, sys
+def medians(path):
+    return {r["command"]: statistics.median(r["times"]) for r in json.load(open(path))["results"]}
+l10n = medians(sys.argv[1])
+base = l10n["validate story.json"]
+print("100,000 chapters (medians of 10 runs):")
+for name, value in l10n.items():
+    print(f"  {name:32s} {value:7.3f} s   {value / base:5.2f}x validate")
+read = medians(sys.argv[2])
+base = read["read"]
+print("reading one chapter and one choice (medians of 30 runs):")
+for name, value in read.items():
+    print(f"  {name:36s} {value * 1000:7.1f} ms  {value / base:5.2f}x")
+PY
