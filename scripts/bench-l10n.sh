@@ -66,7 +66,7 @@ printf 'fr\n' >"$bad/translations/LINGUAS"
 findings=$("$cyd" validate --lang fr --format json "$bad" | python3 -c 'import json,sys; print(sum(len(f["diagnostics"]) for f in json.load(sys.stdin)["files"]))' || true)
 echo "the bad day: $findings findings in the flawed translation"
 
-hyperfine --style none --warmup 1 --runs 10 --export-json "$work/l10n.json" \
+hyperfine --style none --warmup 1 --runs 5 --export-json "$work/l10n.json" \
   -n "validate story.json" "$cyd validate $story/story.json" \
   -n "l10n extract" "$cyd l10n extract --story $story -o $work/story.pot" \
   -n "l10n status" "$cyd l10n status --story $story" \
@@ -95,7 +95,7 @@ def medians(path):
     return {r["command"]: statistics.median(r["times"]) for r in json.load(open(path))["results"]}
 l10n = medians(sys.argv[1])
 base = l10n["validate story.json"]
-print("100,000 chapters (medians of 10 runs):")
+print("100,000 chapters (medians of 5 runs):")
 for name, value in l10n.items():
     print(f"  {name:32s} {value:7.3f} s   {value / base:5.2f}x validate")
 read = medians(sys.argv[2])

@@ -77,6 +77,8 @@ public struct StoryImporter: Sendable {
     /// The story in every language its source has, read at the same version; a file that cannot
     /// be read is left out, with its finding.
     func translations(of source: StorySource, at version: String, story: Story) -> (stored: [StoredTranslation], files: [[UInt8]], reports: [FileReport]) {
+        // A story file beside others (tide.json) has no translations/ of its own.
+        guard source.kind != .file else { return ([], [], []) }
         var names: [String] = []
         if let list = try? Sources.file(Self.translationsFolder + "/LINGUAS", of: source, at: version, in: context) {
             names = Linguas.languages(list)
@@ -91,7 +93,7 @@ public struct StoryImporter: Sendable {
         var files: [[UInt8]] = []
         var reports: [FileReport] = []
         var languages = Set<String>()
-        for name in names.prefix(200) {
+        for name in names.prefix(200) where Linguas.isFileStem(name) {
             let language = LanguageTag.normalise(name)
             guard LanguageTag.isWellFormed(language), languages.insert(language.lowercased()).inserted else { continue }
             for format in TranslationFile.Format.allCases {

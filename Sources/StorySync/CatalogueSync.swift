@@ -406,7 +406,7 @@ extension CatalogueSync {
         guard let list = try repository.file(StoryImporter.translationsFolder + "/LINGUAS", at: commit) else { return [:] }
         let units = TranslationUnits.extract(story)
         var result: [String: Int] = [:]
-        for name in Linguas.languages(list).prefix(200) {
+        for name in Linguas.languages(list).prefix(200) where Linguas.isFileStem(name) {
             let language = LanguageTag.normalise(name)
             guard LanguageTag.isWellFormed(language), result[language] == nil else { continue }
             for format in TranslationFile.Format.allCases {

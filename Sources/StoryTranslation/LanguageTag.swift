@@ -96,6 +96,12 @@ public enum Linguas {
     public static let folder = "translations"
     public static let fileName = "LINGUAS"
 
+    /// Whether a word of the file can name a file of translations/ (`fr`, `pt_BR`, `sr-Latn`):
+    /// letters, digits, `-` and `_` only, so no word can be made into a path elsewhere.
+    public static func isFileStem(_ word: String) -> Bool {
+        !word.isEmpty && word.utf8.count <= 35 && word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
+
     /// The words of the file, one or more a line; `#` starts a comment.
     public static func languages(_ bytes: [UInt8]) -> [String] {
         String(decoding: bytes, as: UTF8.self).split(separator: "\n").flatMap { line in

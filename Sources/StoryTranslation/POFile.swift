@@ -107,38 +107,61 @@ extension StringProtocol {
     }
 }
 
+/// Reads PO bytes a line at a time; strings are decoded into byte buffers and made into Swift
+/// strings (validated as UTF-8) once an entry is whole, so a file of 150 MB reads in a second.
 struct POParser {
     let bytes: [UInt8]
-    var position = 0
     var line = 1
     var lineStart = 0
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// The keyword an entry's strings belong to while they are read.
-    enum Field { case previousContext, previousSource, context, source, sourcePlural, translation(Int) }
+    enum Field: Equatable { case previousContext, previousSource, context, source, sourcePlural, translation(Int) }
+
+    /// An entry while it is read: its strings as bytes.
+    struct Pending {
+        var translatorComments: [String] = []
+        var extractedComments: [String] = []
+        var references: [String] = []
+        var flags: [String] = []
+        var previousContext: [UInt8]?
+        var previousSource: [UInt8]?
+        var context: [UInt8]?
+        var source: [UInt8]?
+        var sourcePlural: [UInt8]?
+        var translations: [[UInt8]] = []
+        var isObsolete = false
+        var line = 0
+        var offset = 0
+        var translationOffset = 0
+        var started = false
+    }
+
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+    func error(_ problem: POSyntaxError.Problem, at offset: Int) -> POSyntaxError {
+        POSyntaxError(line: line, column: offset - lineStart + 1, offset: offset, problem: problem)
+    }
+
+    func text(_ start: Int, _ end: Int, at offset: Int) throws(POSyntaxError) -> String {
+        guard let text = String(validating: bytes[start..<end], as: UTF8.self) else { throw error(.invalidUTF8, at: offset) }
+        return text
+    }
 
     mutating func parse() throws(POSyntaxError) -> POFile {
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        var position = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        lineStart = position
         var file = POFile()
-        var entry = POEntry(source: "")
-        entry.translations = []
-        var started = false  // the entry has a comment or keyword
-        var hasSource = false
+        var entry = Pending()
         var field: Field?
-        func error(_ problem: POSyntaxError.Problem, at offset: Int) -> POSyntaxError {
-            POSyntaxError(line: line, column: offset - lineStart + 1, offset: offset, problem: problem)
-        }
         func finish() throws(POSyntaxError) {
             defer {
-                entry = POEntry(source: "")
-                entry.translations = []
-                started = false
-                hasSource = false
+                entry = Pending()
                 field = nil
             }
-            guard started else { return }
-            guard hasSource else {
+            guard entry.started else { return }
+            guard let source = entry.source else {
                 // Comments alone (at the end of a file, or between entries) belong to nothing.
                 if entry.context == nil, entry.translations.isEmpty, entry.previousSource == nil { return }
                 throw POSyntaxError(line: entry.line, column: 1, offset: entry.offset, problem: .missingSource)
@@ -146,205 +169,225 @@ struct POParser {
             guard !entry.translations.isEmpty else {
                 throw POSyntaxError(line: entry.line, column: 1, offset: entry.offset, problem: .missingTranslation)
             }
-            if entry.source.isEmpty, entry.context == nil, !entry.isObsolete, file.header == nil, file.entries.isEmpty {
-                file.header = entry
+            func string(_ bytes: [UInt8]) throws(POSyntaxError) -> String {
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    throw POSyntaxError(line: entry.line, column: 1, offset: entry.offset, problem: .invalidUTF8)
+                }
+                return text
+            }
+            var made = POEntry(source: try string(source))
+            made.translations = []
+            for translation in entry.translations { made.translations.append(try string(translation)) }
+            if let context = entry.context { made.context = try string(context) }
+            if let plural = entry.sourcePlural { made.sourcePlural = try string(plural) }
+            if let previous = entry.previousContext { made.previousContext = try string(previous) }
+            if let previous = entry.previousSource { made.previousSource = try string(previous) }
+            made.translatorComments = entry.translatorComments
+            made.extractedComments = entry.extractedComments
+            made.references = entry.references
+            made.flags = entry.flags
+            made.isObsolete = entry.isObsolete
+            made.line = entry.line
+            made.offset = entry.offset
+            made.translationOffset = entry.translationOffset
+            if made.source.isEmpty, made.context == nil, !made.isObsolete, file.header == nil, file.entries.isEmpty {
+                file.header = made
             } else {
-                file.entries.append(entry)
+                file.entries.append(made)
             }
         }
-        while position < bytes.count {
+        let count = bytes.count
+        while position < count {
             let start = position
             var end = start
-            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-            var text = bytes[start..<end]
-            if text.last == 0x0D { text = text.dropLast() }
-            guard let decoded = String(validating: text, as: UTF8.self) else { throw error(.invalidUTF8, at: start) }
+            while end < count, bytes[end] != 0x0A { end += 1 }
+            position = end + 1
             defer {
-                position = end + 1
                 line += 1
                 lineStart = position
             }
-            var rest = Substring(decoded)
+            if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+            var p = start
+            while p < end, Self.isSpace(bytes[p]) { p += 1 }
             var obsolete = false
-            if rest.hasPrefix("#~") {
+            var previous = false
+            if p + 1 < end, bytes[p] == UInt8(ascii: "#"), bytes[p + 1] == UInt8(ascii: "~") {
                 obsolete = true
-                rest = rest.dropFirst(2)
-                if rest.hasPrefix(" ") { rest = rest.dropFirst() }
+                p += 2
+                if p < end, bytes[p] == UInt8(ascii: "|") {
+                    previous = true
+                    p += 1
+                }
+                while p < end, Self.isSpace(bytes[p]) { p += 1 }
             }
-            var trimmed = rest.trimmingSpaces
-            if obsolete, trimmed.hasPrefix("|") {
-                // `#~| msgid "..."`: an obsolete entry's previous source.
-                trimmed = Substring("#" + trimmed)
-            }
-            if trimmed.isEmpty {
+            if p == end {
                 if !obsolete { try finish() }
                 continue
             }
-            // A keyword or a comment after the entry's msgstr starts the next entry.
-            let startsNew = trimmed.hasPrefix("#") || trimmed.hasPrefix("msgctxt") || trimmed.hasPrefix("msgid ") || trimmed.hasPrefix("msgid\t")
-            if startsNew, case .translation = field { try finish() }
-            if !started {
-                started = true
+            let first = bytes[p]
+            let isComment = first == UInt8(ascii: "#") && !previous
+            // A comment or a new entry's keyword after the entry's msgstr starts the next entry.
+            if case .translation = field, isComment || previous || startsEntry(p, end) { try finish() }
+            if !entry.started {
+                entry.started = true
                 entry.line = line
                 entry.offset = start
             }
             if obsolete { entry.isObsolete = true }
-            if trimmed.hasPrefix("#") {
-                let kind = trimmed.dropFirst().first
-                let bodyText = trimmed.dropFirst(2).trimmingSpaces
-                let body = String(bodyText)
-                switch kind {
-                case ".": entry.extractedComments.append(body)
-                case ":": entry.references += body.split(separator: " ").map(String.init)
-                case ",": entry.flags += body.split(separator: ",").map { String($0.trimmingSpaces) }.filter { !$0.isEmpty }
-                case "|":
-                    if bodyText.hasPrefix("\"") {
-                        // A previous string continued on the next `#|` line.
-                        let value = try string(bodyText, at: start + Self.distance(decoded, bodyText))
-                        switch field {
-                        case .previousContext: entry.previousContext = (entry.previousContext ?? "") + value
-                        case .previousSource: entry.previousSource = (entry.previousSource ?? "") + value
-                        default: throw error(.stringWithoutKeyword, at: start)
-                        }
-                        continue
+            if isComment {
+                let kind: UInt8 = p + 1 < end ? bytes[p + 1] : 0
+                if kind == UInt8(ascii: "|") {
+                    previous = true
+                    p += 2
+                    while p < end, Self.isSpace(bytes[p]) { p += 1 }
+                } else {
+                    var bodyStart = p + (kind == 0 ? 1 : 2)
+                    if kind != UInt8(ascii: "."), kind != UInt8(ascii: ":"), kind != UInt8(ascii: ","), kind != UInt8(ascii: "~") { bodyStart = p + 1 }
+                    while bodyStart < end, Self.isSpace(bytes[bodyStart]) { bodyStart += 1 }
+                    var bodyEnd = end
+                    while bodyEnd > bodyStart, Self.isSpace(bytes[bodyEnd - 1]) { bodyEnd -= 1 }
+                    switch kind {
+                    case UInt8(ascii: "."): entry.extractedComments.append(try text(bodyStart, bodyEnd, at: start))
+                    case UInt8(ascii: ":"): entry.references += try text(bodyStart, bodyEnd, at: start).split(separator: " ").map(String.init)
+                    case UInt8(ascii: ","):
+                        entry.flags += try text(bodyStart, bodyEnd, at: start).split(separator: ",").map { String($0.trimmingSpaces) }.filter { !$0.isEmpty }
+                    case UInt8(ascii: "~"): break
+                    default: entry.translatorComments.append(try text(bodyStart, bodyEnd, at: start))
                     }
-                    let (keyword, value) = try keywordAndString(bodyText, lineOffset: start + Self.distance(decoded, bodyText))
-                    switch keyword {
-                    case "msgctxt": entry.previousContext = value; field = .previousContext
-                    case "msgid": entry.previousSource = value; field = .previousSource
-                    case "msgid_plural": field = .previousSource
-                    default: throw error(.unknownKeyword(keyword), at: start)
-                    }
-                case "~": break
-                default: entry.translatorComments.append(String(trimmed.dropFirst().trimmingSpaces))
+                    continue
                 }
-                continue
             }
-            let contentOffset = start + Self.distance(decoded, trimmed)
-            if trimmed.hasPrefix("\"") {
-                guard let field else { throw error(.stringWithoutKeyword, at: contentOffset) }
-                let value = try string(trimmed, at: contentOffset)
+            if p < end, bytes[p] == UInt8(ascii: "\"") {
+                let value = try string(p, end)
+                if previous {
+                    switch field {
+                    case .previousContext: entry.previousContext! += value
+                    case .previousSource: entry.previousSource! += value
+                    default: throw error(.stringWithoutKeyword, at: p)
+                    }
+                    continue
+                }
                 switch field {
-                case .previousContext: entry.previousContext! += value
-                case .previousSource: entry.previousSource = (entry.previousSource ?? "") + value
+                case nil: throw error(.stringWithoutKeyword, at: p)
+                case .previousContext, .previousSource: throw error(.stringWithoutKeyword, at: p)
                 case .context: entry.context! += value
-                case .source: entry.source += value
+                case .source: entry.source! += value
                 case .sourcePlural: entry.sourcePlural! += value
                 case .translation(let index): entry.translations[index] += value
                 }
                 continue
             }
-            let (keyword, value) = try keywordAndString(trimmed, lineOffset: contentOffset)
+            // A keyword, then a string.
+            let keywordStart = p
+            while p < end, !Self.isSpace(bytes[p]), bytes[p] != UInt8(ascii: "\"") { p += 1 }
+            let keyword = String(decoding: bytes[keywordStart..<p], as: UTF8.self)
+            var q = p
+            while q < end, Self.isSpace(bytes[q]) { q += 1 }
+            let known = ["msgctxt", "msgid", "msgid_plural", "msgstr"].contains(keyword) || Self.pluralIndex(keyword) != nil
+            guard known else { throw error(.unknownKeyword(String(keyword.prefix(40))), at: keywordStart) }
+            guard q < end, bytes[q] == UInt8(ascii: "\"") else { throw error(.expectedString(after: keyword), at: q) }
+            let value = try string(q, end)
+            if previous {
+                switch keyword {
+                case "msgctxt":
+                    entry.previousContext = value
+                    field = .previousContext
+                case "msgid", "msgid_plural":
+                    if keyword == "msgid" { entry.previousSource = value }
+                    field = .previousSource
+                default: throw error(.unknownKeyword(keyword), at: keywordStart)
+                }
+                continue
+            }
             switch keyword {
             case "msgctxt":
                 entry.context = value
                 field = .context
             case "msgid":
                 entry.source = value
-                hasSource = true
                 field = .source
             case "msgid_plural":
                 entry.sourcePlural = value
                 field = .sourcePlural
-            case "msgstr":
-                entry.translationOffset = contentOffset
+            default:  // msgstr, msgstr[N]
+                if entry.translations.isEmpty { entry.translationOffset = keywordStart }
                 entry.translations.append(value)
                 field = .translation(entry.translations.count - 1)
-            default:
-                if keyword.hasPrefix("msgstr["), keyword.hasSuffix("]"), Int(keyword.dropFirst(7).dropLast()) != nil {
-                    if entry.translations.isEmpty { entry.translationOffset = contentOffset }
-                    entry.translations.append(value)
-                    field = .translation(entry.translations.count - 1)
-                } else {
-                    throw error(.unknownKeyword(keyword), at: contentOffset)
-                }
             }
         }
         try finish()
         return file
     }
 
-    /// Bytes from the start of `line` to where `part` (a piece of it) starts.
-    static func distance(_ line: String, _ part: Substring) -> Int {
-        part.base == line ? line.utf8.distance(from: line.startIndex, to: part.startIndex) : 0
-    }
-
-    /// `keyword "string"` on one line.
-    func keywordAndString(_ text: Substring, lineOffset: Int) throws(POSyntaxError) -> (String, String) {
-        guard let space = text.firstIndex(where: { $0 == " " || $0 == "\t" }) else {
-            let keyword = String(text)
-            if ["msgctxt", "msgid", "msgid_plural", "msgstr"].contains(keyword) || keyword.hasPrefix("msgstr[") {
-                throw POSyntaxError(line: line, column: lineOffset - lineStart + 1 + text.utf8.count, offset: lineOffset + text.utf8.count, problem: .expectedString(after: keyword))
+    /// Whether the line from `p` starts a new entry's keyword (msgctxt, or msgid but not msgid_plural).
+    func startsEntry(_ p: Int, _ end: Int) -> Bool {
+        func has(_ word: StaticString) -> Bool {
+            let count = word.utf8CodeUnitCount
+            guard p + count <= end else { return false }
+            return word.withUTF8Buffer { buffer in
+                for index in 0..<count where bytes[p + index] != buffer[index] { return false }
+                return true
             }
-            throw POSyntaxError(line: line, column: lineOffset - lineStart + 1, offset: lineOffset, problem: .unknownKeyword(String(keyword.prefix(40))))
         }
-        let keyword = String(text[..<space])
-        guard ["msgctxt", "msgid", "msgid_plural", "msgstr"].contains(keyword) || keyword.hasPrefix("msgstr[") else {
-            throw POSyntaxError(line: line, column: lineOffset - lineStart + 1, offset: lineOffset, problem: .unknownKeyword(String(keyword.prefix(40))))
-        }
-        let rest = text[space...].trimmingSpaces
-        let restOffset = lineOffset + text.utf8.distance(from: text.startIndex, to: rest.startIndex)
-        guard rest.hasPrefix("\"") else {
-            throw POSyntaxError(line: line, column: restOffset - lineStart + 1, offset: restOffset, problem: .expectedString(after: keyword))
-        }
-        return (keyword, try string(rest, at: restOffset))
+        if has("msgctxt") { return true }
+        guard has("msgid") else { return false }
+        let after = p + 5
+        return after >= end || Self.isSpace(bytes[after]) || bytes[after] == UInt8(ascii: "\"")
     }
 
-    /// A quoted string with C escapes, nothing after it but spaces.
-    func string(_ text: Substring, at offset: Int) throws(POSyntaxError) -> String {
-        var result = ""
-        var index = text.index(after: text.startIndex)
-        var byte = offset + 1
-        func fail(_ problem: POSyntaxError.Problem) -> POSyntaxError {
-            POSyntaxError(line: line, column: byte - lineStart + 1, offset: byte, problem: problem)
-        }
-        while index < text.endIndex {
-            let character = text[index]
-            if character == "\"" {
-                let after = text[text.index(after: index)...]
-                guard after.allSatisfy({ $0 == " " || $0 == "\t" }) else { throw fail(.unterminatedString) }
+    /// N of `msgstr[N]`.
+    static func pluralIndex(_ keyword: String) -> Int? {
+        guard keyword.hasPrefix("msgstr["), keyword.hasSuffix("]") else { return nil }
+        return Int(keyword.dropFirst(7).dropLast())
+    }
+
+    /// A quoted string from `start` (its opening quote) with C escapes, nothing after it but spaces.
+    func string(_ start: Int, _ end: Int) throws(POSyntaxError) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(end - start)
+        var index = start + 1
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                var after = index + 1
+                while after < end, Self.isSpace(bytes[after]) { after += 1 }
+                guard after == end else { throw error(.unterminatedString, at: index + 1) }
                 return result
             }
-            if character == "\\" {
-                let next = text.index(after: index)
-                guard next < text.endIndex else { throw fail(.unterminatedString) }
-                let escape = text[next]
-                switch escape {
-                case "n": result.append("\n")
-                case "t": result.append("\t")
-                case "r": result.append("\r")
-                case "\"": result.append("\"")
-                case "\\": result.append("\\")
-                case "a": result.append("\u{07}")
-                case "b": result.append("\u{08}")
-                case "f": result.append("\u{0C}")
-                case "v": result.append("\u{0B}")
-                default:
-                    if let digit = escape.wholeNumberValue, digit < 8 {
-                        // Up to three octal digits.
-                        var value = 0
-                        var cursor = next
-                        var count = 0
-                        while cursor < text.endIndex, count < 3, let d = text[cursor].wholeNumberValue, d < 8 {
-                            value = value * 8 + d
-                            cursor = text.index(after: cursor)
-                            count += 1
-                        }
-                        result.unicodeScalars.append(Unicode.Scalar(UInt8(truncatingIfNeeded: value)))
-                        byte += 1 + count
-                        index = cursor
-                        continue
-                    }
-                    throw fail(.badEscape(escape))
-                }
-                byte += 1 + escape.utf8.count
-                index = text.index(after: next)
+            guard byte == UInt8(ascii: "\\") else {
+                result.append(byte)
+                index += 1
                 continue
             }
-            result.append(character)
-            byte += character.utf8.count
-            index = text.index(after: index)
+            guard index + 1 < end else { throw error(.unterminatedString, at: end) }
+            let escape = bytes[index + 1]
+            switch escape {
+            case UInt8(ascii: "n"): result.append(0x0A)
+            case UInt8(ascii: "t"): result.append(0x09)
+            case UInt8(ascii: "r"): result.append(0x0D)
+            case UInt8(ascii: "\""): result.append(0x22)
+            case UInt8(ascii: "\\"): result.append(0x5C)
+            case UInt8(ascii: "a"): result.append(0x07)
+            case UInt8(ascii: "b"): result.append(0x08)
+            case UInt8(ascii: "f"): result.append(0x0C)
+            case UInt8(ascii: "v"): result.append(0x0B)
+            case UInt8(ascii: "0")...UInt8(ascii: "7"):
+                // Up to three octal digits.
+                var value = 0
+                var cursor = index + 1
+                while cursor < end, cursor < index + 4, bytes[cursor] >= UInt8(ascii: "0"), bytes[cursor] <= UInt8(ascii: "7") {
+                    value = value * 8 + Int(bytes[cursor] - UInt8(ascii: "0"))
+                    cursor += 1
+                }
+                result.append(UInt8(truncatingIfNeeded: value))
+                index = cursor
+                continue
+            default:
+                let character = Character(Unicode.Scalar(escape < 0x80 ? escape : UInt8(ascii: "?")))
+                throw error(.badEscape(character), at: index)
+            }
+            index += 2
         }
-        throw fail(.unterminatedString)
+        throw error(.unterminatedString, at: end)
     }
 }

@@ -26,6 +26,8 @@ public struct TranslationFile: Sendable {
     public var entries: [TranslationEntry]
     /// Obsolete PO entries (`#~`), kept so an update can bring them back.
     public var obsolete: [TranslationEntry]
+    /// A PO file's header entry (its fields and comments), kept through updates.
+    public var poHeader: POEntry?
 
     public init(format: Format, declaredLanguage: String? = nil, languageOffset: Int? = nil, entries: [TranslationEntry], obsolete: [TranslationEntry] = []) {
         self.format = format
@@ -100,6 +102,7 @@ extension TranslationFile {
         format = .po
         declaredLanguage = po.headerField("Language").flatMap { $0.isEmpty ? nil : $0 }
         languageOffset = po.header.map { $0.translationOffset }
+        poHeader = po.header
         func entry(_ entry: POEntry) -> TranslationEntry {
             TranslationEntry(
                 ids: entry.ids, context: entry.context, source: entry.source, translation: entry.translation, isFuzzy: entry.isFuzzy,

@@ -23,7 +23,29 @@ public struct TranslationUnit: Sendable, Hashable {
     }
 
     /// Whether the source holds `[[name]]`, the reader's first name.
-    public var mentionsName: Bool { source.contains(Self.namePlaceholder) }
+    public var mentionsName: Bool { Self.containsName(source) }
+
+    /// Whether `text` holds `[[name]]`, looked for in its bytes.
+    static func containsName(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            let pattern: [UInt8] = Array("[[name]]".utf8)
+            guard bytes.count >= pattern.count else { return false }
+            var index = 0
+            while index + pattern.count <= bytes.count {
+                if bytes[index] == 0x5B, bytes[index + 1] == 0x5B {
+                    var match = true
+                    for offset in 2..<pattern.count where bytes[index + offset] != pattern[offset] {
+                        match = false
+                        break
+                    }
+                    if match { return true }
+                }
+                index += 1
+            }
+            return false
+        }
+    }
 
     public static let namePlaceholder = "[[name]]"
     /// The context of the story's own strings (its name and summary).

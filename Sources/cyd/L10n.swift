@@ -98,15 +98,18 @@ struct L10n: ParsableCommand {
         }
     }
 
-    /// The file's text for a merge.
-    static func render(_ merge: TranslationMerge, story: Story, language: String?, format: TranslationFile.Format, sourceLanguage: String, header: POEntry?) -> String {
+    /// The header comment's second line: what made the file.
+    static let madeBy = ["Made by `cyd l10n`; write each translation in msgstr and keep each [[name]]."]
+
+    /// The file's bytes for a merge.
+    static func render(_ merge: TranslationMerge, story: Story, language: String?, format: TranslationFile.Format, sourceLanguage: String, header: POEntry?) -> [UInt8] {
         switch format {
         case .po:
             POFile.make(
                 merge, storyID: story.storyID, storyName: story.name, language: language, header: header, revisionDate: revisionDate(),
-                comments: ["Made by `cyd l10n`; write each translation in msgstr and keep each [[name]]."]
-            ).text
-        case .xliff: XLIFF.make(merge, sourceLanguage: sourceLanguage, targetLanguage: language)
+                comments: madeBy
+            ).bytes
+        case .xliff: Array(XLIFF.make(merge, sourceLanguage: sourceLanguage, targetLanguage: language).utf8)
         }
     }
 
@@ -128,8 +131,7 @@ struct L10n: ParsableCommand {
         }
         do {
             let translation = try TranslationFile.read(bytes, format: file.format)
-            let header = file.format == .po ? (try? POFile.parse(bytes))?.header : nil
-            return (translation, header)
+            return (translation, translation.poHeader)
         } catch {
             throw FileWriter.WriteError(
                 description: "'\(VisibleText.escape(file.path))' line \(error.line), column \(error.column): \(error.problem); fix it before updating (`cyd validate` shows the place)")
@@ -171,11 +173,19 @@ struct L10n: ParsableCommand {
                 existing = try read(file).0
                 tag = file.language
             }
-            let merge = TranslationMerge(units: loaded.units, existing: existing, grouped: format.value == .po)
-            let text = render(merge, story: loaded, language: tag, format: format.value, sourceLanguage: sourceLang, header: nil)
+            let text: [UInt8]
+            let entries: Int
+            if existing == nil, format.value == .po {
+                // The template, written straight from the strings.
+                (text, entries) = POFile.template(loaded.units, storyID: loaded.storyID, storyName: loaded.name, comments: L10n.madeBy)
+            } else {
+                let merge = TranslationMerge(units: loaded.units, existing: existing, grouped: format.value == .po)
+                text = render(merge, story: loaded, language: tag, format: format.value, sourceLanguage: sourceLang, header: nil)
+                entries = merge.entries.count
+            }
             let path = output ?? FileWriter.joined(loaded.translations, "story." + (format.value == .po ? "pot" : "xlf"))
             if check {
-                let current = (try? LocalFile.read(path, limit: POFile.maximumSize)).map { String(decoding: $0, as: UTF8.self) }
+                let current = try? LocalFile.read(path, limit: POFile.maximumSize)
                 if current == text {
                     print("\(VisibleText.escape(path)) is up to date (\(loaded.units.count) strings)")
                     return
@@ -185,7 +195,7 @@ struct L10n: ParsableCommand {
             }
             if output == nil { try makeFolder(loaded.translations) }
             try FileWriter.write(text, to: path)
-            print("\(merge.entries.count) entries (\(loaded.units.count) strings) -> \(VisibleText.escape(path))")
+            print("\(loaded.units.count) strings in \(entries) entries -> \(VisibleText.escape(path))")
         }
     }
 

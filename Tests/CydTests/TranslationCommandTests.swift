@@ -203,6 +203,8 @@ struct TranslationCommandTests {
             text.replaceSubrange(msgstr.lowerBound..<end.lowerBound, with: "msgstr \"\"")
             return text
         }
+        // A translation is as untrusted as the story: an escape sequence in it is shown, not obeyed.
+        try edit(folder + "/translations/fr.po") { $0.replacingOccurrences(of: "msgstr \"Répondre à la voix\"", with: "msgstr \"Répondre à la voix\\033[2J\"") }
         let read = try cyd("read", "--lang", "fr", "--name", "Ana", "--pictures", "off", folder, input: "2\nq\n")
         #expect(read.status == 0, "\(read.standardError)")
         let out = read.standardOutput
@@ -210,7 +212,7 @@ struct TranslationCommandTests {
         #expect(out.contains("== Le premier palier =="))
         #expect(out.contains("une voix qui est presque la vôtre\u{A0}: «\u{A0}Ana\u{A0}?\u{A0}»"), "[[name]] in French too")
         #expect(out.contains("Seven flights, the estate agent said."), "the untranslated paragraph as written")
-        #expect(out.contains("2) Répondre à la voix"))
+        #expect(out.contains("2) Répondre à la voix^[[2J") && !out.contains("\u{1B}"), "\(out)")
         #expect(out.contains("\"Who's there?\" you call."), "the fuzzy one as written")
         #expect(out.contains("« Qui est là ? » répond l’escalier") || out.contains("«\u{A0}Qui est là\u{A0}?\u{A0}» répond l’escalier"))
         let fromLang = try cyd("read", "--name", "Ana", "--pictures", "off", "--restart", folder, environment: ["LANG": "fr_CA.UTF-8"], input: "q\n")
@@ -251,9 +253,11 @@ struct TranslationCommandTests {
         let git = try TestGitServer()
         let folder = Self.bundled
         var files: [String: [UInt8]] = [:]
-        for path in ["story.json", "README.md", "resources/cat.png", "resources/stairs.png", "translations/LINGUAS", "translations/fr.po"] {
+        for path in ["story.json", "README.md", "resources/cat.png", "resources/stairs.png", "translations/fr.po"] {
             files[path] = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + path)))
         }
+        // LINGUAS words that are paths, or not languages, are passed over.
+        files["translations/LINGUAS"] = Array("fr  # French\n../../story\nfr.x/../../README\nfrançais\nde\n".utf8)
         try git.publish("stairs", files: files)
         let authors = try home.write("authors.json", "{ \"authors\": [ { \"name\": \"ana\", \"repos\": [\"\(git.gitURL("stairs"))\"] } ] }\n").path
         let keeper = ["CYD_HOME": home.path("keeper")]

@@ -52,6 +52,19 @@ struct TranslationFileTests {
         #expect(units.map { lookup.translation(for: $0) } == ["Revenir", "Revenir", nil])
     }
 
+    @Test("the template written straight from the strings is byte for byte the template a merge makes")
+    func template() throws {
+        let units = try Self.units() + [
+            TranslationUnit(id: "a.choice.b", source: "Go back", context: "Room", line: 3),
+            TranslationUnit(id: "a.choice.c", source: "Go back", context: "Room", line: 3),
+            TranslationUnit(id: "x.text.1", source: "\"Quoted\" \\ \u{1B} " + String(repeating: "long words ", count: 30), context: "Odd", line: 90),
+        ]
+        let merged = POFile.make(TranslationMerge(units: units, existing: nil, grouped: true), storyID: "lamp", storyName: "The Lamp", language: nil, comments: ["Made here."])
+        let direct = POFile.template(units, storyID: "lamp", storyName: "The Lamp", comments: ["Made here."])
+        #expect(String(decoding: direct.bytes, as: UTF8.self) == merged.text)
+        #expect(direct.entries == merged.entries.count)
+    }
+
     @Test("what msgmerge and msgattrib write reads: reflowed strings, flags in any order, previous strings, obsolete entries, plurals, CRLF, a BOM")
     func toolsOutput() throws {
         let text = "\u{FEFF}" + """
