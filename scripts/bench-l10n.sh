@@ -66,7 +66,7 @@ printf 'fr\n' >"$bad/translations/LINGUAS"
 findings=$("$cyd" validate --lang fr --format json "$bad" | python3 -c 'import json,sys; print(sum(len(f["diagnostics"]) for f in json.load(sys.stdin)["files"]))' || true)
 echo "the bad day: $findings findings in the flawed translation"
 
-hyperfine --style none --warmup 1 --runs 5 --export-json "$work/l10n.json" \
+hyperfine --style none --warmup 1 --runs 5 -i --export-json "$work/l10n.json" \
   -n "validate story.json" "$cyd validate $story/story.json" \
   -n "l10n extract" "$cyd l10n extract --story $story -o $work/story.pot" \
   -n "l10n status" "$cyd l10n status --story $story" \

@@ -83,13 +83,16 @@ public enum GitSource: SourceKind {
         return FetchedStory(bytes: bytes, version: pin.commit, displayName: "\(url) story.json")
     }
 
-    public static func file(_ path: String, of source: StorySource, at version: String, in context: SourceContext) throws(SourceError) -> [UInt8]? {
+    public static func file(_ path: String, of source: StorySource, at version: String, limit: Int, in context: SourceContext) throws(SourceError) -> [UInt8]? {
+        let bytes: [UInt8]?
         do {
             let repository = try GitRepository.open(cachePath(for: source.location, in: context))
-            return try repository.file(path, at: version)
+            bytes = try repository.file(path, at: version)
         } catch {
             throw .transport(source: source.location, failure: .git(error))
         }
+        if let bytes, bytes.count > limit { throw .unusableFile(path: path, reason: "it is larger than \(limit >> 20) MB") }
+        return bytes
     }
 
     /// Where the bare clone of a repository is kept: a readable name and a hash of the URL.

@@ -25,8 +25,8 @@ public enum FolderSource: SourceKind {
         try LocalStory.fetch(path: source.location + "/story.json", limit: context.maximumStoryBytes)
     }
 
-    public static func file(_ path: String, of source: StorySource, at version: String, in context: SourceContext) throws(SourceError) -> [UInt8]? {
-        try LocalStory.file(path, inside: source.location)
+    public static func file(_ path: String, of source: StorySource, at version: String, limit: Int, in context: SourceContext) throws(SourceError) -> [UInt8]? {
+        try LocalStory.file(path, inside: source.location, limit: limit)
     }
 }
 
@@ -44,9 +44,9 @@ public enum FileSource: SourceKind {
         try LocalStory.fetch(path: source.location, limit: context.maximumStoryBytes)
     }
 
-    public static func file(_ path: String, of source: StorySource, at version: String, in context: SourceContext) throws(SourceError) -> [UInt8]? {
+    public static func file(_ path: String, of source: StorySource, at version: String, limit: Int, in context: SourceContext) throws(SourceError) -> [UInt8]? {
         let folder = source.location[..<(source.location.lastIndex(of: "/") ?? source.location.startIndex)]
-        return try LocalStory.file(path, inside: folder.isEmpty ? "/" : String(folder))
+        return try LocalStory.file(path, inside: folder.isEmpty ? "/" : String(folder), limit: limit)
     }
 }
 
@@ -65,9 +65,9 @@ enum LocalStory {
         }
     }
 
-    static func file(_ relative: String, inside folder: String) throws(SourceError) -> [UInt8]? {
+    static func file(_ relative: String, inside folder: String, limit: Int = maximumPictureBytes) throws(SourceError) -> [UInt8]? {
         do {
-            return try LocalFile.read(relative, inside: folder, limit: maximumPictureBytes)
+            return try LocalFile.read(relative, inside: folder, limit: limit)
         } catch .missing {
             return nil
         } catch {

@@ -15,7 +15,8 @@ public protocol SourceKind: Sendable {
     static func fetch(_ source: StorySource, in context: SourceContext) throws(SourceError) -> FetchedStory
     /// Another file of the story (a picture) at `version`, by a path relative to the story file
     /// that `Sources.isSafe` accepted; nil when there is no such file.
-    static func file(_ path: String, of source: StorySource, at version: String, in context: SourceContext) throws(SourceError) -> [UInt8]?
+    /// A file of the story's source at `version`, up to `limit` bytes; nil when there is none.
+    static func file(_ path: String, of source: StorySource, at version: String, limit: Int, in context: SourceContext) throws(SourceError) -> [UInt8]?
 }
 
 /// A story file as fetched.
@@ -112,9 +113,12 @@ public enum Sources {
     }
 
     /// A file of the story at a version; the path is checked to stay inside the story first.
-    public static func file(_ path: String, of source: StorySource, at version: String, in context: SourceContext) throws(SourceError) -> [UInt8]? {
+    /// A file of the story's source (a picture by default: up to 10 MB).
+    public static func file(
+        _ path: String, of source: StorySource, at version: String, limit: Int = 10 * 1024 * 1024, in context: SourceContext
+    ) throws(SourceError) -> [UInt8]? {
         guard isSafe(path) else { throw .pathLeavesStory(path) }
-        return try kind(of: source).file(path, of: source, at: version, in: context)
+        return try kind(of: source).file(path, of: source, at: version, limit: limit, in: context)
     }
 
     /// A relative path that stays inside the story: no "..", no absolute path, no backslash.

@@ -98,7 +98,17 @@ public struct StoryImporter: Sendable {
             guard LanguageTag.isWellFormed(language), languages.insert(language.lowercased()).inserted else { continue }
             for format in TranslationFile.Format.allCases {
                 let path = "\(Self.translationsFolder)/\(name).\(format.fileExtension)"
-                guard let bytes = (try? Sources.file(path, of: source, at: version, in: context)) ?? nil else { continue }
+                let found: [UInt8]?
+                do {
+                    found = try Sources.file(path, of: source, at: version, limit: context.maximumStoryBytes, in: context)
+                } catch {
+                    // Said, and left out: the story is stored without this language.
+                    let finding = Diagnostic(
+                        code: .translationUnreadable, severity: .error, message: "the translation cannot be read: \(error.description)", range: 0..<0)
+                    reports.append(FileReport(path: path, bytes: [UInt8](), kind: nil, diagnostics: [finding]))
+                    break
+                }
+                guard let bytes = found else { continue }
                 files.append(bytes)
                 do {
                     let file = try TranslationFile.read(bytes, format: format)

@@ -31,11 +31,11 @@ public enum WebSource: SourceKind {
         return FetchedStory(hashing: bytes, displayName: url)
     }
 
-    public static func file(_ path: String, of source: StorySource, at version: String, in context: SourceContext) throws(SourceError) -> [UInt8]? {
+    public static func file(_ path: String, of source: StorySource, at version: String, limit: Int, in context: SourceContext) throws(SourceError) -> [UInt8]? {
         let base = source.location
         do {
             return try download(
-                url(of: path, besideStoryAt: base), limit: LocalStory.maximumPictureBytes, httpsOnly: base.lowercased().hasPrefix("https://"),
+                url(of: path, besideStoryAt: base), limit: limit, httpsOnly: base.lowercased().hasPrefix("https://"),
                 context: context, totalSeconds: 60)
         } catch .httpStatus(_, 404) {
             return nil
