@@ -29,6 +29,19 @@ struct L10n: ParsableCommand {
             """,
         subcommands: [Extract.self, Start.self, Refresh.self, Status.self])
 
+    /// Runs a subcommand, its failures said as cyd says them: `cyd: ` and a sentence, exit 2.
+    static func worded(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as ValidationTarget.InputError {
+            Terminal.standardError.write("cyd: \(error.description)\n")
+            throw Exit.failure
+        } catch let error as FileWriter.WriteError {
+            Terminal.standardError.write("cyd: \(error.description)\n")
+            throw Exit.failure
+        }
+    }
+
     /// The story being translated: its folder, file and strings.
     struct Story {
         var folder: String
@@ -41,7 +54,7 @@ struct L10n: ParsableCommand {
         static func load(_ path: String) throws -> Story {
             let target = try ValidationTarget.resolve(path)
             guard let folder = target.folder, target.displayPath.hasSuffix("story.json") else {
-                throw ValidationError("'\(VisibleText.escape(path))' is not a story folder (with story.json)")
+                throw FileWriter.WriteError(description: "'\(VisibleText.escape(path))' is not a story folder (with story.json)")
             }
             let file = LoadedFile.load(try target.read(), fileName: "story.json", options: .init(lenient: true))
             guard let syntax = file.story, let units = TranslationUnits.extract(syntax), let id = syntax.id?.value, let name = syntax.name?.value else {
@@ -160,7 +173,9 @@ struct L10n: ParsableCommand {
             if language != nil, check { throw ValidationError("--check compares the template; it does not go with --lang") }
         }
 
-        func run() throws {
+        func run() throws { try L10n.worded { try body() } }
+
+        func body() throws {
             let loaded = try Story.load(story.path)
             var existing: TranslationFile?
             var tag: String?
@@ -214,7 +229,9 @@ struct L10n: ParsableCommand {
             }
         }
 
-        func run() throws {
+        func run() throws { try L10n.worded { try body() } }
+
+        func body() throws {
             let loaded = try Story.load(story.path)
             let tag = LanguageTag.normalise(language)
             if let existing = languageFiles(loaded).first(where: { $0.language.lowercased() == tag.lowercased() }) {
@@ -245,7 +262,9 @@ struct L10n: ParsableCommand {
         @Option(help: ArgumentHelp("The language the story is written in (XLIFF's srcLang).", valueName: "tag")) var sourceLang = "en"
         @Flag(help: "Print what changed as JSON.") var json = false
 
-        func run() throws {
+        func run() throws { try L10n.worded { try body() } }
+
+        func body() throws {
             let loaded = try Story.load(story.path)
             var files = languageFiles(loaded)
             if !languages.isEmpty {
@@ -288,7 +307,9 @@ struct L10n: ParsableCommand {
         @OptionGroup var story: StoryArgument
         @Flag(help: "JSON: the story's string count and, per language, its file and counts.") var json = false
 
-        func run() throws {
+        func run() throws { try L10n.worded { try body() } }
+
+        func body() throws {
             let loaded = try Story.load(story.path)
             var rows: [(LanguageFile, TranslationStatus)] = []
             var unreadable = false
