@@ -59,7 +59,11 @@ extension StoryLibrary {
         translations: [StoredTranslation], now: Double, _ db: Database
     ) throws -> StoreResult {
         let existing = try StoryRecord.filter(StoryRecord.Columns.source == source.key).fetchOne(db)
-        if let existing, existing.version == version {
+        // The same version is not stored twice; unless it was stored before translations were
+        // kept (a library from before schema v9) and now comes with some.
+        if let existing, existing.version == version,
+            try translations.isEmpty || Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM story_language WHERE story_id = ?)", arguments: [existing.id]) == true
+        {
             return StoreResult(story: existing, change: .unchanged, displacedReaders: [])
         }
         if let existing, existing.storyKey != story.id, !replace {
