@@ -153,6 +153,8 @@ struct POParser {
         var position = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         lineStart = position
         var file = POFile()
+        // Entries are large values: an array grown by doubling would copy them over and over.
+        file.entries.reserveCapacity(bytes.count / 128 + 16)
         var entry = Pending()
         var field: Field?
         func finish() throws(POSyntaxError) {

@@ -109,8 +109,14 @@ extension TranslationFile {
                 previousSource: entry.previousSource, comments: entry.translatorComments, offset: entry.offset,
                 translationOffset: entry.translationOffset)
         }
-        entries = po.entries.filter { !$0.isObsolete }.map(entry)
-        obsolete = po.entries.filter(\.isObsolete).map(entry)
+        var entries: [TranslationEntry] = []
+        entries.reserveCapacity(po.entries.count)
+        var obsolete: [TranslationEntry] = []
+        for index in po.entries.indices {
+            if po.entries[index].isObsolete { obsolete.append(entry(po.entries[index])) } else { entries.append(entry(po.entries[index])) }
+        }
+        self.entries = entries
+        self.obsolete = obsolete
     }
 }
 
