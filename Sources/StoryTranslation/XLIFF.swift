@@ -108,7 +108,8 @@ public enum XLIFF {
         !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
             let value = scalar.value
             return (value >= 0x30 && value <= 0x39) || (value >= 0x41 && value <= 0x5A) || (value >= 0x61 && value <= 0x7A)
-                || scalar == "." || scalar == "-" || scalar == "_" || scalar == ":" || (value >= 0xC0 && value <= 0x2FF)
+                || scalar == "." || scalar == "-" || scalar == "_" || scalar == ":"
+                || (value >= 0xC0 && value <= 0x2FF && value != 0xD7 && value != 0xF7)  // XML's NameChar: not × and ÷
         }
     }
 }
