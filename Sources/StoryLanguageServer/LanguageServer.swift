@@ -222,12 +222,12 @@ public final class LanguageServer {
             let story = translations.deletingLastPathComponent().appendingPathComponent("story.json")
             let open = documents[story.absoluteString]?.bytes ?? documents["file://" + story.path]?.bytes
             if let bytes = open ?? (try? LocalFile.read(story.path, limit: 256 << 20)) {
-                units = LoadedFile.load(bytes, fileName: "story.json", options: .init(lenient: true)).story.flatMap(TranslationUnits.extract)
+                units = TranslationUnits.extract(storyFile: bytes)
             }
-            if let list = try? LocalFile.read(translations.appendingPathComponent("LINGUAS").path, limit: 1 << 20),
+            if let list = try? LocalFile.read(translations.appendingPathComponent(Linguas.fileName).path, limit: 1 << 20),
                 let language = TranslationValidation.language(ofFile: location.fileName)
             {
-                listed = Linguas.languages(list).contains { LanguageTag.normalise($0).lowercased() == language.lowercased() }
+                listed = Linguas.listed(list).contains(language.lowercased())
             }
         }
         let context = TranslationValidation.Context(

@@ -242,11 +242,12 @@ public final class ReaderServer: Sendable {
 
     private func library(_ request: Request, _ context: ReaderContext) throws -> Rendered {
         let query = Forms.fields(Array((request.uri.query ?? "").utf8))["q"].map { String($0.prefix(200)) } ?? ""
+        let languages = try library.languagesByStory()
         let shelves = try library.stories().map { story in
             let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story) }
             return Pages.Shelf(
                 story: story, place: place.map(Pages.title), endingsFound: try library.endingsFound(profile: context.profile, story: story).count,
-                languages: try library.languages(of: story))
+                languages: languages[story.id] ?? [])
         }
         let hits = query.isEmpty ? nil : try library.search(query)
         return Rendered(Pages.library(shelves, reader: reader(context), query: query, hits: hits))

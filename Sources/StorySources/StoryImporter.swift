@@ -59,7 +59,7 @@ public struct StoryImporter: Sendable {
         // A folder's or a web file's version is a hash of story.json: a changed translation must
         // change it too, or the library would keep the old one.
         var version = fetched.version
-        if source.kind != .git, !found.files.isEmpty { version += "+" + contentVersion(found.files.flatMap { $0 }) }
+        if source.kind != .git, !found.files.isEmpty { version += "+" + contentVersion(Array(found.files.map(contentVersion).joined().utf8)) }
         let stored: StoreResult
         do {
             stored = try library.store(story, source: source, version: version, author: author, replace: replace, translations: found.stored)
@@ -80,7 +80,7 @@ public struct StoryImporter: Sendable {
         // A story file beside others (tide.json) has no translations/ of its own.
         guard source.kind != .file else { return ([], [], []) }
         var names: [String] = []
-        if let list = try? Sources.file(Self.translationsFolder + "/LINGUAS", of: source, at: version, in: context) {
+        if let list = try? Sources.file(Self.translationsFolder + "/" + Linguas.fileName, of: source, at: version, in: context) {
             names = Linguas.languages(list)
         }
         if source.kind == .folder, let files = try? FileManager.default.contentsOfDirectory(atPath: source.location + "/" + Self.translationsFolder) {
@@ -92,10 +92,7 @@ public struct StoryImporter: Sendable {
         var stored: [StoredTranslation] = []
         var files: [[UInt8]] = []
         var reports: [FileReport] = []
-        var languages = Set<String>()
-        for name in names.prefix(200) where Linguas.isFileStem(name) {
-            let language = LanguageTag.normalise(name)
-            guard LanguageTag.isWellFormed(language), languages.insert(language.lowercased()).inserted else { continue }
+        for (language, name) in Linguas.languageFiles(names) {
             for format in TranslationFile.Format.allCases {
                 let path = "\(Self.translationsFolder)/\(name).\(format.fileExtension)"
                 let found: [UInt8]?

@@ -403,12 +403,10 @@ extension CatalogueSync {
     /// The percent translated of each language translations/LINGUAS lists at `commit` (what
     /// readers who get the story receive); a file that cannot be read is left out.
     static func languages(_ story: Story, repository: GitRepository, commit: String) throws -> [String: Int] {
-        guard let list = try repository.file(StoryImporter.translationsFolder + "/LINGUAS", at: commit) else { return [:] }
+        guard let list = try repository.file(StoryImporter.translationsFolder + "/" + Linguas.fileName, at: commit) else { return [:] }
         let units = TranslationUnits.extract(story)
         var result: [String: Int] = [:]
-        for name in Linguas.languages(list).prefix(200) where Linguas.isFileStem(name) {
-            let language = LanguageTag.normalise(name)
-            guard LanguageTag.isWellFormed(language), result[language] == nil else { continue }
+        for (language, name) in Linguas.languageFiles(Linguas.languages(list)) {
             for format in TranslationFile.Format.allCases {
                 guard let bytes = try repository.file("\(StoryImporter.translationsFolder)/\(name).\(format.fileExtension)", at: commit) else { continue }
                 if let file = try? TranslationFile.read(bytes, format: format) {

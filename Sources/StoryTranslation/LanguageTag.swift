@@ -36,24 +36,17 @@ public enum LanguageTag {
             }
             break
         }
+        /// Past a singleton (an extension's letter, or `x`): one or more subtags of `lengths`.
+        func singletonRun(_ lengths: ClosedRange<Int>) -> Bool {
+            index += 1
+            let start = index
+            while index < parts.count, alphanumerics(parts[index], lengths) { index += 1 }
+            return index > start
+        }
         while index < parts.count, parts[index].count == 1, parts[index] != "x" {
-            index += 1
-            var count = 0
-            while index < parts.count, alphanumerics(parts[index], 2...8) {
-                index += 1
-                count += 1
-            }
-            if count == 0 { return false }
+            guard singletonRun(2...8) else { return false }
         }
-        if index < parts.count, parts[index] == "x" {
-            index += 1
-            var count = 0
-            while index < parts.count, alphanumerics(parts[index], 1...8) {
-                index += 1
-                count += 1
-            }
-            if count == 0 { return false }
-        }
+        if index < parts.count, parts[index] == "x", !singletonRun(1...8) { return false }
         return index == parts.count
     }
 
@@ -100,6 +93,25 @@ public enum Linguas {
     /// letters, digits, `-` and `_` only, so no word can be made into a path elsewhere.
     public static func isFileStem(_ word: String) -> Bool {
         !word.isEmpty && word.utf8.count <= 35 && word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
+
+    /// The languages a list of words names, each once, with the file stem translations/ names
+    /// it by (`pt_BR` for pt-BR); words that could not be a file's name or are no BCP 47 tag
+    /// are passed over, and only the first `limit` words are looked at.
+    public static func languageFiles(_ words: [String], limit: Int = 200) -> [(language: String, stem: String)] {
+        var seen = Set<String>()
+        var found: [(language: String, stem: String)] = []
+        for word in words.prefix(limit) where isFileStem(word) {
+            let language = LanguageTag.normalise(word)
+            guard LanguageTag.isWellFormed(language), seen.insert(language.lowercased()).inserted else { continue }
+            found.append((language, word))
+        }
+        return found
+    }
+
+    /// The languages the file lists, as tags in lower case: what "is it listed" is asked of.
+    public static func listed(_ bytes: [UInt8]) -> Set<String> {
+        Set(languages(bytes).map { LanguageTag.normalise($0).lowercased() })
     }
 
     /// The words of the file, one or more a line; `#` starts a comment.

@@ -91,6 +91,12 @@ public enum TranslationUnits {
         return units(of: story) { place in located[place.resolve(nodes)].position.line }
     }
 
+    /// The units of a story.json's bytes, read as readers read it (leniently); nil when it holds
+    /// no readable story.
+    public static func extract(storyFile bytes: [UInt8]) -> [TranslationUnit]? {
+        LoadedFile.load(bytes, fileName: "story.json", options: .init(lenient: true)).story.flatMap(extract)
+    }
+
     /// The units of a story value (no lines).
     public static func extract(_ story: Story) -> [TranslationUnit] { units(of: story, line: nil) }
 

@@ -72,13 +72,18 @@ public enum TranslationValidation {
         var byID: [String: Int] = [:]
         byID.reserveCapacity(units.count)
         for (index, unit) in units.enumerated() { byID[unit.id] = index }
-        var byText: [TranslationLookup.TextKey: Int] = [:]
-        for (index, unit) in units.enumerated() { byText[TranslationLookup.TextKey(context: unit.context, source: unit.source), default: index] = index }
+        // Strings by context and text, for entries a tool left without ids: made only if one is met.
+        var byText: [TranslationLookup.TextKey: Int]?
         var covered = [Int](repeating: -1, count: units.count)  // the entry that translates each string
         for (entryIndex, entry) in file.entries.enumerated() {
             var targets: [Int] = []
             if entry.ids.isEmpty {
-                if let index = byText[TranslationLookup.TextKey(context: entry.context, source: entry.source)] {
+                if byText == nil {
+                    var made: [TranslationLookup.TextKey: Int] = [:]
+                    for (index, unit) in units.enumerated() { made[TranslationLookup.TextKey(context: unit.context, source: unit.source), default: index] = index }
+                    byText = made
+                }
+                if let index = byText?[TranslationLookup.TextKey(context: entry.context, source: entry.source)] {
                     targets = [index]
                 } else {
                     add(.translationUnknownID, "no string of the story has this context and text: \"\(excerpt(entry.source))\"",

@@ -89,16 +89,17 @@ struct L10n: ParsableCommand {
         return found
     }
 
-    static func linguas(_ story: Story) -> [String] {
-        (try? LocalFile.read(FileWriter.joined(story.translations, "LINGUAS"), limit: 1 << 20)).map(Linguas.languages) ?? []
+    /// The languages translations/LINGUAS lists, as lower-case tags (none without the file).
+    static func listed(_ story: Story) -> Set<String> {
+        (try? LocalFile.read(FileWriter.joined(story.translations, Linguas.fileName), limit: 1 << 20)).map(Linguas.listed) ?? []
     }
 
     /// Adds a language to translations/LINGUAS (made when missing), keeping what it holds.
     static func list(_ language: String, in story: Story) throws {
-        let path = FileWriter.joined(story.translations, "LINGUAS")
+        let path = FileWriter.joined(story.translations, Linguas.fileName)
         var text = (try? LocalFile.read(path, limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) }
             ?? "# The languages readers get, one a line (gettext's LINGUAS); `cyd l10n init` adds them.\n"
-        guard !Linguas.languages(Array(text.utf8)).map(LanguageTag.normalise).contains(where: { $0.lowercased() == language.lowercased() }) else { return }
+        guard !Linguas.listed(Array(text.utf8)).contains(language.lowercased()) else { return }
         if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
         try FileWriter.write(text + language + "\n", to: path)
     }
@@ -322,7 +323,7 @@ struct L10n: ParsableCommand {
                     unreadable = true
                 }
             }
-            let listed = Set(linguas(loaded).map { LanguageTag.normalise($0).lowercased() })
+            let listed = listed(loaded)
             if json {
                 let languages = rows.map { file, status -> JSONValue in
                     .object([

@@ -222,14 +222,12 @@ enum TranslationChecks {
 
     /// The story's strings, or nil when it cannot be read (its own report says why).
     static func storyUnits(_ path: String) -> [TranslationUnit]? {
-        guard let bytes = try? FileBytes.read(path) else { return nil }
-        return LoadedFile.load(bytes, fileName: "story.json", options: .init(lenient: true)).story.flatMap(TranslationUnits.extract)
+        (try? FileBytes.read(path)).flatMap { TranslationUnits.extract(storyFile: $0) }
     }
 
     /// The languages LINGUAS lists (lower case); nil when there is no LINGUAS (nothing is then
     /// said about listing).
     static func linguas(_ translations: String) -> Set<String>? {
-        guard let bytes = try? LocalFile.read(FileWriter.joined(translations, "LINGUAS"), limit: 1 << 20) else { return nil }
-        return Set(Linguas.languages(bytes).map { LanguageTag.normalise($0).lowercased() })
+        (try? LocalFile.read(FileWriter.joined(translations, Linguas.fileName), limit: 1 << 20)).map(Linguas.listed)
     }
 }
