@@ -12,6 +12,12 @@ import Darwin
 /// made by another program meanwhile is never lost. The catchable signals that end a process
 /// wait while a temporary file exists, and the leftovers of processes killed outright
 /// (SIGKILL, a power cut) are removed by the next write in that folder.
+///
+/// Only a regular file (or a new name) is replaced. Anything else a path can name is never
+/// replaced, as coreutils and git never replace it: a character device (`/dev/null`, a terminal)
+/// or a FIFO is written in place, through the path; a standard stream's name (`/dev/stdout`,
+/// `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`, or a link leading to one) is written to that
+/// descriptor; a block device or a socket is refused.
 public enum AtomicFile {
     /// Why a file was not written, without the path (callers name it).
     public enum Failure: Error, Sendable, Equatable {
@@ -27,7 +33,58 @@ public enum AtomicFile {
         case changedSinceRead
         /// The file to be replaced could not be read.
         case unreadable(LocalFile.Failure)
+        /// The path names something that is neither a file nor a stream cyd may write through.
+        case notAFile(NodeKind)
         case system(code: Int32)
+    }
+
+    /// What a path names when it is not a regular file or a folder.
+    public enum NodeKind: Sendable, Equatable {
+        case blockDevice, socket, unknown
+    }
+
+    /// How a write reached its target.
+    public enum Placement: Sendable, Equatable {
+        /// A regular file, created or replaced whole.
+        case replaced
+        /// A character device or a FIFO, written through in place (never replaced).
+        case writtenThrough
+        /// An open descriptor named by the path (`/dev/stdout` is 1), written at its position.
+        case stream(descriptor: Int32)
+    }
+
+    /// The name the command line may give standard output (`-` is its own word for it).
+    public static let standardOutput = "/dev/stdout"
+
+    /// The descriptor a path names when it is one of the names of an open stream: `/dev/stdin`,
+    /// `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N`, given or reached through
+    /// symbolic links (nil for anything else).
+    public static func streamDescriptor(_ path: String) -> Int32? {
+        var current = path
+        for _ in 0..<40 {
+            if let descriptor = namedStream(current) { return descriptor }
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return nil }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(current, &buffer, buffer.count - 1)
+            guard length > 0 else { return nil }
+            let target = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = target.hasPrefix("/") ? target : parentFolder(of: current) + "/" + target
+        }
+        return nil
+    }
+
+    private static func namedStream(_ path: String) -> Int32? {
+        switch path {
+        case "/dev/stdin": return 0
+        case "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                if let number = Int32(path.dropFirst(prefix.count)), number >= 0 { return number }
+            }
+            return nil
+        }
     }
 
     /// A file read in order to be replaced: its bytes (in memory, never a mapping another
@@ -96,14 +153,16 @@ public enum AtomicFile {
     }
 
     /// Writes `bytes` to `path`, creating it or replacing it whole.
-    public static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
+    @discardableResult
+    public static func write(_ bytes: [UInt8], to path: String) throws(Failure) -> Placement {
         try write(bytes, to: path, expecting: nil)
     }
 
     /// Writes `bytes` to `path` whole (renamed into place), without waiting for the disk: for many
     /// small files written together (a catalogue's badges), made durable at once by the caller
     /// (`syncFileSystem`) instead of one flush each.
-    public static func writeUnsynced(_ bytes: [UInt8], to path: String) throws(Failure) {
+    @discardableResult
+    public static func writeUnsynced(_ bytes: [UInt8], to path: String) throws(Failure) -> Placement {
         try write(to: path, expecting: nil, durable: false) { fd in bytes.withUnsafeBytes { POSIX.writeAll(fd, $0) } }
     }
 
@@ -118,14 +177,16 @@ public enum AtomicFile {
 
     /// Writes `bytes` to a new file with this mode (0o600 for a secret: never readable by others,
     /// not even for a moment).
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws(Failure) {
+    @discardableResult
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws(Failure) -> Placement {
         try write(to: path, expecting: nil, newMode: mode) { fd in bytes.withUnsafeBytes { POSIX.writeAll(fd, $0) } }
     }
 
     /// Writes what `produce` hands its writer, piece by piece, to `path`, creating it or
     /// replacing it whole once everything is written: a large report is never held in memory,
     /// and a reader of `path` sees the old file or the new one, never a part.
-    public static func write(to path: String, streaming produce: (_ write: ([UInt8]) -> Void) -> Void) throws(Failure) {
+    @discardableResult
+    public static func write(to path: String, streaming produce: (_ write: ([UInt8]) -> Void) -> Void) throws(Failure) -> Placement {
         try write(to: path, expecting: nil) { fd in
             var failure: Int32 = 0
             produce { piece in
@@ -135,20 +196,36 @@ public enum AtomicFile {
         }
     }
 
-    private static func write(_ bytes: [UInt8], to given: String, expecting original: Original?) throws(Failure) {
+    @discardableResult
+    private static func write(_ bytes: [UInt8], to given: String, expecting original: Original?) throws(Failure) -> Placement {
         try write(to: given, expecting: original) { fd in bytes.withUnsafeBytes { POSIX.writeAll(fd, $0) } }
     }
 
     /// - Parameter fill: writes the contents to the temporary file; 0, or the errno that stopped it.
     private static func write(
         to given: String, expecting original: Original?, newMode: mode_t = 0o644, durable: Bool = true, fill: (Int32) -> Int32
-    ) throws(Failure) {
+    ) throws(Failure) -> Placement {
         guard !given.isEmpty else { throw .noName }
+        if original == nil, let descriptor = streamDescriptor(given) {
+            let failure = fill(descriptor)
+            guard failure == 0 else { throw .system(code: failure) }
+            return .stream(descriptor: descriptor)
+        }
         let path = original?.path ?? resolvedTarget(given)
         var existing: Identity?
         var info = stat()
         if stat(path, &info) == 0 {
-            if info.st_mode & S_IFMT == S_IFDIR { throw .isFolder }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFDIR: throw .isFolder
+            case S_IFCHR, S_IFIFO:
+                guard original == nil else { throw .changedSinceRead }
+                try writeThrough(path, fill: fill)
+                return .writtenThrough
+            case S_IFBLK: throw .notAFile(.blockDevice)
+            case S_IFSOCK: throw .notAFile(.socket)
+            default: throw .notAFile(.unknown)
+            }
             existing = Identity(info)
         } else if errno != ENOENT {
             throw .system(code: errno)
@@ -208,6 +285,12 @@ public enum AtomicFile {
                 throw .changedSinceRead
             }
         }
+        // The last look before the rename: only a regular file (or nothing) is ever replaced, even
+        // when something else was put at the path while the temporary file was written.
+        if failure == 0, lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG, info.st_mode & S_IFMT != S_IFLNK {
+            unlink(temporary)
+            throw .changedSinceRead
+        }
         if failure == 0, rename(temporary, path) != 0 { failure = errno }
         if failure != 0 {
             unlink(temporary)
@@ -218,6 +301,17 @@ public enum AtomicFile {
             _ = fsync(folderDescriptor)  // the rename itself survives a power cut
             close(folderDescriptor)
         }
+        return .replaced
+    }
+
+    /// Writes into a character device or a FIFO through its path, as `cat > PATH` would: the
+    /// node stays what it is (a FIFO's reader gets the bytes; /dev/null stays /dev/null).
+    private static func writeThrough(_ path: String, fill: (Int32) -> Int32) throws(Failure) {
+        let fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { throw .system(code: errno) }
+        let failure = fill(fd)
+        close(fd)
+        if failure != 0 { throw .system(code: failure) }
     }
 
     /// Whether the file still is what was read: the same inode, size and time, and the same bytes.

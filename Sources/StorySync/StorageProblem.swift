@@ -67,6 +67,7 @@ public struct StorageProblem: Error, Sendable, Equatable, CustomStringConvertibl
             case .noName, .changedSinceRead: reason = "it cannot be replaced"
             case .folderMissing(let folder), .notAFolder(let folder): reason = "'\(folder)' is not a folder"
             case .unreadable(let failure): reason = failure.description
+            case .notAFile(let kind): reason = kind == .blockDevice ? "it is a block device (a disk), not a file" : "it is a socket, not a file"
             }
             return "\(doing): cannot write \(path): \(reason)"
         }

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import LocalFiles
 import StoryFormat
+import TerminalUI
 
 /// Files the user named (a report, a saved picture, a fixed story), written all or nothing by
 /// LocalFiles' `AtomicFile`; this is where its failures become sentences that name the path.
@@ -22,13 +23,27 @@ enum FileWriter {
         return folder == "/" ? "/" + name : folder + "/" + name
     }
 
+    /// The path a file name given on the command line stands for: `-` is standard output.
+    static func target(_ path: String) -> String { path == "-" ? AtomicFile.standardOutput : path }
+
+    /// Whether a path given on the command line leads to standard output (`-`, `/dev/stdout`, a
+    /// link to it): what the command says about the file it wrote then goes to standard error,
+    /// so it never mixes with the file's bytes.
+    static func isStandardOutput(_ path: String) -> Bool { AtomicFile.streamDescriptor(target(path)) == 1 }
+
+    /// Says that `path` was written: on standard output, or on standard error when the file
+    /// itself went to standard output.
+    static func said(_ message: String, about path: String) {
+        (isStandardOutput(path) ? Terminal.standardError : Terminal.standardOutput).write(message)
+    }
+
     static func write(_ text: String, to path: String) throws(WriteError) {
         try write(Array(text.utf8), to: path)
     }
 
     static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
         do {
-            try AtomicFile.write(bytes, to: path)
+            try AtomicFile.write(bytes, to: target(path))
         } catch {
             throw WriteError(description: sentence(error, path: path))
         }
@@ -37,7 +52,7 @@ enum FileWriter {
     /// Writes what `produce` hands over, piece by piece, replacing `path` whole at the end.
     static func write(to path: String, streaming produce: (_ write: ([UInt8]) -> Void) -> Void) throws(WriteError) {
         do {
-            try AtomicFile.write(to: path, streaming: produce)
+            try AtomicFile.write(to: target(path), streaming: produce)
         } catch {
             throw WriteError(description: sentence(error, path: path))
         }
@@ -66,6 +81,9 @@ enum FileWriter {
         case .changedSinceRead:
             return "did not write \(shown): it was changed by another program while cyd was working on it; nothing was written, run the command again"
         case .unreadable(let reason): return "cannot read \(shown): \(reason.description)"
+        case .notAFile(.blockDevice): return "cannot write \(shown): it is a block device (a disk), and cyd writes files, never disks; give a file name"
+        case .notAFile(.socket): return "cannot write \(shown): it is a socket, not a file; give a file name"
+        case .notAFile(.unknown): return "cannot write \(shown): it is not a regular file; give a file name"
         case .system(let code): return "cannot write \(shown): \(code == ENOENT ? "the folder does not exist" : LocalFile.reason(code))"
         }
     }

@@ -92,7 +92,7 @@ struct ImportTwee: ParsableCommand {
         let text = StoryJSON.bytes(story)
         if let output {
             do { try FileWriter.write(text, to: output) } catch { throw CLIError(error.description) }
-            Terminal.standardOutput.write("wrote \(VisibleText.escape(output)): \(story.chapters.count) chapters; `cyd validate \(VisibleText.escape(output))` checks it\n")
+            FileWriter.said("wrote \(VisibleText.escape(output)): \(story.chapters.count) chapters; `cyd validate \(VisibleText.escape(output))` checks it\n", about: output)
         } else {
             Terminal.standardOutput.write(text)
         }
@@ -138,7 +138,7 @@ struct ExportTwee: ParsableCommand {
         }
         if let output {
             do { try FileWriter.write(text, to: output) } catch { throw CLIError(error.description) }
-            Terminal.standardOutput.write("wrote \(VisibleText.escape(output)): \(model.chapters.count) \(what)\n")
+            FileWriter.said("wrote \(VisibleText.escape(output)): \(model.chapters.count) \(what)\n", about: output)
         } else {
             Terminal.standardOutput.write(text)
         }
@@ -229,7 +229,7 @@ struct ExportEPUB: ParsableCommand {
             }
         }
         do { try FileWriter.write(book, to: output) } catch { throw CLIError(error.description) }
-        Terminal.standardOutput.write("wrote \(VisibleText.escape(output)): \(Set(model.chapters.map(\.id)).count) sections, \(pictures.count) \(pictures.count == 1 ? "picture" : "pictures")\n")
+        FileWriter.said("wrote \(VisibleText.escape(output)): \(Set(model.chapters.map(\.id)).count) sections, \(pictures.count) \(pictures.count == 1 ? "picture" : "pictures")\n", about: output)
     }
 
     /// The time now for `dcterms:modified` (or SOURCE_DATE_EPOCH's, for a book made again the same).

@@ -211,7 +211,7 @@ struct L10n: ParsableCommand {
             }
             if output == nil { try makeFolder(loaded.translations) }
             try FileWriter.write(text, to: path)
-            print("\(loaded.units.count) strings in \(entries) entries -> \(VisibleText.escape(path))")
+            FileWriter.said("\(loaded.units.count) strings in \(entries) entries -> \(VisibleText.escape(path))\n", about: path)
         }
     }
 
