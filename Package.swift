@@ -94,10 +94,11 @@ let package = Package(
         .target(
             name: "StoryServer",
             dependencies: [
-                "StoryWeb", "StoryReader", "StoryStore", "StorySources", "StoryFormat", "StoryTranslation", "LocalFiles",
+                "StoryWeb", "StoryReader", "StoryStore", "StorySources", "StoryFormat", "StoryTranslation", "LocalFiles", "Transport",
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"), .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         // the terminal: streams, wrapping by display width, the reader's screen and command table,

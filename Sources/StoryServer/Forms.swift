@@ -1,7 +1,31 @@
+import StoryWeb
+
+/// A form as it came: fields the reader typed, and fields the page carried (hidden fields,
+/// written by `Pages.hidden`, read back with `carried`).
+struct Form: Sendable {
+    var fields: [String: String] = [:]
+
+    init(_ fields: [String: String] = [:]) { self.fields = fields }
+
+    /// A field the reader typed (a name, a note), as sent.
+    func typed(_ name: String) -> String? { fields[name] }
+
+    /// A hidden field, as the page that carried it held it.
+    func carried(_ name: String) -> String? { fields[name].map(Forms.uncarry) }
+}
+
 /// What a browser sends in a form or a URL, read without trusting it: percent-decoding that
 /// refuses invalid UTF-8 (it becomes U+FFFD, never raw bytes), form bodies and cookies split into
 /// pairs, a bounded number of them.
 enum Forms {
+    /// A value the server put in a page for the browser to send back unchanged (a hidden field):
+    /// percent-encoded, so it is plain ASCII in the page and comes back exactly, whatever it
+    /// holds (a tab, a line break, which a form would send as CR LF, a NUL, bidi controls).
+    static func carry(_ value: String) -> String { HTML.pathSegment(value) }
+
+    /// A carried value as it was before `carry`.
+    static func uncarry(_ value: String) -> String { decode(Array(value.utf8), plusIsSpace: false) }
+
     /// At most this many fields in a form or cookies in a header; the rest are ignored.
     static let fieldLimit = 64
 

@@ -24,6 +24,17 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
     let routes: Routes
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        // HEAD is a GET whose answer has no body: the same gate, the same page, its length said.
+        if request.method == .head {
+            var head = request.head
+            head.method = .get
+            var response = try await respond(to: Request(head: head, body: .init(buffer: ByteBuffer())), context: context)
+            let length = response.body.contentLength
+            response.body = ResponseBody()
+            response.headers[.contentLength] = length.map(String.init)
+            return response
+        }
+        if let problem = Guards.malformed(request.head) { return Guards.refusal(.badRequest, problem) }
         // Most kept pages are answered before they get here (`KeptPages`); one that comes while
         // another answer on the connection is being made is answered here, the same way.
         if let page = server.keptPage(request.head) { return ReaderServer.html(page) }
@@ -70,10 +81,10 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
             } catch {
                 return Guards.refusal(.contentTooLarge, "That form was larger than \(ReaderServer.bodyLimit / 1024) KiB, so it was not read.")
             }
-            context.form = Forms.fields(body.readableBytesView)
+            context.form = Form(Forms.fields(body.readableBytesView))
             let origin = request.headers[.origin]
             let site = request.headers[Guards.fetchSite]
-            guard Forms.sameSecret(context.form["token"], server.formToken),
+            guard Forms.sameSecret(context.form.carried("token"), server.formToken),
                 origin == nil || origin == "http://" + authority,
                 site == nil || site == "same-origin" || site == "none"
             else {
@@ -90,9 +101,7 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
         context.version = server.cache.settle()
         let others = try server.cache.otherProfiles(at: context.version) { try server.library.hasProfile(besides: server.configuration.defaultProfile) }
         context.canChangeProfile = others
-        if let chosen = cookies[Cookies.profile].map({ Forms.decode(Array($0.utf8), plusIsSpace: false) }), !chosen.isEmpty,
-            chosen.count <= ReaderServer.nameLimit
-        {
+        if let chosen = server.chosenProfile(cookies) {
             context.profile = chosen
             context.canChangeProfile = true
         } else if others, request.method == .get, path != "/profiles" {
@@ -120,20 +129,26 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
 }
 
 extension ReaderServer {
+    /// The profile the browser chose, when its cookie is one this server made (`ProfileSeal`).
+    func chosenProfile(_ cookies: [String: String]) -> String? {
+        guard let chosen = cookies[Cookies.profile].flatMap(profileSeal.open), !chosen.isEmpty, chosen.count <= ReaderServer.nameLimit else { return nil }
+        return chosen
+    }
+
     /// The page a GET asks for, when it is kept (`PageCache`) and the gate would let the request
     /// through as it is: our Host, the access cookie on a LAN, a profile settled (by its cookie,
     /// or the default one when it is the only one). Nil sends the request through the gate and
     /// the routes, which say what is wrong or make the page. Made without waiting on anything,
     /// so an event loop can answer with it at once.
     func keptPage(_ head: HTTPRequest) -> ByteBuffer? {
-        guard head.method == .get, let authority = head.authority, authority == printedAuthority || Guards.isOurHost(authority, port: boundPort),
-            let target = head.path, !target.hasPrefix("/assets/")
+        guard head.method == .get, Guards.malformed(head) == nil, let authority = head.authority,
+            authority == printedAuthority || Guards.isOurHost(authority, port: boundPort), let target = head.path, !target.hasPrefix("/assets/")
         else { return nil }
         let cookies = Forms.cookies(head.headerFields[.cookie])
         if case .token(let token) = configuration.access, !Forms.sameSecret(cookies[Cookies.access], token) { return nil }
         let version = cache.settle()
         let profile: String
-        if let chosen = cookies[Cookies.profile].map({ Forms.decode(Array($0.utf8), plusIsSpace: false) }), !chosen.isEmpty, chosen.count <= ReaderServer.nameLimit {
+        if let chosen = chosenProfile(cookies) {
             profile = chosen
         } else if let others = try? cache.otherProfiles(at: version, { try library.hasProfile(besides: configuration.defaultProfile) }), !others {
             profile = configuration.defaultProfile
@@ -243,6 +258,16 @@ enum Guards {
         return parts.count == 4 && parts.allSatisfy { part in part.count <= 3 && !part.isEmpty && part.allSatisfy(\.isASCII) && UInt8(part) != nil }
     }
 
+    /// What makes a request's head one this server does not answer (RFC 9112: a request with
+    /// two Host fields gets 400), or nil. The first Host is the request's authority; any other
+    /// stays among the fields.
+    static func malformed(_ head: HTTPRequest) -> String? {
+        if head.headerFields[hostField] != nil { return "That request named its host twice (two Host headers), so it was not answered." }
+        return nil
+    }
+
+    static let hostField = HTTPField.Name("Host")!
+
     static func refusal(_ status: HTTPResponse.Status, _ sentence: String) -> Response {
         ReaderServer.html(Pages.message(title: status.reasonPhrase, [sentence], links: [], reader: nil), status: status)
     }
@@ -286,6 +311,10 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     /// When the request being waited for started to be due; nil while one is being answered.
     private var due: NIODeadline?
     private var timer: Scheduled<Void>?
+    /// Set while the client reads nothing of an answer (the channel is not writable: more than
+    /// NIO's high-water mark waits): it is closed if it still reads nothing after `limit`, so a
+    /// reader that never reads cannot keep an answer in memory.
+    private var stalled: Scheduled<Void>?
 
     init(limit: TimeAmount) { self.limit = limit }
 
@@ -294,11 +323,26 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         watch(context, after: limit)
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) { timer?.cancel() }
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        stalled?.cancel()
+    }
 
     func channelInactive(context: ChannelHandlerContext) {
         timer?.cancel()
+        stalled?.cancel()
         context.fireChannelInactive()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            stalled?.cancel()
+            stalled = nil
+        } else if stalled == nil {
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            stalled = context.eventLoop.scheduleTask(in: limit) { bound.value.close(promise: nil) }
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

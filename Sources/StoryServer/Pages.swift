@@ -52,8 +52,10 @@ enum Pages {
             """
     }
 
+    /// A hidden field: its value carried (`Forms.carry`), so the browser sends back exactly what
+    /// the server wrote; read it with `Form.carried`.
     static func hidden(_ name: String, _ value: String) -> String {
-        "<input type=\"hidden\" name=\"\(HTML.attribute(name))\" value=\"\(HTML.attribute(value))\">"
+        "<input type=\"hidden\" name=\"\(HTML.attribute(name))\" value=\"\(Forms.carry(value))\">"
     }
 
     /// A form of one button that POSTs to `action`.
@@ -64,7 +66,23 @@ enum Pages {
     }
 
     static func storyURL(_ story: StoryRecord) -> String { "/stories/\(story.id)" }
-    static func chapterURL(_ story: StoryRecord, _ key: String) -> String { "/stories/\(story.id)/\(HTML.pathSegment(key))" }
+    static func chapterURL(_ story: StoryRecord, _ key: String) -> String { "/stories/\(story.id)/\(segment(key))" }
+
+    /// A chapter's id as one segment of a path: percent-encoded, and never a segment that a
+    /// browser resolves or the routes keep for themselves. `.` and `..` are dot-segments
+    /// (browsers resolve them, even as %2E), `-` is the `/-/` routes' segment and an empty one
+    /// is no segment: these, and ids beginning with `~`, get a `~` in front, which `chapterKey`
+    /// takes off again.
+    static func segment(_ key: String) -> String {
+        let marked = key.isEmpty || key == "." || key == ".." || key == "-" || key.hasPrefix("~") ? "~" + key : key
+        return HTML.pathSegment(marked)
+    }
+
+    /// The chapter id a path segment made by `segment` names.
+    static func chapterKey(fromSegment segment: String) -> String {
+        let decoded = Forms.uncarry(segment)
+        return decoded.hasPrefix("~") ? String(decoded.dropFirst()) : decoded
+    }
 
     static func title(_ story: StoryRecord) -> String { story.title.isEmpty ? "Untitled story" : story.title }
 
@@ -134,7 +152,7 @@ enum Pages {
     static func profiles(_ names: [String], current: String?, option: String, reader: Reader) -> String {
         let items = names.map { (name) -> String in
             let mark = name == current ? " (reading now)" : ""
-            return "<li>\(button(name + mark, action: "/profiles", reader: reader, fields: [("profile", name)]))</li>"
+            return "<li>\(button(name + mark, action: "/profiles", reader: reader, fields: [("chosen", name)]))</li>"
         }.joined(separator: "\n")
         return document(
             title: "Who is reading?", reader: nil,
@@ -208,7 +226,7 @@ enum Pages {
         let url = storyURL(story)
         let heading = title(chapter)
         let picture = chapter.picPath.map { (_) -> String in
-            "<img class=\"picture\" src=\"\(url)/-/picture/\(HTML.pathSegment(chapter.key))\" alt=\"\(HTML.attribute(chapter.picAlt ?? heading))\">"
+            "<img class=\"picture\" src=\"\(url)/-/picture/\(segment(chapter.key))\" alt=\"\(HTML.attribute(chapter.picAlt ?? heading))\">"
         } ?? ""
         var elsewhere = ""
         if let place, !isPlace {

@@ -18,7 +18,7 @@ struct ReaderContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     var profile = ""
     var canChangeProfile = false
-    var form: [String: String] = [:]
+    var form = Form()
     /// The library's version when the request came (`PageCache`).
     var version: Int?
 
@@ -40,6 +40,8 @@ public final class ReaderServer: Sendable {
     let importer: StoryImporter
     /// Pages kept while the library does not change.
     let cache: PageCache
+    /// Signs and opens the profile cookie.
+    let profileSeal: ProfileSeal
     private let port: Atomic<Int>
     private let authority = Mutex("")
     /// The port the server listens on (known once it runs, when the configuration asked for 0).
@@ -59,6 +61,7 @@ public final class ReaderServer: Sendable {
         importer = StoryImporter(library: library, certificateAuthorities: configuration.certificateAuthorities)
         port = Atomic(configuration.port)
         cache = PageCache(library)
+        profileSeal = ProfileSeal.load(in: library.location.dataDirectory)
     }
 
     /// Makes Swift's concurrency run its tasks on SwiftNIO's event loops, so a request is not
@@ -82,7 +85,7 @@ public final class ReaderServer: Sendable {
             httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
         let app = Application(
             responder: Gate(server: self, routes: router.buildResponder()),
-            server: .http1(configuration: http),
+            server: HTTPServerBuilder { responder in ReaderChannel(http: HTTP1Channel(responder: responder, configuration: http)) },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil, backlog: 512),
             onServerRunning: { [self] channel in
                 let bound = channel.localAddress?.port ?? configuration.port
@@ -164,7 +167,17 @@ public final class ReaderServer: Sendable {
     }
 
     static func cacheKey(profile: String, path: String, query: String?, languages: String?) -> String {
-        profile + "\u{0}" + path + "?" + (query ?? "") + "\u{0}" + (languages ?? "")
+        profile + "\u{0}" + path + "?" + pageQuery(query) + "\u{0}" + (languages ?? "")
+    }
+
+    /// The part of a query that makes a page what it is: the notice (`said`) and the search
+    /// (`q`), nothing else. Any other field changes nothing on the page, so it never makes a page
+    /// of its own: a thousand addresses that differ only in junk share one kept page (and one
+    /// buffer in every connection that is sent it).
+    static func pageQuery(_ query: String?) -> String {
+        guard let query, !query.isEmpty else { return "" }
+        let fields = Forms.fields(Array(query.utf8))
+        return (fields["said"].flatMap(Notice.init(rawValue:)).map { "said=" + $0.rawValue } ?? "") + "&" + (fields["q"].map { "q=" + Forms.carry(String($0.prefix(200))) } ?? "")
     }
 
     /// The story a URL names, or the page saying it is not (or no longer) in the library.
@@ -260,14 +273,14 @@ public final class ReaderServer: Sendable {
     }
 
     private func chooseProfile(_ context: ReaderContext) throws -> Response {
-        let name = (context.form["profile"] ?? "").trimmingBlanks
+        let name = (context.form.carried("chosen") ?? context.form.typed("profile") ?? "").trimmingBlanks
         guard !name.isEmpty, name.count <= Self.nameLimit else {
             return Self.html(
                 Pages.message(title: "No such profile", ["A profile's name is 1 to \(Self.nameLimit) characters."], links: [("/profiles", "Choose again")], reader: nil),
                 status: .badRequest)
         }
         var response = Self.redirect("/")
-        response.headers.append(HTTPField(name: .setCookie, value: "\(Cookies.profile)=\(HTML.pathSegment(name)); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"))
+        response.headers.append(HTTPField(name: .setCookie, value: "\(Cookies.profile)=\(profileSeal.seal(name)); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"))
         return response
     }
 
@@ -283,7 +296,7 @@ public final class ReaderServer: Sendable {
     }
 
     private func chapterPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Rendered {
-        let key = Forms.decode(Array((context.parameters.get("chapter") ?? "").utf8), plusIsSpace: false)
+        let key = Pages.chapterKey(fromSegment: context.parameters.get("chapter") ?? "")
         let language = try language(of: story, request)
         let session = try session(story, context, language: language?.language)
         guard let chapter = try library.chapter(key, of: story, language: language?.language) else {
@@ -325,7 +338,7 @@ public final class ReaderServer: Sendable {
 
     private func getStory(_ context: ReaderContext) async -> Response {
         defer { cache.changed() }
-        let url = context.form["url"] ?? ""
+        let url = context.form.carried("url") ?? ""
         let entry: CatalogueEntry?
         do { entry = try library.catalogueEntry(url: url) } catch { entry = nil }
         guard let entry, entry.isStory == true else {
@@ -349,7 +362,7 @@ public final class ReaderServer: Sendable {
     }
 
     private func picture(_ story: StoryRecord, _ context: ReaderContext) async -> Response {
-        let key = Forms.decode(Array((context.parameters.get("chapter") ?? "").utf8), plusIsSpace: false)
+        let key = Pages.chapterKey(fromSegment: context.parameters.get("chapter") ?? "")
         guard let chapter = try? library.chapter(key, of: story), let path = chapter.picPath else { return Response(status: .notFound) }
         let pictures = pictures
         let state = await Self.offThread { () -> PictureState in
@@ -386,10 +399,10 @@ public final class ReaderServer: Sendable {
             try session.begin()
             // A choice is taken from the chapter its page showed: if the place has moved on since
             // (another window, the terminal), the reader goes on from that page all the same.
-            if let from = form["from"], from != session.current.record.key {
+            if let from = form.carried("from"), from != session.current.record.key {
                 do { try session.jump(toChapter: from) } catch ReadingError.chapterMissing { return Self.redirect(Pages.storyURL(story), .chapterGone) }
             }
-            guard let number = form["choice"].flatMap({ Int($0) }) else { return Self.redirect(chapter: session, story) }
+            guard let number = form.carried("choice").flatMap({ Int($0) }) else { return Self.redirect(chapter: session, story) }
             do { try session.choose(number) } catch let error as ReadingError {
                 switch error {
                 case .unavailableChoice: notice = .unavailable
@@ -401,28 +414,28 @@ public final class ReaderServer: Sendable {
             if try !session.back() { notice = .atStart }
         case .bookmark:
             try session.begin()
-            if let from = form["from"], from != session.current.record.key { try? session.jump(toChapter: from) }
-            let name = form["name"].map { String($0.trimmingBlanks.prefix(Self.nameLimit)) }
+            if let from = form.carried("from"), from != session.current.record.key { try? session.jump(toChapter: from) }
+            let name = form.typed("name").map { String($0.trimmingBlanks.prefix(Self.nameLimit)) }
             let placed = try session.placeBookmark(name)
             notice = placed.change == .alreadyHere ? .bookmarkKept : .bookmarked
         case .unmark:
-            _ = try session.removeBookmark(form["bookmark"] ?? "")
+            _ = try session.removeBookmark(form.carried("bookmark") ?? "")
             return Self.redirect(Pages.storyURL(story) + "/-/marks", .bookmarkRemoved)
         case .jump:
             try session.begin()
-            do { try session.jump(to: form["bookmark"] ?? "") } catch is ReadingError { return Self.redirect(Pages.storyURL(story) + "/-/marks", .bookmarkGone) }
+            do { try session.jump(to: form.carried("bookmark") ?? "") } catch is ReadingError { return Self.redirect(Pages.storyURL(story) + "/-/marks", .bookmarkGone) }
         case .note:
             try session.begin()
-            if let from = form["from"], from != session.current.record.key { try? session.jump(toChapter: from) }
-            let text = (form["text"] ?? "").trimmingBlanks
+            if let from = form.carried("from"), from != session.current.record.key { try? session.jump(toChapter: from) }
+            let text = (form.typed("text") ?? "").trimmingBlanks
             guard !text.isEmpty else { return Self.redirect(chapter: session, story, .emptyNote) }
             try session.addNote(String(text.prefix(Self.noteLimit)))
             notice = .noted
         case .unnote:
-            _ = try session.removeNote(Int64(form["note"] ?? "") ?? -1)
+            _ = try session.removeNote(Int64(form.carried("note") ?? "") ?? -1)
             return Self.redirect(Pages.storyURL(story) + "/-/marks", .noteRemoved)
         case .name:
-            let name = (form["name"] ?? "").trimmingBlanks
+            let name = (form.typed("name") ?? "").trimmingBlanks
             if !name.isEmpty { try library.setFirstName(String(name.prefix(Self.nameLimit)), profile: context.profile) }
             return Self.redirect(Pages.storyURL(story), .nameKept)
         }

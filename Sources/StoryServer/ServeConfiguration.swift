@@ -81,11 +81,13 @@ public enum ServeToken {
         case unreadable(path: String)
     }
 
-    public static func path(in folder: String) -> String { folder + "/serve-token" }
+    public static func path(in folder: String) -> String { folder + "/" + fileName }
 
-    /// The token kept in `folder`, made on first use.
-    public static func load(in folder: String) throws(Failure) -> String {
-        let path = path(in: folder)
+    public static let fileName = "serve-token"
+
+    /// The token kept in `folder` (as `file`), made on first use.
+    public static func load(in folder: String, file: String = fileName) throws(Failure) -> String {
+        let path = folder + "/" + file
         if FileStatus(path) != nil {
             let bytes: [UInt8]
             do { bytes = try LocalFile.read(path, limit: 4096) } catch { throw .cannotKeep(path: path, reason: String(describing: error)) }
@@ -97,7 +99,7 @@ public enum ServeToken {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             // Another server made it at the same moment: that one is the key.
-            if errno == EEXIST { return try load(in: folder) }
+            if errno == EEXIST { return try load(in: folder, file: file) }
             throw .cannotKeep(path: path, reason: LocalFile.reason(errno))
         }
         defer { close(fd) }
