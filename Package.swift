@@ -120,6 +120,23 @@ let package = Package(
         .testTarget(name: "StoryCheckTests", dependencies: ["StoryCheck", "StoryFormat", "TestSupport"]),
         .testTarget(name: "StoryLanguageServerTests", dependencies: ["StoryLanguageServer", "StoryFormat"]),
         .testTarget(name: "StoryAnalysisTests", dependencies: ["StoryAnalysis", "StoryCheck", "StoryFormat"]),
+        // fuzz targets that need the package's dependencies: built with libFuzzer by
+        // scripts/fuzz-served.sh, and as a replay driver of the kept inputs by the test suite
+        .executableTarget(
+            name: "CydFuzz",
+            dependencies: [
+                "StorySync", "StorySources", "StoryStore", "StoryFormat",
+                .target(name: "StoryServer", condition: .when(traits: ["BrowserReader"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["BrowserReader"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["BrowserReader"])),
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["BrowserReader"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["BrowserReader"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["BrowserReader"])),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras", condition: .when(traits: ["BrowserReader"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["BrowserReader"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["BrowserReader"])),
+            ],
+            path: "Tests/Fuzz/CydFuzz"),
         // servers and fixtures shared by the tests
         .target(name: "TestSupport", dependencies: ["StoryFormat"], path: "Tests/TestSupport"),
         // a library in a temporary folder, for the store's and the reader's tests
@@ -136,7 +153,7 @@ let package = Package(
             name: "StoryReaderTests", dependencies: ["StoryReader", "StorySources", "StoryStore", "StoryFormat", "Transport", "TestSupport", "LibraryTestSupport"]),
         .testTarget(name: "StorySourcesTests", dependencies: ["StorySources", "StoryReader", "StoryStore", "StoryCheck", "Transport", "TestSupport", "LibraryTestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalPictures", "TestSupport"]),
-        .testTarget(name: "CydTests", dependencies: ["cyd", "StoryFormat", "StoryStore", "StoryTranslation", "TestSupport", "TerminalPictures", "TerminalUI"]),
+        .testTarget(name: "CydTests", dependencies: ["cyd", "CydFuzz", "StoryFormat", "StoryStore", "StoryTranslation", "TestSupport", "TerminalPictures", "TerminalUI"]),
         .testTarget(name: "TerminalPicturesTests", dependencies: ["TerminalPictures"]),
         .testTarget(name: "StoryInterchangeTests", dependencies: ["StoryInterchange", "StoryCheck", "StoryFormat", "TestSupport"]),
         .testTarget(name: "StoryTranslationTests", dependencies: ["StoryTranslation", "StoryCheck", "StoryFormat", "TestSupport"]),

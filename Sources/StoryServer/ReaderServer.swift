@@ -104,7 +104,7 @@ public final class ReaderServer: Sendable {
 
     // MARK: Routes
 
-    private func routes(_ router: Router<ReaderContext>) {
+    func routes(_ router: Router<ReaderContext>) {
         router.get("/") { [self] request, context in try cached(request, context) { try library(request, context) } }
         router.get("/search") { [self] request, context in try cached(request, context) { try library(request, context) } }
         router.get("/profiles") { [self] request, context in try cached(request, context) { try profilesPage(context) } }
