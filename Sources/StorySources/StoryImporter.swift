@@ -33,18 +33,26 @@ public struct StoryImporter: Sendable {
 
     /// Adds (or refreshes) the story `text` names: a folder, a story file, an https story.json
     /// or a git URL.
-    public func add(_ text: String, author: String? = nil, replace: Bool = false) throws(SourceError) -> ImportResult {
-        try importStory(from: Sources.recognise(text), author: author, replace: replace)
+    public func add(_ text: String, author: String? = nil, replace: Bool = false, unpinned: Bool = false) throws(SourceError) -> ImportResult {
+        try importStory(from: Sources.recognise(text), author: author, replace: replace, unpinned: unpinned)
     }
 
     /// Fetches a known source again and stores what it holds now. A git repository the
     /// catalogue lists is fetched at the catalogue's commit and checked against its hashes (the
     /// keeper's check is what readers get, never a newer push).
-    public func importStory(from source: StorySource, author: String? = nil, replace: Bool = false) throws(SourceError) -> ImportResult {
+    ///
+    /// A story once stored at a pinned commit is never taken at an unpinned one (the catalogue
+    /// dropped it after a push nobody checked, say): that throws `.noLongerPinned`, unless the
+    /// reader asks for the repository's newest commit (`unpinned`).
+    public func importStory(from source: StorySource, author: String? = nil, replace: Bool = false, unpinned: Bool = false) throws(SourceError) -> ImportResult {
         let fetched: FetchedStory
-        if source.kind == .git, let pin = pin(for: source.location) {
+        let pin = source.kind == .git ? pin(for: source.location) : nil
+        if let pin {
             fetched = try GitSource.fetch(source.location, pinned: pin, in: context)
         } else {
+            if source.kind == .git, !unpinned, let commit = try? library.pinnedCommit(location: source.location) {
+                throw .noLongerPinned(url: source.location, commit: commit)
+            }
             fetched = try Sources.fetch(source, in: context)
         }
         let file = LoadedFile.load(fetched.bytes, fileName: fetched.displayName, options: Self.readersOptions)
@@ -65,6 +73,9 @@ public struct StoryImporter: Sendable {
             stored = try library.store(story, source: source, version: version, author: author, replace: replace, translations: found.stored)
         } catch {
             throw .library(error)
+        }
+        if source.kind == .git {
+            do { try library.recordPinned(location: source.location, commit: pin?.commit) } catch { throw .library(.worded(error, path: library.location.databasePath) ?? .storage(path: library.location.databasePath, failure: .other(code: -1, message: String(describing: error)))) }
         }
         return ImportResult(
             story: stored.story, change: stored.change, reports: checking.wait() + found.reports, displacedReaders: stored.displacedReaders)

@@ -271,6 +271,19 @@ enum Schema {
                     ALTER TABLE catalogue_repo ADD COLUMN languages TEXT;
                     """)
         }
+        migrator.registerMigration("v10: stories downloaded at a catalogue's pinned commit") { db in
+            try db.execute(
+                sql: """
+                    -- A git repository whose story was last stored at the commit a catalogue pinned:
+                    -- while this row is here, the story is never taken at an unchecked commit
+                    -- (the catalogue dropped it, say) unless the reader asks for that.
+                    CREATE TABLE pinned_source (
+                        location TEXT PRIMARY KEY NOT NULL,
+                        commit_id TEXT NOT NULL,
+                        pinned_at REAL NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

@@ -224,6 +224,13 @@ public final class IndexApplier {
     /// Applies some stories: the rows they name are read at once, compared in memory, and only
     /// the changed ones written. Returns each story's commit before (nil: new to this library).
     public func apply(_ stories: [IndexedStory]) throws -> [String?] {
+        try applyNoting(stories).map(\.commit)
+    }
+
+    /// The same, saying for each story the commit it had before (nil when it was not a story
+    /// here) and whether anything of its entry changed (its title, its pins, its state, its
+    /// repository: an entry edited at the same commit is a change too).
+    public func applyNoting(_ stories: [IndexedStory]) throws -> [(commit: String?, changed: Bool)] {
         var existing: [String: CatalogueEntry] = [:]
         existing.reserveCapacity(stories.count)
         var start = 0
@@ -232,12 +239,12 @@ public final class IndexApplier {
             for entry in try CatalogueEntry.filter(keys: urls).fetchAll(db) { existing[entry.url] = entry }
             start += 500
         }
-        var before: [String?] = []
+        var before: [(commit: String?, changed: Bool)] = []
         before.reserveCapacity(stories.count)
         for story in stories {
             seen.insert(story.url)
             let previousEntry = existing[story.url]
-            before.append(previousEntry?.isStory == true ? previousEntry?.headCommit : nil)
+            before.append((previousEntry?.isStory == true ? previousEntry?.headCommit : nil, true))
             let storyHash: String? = story.storySHA256.isEmpty ? nil : story.storySHA256
             if let entry = previousEntry, entry.isStory == true, entry.headCommit == story.commit, entry.author == story.author,
                 entry.repository == story.repository, entry.discovery == .index, entry.storySHA256 == storyHash, entry.pictureHashes == story.pictures,
@@ -245,6 +252,7 @@ public final class IndexApplier {
                 entry.storyKey == story.storyKey, entry.rating == story.rating, entry.summary == story.summary, entry.chapterCount == story.chapters,
                 entry.languagePercents == story.languages
             {
+                before[before.count - 1].changed = false
                 continue  // unchanged: only the time of the check moves, at the end
             }
             try upsert.execute(arguments: [
@@ -487,6 +495,29 @@ extension StoryLibrary {
         try database.read { db in
             // Lowered here, not by SQLite's lower(), which leaves letters outside ASCII as they are.
             Set(try String.fetchAll(db, sql: "SELECT author || '/' || name FROM catalogue_repo WHERE is_story = 1").map { $0.lowercased() })
+        }
+    }
+
+    // MARK: Stories stored at a pinned commit
+
+    /// The commit a catalogue pinned when the story from this repository was last stored, if it
+    /// was stored pinned.
+    public func pinnedCommit(location: String) throws -> String? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT commit_id FROM pinned_source WHERE location = ?", arguments: [location])
+        }
+    }
+
+    /// Notes that the story from `location` was stored at a catalogue's pinned `commit`, or (nil)
+    /// that it was stored unpinned, at the reader's word.
+    public func recordPinned(location: String, commit: String?) throws {
+        try database.write { db in
+            if let commit {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO pinned_source (location, commit_id, pinned_at) VALUES (?, ?, ?)", arguments: [location, commit, Self.now])
+            } else {
+                try db.execute(sql: "DELETE FROM pinned_source WHERE location = ?", arguments: [location])
+            }
         }
     }
 

@@ -371,11 +371,13 @@ public enum CatalogueIndex {
                         }
                         report.items.append(.init(id: rejected.id, url: rejected.url, outcome: .failed(.invalidIndexEntry(rejected.finding)), title: nil))
                     }
-                    let before = try applier.apply(stories)
-                    for (story, previous) in zip(stories, before) {
+                    let before = try applier.applyNoting(stories)
+                    for (story, (previous, changed)) in zip(stories, before) {
                         authors.insert(story.author)
                         storyAuthors.insert(story.author.lowercased())
-                        var outcome: SyncReport.Outcome = previous == nil ? .new : (previous == story.commit ? .unchanged : .updated)
+                        // An entry changed at the same commit (a title, a pin) is updated too: a
+                        // count of "unchanged" must mean nothing changed.
+                        var outcome: SyncReport.Outcome = previous == nil ? .new : (previous == story.commit && !changed ? .unchanged : .updated)
                         if let since = story.brokenSince { outcome = .broken(since: since, reason: story.brokenReason ?? "") }
                         var item = SyncReport.Item(id: story.id, url: story.url, outcome: outcome, title: story.title)
                         if let was = previousURL[story.id.lowercased()], was != story.url { item.warning = .moved(from: was) }

@@ -75,6 +75,12 @@ public enum CatalogueSource {
         if lower.hasPrefix("https://") || lower.hasPrefix("http://"), let path = lower.split(separator: "?").first, path.hasSuffix(".json") || path.hasSuffix(".sig") {
             return try download(source, library: library)
         }
+        if lower.hasPrefix("https://") || lower.hasPrefix("http://"), let path = lower.split(separator: "?").first, path.hasSuffix("/"),
+            let found = try publishedFile(in: source, library: library)
+        {
+            // A folder URL (http://host/site/): the catalogue published in it, signed first.
+            return found
+        }
         if GitSource.isGitURL(source) {
             do {
                 let cache = GitSource.cachePath(for: source, cacheDirectory: library.location.cacheDirectory)
@@ -107,6 +113,24 @@ public enum CatalogueSource {
         } catch {
             throw .unavailable(source: path, reason: error.description)
         }
+    }
+
+    /// The names a folder URL is asked for, in order: the signed root first, so a reader who
+    /// names a keeper's folder gets what the keeper signed; then the unsigned files.
+    static let folderURLNames = ["catalogue.sig", "catalogue.json", "index.json", "authors.json"]
+
+    /// The first catalogue file a folder URL serves (404s skipped); nil when it serves none,
+    /// so the URL can still be tried as a git repository.
+    static func publishedFile(in folder: String, library: StoryLibrary) throws(SyncError) -> Contents? {
+        let base = String(folder.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
+        for name in folderURLNames {
+            do {
+                return try download(base + name, library: library)
+            } catch .unavailable(_, let reason) where reason.hasSuffix("answered 404") || reason.hasSuffix("answered 410") {
+                continue
+            }
+        }
+        return nil
     }
 
     static func download(_ url: String, library: StoryLibrary) throws(SyncError) -> Contents {

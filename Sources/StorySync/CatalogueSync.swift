@@ -55,7 +55,11 @@ public enum CatalogueSync {
         let contents = try GitRepository.withNetworkTimeouts(connectSeconds: options.connectSeconds, stallSeconds: options.stallSeconds) { () throws(SyncError) in
             try CatalogueSource.read(options.catalogue, library: library)
         }
-        if CatalogueRoot.isRoot(contents.bytes) {
+        // A catalogue whose key the reader trusts (given now, or remembered for its folder) is
+        // read signed whichever of its files was named: index.json, catalogue.json or a folder
+        // whose signed root went missing never stand in for the signature.
+        let governed = try trustGoverns(contents, options: options, library: library)
+        if CatalogueRoot.isRoot(contents.bytes) || governed {
             return try GitRepository.withNetworkTimeouts(connectSeconds: options.connectSeconds, stallSeconds: options.stallSeconds) { () throws(SyncError) in
                 try CatalogueRoot.sync(contents, options: options, library: library, events: events)
             }
@@ -119,6 +123,17 @@ public enum CatalogueSync {
         report.items += results.items
         report.items += removals(before: storiesBefore.map { ($0.id, $0.url, $0.title) }, library: library)
         return report
+    }
+
+    /// Whether a key governs the catalogue read: one given with `--trust`, or one this library
+    /// trusts for the folder (or repository) the file came from.
+    static func trustGoverns(_ contents: CatalogueSource.Contents, options: SyncOptions, library: StoryLibrary) throws(SyncError) -> Bool {
+        if options.trustedKey != nil { return true }
+        let base = contents.location.base
+        guard !base.isEmpty else { return false }
+        do { return try library.catalogueTrust(source: base)?.publicKey != nil } catch {
+            throw .storage(StorageProblem(.readingCatalogue, error: error, databasePath: library.location.databasePath))
+        }
     }
 
     /// The stories of `before` that are no longer stories in the catalogue, as removed items.
@@ -364,7 +379,11 @@ public enum CatalogueSync {
             // Read as readers do; the checker runs only to explain a story that cannot be read.
             let file = LoadedFile.load(bytes, fileName: "story.json", options: JSONParser.Options(lenient: true))
             let reports = Checker.check(file, bytes: bytes, path: "story.json", options: CheckOptions(lenient: true))
-            guard let story = file.story?.model(), story.firstChapter != nil else {
+            // What `cyd validate` calls an error (leniently, as readers read: a trailing comma is
+            // a warning) is not offered: a choice to a missing chapter would reach readers as a
+            // dead choice. A story that was good keeps its last good version.
+            let hasErrors = reports.contains { $0.diagnostics.contains { $0.severity == .error } }
+            guard let story = file.story?.model(), story.firstChapter != nil, !hasErrors else {
                 let findings = reports.flatMap { ResolvedReport($0).diagnostics }.filter { $0.diagnostic.severity == .error }.prefix(3)
                     .map { finding("story.json", $0) }
                 let failure = SyncReport.SyncFailure.invalidStory(Array(findings))

@@ -167,6 +167,16 @@ extension CatalogueRoot {
         for shard in root.shards {
             do { _ = try shardBytes(shard.name, sha256: shard.sha256, of: contents, library: library) } catch { throw refuse(error) }
         }
+        // The root's version (and a key trusted on first use) is recorded before anything of it
+        // is applied: a sync cut off while applying (killed, or a closed pipe) must not leave the
+        // library applied to a root while remembering an older version, which would let that
+        // older root back in as if it were new.
+        do {
+            try library.recordCatalogueTrust(
+                source: source, CatalogueTrust(publicKey: key?.line, version: root.version, rootSHA256: rootHash, expiresAt: root.expiresAt))
+        } catch {
+            throw .storage(StorageProblem(.updatingLibrary, error: error, databasePath: library.location.databasePath))
+        }
         let shards = root.shards
         var rejectedAny = false
         let expected = JSONValue.parse(message)?["stories"]?.int ?? 0
@@ -195,8 +205,6 @@ extension CatalogueRoot {
         report.trustedOnFirstUse = firstUse?.fingerprint
         report.catalogueVersion = root.version
         do {
-            try library.recordCatalogueTrust(
-                source: source, CatalogueTrust(publicKey: key?.line, version: root.version, rootSHA256: rootHash, expiresAt: root.expiresAt))
             if !rejectedAny, !report.hasFailures {
                 try library.recordAppliedIndex(source: source, fingerprint: rootHash, at: now)
             } else {

@@ -321,6 +321,9 @@ struct Update: ParsableCommand {
     @Argument(help: "Library ids (see `cyd list`), catalogue ids (author/repository) or sources; all downloaded stories when none is given.")
     var stories: [String] = []
 
+    @Flag(help: "Take the newest commit of a story that was downloaded at a catalogue's checked commit and that no catalogue lists now (a commit no keeper checked).")
+    var unpinned = false
+
     @OptionGroup var library: LibraryOptions
 
     func run() throws {
@@ -328,10 +331,10 @@ struct Update: ParsableCommand {
         let library = importer.library
         let records = try stories.isEmpty ? library.stories() : stories.map { try StoryReference.require($0, in: library) }
         var failures = 0
-        var counts = (updated: 0, unchanged: 0)
+        var counts = (updated: 0, unchanged: 0, kept: 0)
         for story in records {
             do {
-                let result = try importer.importStory(from: story.source, author: story.author)
+                let result = try importer.importStory(from: story.source, author: story.author, unpinned: unpinned)
                 if result.change == .unchanged {
                     counts.unchanged += 1
                 } else {
@@ -339,13 +342,19 @@ struct Update: ParsableCommand {
                     Terminal.standardOutput.write("updated \(VisibleText.escape(result.story.title)) (id \(story.id)) to \(result.story.version.prefix(12))\n")
                     reportDisplacedReaders(result.displacedReaders)
                 }
+            } catch SourceError.noLongerPinned(_, let commit) {
+                // Not a failure: the reader's story stays at what a keeper checked.
+                counts.kept += 1
+                Terminal.standardError.write(
+                    "cyd: note: \(VisibleText.escape(story.title)) (id \(story.id)) is no longer in the catalogue that checked it; it stays at \(commit.prefix(12)), the commit its keeper checked (`cyd update --unpinned \(story.id)` takes the author's newest, which no keeper checked)\n")
             } catch {
                 failures += 1
                 let reason = if case SourceError.unreadable = error { "the new version cannot be read; the old one is kept (`cyd validate` shows why)" } else { String(describing: error) }
                 Terminal.standardError.write("cyd: cannot update \(VisibleText.escape(story.title)) (id \(story.id)): \(VisibleText.escape(reason))\n")
             }
         }
-        Terminal.standardOutput.write("\(counts.updated) updated, \(counts.unchanged) already up to date\(failures > 0 ? ", \(failures) failed" : "")\n")
+        let kept = counts.kept > 0 ? ", \(counts.kept) kept at the checked version (no longer in the catalogue)" : ""
+        Terminal.standardOutput.write("\(counts.updated) updated, \(counts.unchanged) already up to date\(kept)\(failures > 0 ? ", \(failures) failed" : "")\n")
         if failures > 0 { throw Exit.problemsFound }
     }
 }

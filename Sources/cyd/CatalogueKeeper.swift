@@ -270,7 +270,7 @@ enum StatusWords {
         var since: Double?
         var reason: String?
         switch status.state {
-        case .ok: state = "ok"
+        case .ok: state = "valid"
         case .warnings: state = "warnings"
         case .broken(let at, let why): (state, since, reason) = ("broken", at, why)
         case .unreachable(let at, let why): (state, since, reason) = ("unreachable", at, why)

@@ -26,12 +26,15 @@ struct Add: ParsableCommand {
     @Flag(help: "Put the story in place of a different story (another story id) that this source held before.")
     var replace = false
 
+    @Flag(help: "Take a git repository's newest commit even though it was stored at a catalogue's checked commit and no catalogue lists it now.")
+    var unpinned = false
+
     @OptionGroup var library: LibraryOptions
 
     func run() throws {
         let importer = try library.importer()
         do {
-            let result = try importer.add(source, replace: replace)
+            let result = try importer.add(source, replace: replace, unpinned: unpinned)
             let story = result.story
             let verb = switch result.change {
                 case .added: "added"

@@ -34,6 +34,7 @@ enum Words {
         switch error {
         case .library(let error): library(error)
         case .unreadable(let reports): "the story cannot be read (\(ReportTotals(reports).phrase)); run `cyd validate` on it for details"
+        case .noLongerPinned: error.description + "; `--unpinned` takes the repository's newest commit, unchecked"
         default: error.description
         }
     }

@@ -79,7 +79,7 @@ struct TrustedCatalogueTests {
         #expect(status.status == 1 && status.standardOutput.contains("bo/bridge  broken since"), "\(status.standardOutput)")
         let statusJSON = try json(try keep("catalogue", "status", "--json"))
         let states = (statusJSON["stories"] as? [[String: Any]])?.map { "\($0["id"]!)=\($0["state"]!)" }
-        #expect(states == ["ana/lantern=ok", "ana/tide=ok", "bo/bridge=broken"], "\(String(describing: states))")
+        #expect(states == ["ana/lantern=valid", "ana/tide=valid", "bo/bridge=broken"], "\(String(describing: states))")
         #expect(try String(contentsOfFile: site + "/badges/bo/bridge.svg", encoding: .utf8).contains(">broken</text>"))
         #expect(try String(contentsOfFile: site + "/badges/ana/tide.svg", encoding: .utf8).contains(">valid</text>"))
         #expect(FileManager.default.fileExists(atPath: site + "/badges/bo/moor.svg") == false, "a removed story's badge goes")
