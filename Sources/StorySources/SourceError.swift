@@ -32,6 +32,9 @@ public enum SourceError: Error, Sendable, CustomStringConvertible {
     /// The story was stored at the commit a catalogue pinned, and no catalogue pins it now (its
     /// keeper dropped it): it is kept as it is rather than taken at a commit nobody checked.
     case noLongerPinned(url: String, commit: String)
+    /// The catalogue that pins the story expired then: what it pins may be an old copy replayed
+    /// by a mirror, or a keeper who stopped publishing.
+    case catalogueExpired(source: String, at: Double)
     /// A file at the pinned commit is not the one the catalogue names (its SHA-256 differs).
     case hashMismatch(url: String, path: String, expected: String, actual: String)
 
@@ -59,6 +62,8 @@ public enum SourceError: Error, Sendable, CustomStringConvertible {
             return "\(url) no longer has commit \(commit.prefix(12)), the version the catalogue checked (it was force-pushed away); nothing was stored, and the keeper's next publish will name a version the host has"
         case .noLongerPinned(let url, let commit):
             return "\(url) is no longer in the catalogue that checked it (you have commit \(commit.prefix(12)), the version its keeper checked); it is kept as it is, since a newer commit is one no keeper checked"
+        case .catalogueExpired(let source, let at):
+            return "the catalogue \(source) expired (Unix time \(Int(at))): what it pins may be an old copy replayed by a mirror, or a keeper stopped publishing"
         case .hashMismatch(let url, let path, let expected, let actual):
             return "\(path) at the catalogue's commit of \(url) is not the file the catalogue checked (SHA-256 \(actual.prefix(16))…, expected \(expected.prefix(16))…); refused, nothing was stored"
         }

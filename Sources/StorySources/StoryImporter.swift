@@ -33,8 +33,8 @@ public struct StoryImporter: Sendable {
 
     /// Adds (or refreshes) the story `text` names: a folder, a story file, an https story.json
     /// or a git URL.
-    public func add(_ text: String, author: String? = nil, replace: Bool = false, unpinned: Bool = false) throws(SourceError) -> ImportResult {
-        try importStory(from: Sources.recognise(text), author: author, replace: replace, unpinned: unpinned)
+    public func add(_ text: String, author: String? = nil, replace: Bool = false, unpinned: Bool = false, allowExpired: Bool = false) throws(SourceError) -> ImportResult {
+        try importStory(from: Sources.recognise(text), author: author, replace: replace, unpinned: unpinned, allowExpired: allowExpired)
     }
 
     /// Fetches a known source again and stores what it holds now. A git repository the
@@ -43,11 +43,17 @@ public struct StoryImporter: Sendable {
     ///
     /// A story once stored at a pinned commit is never taken at an unpinned one (the catalogue
     /// dropped it after a push nobody checked, say): that throws `.noLongerPinned`, unless the
-    /// reader asks for the repository's newest commit (`unpinned`).
-    public func importStory(from source: StorySource, author: String? = nil, replace: Bool = false, unpinned: Bool = false) throws(SourceError) -> ImportResult {
+    /// reader asks for the repository's newest commit (`unpinned`). A pin of a catalogue whose
+    /// signed root has expired throws `.catalogueExpired` unless the reader accepts it.
+    public func importStory(
+        from source: StorySource, author: String? = nil, replace: Bool = false, unpinned: Bool = false, allowExpired: Bool = false
+    ) throws(SourceError) -> ImportResult {
         let fetched: FetchedStory
         let pin = source.kind == .git ? pin(for: source.location) : nil
         if let pin {
+            if !allowExpired, let inUse = try? library.catalogueInUse(), inUse.trust.expiresAt <= Date().timeIntervalSince1970 {
+                throw .catalogueExpired(source: inUse.source, at: inUse.trust.expiresAt)
+            }
             fetched = try GitSource.fetch(source.location, pinned: pin, in: context)
         } else {
             if source.kind == .git, !unpinned, let commit = try? library.pinnedCommit(location: source.location) {

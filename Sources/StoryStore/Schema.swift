@@ -271,7 +271,7 @@ enum Schema {
                     ALTER TABLE catalogue_repo ADD COLUMN languages TEXT;
                     """)
         }
-        migrator.registerMigration("v10: stories downloaded at a catalogue's pinned commit") { db in
+        migrator.registerMigration("v10: stories downloaded at a catalogue's pinned commit, the catalogue in use") { db in
             try db.execute(
                 sql: """
                     -- A git repository whose story was last stored at the commit a catalogue pinned:
@@ -282,6 +282,10 @@ enum Schema {
                         commit_id TEXT NOT NULL,
                         pinned_at REAL NOT NULL
                     ) WITHOUT ROWID;
+                    -- When a published root was last applied from this source; NULL once the
+                    -- catalogue came from elsewhere (the applied one is the catalogue in use,
+                    -- and its expiry is the one get and update honour).
+                    ALTER TABLE catalogue_trust ADD COLUMN applied_at REAL;
                     """)
         }
         return migrator

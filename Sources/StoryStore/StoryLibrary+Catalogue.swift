@@ -532,12 +532,29 @@ extension StoryLibrary {
         }
     }
 
+    /// Records what a reader accepted of a published catalogue; it becomes the catalogue in use.
     public func recordCatalogueTrust(source: String, _ trust: CatalogueTrust) throws {
         try database.write { db in
+            try db.execute(sql: "UPDATE catalogue_trust SET applied_at = NULL WHERE applied_at IS NOT NULL")
             try db.execute(
-                sql: "INSERT OR REPLACE INTO catalogue_trust (source, public_key, version, root_sha256, expires_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [source, trust.publicKey, trust.version, trust.rootSHA256, trust.expiresAt])
+                sql: "INSERT OR REPLACE INTO catalogue_trust (source, public_key, version, root_sha256, expires_at, applied_at) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [source, trust.publicKey, trust.version, trust.rootSHA256, trust.expiresAt, Self.now])
         }
+    }
+
+    /// The published root the catalogue in use came from (its source and what was accepted),
+    /// nil when the catalogue came from an authors.json or an unsigned index since.
+    public func catalogueInUse() throws -> (source: String, trust: CatalogueTrust)? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT source, public_key, version, root_sha256, expires_at FROM catalogue_trust WHERE applied_at IS NOT NULL").map {
+                ($0["source"], CatalogueTrust(publicKey: $0["public_key"], version: $0["version"], rootSHA256: $0["root_sha256"], expiresAt: $0["expires_at"]))
+            }
+        }
+    }
+
+    /// The catalogue in use now comes from no published root (authors.json, an index).
+    public func forgetCatalogueInUse() throws {
+        try database.write { db in try db.execute(sql: "UPDATE catalogue_trust SET applied_at = NULL WHERE applied_at IS NOT NULL") }
     }
 
     // MARK: HTTP cache

@@ -308,6 +308,7 @@ public enum CatalogueIndex {
         // The same bytes as the index applied last time: nothing can have changed, so nothing is
         // read again (a no-op sync of 100,000 stories costs reading and hashing the file).
         if (try? library.appliedIndexFingerprint(source: contents.displayName)) == fingerprint, let entries = try? library.indexEntries() {
+            report.verification = .unsigned
             report.authors = Set(entries.map { $0.author.lowercased() }).count
             report.items = entries.map { .init(id: "\($0.author)/\($0.repository)", url: $0.url, outcome: .unchanged, title: $0.title) }
             events(.checking(total: 0))
@@ -315,6 +316,7 @@ public enum CatalogueIndex {
         }
         let decoded = try decode(contents)
         report = try apply(decoded, options: options, library: library, events: events)
+        report.verification = .unsigned
         if decoded.rejected.isEmpty, !report.hasFailures {
             // Only a wholly usable index is remembered as applied: one with rejected entries is
             // read again next time, so its failures are reported again until they are fixed.

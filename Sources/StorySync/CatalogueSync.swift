@@ -52,17 +52,27 @@ public enum CatalogueSync {
     public static func run(
         _ options: SyncOptions, library: StoryLibrary, events: @escaping @Sendable (SyncEvent) -> Void = { _ in }
     ) throws(SyncError) -> SyncReport {
-        let contents = try GitRepository.withNetworkTimeouts(connectSeconds: options.connectSeconds, stallSeconds: options.stallSeconds) { () throws(SyncError) in
+        var contents = try GitRepository.withNetworkTimeouts(connectSeconds: options.connectSeconds, stallSeconds: options.stallSeconds) { () throws(SyncError) in
             try CatalogueSource.read(options.catalogue, library: library)
         }
         // A catalogue whose key the reader trusts (given now, or remembered for its folder) is
         // read signed whichever of its files was named: index.json, catalogue.json or a folder
         // whose signed root went missing never stand in for the signature.
         let governed = try trustGoverns(contents, options: options, library: library)
+        if !governed, !Signify.isSigned(contents.bytes), CatalogueRoot.isRoot(contents.bytes) || CatalogueIndex.isIndex(contents.bytes),
+            let signed = CatalogueRoot.signedSibling(of: contents, library: library)
+        {
+            // A published catalogue that is signed beside the file named: read signed, its key
+            // trusted on first use (said, with its fingerprint), as when catalogue.sig is named.
+            contents = signed
+        }
         if CatalogueRoot.isRoot(contents.bytes) || governed {
             return try GitRepository.withNetworkTimeouts(connectSeconds: options.connectSeconds, stallSeconds: options.stallSeconds) { () throws(SyncError) in
                 try CatalogueRoot.sync(contents, options: options, library: library, events: events)
             }
+        }
+        do { try library.forgetCatalogueInUse() } catch {
+            throw .storage(StorageProblem(.updatingLibrary, error: error, databasePath: library.location.databasePath))
         }
         if CatalogueIndex.isIndex(contents.bytes) {
             return try CatalogueIndex.sync(contents, options: options, library: library, events: events)

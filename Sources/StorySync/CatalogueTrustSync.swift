@@ -153,6 +153,8 @@ extension CatalogueRoot {
         if known?.rootSHA256 == rootHash, (try? library.appliedIndexFingerprint(source: source)) == rootHash, let entries = try? library.indexEntries() {
             // The root applied last time: nothing can have changed.
             report.fromIndex = true
+            report.catalogueVersion = root.version
+            report.verification = key.map { .signed(key: $0.fingerprint, version: root.version, expiresAt: root.expiresAt) } ?? .unsigned
             report.authors = Set(entries.map { $0.author.lowercased() }).count
             report.items = entries.map { entry in
                 let outcome: SyncReport.Outcome = entry.brokenSince.map { .broken(since: $0, reason: entry.lastError ?? "") } ?? .unchanged
@@ -204,6 +206,7 @@ extension CatalogueRoot {
         }, options: options, library: library, events: events)
         report.trustedOnFirstUse = firstUse?.fingerprint
         report.catalogueVersion = root.version
+        report.verification = key.map { .signed(key: $0.fingerprint, version: root.version, expiresAt: root.expiresAt) } ?? .unsigned
         do {
             if !rejectedAny, !report.hasFailures {
                 try library.recordAppliedIndex(source: source, fingerprint: rootHash, at: now)
@@ -236,6 +239,23 @@ extension CatalogueRoot {
         }
         guard (try? Digest.sha256Hex(bytes)) == sha256 else { throw .shardMismatch(name: name) }
         return bytes
+    }
+
+    /// The signed root beside an unsigned catalogue file, as if it had been named; nil when the
+    /// folder has none (or it cannot be read: the file named is then used as it is).
+    static func signedSibling(of contents: CatalogueSource.Contents, library: StoryLibrary) -> CatalogueSource.Contents? {
+        guard contents.location.file != signedRootFile, let bytes = try? sibling(signedRootFile, of: contents, library: library, conditional: true),
+            Signify.isSigned(bytes)
+        else { return nil }
+        let location: CatalogueSource.Location
+        let name: String
+        switch contents.location {
+        case .none: return nil
+        case .folder(let folder, _): (location, name) = (.folder(folder, file: signedRootFile), folder + "/" + signedRootFile)
+        case .web(let folder, _): (location, name) = (.web(folder, file: signedRootFile), folder + signedRootFile)
+        case .git(let url, let cache, let commit, _): (location, name) = (.git(url: url, cache: cache, commit: commit, file: signedRootFile), "\(url) \(signedRootFile)")
+        }
+        return CatalogueSource.Contents(bytes: bytes, displayName: name, location: location)
     }
 
     /// A file beside the catalogue file that was read, the same way (a path in its folder, a URL

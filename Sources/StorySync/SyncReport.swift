@@ -164,6 +164,16 @@ public struct SyncReport: Sendable {
     public var trustedOnFirstUse: String?
     /// The version of the published root applied.
     public var catalogueVersion: Int?
+    /// What was verified of a published catalogue (nil for an authors.json).
+    public var verification: Verification?
+
+    /// What a reader's sync verified of a published catalogue.
+    public enum Verification: Sendable, Equatable {
+        /// The root was signed by this key (its fingerprint), at this version, expiring then.
+        case signed(key: String, version: Int, expiresAt: Double)
+        /// An unsigned root or index: no key is trusted for this catalogue.
+        case unsigned
+    }
 
     public var hasFailures: Bool { items.contains { $0.change == .failed } || !authorFailures.isEmpty || rateLimited != nil }
     public func count(_ change: Change) -> Int { items.count { $0.change == change } }

@@ -163,6 +163,7 @@ struct Sync: ParsableCommand {
             say("warning: \(VisibleText.escape(item.id)): \(VisibleText.escape(item.detail ?? ""))")
         }
         say(Self.summary(report, seconds: Date().timeIntervalSince(started)))
+        if let verification = report.verification { say(Self.verified(verification)) }
         let broken = report.items.filter { $0.change == .broken }
         if !broken.isEmpty {
             say("Kept at their last good version:")
@@ -210,6 +211,16 @@ struct Sync: ParsableCommand {
         return line + "."
     }
 
+    /// What was verified, in one sentence: "Signed by key 5e0c…, version 7, expires …".
+    static func verified(_ verification: SyncReport.Verification) -> String {
+        switch verification {
+        case .signed(let key, let version, let expiresAt):
+            "Signed by key \(key), version \(version), expires \(SyncWords.date(expiresAt))."
+        case .unsigned:
+            "Unsigned: no key is trusted for this catalogue, so its content is taken as served (pass --trust KEEPER.pub where its keeper publishes one)."
+        }
+    }
+
     static func json(_ report: SyncReport) -> JSONValue {
         let counts = [SyncReport.Change.new, .updated, .unchanged, .recent, .notStory, .failed, .broken, .removed].map { ($0.rawValue, JSONValue.number(Double(report.count($0)))) }
         return .object([
@@ -231,6 +242,13 @@ struct Sync: ParsableCommand {
             "authors": .number(Double(report.authors + report.authorFailures.count)),
             "authorsFailed": .number(Double(report.authorFailures.count)),
             "fromIndex": .bool(report.fromIndex),
+            "verification": report.verification.map { verification -> JSONValue in
+                switch verification {
+                case .signed(let key, let version, let expiresAt):
+                    .object(["signed": .bool(true), "key": .string(key), "version": .number(Double(version)), "expiresAt": .number(expiresAt.rounded())])
+                case .unsigned: .object(["signed": .bool(false)])
+                }
+            } ?? .null,
         ])
     }
 
@@ -280,6 +298,9 @@ struct Get: ParsableCommand {
     @Argument(help: "The stories to download.")
     var stories: [String]
 
+    @Flag(help: "Take the commit an expired signed catalogue pins (it may be an old copy replayed by a mirror).")
+    var allowExpired = false
+
     @OptionGroup var library: LibraryOptions
 
     func validate() throws {
@@ -297,7 +318,7 @@ struct Get: ParsableCommand {
                     Terminal.standardError.write(
                         "cyd: note: \(VisibleText.escape(entry.id))'s upstream is broken since \(SyncWords.date(since)); you get its last good version, \(String((entry.headCommit ?? "").prefix(12)))\n")
                 }
-                let result = try importer.importStory(from: entry.source, author: entry.author)
+                let result = try importer.importStory(from: entry.source, author: entry.author, allowExpired: allowExpired)
                 let story = result.story
                 let verb = result.change == .unchanged ? "already downloaded:" : "downloaded"
                 Terminal.standardOutput.write("\(verb) \(VisibleText.escape(story.title)) (id \(story.id), \(story.chapterCount) chapters); `cyd read \(story.id)` opens it\n")
@@ -324,6 +345,9 @@ struct Update: ParsableCommand {
     @Flag(help: "Take the newest commit of a story that was downloaded at a catalogue's checked commit and that no catalogue lists now (a commit no keeper checked).")
     var unpinned = false
 
+    @Flag(help: "Take the commits an expired signed catalogue pins (they may be an old copy replayed by a mirror).")
+    var allowExpired = false
+
     @OptionGroup var library: LibraryOptions
 
     func run() throws {
@@ -334,7 +358,7 @@ struct Update: ParsableCommand {
         var counts = (updated: 0, unchanged: 0, kept: 0)
         for story in records {
             do {
-                let result = try importer.importStory(from: story.source, author: story.author, unpinned: unpinned)
+                let result = try importer.importStory(from: story.source, author: story.author, unpinned: unpinned, allowExpired: allowExpired)
                 if result.change == .unchanged {
                     counts.unchanged += 1
                 } else {
@@ -349,7 +373,7 @@ struct Update: ParsableCommand {
                     "cyd: note: \(VisibleText.escape(story.title)) (id \(story.id)) is no longer in the catalogue that checked it; it stays at \(commit.prefix(12)), the commit its keeper checked (`cyd update --unpinned \(story.id)` takes the author's newest, which no keeper checked)\n")
             } catch {
                 failures += 1
-                let reason = if case SourceError.unreadable = error { "the new version cannot be read; the old one is kept (`cyd validate` shows why)" } else { String(describing: error) }
+                let reason = if case SourceError.unreadable = error { "the new version cannot be read; the old one is kept (`cyd validate` shows why)" } else { Words.of(error) }
                 Terminal.standardError.write("cyd: cannot update \(VisibleText.escape(story.title)) (id \(story.id)): \(VisibleText.escape(reason))\n")
             }
         }

@@ -108,7 +108,7 @@ struct CatalogueCommand: ParsableCommand {
                 "rootBytes": .number(Double(result.rootBytes)), "indexBytes": .number(Double(result.indexBytes)),
                 "key": result.keyFingerprint.map { .string($0) } ?? .null,
                 "counts": .object(Dictionary(uniqueKeysWithValues: kinds.map { ($0.rawValue, JSONValue.number(Double(result.count($0)))) })),
-                "stories_changed": .array(result.items.filter { $0.change != .unchanged }.map {
+                "storiesChanged": .array(result.items.filter { $0.change != .unchanged }.map {
                     .object(["id": .string($0.id), "change": .string($0.change.rawValue), "detail": $0.detail.map { .string($0) } ?? .null])
                 }),
             ])
@@ -120,7 +120,10 @@ struct CatalogueCommand: ParsableCommand {
         /// threads, each renamed into place whole, and flushed to the disk once at the end.
         func writeReport(_ result: PublishResult, name: String, now: Double) throws {
             let rows = result.status.map(StatusWords.row)
-            let page = CatalogueReport.page(name: name, summary: "\(plural(result.stories, "story", "stories")) published; " + Self.counts(result) + ".", generated: SyncWords.date(now), rows: rows)
+            // What readers verify: the root's version, its expiry and the key that signed it.
+            let root = "Root version \(result.version), expires \(SyncWords.date(result.expiresAt)), " + (result.keyFingerprint.map { "signed by key \($0)." } ?? "not signed.")
+            let page = CatalogueReport.page(
+                name: name, summary: "\(plural(result.stories, "story", "stories")) published; " + Self.counts(result) + ". " + root, generated: SyncWords.date(now), rows: rows)
             try CatalogueRoot.write(Array(page.utf8), to: FileWriter.joined(folder, "report.html"))
             let badges = FileWriter.joined(folder, "badges")
             try CatalogueRoot.makeFolder(badges)
@@ -177,14 +180,26 @@ struct CatalogueCommand: ParsableCommand {
             let status = CatalogueStatus.of(try library.catalogue())
             let troubled = status.filter { switch $0.state { case .broken, .unreachable, .failing: true; default: false } }
             if json {
-                Terminal.standardOutput.write(JSONValue.object(["stories": .array(status.map(StatusWords.json))]).encoded + "\n")
+                // The states by the words the text uses, and totals that add up to "stories".
+                var totals: [String: JSONValue] = ["stories": .number(Double(status.count)), "good": .number(Double(status.count - troubled.count))]
+                for state in ["valid", "warnings", "broken", "unreachable", "failing", "unchecked"] { totals[state] = .number(0) }
+                for entry in status {
+                    if case .string(let state)? = StatusWords.json(entry)["state"], case .number(let count)? = totals[state] { totals[state] = .number(count + 1) }
+                }
+                Terminal.standardOutput.write(JSONValue.object(["stories": .array(status.map(StatusWords.json)), "totals": .object(totals)]).encoded + "\n")
             } else if status.isEmpty {
                 Terminal.standardOutput.write("the catalogue is empty; `cyd sync` fills it\n")
             } else {
                 let out = Terminal.standardOutput
-                for entry in status {
-                    let row = StatusWords.row(entry)
-                    var line = "\(VisibleText.escape(entry.id))  \(row.state)"
+                let rows = status.map { (id: VisibleText.escape($0.id), row: StatusWords.row($0)) }
+                // Columns aligned: the id, then the state, each padded to the widest.
+                let idWidth = rows.map(\.id.count).max() ?? 0
+                let stateWidth = rows.map(\.row.state.count).max() ?? 0
+                for (id, row) in rows {
+                    var line = id.padding(toLength: idWidth, withPad: " ", startingAt: 0) + "  " + row.state
+                    if !row.commit.isEmpty || !row.findings.isEmpty || !row.changed.isEmpty {
+                        line += String(repeating: " ", count: stateWidth - row.state.count)
+                    }
                     if !row.commit.isEmpty { line += "  at \(row.commit)" }
                     if !row.findings.isEmpty { line += "  \(row.findings)" }
                     if !row.changed.isEmpty { line += "  changed \(row.changed)" }

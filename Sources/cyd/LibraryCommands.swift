@@ -29,12 +29,15 @@ struct Add: ParsableCommand {
     @Flag(help: "Take a git repository's newest commit even though it was stored at a catalogue's checked commit and no catalogue lists it now.")
     var unpinned = false
 
+    @Flag(help: "Take the commit an expired signed catalogue pins (it may be an old copy replayed by a mirror).")
+    var allowExpired = false
+
     @OptionGroup var library: LibraryOptions
 
     func run() throws {
         let importer = try library.importer()
         do {
-            let result = try importer.add(source, replace: replace, unpinned: unpinned)
+            let result = try importer.add(source, replace: replace, unpinned: unpinned, allowExpired: allowExpired)
             let story = result.story
             let verb = switch result.change {
                 case .added: "added"
@@ -164,11 +167,29 @@ struct List: ParsableCommand {
                 "\(String(story.id).leftPadded(4))  \(VisibleText.escape(story.title))  [\(VisibleText.escape(story.rating))] \(story.chapterCount) chapters · \(where_) · endings found: \(found) of \(story.endingCount)\(Self.languagesNote(Dictionary(translations.map { ($0.language, $0.percent) }, uniquingKeysWith: { a, _ in a })))\(update)\n      \(VisibleText.escape(story.source.location))")
         }
         if available {
+            // The published root the catalogue came from, when it did: its key, version and
+            // expiry; an expired one is marked, since get and update refuse what it pins.
+            let inUse = try library.catalogueInUse()
+            let now = Date().timeIntervalSince1970
             if json {
-                Terminal.standardOutput.write(JSONValue.object(["available": .array(availableRows), "downloaded": .array(rows)]).encoded + "\n")
+                let catalogue: JSONValue = inUse.map { inUse in
+                    .object([
+                        "source": .string(inUse.source), "version": .number(Double(inUse.trust.version)),
+                        "key": inUse.trust.publicKey.flatMap { try? Signify.publicKey(Array($0.utf8)).fingerprint }.map { .string($0) } ?? .null,
+                        "expiresAt": .number(inUse.trust.expiresAt.rounded()), "expired": .bool(inUse.trust.expiresAt <= now),
+                    ])
+                } ?? .null
+                Terminal.standardOutput.write(JSONValue.object(["available": .array(availableRows), "downloaded": .array(rows), "catalogue": catalogue]).encoded + "\n")
                 return
             }
             let out = Terminal.standardOutput
+            if let inUse {
+                let key = inUse.trust.publicKey.flatMap { try? Signify.publicKey(Array($0.utf8)).fingerprint }.map { "signed by key \($0)" } ?? "unsigned"
+                let expiry = inUse.trust.expiresAt <= now
+                    ? "EXPIRED on \(SyncWords.date(inUse.trust.expiresAt)): `cyd get` and `cyd update` refuse what it pins until `cyd sync` fetches a fresh one (or --allow-expired)"
+                    : "expires \(SyncWords.date(inUse.trust.expiresAt))"
+                out.write("Catalogue: \(VisibleText.escape(inUse.source)), \(key), version \(inUse.trust.version), \(expiry)\n")
+            }
             out.write("Available (\(availableLines.count)):\n")
             out.write(availableLines.isEmpty ? "  nothing to download; `cyd sync` brings the catalogue up to date\n" : availableLines.joined(separator: "\n") + "\n")
             out.write("\nDownloaded (\(lines.count)):\n")

@@ -35,6 +35,8 @@ enum Words {
         case .library(let error): library(error)
         case .unreadable(let reports): "the story cannot be read (\(ReportTotals(reports).phrase)); run `cyd validate` on it for details"
         case .noLongerPinned: error.description + "; `--unpinned` takes the repository's newest commit, unchecked"
+        case .catalogueExpired(let source, let at):
+            "the catalogue \(source) expired on \(SyncWords.date(at)): what it pins may be an old copy replayed by a mirror, or its keeper stopped publishing; `cyd sync` fetches a fresh one, or `--allow-expired` goes on with this one"
         default: error.description
         }
     }

@@ -221,4 +221,62 @@ struct MirrorAttackTests {
         let got = try read("get", "ana/moor")
         #expect(got.standardOutput.contains("downloaded Moor ("), "the last good version: \(got.standardOutput)\(got.standardError)")
     }
+
+    @Test("a sync says what it verified: the key, the version and the expiry, or that nothing was; a signed site named by index.json is read signed, its key trusted on first use and named")
+    func saysWhatWasVerified() throws {
+        let (site, key) = try signedSite()
+        let fingerprint = try #require(try String(contentsOfFile: key, encoding: .utf8).firstMatch(of: /key ([0-9a-f]{16})/).map { String($0.output.1) })
+        let read = reader("verified")
+        let signed = try read("sync", "--catalogue", site + "/catalogue.sig", "--trust", key)
+        #expect(signed.standardOutput.contains("Signed by key \(fingerprint), version "), "\(signed.standardOutput)")
+        #expect(signed.standardOutput.contains(", expires 20"), "\(signed.standardOutput)")
+        let listed = try read("list", "--available")
+        #expect(listed.standardOutput.contains("Catalogue: \(site)/, signed by key \(fingerprint), version "), "\(listed.standardOutput)")
+        let report = try String(contentsOfFile: site + "/report.html", encoding: .utf8)
+        #expect(report.contains("Root version ") && report.contains("signed by key \(fingerprint)."), "the keeper's report says what readers verify")
+        let again = try keep("catalogue", "publish", site, "--sign", home.path("keeper-key.sec"), "--json")
+        #expect(again.standardOutput.contains(#""storiesChanged":"#) && !again.standardOutput.contains("_"), "one key style: \(again.standardOutput)")
+
+        let firstUse = reader("first-use")
+        let tofu = try firstUse("sync", "--catalogue", site + "/index.json")
+        #expect(tofu.status == 0, "\(tofu.standardError)")
+        #expect(tofu.standardError.contains("trusting the catalogue's key \(fingerprint) from now on (first use)"), "\(tofu.standardError)")
+        #expect(tofu.standardOutput.contains("Signed by key \(fingerprint)"), "\(tofu.standardOutput)")
+
+        let unsignedSite = home.path("unsigned")
+        #expect(try keep("catalogue", "publish", unsignedSite).status == 0)
+        let plain = reader("plain")
+        let unsigned = try plain("sync", "--catalogue", unsignedSite + "/index.json")
+        #expect(unsigned.standardOutput.contains("Unsigned: no key is trusted for this catalogue"), "\(unsigned.standardOutput)")
+        let json = try plain("sync", "--catalogue", unsignedSite + "/catalogue.json", "--json")
+        #expect(json.standardOutput.contains(#""verification":{"signed":false}"#), "\(json.standardOutput)")
+    }
+
+    @Test("an expired signed catalogue: get and update refuse what it pins in words, list --available marks it, --allow-expired goes on")
+    func expiredCatalogue() throws {
+        let (site, key) = try signedSite()
+        // The keeper's root expiring in a few seconds (publish takes a minute at least), signed
+        // again with the keeper's key by OpenBSD's signify.
+        var root = try String(contentsOfFile: site + "/catalogue.json", encoding: .utf8)
+        let expiry = try #require(root.firstRange(of: /"expires_at": [0-9]+/))
+        root.replaceSubrange(expiry, with: "\"expires_at\": \(Int(Date().timeIntervalSince1970) + 4)")
+        try root.write(toFile: site + "/catalogue.json", atomically: true, encoding: .utf8)
+        let resigned = try ChildProcess.run(
+            ["signify-openbsd", "-S", "-e", "-s", home.path("keeper-key.sec"), "-m", site + "/catalogue.json", "-x", site + "/catalogue.sig"], in: home.path(""))
+        #expect(resigned.status == 0, "\(resigned.standardError)")
+        let read = reader("expired")
+        #expect(try read("sync", "--catalogue", site + "/catalogue.sig", "--trust", key).status == 0)
+        #expect(try read("get", "ana/tide").status == 0)
+        Thread.sleep(forTimeInterval: 5)
+        let get = try read("get", "bo/bridge")
+        #expect(get.status != 0 && get.standardError.contains("expired on") && get.standardError.contains("--allow-expired"), "\(get.standardError)")
+        #expect(!(try read("list").standardOutput).contains("Bridge"))
+        let update = try read("update")
+        #expect(update.status != 0 && update.standardError.contains("expired on"), "\(update.standardOutput)\(update.standardError)")
+        let listed = try read("list", "--available")
+        #expect(listed.standardOutput.contains("EXPIRED on"), "\(listed.standardOutput)")
+        #expect(try read("list", "--available", "--json").standardOutput.contains(#""expired":true"#))
+        let anyway = try read("get", "bo/bridge", "--allow-expired")
+        #expect(anyway.status == 0 && anyway.standardOutput.contains("downloaded Bridge"), "\(anyway.standardError)")
+    }
 }

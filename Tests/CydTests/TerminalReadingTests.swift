@@ -290,6 +290,7 @@ struct TerminalReadingTests {
         _ = try session.waitFor("Climb after Pilot")
         try session.type("1", "Enter")
         _ = try session.waitFor("The Third Flight")
+        Thread.sleep(forTimeInterval: 0.3)
         try session.type("C-c")
         #expect(try session.exitStatus() == 0)
         let said = try session.screen()
@@ -297,6 +298,10 @@ struct TerminalReadingTests {
 
         let resumed = try Session(command: command(story))
         _ = try resumed.waitFor("The Third Flight")
+        // The heading is drawn before the prompt, and the line editor discards what was typed
+        // before it took the terminal: wait for the prompt's help line, then a moment.
+        _ = try resumed.waitFor("? help")
+        Thread.sleep(forTimeInterval: 0.3)
         try resumed.type("C-d")
         #expect(try resumed.exitStatus() == 0)
     }

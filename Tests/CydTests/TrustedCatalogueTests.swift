@@ -76,10 +76,14 @@ struct TrustedCatalogueTests {
         let validateURL = try read("validate", git.gitURL("bridge"))
         #expect(validateURL.status == 0, "a URL in the catalogue is read at the catalogue's commit: \(validateURL.standardError)")
         let status = try keep("catalogue", "status")
-        #expect(status.status == 1 && status.standardOutput.contains("bo/bridge  broken since"), "\(status.standardOutput)")
+        #expect(status.status == 1 && status.standardOutput.contains("bo/bridge    broken since"), "columns aligned to the widest id: \(status.standardOutput)")
+        let columns = Set(status.standardOutput.split(separator: "\n").filter { $0.contains("  at ") }.map { $0.distance(from: $0.startIndex, to: $0.range(of: "  at ")!.lowerBound) })
+        #expect(columns.count == 1, "the commit column starts at one place on every line: \(status.standardOutput)")
         let statusJSON = try json(try keep("catalogue", "status", "--json"))
         let states = (statusJSON["stories"] as? [[String: Any]])?.map { "\($0["id"]!)=\($0["state"]!)" }
         #expect(states == ["ana/lantern=valid", "ana/tide=valid", "bo/bridge=broken"], "\(String(describing: states))")
+        let totals = statusJSON["totals"] as? [String: Int]
+        #expect(totals?["stories"] == 3 && totals?["good"] == 2 && totals?["valid"] == 2 && totals?["broken"] == 1 && totals?["failing"] == 0, "\(String(describing: totals))")
         #expect(try String(contentsOfFile: site + "/badges/bo/bridge.svg", encoding: .utf8).contains(">broken</text>"))
         #expect(try String(contentsOfFile: site + "/badges/ana/tide.svg", encoding: .utf8).contains(">valid</text>"))
         #expect(FileManager.default.fileExists(atPath: site + "/badges/bo/moor.svg") == false, "a removed story's badge goes")
