@@ -167,6 +167,10 @@ public struct IndexedStory: Sendable, Hashable, Codable {
     /// When its upstream became broken (the entry is its last good version), and why.
     public var brokenSince: Double?
     public var brokenReason: String?
+    /// Since when the keeper could not reach its repository (the entry is the version last
+    /// checked), and why.
+    public var unreachableSince: Double?
+    public var unreachableReason: String?
     /// The languages it can be read in, with the percent translated.
     public var languages: [String: Int] = [:]
 
@@ -198,13 +202,14 @@ public final class IndexApplier {
         self.time = time
         upsert = try db.cachedStatement(sql: """
             INSERT INTO catalogue_repo (url, author, name, discovery, is_story, story_key, title, rating, summary, chapter_count,
-                head_commit, checked_at, last_error, outcome, warning, story_sha256, pictures_sha256, broken_since, changed_at, languages)
-            VALUES (?, ?, ?, 'index', 1, ?, ?, ?, ?, ?, ?, ?, ?, 'story', NULL, ?, ?, ?, ?, ?)
+                head_commit, checked_at, last_error, outcome, warning, story_sha256, pictures_sha256, broken_since, changed_at, languages, failing_since)
+            VALUES (?, ?, ?, 'index', 1, ?, ?, ?, ?, ?, ?, ?, ?, 'story', NULL, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(url) DO UPDATE SET author = excluded.author, name = excluded.name, discovery = 'index', is_story = 1,
                 story_key = excluded.story_key, title = excluded.title, rating = excluded.rating, summary = excluded.summary,
                 chapter_count = excluded.chapter_count, head_commit = excluded.head_commit, checked_at = excluded.checked_at,
                 last_error = excluded.last_error, outcome = 'story', warning = NULL, story_sha256 = excluded.story_sha256,
                 pictures_sha256 = excluded.pictures_sha256, broken_since = excluded.broken_since, languages = excluded.languages,
+                failing_since = excluded.failing_since,
                 changed_at = CASE WHEN head_commit IS excluded.head_commit THEN changed_at ELSE excluded.changed_at END
             """)
     }
@@ -248,7 +253,8 @@ public final class IndexApplier {
             let storyHash: String? = story.storySHA256.isEmpty ? nil : story.storySHA256
             if let entry = previousEntry, entry.isStory == true, entry.headCommit == story.commit, entry.author == story.author,
                 entry.repository == story.repository, entry.discovery == .index, entry.storySHA256 == storyHash, entry.pictureHashes == story.pictures,
-                entry.brokenSince == story.brokenSince, entry.lastError == story.brokenReason, entry.title == story.title,
+                entry.brokenSince == story.brokenSince, entry.lastError == (story.brokenReason ?? story.unreachableReason), entry.title == story.title,
+                entry.failingSince == story.unreachableSince,
                 entry.storyKey == story.storyKey, entry.rating == story.rating, entry.summary == story.summary, entry.chapterCount == story.chapters,
                 entry.languagePercents == story.languages
             {
@@ -257,8 +263,8 @@ public final class IndexApplier {
             }
             try upsert.execute(arguments: [
                 story.url, story.author, story.repository, story.storyKey, story.title, story.rating, story.summary, story.chapters,
-                story.commit, time, story.brokenReason, storyHash, story.pictures.isEmpty ? nil : StoredHashes.encode(story.pictures),
-                story.brokenSince, time, StoredLanguages.encode(story.languages),
+                story.commit, time, story.brokenReason ?? story.unreachableReason, storyHash, story.pictures.isEmpty ? nil : StoredHashes.encode(story.pictures),
+                story.brokenSince, time, StoredLanguages.encode(story.languages), story.unreachableSince,
             ])
         }
         return before

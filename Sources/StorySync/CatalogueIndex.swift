@@ -23,7 +23,9 @@ import Transport
 ///       "upstream": { "state": "broken", "since": 1795000000, "reason": "…" } }
 ///
 /// `commit` is the version the keeper checked and readers get; `upstream` is there only when the
-/// repository's newer commits cannot be read, and the entry is its last good version.
+/// repository's newer commits cannot be read, and the entry is its last good version ("broken"),
+/// or when the keeper could not reach the repository at all ("unreachable"), and the entry is the
+/// version last checked, which a download may not reach.
 public enum CatalogueIndex {
     public static let formatKey = "cyd_catalogue_index"
     public static let fileName = "index.json"
@@ -63,6 +65,8 @@ public enum CatalogueIndex {
         if !languages.isEmpty { members.append(("languages", .object(languages.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }))) }
         if let since = entry.brokenSince {
             members.append(("upstream", .object([("state", .string("broken")), ("since", .number(since.rounded())), ("reason", .string(entry.lastError ?? ""))])))
+        } else if let since = entry.failingSince {
+            members.append(("upstream", .object([("state", .string("unreachable")), ("since", .number(since.rounded())), ("reason", .string(entry.lastError ?? ""))])))
         }
         return .object(members)
     }
@@ -219,14 +223,21 @@ public enum CatalogueIndex {
             }
             if let node = document.member(element, "upstream") {
                 guard document.kind(node) == .object, let state = document.member(node, "state"), document.kind(state) == .string,
-                    document.string(state) == "broken", let since = document.member(node, "since"), document.kind(since) == .number,
+                    case let stateName = document.string(state), stateName == "broken" || stateName == "unreachable",
+                    let since = document.member(node, "since"), document.kind(since) == .number,
                     let time = document.number(since), time >= 0, time < 1e11
                 else {
-                    reject("\"upstream\" must be { \"state\": \"broken\", \"since\": a Unix time, \"reason\": text }")
+                    reject("\"upstream\" must be { \"state\": \"broken\" or \"unreachable\", \"since\": a Unix time, \"reason\": text }")
                     continue
                 }
-                story.brokenSince = time
-                story.brokenReason = document.member(node, "reason").flatMap { document.kind($0) == .string ? document.string($0) : nil } ?? ""
+                let reason = document.member(node, "reason").flatMap { document.kind($0) == .string ? document.string($0) : nil } ?? ""
+                if stateName == "broken" {
+                    story.brokenSince = time
+                    story.brokenReason = reason
+                } else {
+                    story.unreachableSince = time
+                    story.unreachableReason = reason
+                }
             }
             candidates.append((story, offset))
         }
@@ -381,6 +392,7 @@ public enum CatalogueIndex {
                         // count of "unchanged" must mean nothing changed.
                         var outcome: SyncReport.Outcome = previous == nil ? .new : (previous == story.commit && !changed ? .unchanged : .updated)
                         if let since = story.brokenSince { outcome = .broken(since: since, reason: story.brokenReason ?? "") }
+                        if let since = story.unreachableSince { outcome = .unreachable(since: since, reason: story.unreachableReason ?? "") }
                         var item = SyncReport.Item(id: story.id, url: story.url, outcome: outcome, title: story.title)
                         if let was = previousURL[story.id.lowercased()], was != story.url { item.warning = .moved(from: was) }
                         report.items.append(item)

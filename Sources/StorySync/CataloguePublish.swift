@@ -20,6 +20,9 @@ public struct PublishOptions: Sendable {
     /// is refused once it is older than this).
     public var expiresAfter: Double = 7 * 86400
     public var key: Signify.SecretKey?
+    /// The key signed with before `key`: a handover to `key`, signed by it, is published beside
+    /// the root, so readers who trust the old key follow to the new one once.
+    public var handoverFrom: Signify.SecretKey?
     public var now: Double = Date().timeIntervalSince1970
 
     public init() {}
@@ -38,6 +41,8 @@ public struct PublishResult: Sendable {
     public var shardsWritten = 0
     /// The signing key's number (hex), when signed.
     public var keyFingerprint: String?
+    /// The key handed over from (its fingerprint), when this publish wrote a handover.
+    public var handedOverFrom: String?
     /// Every story of the catalogue and every story of the last publish, each once: new, updated,
     /// unchanged, broken (kept at its last good version), removed or failed (never good, not published).
     public var items: [SyncReport.Item] = []
@@ -67,6 +72,9 @@ public enum CatalogueRoot {
     public static let rootFile = "catalogue.json"
     public static let signedRootFile = "catalogue.sig"
     public static let publicKeyFile = "catalogue.pub"
+    /// The keeper's new public key file, signed (embedded, as catalogue.sig is) by the old key:
+    /// `signify -V -e -p OLD.pub -x catalogue.handover -m NEW.pub` reads it.
+    public static let handoverFile = "catalogue.handover"
     public static let shardFolder = "shards"
     /// The largest root a reader accepts, and the most shards.
     static let maximumRootBytes = 1 << 20
@@ -99,12 +107,16 @@ public enum CatalogueRoot {
         result.status = CatalogueStatus.of(entries)
 
         // What the last publish in this folder offered, to say what changed.
-        let previous = previousIndex(folder)
+        let previousStories = previousStories(folder)
+        let previous = previousStories.mapValues(\.commit)
         let published = Set(stories.map(\.url))
         for entry in stories {
             let outcome: SyncReport.Outcome
             if let since = entry.brokenSince {
                 outcome = .broken(since: since, reason: entry.lastError ?? "")
+            } else if let since = entry.failingSince {
+                // Published at the version last checked, marked in the shard for readers.
+                outcome = .unreachable(since: since, reason: entry.lastError ?? "")
             } else if let commit = previous[entry.url] {
                 outcome = commit == entry.headCommit ? .unchanged : .updated
             } else {
@@ -118,7 +130,8 @@ public enum CatalogueRoot {
             }
         }
         for (url, _) in previous.sorted(by: { $0.key < $1.key }) where !published.contains(url) {
-            let id = entries.first { $0.url == url }?.id ?? url
+            // Named by its id: the catalogue may have forgotten it, the last publish has not.
+            let id = entries.first { $0.url == url }?.id ?? previousStories[url]?.id ?? url
             result.items.append(.init(id: id, url: url, outcome: .removed, title: nil))
         }
 
@@ -135,7 +148,8 @@ public enum CatalogueRoot {
             ]))
         }
         result.shards = groups.count
-        removeStaleShards(in: folder + "/" + shardFolder, keeping: Set(groups.keys))
+        // A shard removed (its last author gone, or deleted by hand and not needed) is a change too.
+        result.shardsWritten += removeStaleShards(in: folder + "/" + shardFolder, keeping: Set(groups.keys))
         let index = CatalogueIndex.entriesFile(key: CatalogueIndex.formatKey, header: [("generated_at", .number(options.now.rounded(.down)))], entries: stories)
         _ = try writeIfChanged(index, to: folder + "/" + CatalogueIndex.fileName)
         result.indexBytes = index.count
@@ -170,6 +184,20 @@ public enum CatalogueRoot {
                 signed = try Signify.embed(root, signedWith: key, comment: "verify with \(publicKeyFile) (key \(key.publicKey.fingerprint))")
             } catch {
                 throw .unavailable(source: folder, reason: "the root cannot be signed: \(SyncWords.trust(.signature(error)))")
+            }
+            if let old = options.handoverFrom, old.publicKey.fingerprint != key.publicKey.fingerprint {
+                // Written before the root that the new key signs, so a reader who meets that
+                // root can already find the way to it.
+                let handover: [UInt8]
+                do {
+                    handover = try Signify.embed(
+                        key.publicKey.file(comment: "\(options.name) catalogue public key"), signedWith: old,
+                        comment: "handover from key \(old.publicKey.fingerprint) to key \(key.publicKey.fingerprint)")
+                } catch {
+                    throw .unavailable(source: folder, reason: "the handover cannot be signed: \(SyncWords.trust(.signature(error)))")
+                }
+                try write(handover, to: folder + "/" + handoverFile)
+                result.handedOverFrom = old.publicKey.fingerprint
             }
             try write(key.publicKey.file(comment: "\(options.name) catalogue public key"), to: folder + "/" + publicKeyFile)
             try write(signed, to: folder + "/" + signedRootFile)
@@ -212,21 +240,28 @@ public enum CatalogueRoot {
     }
 
     /// Removes shard files (only names like "3f.json") that the new root does not list.
-    static func removeStaleShards(in folder: String, keeping names: Set<String>) {
-        guard let listing = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+    /// Removes the shards no longer named; how many it removed.
+    @discardableResult
+    static func removeStaleShards(in folder: String, keeping names: Set<String>) -> Int {
+        guard let listing = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
+        var removed = 0
         for file in listing where file.hasSuffix(".json") {
             let name = String(file.dropLast(5))
-            if isShardName(name), !names.contains(name) { unlink(folder + "/" + file) }
+            if isShardName(name), !names.contains(name), unlink(folder + "/" + file) == 0 { removed += 1 }
         }
+        return removed
     }
 
     /// The commits of the index last published in the folder, by URL (empty when there is none).
-    static func previousIndex(_ folder: String) -> [String: String] {
+    static func previousIndex(_ folder: String) -> [String: String] { previousStories(folder).mapValues(\.commit) }
+
+    /// The stories of the index last published in the folder, by URL: their commit and id.
+    static func previousStories(_ folder: String) -> [String: (commit: String, id: String)] {
         let path = folder + "/" + CatalogueIndex.fileName
         guard let bytes = try? LocalFile.read(path, limit: CatalogueSource.maximumBytes),
             let decoded = try? CatalogueIndex.decode(CatalogueSource.Contents(bytes: bytes, displayName: path))
         else { return [:] }
-        return Dictionary(decoded.stories.map { ($0.url, $0.commit) }, uniquingKeysWith: { first, _ in first })
+        return Dictionary(decoded.stories.map { ($0.url, ($0.commit, $0.id)) }, uniquingKeysWith: { first, _ in first })
     }
 
     static func previousRootVersion(_ folder: String) -> Int? {

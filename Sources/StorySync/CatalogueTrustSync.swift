@@ -129,6 +129,7 @@ extension CatalogueRoot {
         }
         var message = signed
         var firstUse: Signify.PublicKey?
+        var handedOver: (from: String, to: String)?
         if Signify.isSigned(signed) {
             if key == nil {
                 guard let bytes = try? sibling(publicKeyFile, of: contents, library: library, conditional: false),
@@ -137,8 +138,21 @@ extension CatalogueRoot {
                 key = published
                 firstUse = published
             }
-            guard let key else { throw refuse(.noKey) }
-            do { message = try Signify.verifyEmbedded(signed, key: key) } catch { throw refuse(.signature(error)) }
+            guard let trusted = key else { throw refuse(.noKey) }
+            do {
+                message = try Signify.verifyEmbedded(signed, key: trusted)
+            } catch .wrongKey(let signedBy, let trustedPrint) {
+                // Signed by another key: followed only through a handover that the trusted key
+                // signed, naming the key that signed the root.
+                guard let next = handover(to: signedBy, from: trusted, of: contents, library: library),
+                    let verified = try? Signify.verifyEmbedded(signed, key: next)
+                else { throw refuse(.signature(.wrongKey(signedBy: signedBy, trusted: trustedPrint))) }
+                message = verified
+                key = next
+                handedOver = (from: trusted.fingerprint, to: next.fingerprint)
+            } catch {
+                throw refuse(.signature(error))
+            }
         }
         let rootHash = try hash(message)
         let now = Date().timeIntervalSince1970
@@ -205,6 +219,7 @@ extension CatalogueRoot {
             return part
         }, options: options, library: library, events: events)
         report.trustedOnFirstUse = firstUse?.fingerprint
+        report.handedOver = handedOver
         report.catalogueVersion = root.version
         report.verification = key.map { .signed(key: $0.fingerprint, version: root.version, expiresAt: root.expiresAt) } ?? .unsigned
         do {
@@ -239,6 +254,15 @@ extension CatalogueRoot {
         }
         guard (try? Digest.sha256Hex(bytes)) == sha256 else { throw .shardMismatch(name: name) }
         return bytes
+    }
+
+    /// The key a handover beside the root hands over to, when the trusted key signed it and it
+    /// names the key `signedBy` (nil otherwise: no handover, another key's, or a different key).
+    static func handover(to signedBy: String, from trusted: Signify.PublicKey, of contents: CatalogueSource.Contents, library: StoryLibrary) -> Signify.PublicKey? {
+        guard let bytes = try? sibling(handoverFile, of: contents, library: library, conditional: false),
+            let file = try? Signify.verifyEmbedded(bytes, key: trusted), let next = try? Signify.publicKey(file), next.fingerprint == signedBy
+        else { return nil }
+        return next
     }
 
     /// The signed root beside an unsigned catalogue file, as if it had been named; nil when the

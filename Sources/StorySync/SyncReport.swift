@@ -28,6 +28,9 @@ public struct SyncReport: Sendable {
         case broken
         /// In the catalogue at the last sync, gone now (each is named).
         case removed
+        /// Its repository cannot be reached (gone, or its host down): still offered at the
+        /// version last checked, marked, so readers are told before they try.
+        case unreachable
     }
 
     public enum Outcome: Sendable, Equatable {
@@ -37,10 +40,13 @@ public struct SyncReport: Sendable {
         /// Upstream broken since (Unix time), why; the last good version is kept and offered.
         case broken(since: Double, reason: String)
         case removed
+        /// Unreachable since (Unix time), why; the version last checked stays offered, marked.
+        case unreachable(since: Double, reason: String)
 
         public var change: Change {
             switch self {
             case .broken: .broken
+            case .unreachable: .unreachable
             case .removed: .removed
             case .new: .new
             case .updated: .updated
@@ -136,6 +142,7 @@ public struct SyncReport: Sendable {
             case .failed(let failure): SyncWords.failure(failure)
             case .broken(let since, let reason): SyncWords.broken(since: since, reason: reason)
             case .removed: "no longer in the catalogue"
+            case .unreachable(let since, let reason): SyncWords.unreachable(since: since, reason: reason)
             default: warning.map(SyncWords.warning)
             }
         }
@@ -164,6 +171,8 @@ public struct SyncReport: Sendable {
     public var trustedOnFirstUse: String?
     /// The version of the published root applied.
     public var catalogueVersion: Int?
+    /// The keys of a handover followed by this sync: from the key trusted before to the new one.
+    public var handedOver: (from: String, to: String)?
     /// What was verified of a published catalogue (nil for an authors.json).
     public var verification: Verification?
 
@@ -193,7 +202,9 @@ public enum SyncWords {
         switch failure {
         case .invalidStory(let findings):
             let first = findings.first.map { "\($0)" } ?? "no readable chapters"
-            return "invalid story (not offered): \(first)\(findings.count > 1 ? " and \(findings.count - 1) more" : "")"
+            // Whether it is offered is said where it is known (a story that was good keeps its
+            // last good version on offer): the reason says only what is wrong.
+            return "invalid story: \(first)\(findings.count > 1 ? " and \(findings.count - 1) more" : "")"
         case .noStoryFile: return "no story.json at the root of the default branch (authors.json lists it as a story)"
         case .transport(let failure): return failure.description
         case .gitHub(let failure): return failure.description
@@ -201,6 +212,10 @@ public enum SyncWords {
         case .invalidIndexEntry(let finding): return "the index entry cannot be used (not offered): \(finding)"
         case .lastCheck(let reason): return "not published: \(reason)"
         }
+    }
+
+    public static func unreachable(since: Double, reason: String) -> String {
+        "unreachable since \(date(since)); offered at the version last checked, which a download may not reach: \(reason)"
     }
 
     public static func broken(since: Double, reason: String) -> String {

@@ -55,7 +55,7 @@ package final class SyncDisplay: @unchecked Sendable {
         case .new: return "new      \(id)\(title)"
         case .updated: return "updated  \(id)\(title)"
         case .removed: return "removed  \(id)\(title)"
-        case .failed, .broken: return nil  // printed once, in the list at the end
+        case .failed, .broken, .unreachable: return nil  // printed once, in the list at the end
         case .unchanged, .recent, .notStory:
             return verbose ? "\(item.change.rawValue.padding(8)) \(id)\(title)" : nil
         }

@@ -131,6 +131,8 @@ struct Sync: ParsableCommand {
                 let hint = switch failure {
                 case .noKey: " (pass --trust with the keeper's public key, a .pub file)"
                 case .keyChanged: "; if the keeper really changed keys, run again with --trust NEW.pub --replace-key"
+                case .signature(.wrongKey):
+                    "; if the keeper changed keys, their catalogue carries a handover signed by the old key (`cyd catalogue publish --sign NEW.sec --handover-from OLD.sec`) and cyd follows it; without one, get the new key from the keeper and run again with --trust NEW.pub --replace-key"
                 case .notSigned: "; name the catalogue's catalogue.sig"
                 default: ""
                 }
@@ -147,6 +149,9 @@ struct Sync: ParsableCommand {
             }
         }
         display.finish()
+        if let handover = report.handedOver {
+            Terminal.standardError.write("cyd: the keeper handed over from key \(handover.from) to key \(handover.to) (a handover signed by \(handover.from)); trusting \(handover.to) from now on\n")
+        }
         if let key = report.trustedOnFirstUse {
             Terminal.standardError.write("cyd: trusting the catalogue's key \(key) from now on (first use); compare it with the one its keeper publishes, or pass --trust\n")
         }
@@ -168,6 +173,11 @@ struct Sync: ParsableCommand {
         if !broken.isEmpty {
             say("Kept at their last good version:")
             for item in broken { say("  \(VisibleText.escape(item.id)): \(VisibleText.escape(item.detail ?? ""))", indent: "      ") }
+        }
+        let unreachable = report.items.filter { $0.change == .unreachable }
+        if !unreachable.isEmpty {
+            say("Unreachable (the keeper's last checks failed):")
+            for item in unreachable { say("  \(VisibleText.escape(item.id)): \(VisibleText.escape(item.detail ?? ""))", indent: "      ") }
         }
         let failures = report.items.filter { $0.change == .failed }
         if !failures.isEmpty || !report.authorFailures.isEmpty {
@@ -202,6 +212,7 @@ struct Sync: ParsableCommand {
             parts.append("\(removed.count) removed (\(removed.prefix(5).map { VisibleText.escape($0.id) }.joined(separator: ", "))\(removed.count > 5 ? ", …" : ""))")
         }
         if report.count(.broken) > 0 { parts.append("\(report.count(.broken)) broken (kept at their last good version)") }
+        if report.count(.unreachable) > 0 { parts.append("\(report.count(.unreachable)) unreachable (offered at the version last checked)") }
         parts.append("\(report.count(.failed)) failed")
         let authors = report.authors + report.authorFailures.count
         var line = "Synced \(plural(report.items.count - removed.count, "repository", "repositories")) of \(plural(authors, "author"))"
@@ -222,7 +233,7 @@ struct Sync: ParsableCommand {
     }
 
     static func json(_ report: SyncReport) -> JSONValue {
-        let counts = [SyncReport.Change.new, .updated, .unchanged, .recent, .notStory, .failed, .broken, .removed].map { ($0.rawValue, JSONValue.number(Double(report.count($0)))) }
+        let counts = [SyncReport.Change.new, .updated, .unchanged, .recent, .notStory, .failed, .broken, .removed, .unreachable].map { ($0.rawValue, JSONValue.number(Double(report.count($0)))) }
         return .object([
             "repositories": .array(report.items.map { item in
                 .object([
@@ -317,6 +328,10 @@ struct Get: ParsableCommand {
                 if let since = entry.brokenSince {
                     Terminal.standardError.write(
                         "cyd: note: \(VisibleText.escape(entry.id))'s upstream is broken since \(SyncWords.date(since)); you get its last good version, \(String((entry.headCommit ?? "").prefix(12)))\n")
+                } else if let since = entry.failingSince {
+                    // Said first: the download that follows may fail for the same reason.
+                    Terminal.standardError.write(
+                        "cyd: note: \(VisibleText.escape(entry.id))'s repository has been unreachable since \(SyncWords.date(since)) (\(VisibleText.escape(entry.lastError ?? "its last checks failed"))); trying it anyway\n")
                 }
                 let result = try importer.importStory(from: entry.source, author: entry.author, allowExpired: allowExpired)
                 let story = result.story

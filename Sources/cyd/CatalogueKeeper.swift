@@ -44,6 +44,11 @@ struct CatalogueCommand: ParsableCommand {
         @Option(help: ArgumentHelp("Sign with this secret key (from `cyd catalogue keygen`, or `signify -G -n`).", valueName: "key.sec"))
         var sign: String?
 
+        @Option(help: ArgumentHelp(
+            "Hand over from this old secret key to the one given with --sign: catalogue.handover (the new public key, signed by the old one) lets readers who trust the old key follow once.",
+            valueName: "old.sec"))
+        var handoverFrom: String?
+
         @Option(help: "The catalogue's name, shown to readers and in the report.")
         var name = "catalogue"
 
@@ -64,12 +69,17 @@ struct CatalogueCommand: ParsableCommand {
             var options = PublishOptions()
             options.name = name
             options.expiresAfter = Sync.seconds(expires) ?? options.expiresAfter
-            if let sign {
+            func secretKey(_ path: String) throws -> Signify.SecretKey {
                 let bytes: [UInt8]
-                do { bytes = try LocalFile.read(sign, limit: 4096) } catch { throw CLIError("cannot read the secret key \(VisibleText.escape(sign)): \(VisibleText.escape(String(describing: error)))") }
-                do { options.key = try Signify.secretKey(bytes) } catch {
-                    throw CLIError("\(VisibleText.escape(sign)) is not a usable secret key: \(VisibleText.escape(SyncWords.trust(.signature(error)))) (make one with `cyd catalogue keygen`, or `signify -G -n`)")
+                do { bytes = try LocalFile.read(path, limit: 4096) } catch { throw CLIError("cannot read the secret key \(VisibleText.escape(path)): \(VisibleText.escape(String(describing: error)))") }
+                do { return try Signify.secretKey(bytes) } catch {
+                    throw CLIError("\(VisibleText.escape(path)) is not a usable secret key: \(VisibleText.escape(SyncWords.trust(.signature(error)))) (make one with `cyd catalogue keygen`, or `signify -G -n`)")
                 }
+            }
+            if let sign { options.key = try secretKey(sign) }
+            if let handoverFrom {
+                guard options.key != nil else { throw CLIError("--handover-from hands over to the key given with --sign; give both") }
+                options.handoverFrom = try secretKey(handoverFrom)
             }
             let result: PublishResult
             do {
@@ -88,20 +98,26 @@ struct CatalogueCommand: ParsableCommand {
             out.write("version \(result.version), \(plural(result.shards, "shard")) (\(result.shardsWritten) changed), root \(result.rootBytes) bytes")
             out.write(result.keyFingerprint.map { ", signed by key \($0)" } ?? ", not signed")
             out.write("; expires \(SyncWords.date(result.expiresAt))\n")
+            if let old = result.handedOverFrom, let new = result.keyFingerprint {
+                out.write("  handed over from key \(old) to key \(new) (\(CatalogueRoot.handoverFile), signed by the old key): readers who trust \(old) follow once; keep publishing it until they have\n")
+            }
             out.write("  " + Self.counts(result) + "\n")
-            for item in result.items where item.change == .removed || item.change == .broken || item.change == .failed {
+            for item in result.items where item.change == .removed || item.change == .broken || item.change == .unreachable || item.change == .failed {
                 TextLayout.write("  \(item.change.rawValue) \(VisibleText.escape(item.id)): \(VisibleText.escape(item.detail ?? ""))", to: out, indent: "      ")
             }
             out.write("  readers: cyd sync --catalogue URL/\(result.keyFingerprint == nil ? CatalogueRoot.rootFile : CatalogueRoot.signedRootFile); report: \(VisibleText.escape(FileWriter.joined(folder, "report.html"))) (\(VisibleText.escape(root)))\n")
         }
 
         static func counts(_ result: PublishResult) -> String {
-            let kinds: [(SyncReport.Change, String)] = [(.new, "new"), (.updated, "updated"), (.unchanged, "unchanged"), (.broken, "broken (kept at last good)"), (.removed, "removed"), (.failed, "failed (not published)")]
+            let kinds: [(SyncReport.Change, String)] = [
+                (.new, "new"), (.updated, "updated"), (.unchanged, "unchanged"), (.broken, "broken (kept at last good)"),
+                (.unreachable, "unreachable (marked, at the version last checked)"), (.removed, "removed"), (.failed, "failed (not published)"),
+            ]
             return kinds.map { "\(result.count($0.0)) \($0.1)" }.joined(separator: ", ")
         }
 
         static func json(_ result: PublishResult) -> JSONValue {
-            let kinds: [SyncReport.Change] = [.new, .updated, .unchanged, .broken, .removed, .failed]
+            let kinds: [SyncReport.Change] = [.new, .updated, .unchanged, .broken, .unreachable, .removed, .failed]
             return .object([
                 "version": .number(Double(result.version)), "expiresAt": .number(result.expiresAt), "stories": .number(Double(result.stories)),
                 "authors": .number(Double(result.authors)), "shards": .number(Double(result.shards)), "shardsWritten": .number(Double(result.shardsWritten)),
@@ -158,7 +174,11 @@ struct CatalogueCommand: ParsableCommand {
             AtomicFile.syncFileSystem(of: badges)
             // Badges of stories no longer listed are removed; nothing else is touched.
             let kept = Set(current.map(\.0))
-            for path in previous.keys where !kept.contains(path) && Sources.isSafe(path) { unlink(badges + "/" + path) }
+            for path in previous.keys where !kept.contains(path) && Sources.isSafe(path) {
+                unlink(badges + "/" + path)
+                // The author's folder goes with their last badge (rmdir leaves a folder that holds any).
+                if let slash = path.lastIndex(of: "/") { rmdir(badges + "/" + String(path[..<slash])) }
+            }
             var manifest: [UInt8] = []
             JSONValue.object(current).write(to: &manifest)
             try CatalogueRoot.write(manifest, to: manifestPath)

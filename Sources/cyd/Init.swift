@@ -208,7 +208,9 @@ struct Init: ParsableCommand {
         # authors.json, publishes the catalogue (catalogue.json, its shards, index.json for older
         # readers, report.html and a badge per story), signs it with the CYD_CATALOGUE_KEY secret
         # (the text of a key from `cyd catalogue keygen`), and deploys it to GitHub Pages. The synced
-        # library is cached between runs, so a run asks only about what changed. Readers:
+        # library and the published site are cached between runs, so a run asks only about what
+        # changed, and each publish starts from the last one: its counts say what changed since,
+        # removed stories are named, unchanged files keep their ETags. Readers:
         #   cyd sync --catalogue https://OWNER.github.io/REPOSITORY/catalogue.sig --trust keeper.pub
         name: catalogue
         on:
@@ -238,9 +240,11 @@ struct Init: ParsableCommand {
                   path: authors.json
               - uses: actions/cache@v4
                 with:
-                  path: .cyd-library
-                  key: cyd-library-${{ github.run_id }}
-                  restore-keys: cyd-library-
+                  path: |
+                    .cyd-library
+                    _site
+                  key: cyd-catalogue-${{ github.run_id }}
+                  restore-keys: cyd-catalogue-
               # A failing repository is reported (and kept at its last good version); the catalogue
               # is still published.
               - run: cyd sync --catalogue authors.json || echo "some repositories failed; see above"

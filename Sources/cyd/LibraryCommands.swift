@@ -136,12 +136,14 @@ struct List: ParsableCommand {
                     "commit": entry.headCommit.map { .string($0) } ?? .null,
                     "checkedAt": entry.checkedAt.map { .number($0.rounded()) } ?? .null,
                     "lastError": entry.lastError.map { .string($0) } ?? .null,
+                    "unreachableSince": entry.failingSince.map { .number($0.rounded()) } ?? .null,
                     "downloaded": .bool(local != nil), "libraryId": local.map { .number(Double($0.id)) } ?? .null,
                     "updateAvailable": .bool(updateAvailable),
                     "languages": .object(entry.languagePercents.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }),
                 ]))
                 let note = local.map { " · downloaded as \($0.id), update available (`cyd update \($0.id)`)" } ?? ""
-                let stale = entry.lastError.map { " · last check failed: \(VisibleText.escape($0))" } ?? ""
+                let stale = entry.failingSince.map { " · unreachable since \(SyncWords.date($0))" + (entry.lastError.map { ": \(VisibleText.escape($0))" } ?? "") }
+                    ?? entry.lastError.map { " · last check failed: \(VisibleText.escape($0))" } ?? ""
                 availableLines.append(
                     "  \(VisibleText.escape(entry.id))  \(VisibleText.escape(entry.title ?? ""))  [\(VisibleText.escape(entry.rating ?? ""))] \(entry.chapterCount ?? 0) chapters · by \(VisibleText.escape(entry.author))\(Self.languagesNote(entry.languagePercents))\(note)\(stale)\n      \(VisibleText.escape(entry.summary ?? ""))")
             }

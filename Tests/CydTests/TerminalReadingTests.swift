@@ -206,7 +206,9 @@ struct TerminalReadingTests {
         let lines = try session.screen().split(separator: "\n")
         let report = lines.prefix { !$0.hasPrefix("[exited") }
         #expect(report.first?.hasPrefix("Synced 2 repositories of 2 authors") == true, "\(lines)")
-        #expect(report.count >= 2 && report.dropFirst().allSatisfy { $0.hasPrefix("    ") }, "\(lines)")
+        // Two paragraphs (the summary, then what was verified), each wrapped with its
+        // continuations indented.
+        #expect(report.count >= 4 && report.filter { !$0.hasPrefix("    ") }.map { String($0.prefix(8)) } == ["Synced 2", "Unsigned"], "\(lines)")
         #expect(report.allSatisfy { $0.count <= 40 }, "\(lines)")
         #expect(report.joined(separator: " ").contains("2 new"), "\(lines)")
     }

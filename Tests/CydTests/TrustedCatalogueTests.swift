@@ -42,7 +42,7 @@ struct TrustedCatalogueTests {
         let site = home.path("site")
         let first = try keep("catalogue", "publish", site, "--json")
         #expect(first.status == 0, "\(first.standardError)")
-        #expect((try json(first)["counts"] as? [String: Int]) == ["new": 4, "updated": 0, "unchanged": 0, "broken": 0, "removed": 0, "failed": 0])
+        #expect((try json(first)["counts"] as? [String: Int]) == ["new": 4, "updated": 0, "unchanged": 0, "broken": 0, "unreachable": 0, "removed": 0, "failed": 0])
         let synced = try read("sync", "--catalogue", site + "/catalogue.json", "--json")
         #expect((try json(synced)["counts"] as? [String: Int])?["new"] == 4, "\(synced.standardOutput)")
 
@@ -60,7 +60,7 @@ struct TrustedCatalogueTests {
         #expect(keeperSync.standardOutput.contains("1 updated, 1 unchanged, 1 removed (bo/moor), 1 broken (kept at their last good version), 0 failed"), "\(keeperSync.standardOutput)")
         #expect(keeperSync.standardOutput.contains("Kept at their last good version:\n  bo/bridge: upstream broken since "), "\(keeperSync.standardOutput)")
         let second = try keep("catalogue", "publish", site, "--json")
-        #expect((try json(second)["counts"] as? [String: Int]) == ["new": 0, "updated": 1, "unchanged": 1, "broken": 1, "removed": 1, "failed": 0], "\(second.standardOutput)")
+        #expect((try json(second)["counts"] as? [String: Int]) == ["new": 0, "updated": 1, "unchanged": 1, "broken": 1, "unreachable": 0, "removed": 1, "failed": 0], "\(second.standardOutput)")
         let index = try String(contentsOfFile: site + "/index.json", encoding: .utf8)
         #expect(index.contains("\"repository\":\"bridge\"") && index.contains("\"state\":\"broken\""), "the broken story keeps its last good entry, marked")
 
@@ -264,7 +264,8 @@ struct TrustedCatalogueTests {
                 import json, sys, ruamel.yaml as y
                 w = y.YAML(typ='safe').load(open(sys.argv[1]))
                 steps = w['jobs']['publish']['steps']
-                print(json.dumps({'cron': [c['cron'] for c in w['on']['schedule']], 'pages': w['permissions']['pages'],
+                cache = [s['with']['path'].split() for s in steps if s.get('uses', '').startswith('actions/cache@')]
+                print(json.dumps({'cron': [c['cron'] for c in w['on']['schedule']], 'pages': w['permissions']['pages'], 'cached': cache[0] if cache else [],
                   'run': [s['run'] for s in steps if 'run' in s], 'uses': [s['uses'] for s in steps if 'uses' in s] + [s['uses'] for s in w['jobs']['deploy']['steps']]}))
                 """, folder + "/.github/workflows/catalogue.yml"])
         #expect(parsed.status == 0, "\(parsed.standardError)")
@@ -272,22 +273,44 @@ struct TrustedCatalogueTests {
         #expect(workflow["cron"] as? [String] == ["17 */6 * * *"] && workflow["pages"] as? String == "write")
         let uses = workflow["uses"] as? [String] ?? []
         #expect(uses.contains("actions/upload-pages-artifact@v3") && uses.contains("actions/deploy-pages@v4") && uses.contains("actions/cache@v4"), "\(uses)")
-        // The run steps, as the runner runs them (bash -e), with cyd on PATH and the key as the secret.
+        let cached = workflow["cached"] as? [String] ?? []
+        #expect(cached.contains(".cyd-library") && cached.contains("_site"), "the library and the published site are kept between runs: \(cached)")
+        // The run steps, as the runner runs them (bash -e), with cyd on PATH and the key as the
+        // secret: twice, each run in a fresh checkout given only what the cache step restores.
         #expect(try Command.cyd(["catalogue", "keygen", home.path("keeper")]).status == 0)
         let key = try String(contentsOfFile: home.path("keeper.sec"), encoding: .utf8).trimmingCharacters(in: .newlines)
         let temporary = home.path("runner")
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
-        for step in workflow["run"] as? [String] ?? [] {
-            let ran = try ChildProcess.run(["bash", "-e", "-c", step], in: folder, environment: [
-                "PATH": Command.cyd.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
-                "CYD_HOME": folder + "/.cyd-library", "KEY": key, "RUNNER_TEMP": temporary, "GITHUB_API_URL": "http://127.0.0.1:9",
-            ])
-            #expect(ran.status == 0, "\(step): \(ran.standardError)")
+        func runSteps(in checkout: String) throws -> String {
+            var output = ""
+            for step in workflow["run"] as? [String] ?? [] {
+                let ran = try ChildProcess.run(["bash", "-e", "-c", step], in: checkout, environment: [
+                    "PATH": Command.cyd.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
+                    "CYD_HOME": checkout + "/.cyd-library", "KEY": key, "RUNNER_TEMP": temporary, "GITHUB_API_URL": "http://127.0.0.1:9",
+                ])
+                #expect(ran.status == 0, "\(step): \(ran.standardError)")
+                output += ran.standardOutput
+            }
+            return output
         }
+        let firstRun = try runSteps(in: folder)
+        #expect(firstRun.contains("1 new, 0 updated, 0 unchanged"), "\(firstRun)")
         #expect(FileManager.default.fileExists(atPath: folder + "/_site/catalogue.sig") && FileManager.default.fileExists(atPath: folder + "/_site/report.html"))
         #expect(FileManager.default.fileExists(atPath: temporary + "/keeper.sec") == false, "the key does not outlive the step")
         let synced = try read("sync", "--catalogue", folder + "/_site/catalogue.sig", "--trust", home.path("keeper.pub"))
         #expect(synced.status == 0 && synced.standardOutput.contains("1 new"), "\(synced.standardOutput)\(synced.standardError)")
+
+        // The second run: a fresh checkout, the cached paths restored, an author who left.
+        let second = home.path("checkout-2")
+        try FileManager.default.createDirectory(atPath: second, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: folder + "/.github", toPath: second + "/.github")
+        for path in cached { try FileManager.default.copyItem(atPath: folder + "/" + path, toPath: second + "/" + path) }
+        try git.publish("moor", files: ["story.json": Self.story("Moor"), "README.md": Self.readme])
+        try Data(#"{ "authors": [ { "name": "bo", "repos": ["\#(git.gitURL("moor"))"] } ] }"#.utf8).write(to: URL(fileURLWithPath: second + "/authors.json"))
+        let secondRun = try runSteps(in: second)
+        #expect(secondRun.contains("1 new, 0 updated, 0 unchanged") && secondRun.contains("1 removed") && secondRun.contains("removed ana/tide"), "\(secondRun)")
+        let third = try runSteps(in: second)
+        #expect(third.contains("0 new, 0 updated, 1 unchanged"), "a run with nothing new says so: \(third)")
     }
 
     @Test("report.html and the badges in Chromium with scripts off: axe-core finds nothing in light and dark, a hostile title is shown as written")
