@@ -92,8 +92,12 @@ since() { tail -n +"$(($1 + 1))" "$work/access.log" | awk '{ n++; b += $2; s[$1]
 m=$(mark)
 gtime "$cyd" sync --library "$work/reader" --catalogue "$base/catalogue.sig" --trust "$pub" >/dev/null
 first_s=$(seconds); first_mb=$(peak_mb); first_traffic=$(since "$m")
+# The one-file index as an older site serves it: index.json alone (beside a signed root, cyd
+# reads the signed root instead, whichever file is named).
+mkdir -p "$work/www/legacy"
+cp "$work/www/site/index.json" "$work/www/legacy/index.json"
 m=$(mark)
-gtime "$cyd" sync --library "$work/legacy" --catalogue "$base/index.json" >/dev/null
+gtime "$cyd" sync --library "$work/legacy" --catalogue "http://127.0.0.1:$port/legacy/index.json" >/dev/null
 legacy_s=$(seconds); legacy_mb=$(peak_mb); legacy_traffic=$(since "$m")
 m=$(mark)
 gtime "$cyd" sync --library "$work/reader" --catalogue "$base/catalogue.sig" >/dev/null

@@ -132,8 +132,11 @@ struct CatalogueCommand: ParsableCommand {
 
         /// report.html and a badge per story. Which badge each story has is kept in
         /// badges/.cyd-badges.json, so a publish writes only the badges that changed (and removes
-        /// those of stories gone) without reading 100,000 files; new badges are written by two
-        /// threads, each renamed into place whole, and flushed to the disk once at the end.
+        /// those of stories gone) without reading 100,000 files. A catalogue has a handful of
+        /// distinct badges ("valid", "2 warnings", "broken"): each is written once, as
+        /// badges/.cyd-badge-HASH.svg, and every story's badge is a hard link to it, placed whole
+        /// (a link to a new name renamed over the old one), so a fresh publish of 100,000 stories
+        /// makes 100,000 directory entries rather than 100,000 files to write and flush.
         func writeReport(_ result: PublishResult, name: String, now: Double) throws {
             let rows = result.status.map(StatusWords.row)
             // What readers verify: the root's version, its expiry and the key that signed it.
@@ -149,7 +152,11 @@ struct CatalogueCommand: ParsableCommand {
                 for (path, message) in members { if let message = message.string { previous[path] = message } }
             }
             var current: [(String, JSONValue)] = []
-            var toWrite: [(path: String, bytes: [UInt8])] = []
+            // Each story's badge path and which distinct badge it shows (an index into `drawn`):
+            // a catalogue has a handful, drawn once each.
+            var toWrite: [(path: String, badge: Int)] = []
+            var drawn: [[UInt8]] = []
+            var drawnIndex: [String: Int] = [:]
             var folders = Set<String>()
             for (status, row) in zip(result.status, rows) {
                 let parts = status.id.split(separator: "/", maxSplits: 1).map(String.init)
@@ -160,18 +167,49 @@ struct CatalogueCommand: ParsableCommand {
                 current.append((relative, .string(message)))
                 if previous[relative] == message, FileStatus(badges + "/" + relative) != nil { continue }
                 folders.insert(parts[0])
-                toWrite.append((badges + "/" + relative, Array(CatalogueReport.badge(message: message, tone: row.tone).utf8)))
+                let key = "\(message)\u{0}\(row.tone)"
+                let badge = drawnIndex[key] ?? {
+                    drawn.append(Array(CatalogueReport.badge(message: message, tone: row.tone).utf8))
+                    drawnIndex[key] = drawn.count - 1
+                    return drawn.count - 1
+                }()
+                toWrite.append((badges + "/" + relative, badge))
             }
             for author in folders.sorted() { try CatalogueRoot.makeFolder(badges + "/" + author) }
+            // Each distinct badge once (once per 50,000 links: a file system allows only so many
+            // names for one file, ext4 65,000), then a link to it for each story.
+            var sources: [String] = []
+            var uses = [Int](repeating: 0, count: drawn.count)
+            for (_, badge) in toWrite {
+                let bytes = drawn[badge]
+                let copy = uses[badge] / 50_000
+                uses[badge] += 1
+                // Named by its content: a source already there holds these bytes and is kept (its
+                // other names are stories' badges), never rewritten.
+                let path = badges + "/.cyd-badge-" + String(FNV1a.hash(bytes), radix: 16) + "-\(bytes.count)-\(copy).svg"
+                sources.append(path)
+                guard uses[badge] == copy * 50_000 + 1 else { continue }
+                if FileStatus(path)?.size != bytes.count || (try? LocalFile.read(path, limit: bytes.count + 1)) != bytes {
+                    unlink(path)
+                    do { try AtomicFile.write(bytes, to: path) } catch { throw CLIError("cannot write the badge \(VisibleText.escape(path)): \(VisibleText.escape(String(describing: error)))") }
+                }
+            }
             let failures = BadgeFailures()
-            let work = toWrite
+            let work = zip(toWrite, sources).map { (path: $0.path, source: $1) }
             DispatchQueue.concurrentPerform(iterations: 2) { lane in
                 for index in stride(from: lane, to: work.count, by: 2) {
-                    do { try AtomicFile.writeUnsynced(work[index].bytes, to: work[index].path) } catch { failures.note(work[index].path, error) }
+                    do { try Self.placeLink(to: work[index].source, at: work[index].path) } catch { failures.note(work[index].path, error) }
                 }
             }
             if let (path, error) = failures.first { throw CLIError("cannot write the badge \(VisibleText.escape(path)): \(VisibleText.escape(String(describing: error)))") }
             AtomicFile.syncFileSystem(of: badges)
+            // Badge sources no story links to any more go (a link's own name stays until replaced).
+            let used = Set(sources.map { $0.split(separator: "/").last.map(String.init) ?? $0 })
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: badges)) ?? [] where file.hasPrefix(".cyd-badge-") && !used.contains(file) {
+                let path = badges + "/" + file
+                var info = stat()
+                if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1 { unlink(path) }
+            }
             // Badges of stories no longer listed are removed; nothing else is touched.
             let kept = Set(current.map(\.0))
             for path in previous.keys where !kept.contains(path) && Sources.isSafe(path) {
@@ -256,6 +294,30 @@ struct CatalogueCommand: ParsableCommand {
             } catch {
                 throw CLIError("cannot write the key: \(VisibleText.escape(Words.of(error)))")
             }
+        }
+    }
+}
+
+extension CatalogueCommand.Publish {
+    /// Gives `path` the content of `source` as a hard link, whole: a new name is linked at once;
+    /// an existing regular file is replaced by a link made under a temporary name and renamed
+    /// over it. Anything that is not a regular file is never replaced.
+    static func placeLink(to source: String, at path: String) throws(AtomicFile.Failure) {
+        if link(source, path) == 0 { return }
+        guard errno == EEXIST else { throw .system(code: errno) }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw .system(code: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notAFile(.unknown) }
+        var original = stat()
+        if stat(source, &original) == 0, original.st_ino == info.st_ino, original.st_dev == info.st_dev { return }  // already this badge
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let temporary = String(path[..<slash]) + "." + String(path[slash...]) + ".partial-\(getpid())"
+        unlink(temporary)
+        guard link(source, temporary) == 0 else { throw .system(code: errno) }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw .system(code: code)
         }
     }
 }

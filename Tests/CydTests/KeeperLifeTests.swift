@@ -1,6 +1,9 @@
 import Foundation
 import TestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A keeper's catalogue over its life: repositories that vanish, authors who leave, shards
 /// deleted by hand; what the keeper's counts and the readers' listings say of each.
@@ -129,5 +132,30 @@ struct KeeperLifeTests {
         #expect(try keep("catalogue", "publish", site, "--sign", home.path("old.sec")).status == 0)
         let old = try read("sync", "--catalogue", site + "/catalogue.sig")
         #expect(old.status != 0 && old.standardError.contains("not by the trusted key \(newKey)"), "\(old.standardError)")
+    }
+
+    @Test("badges are links to one file per distinct badge: a story whose state changes gets its new badge and no other story's changes; nothing half-made is left")
+    func badgesAsLinks() throws {
+        for name in ["a1", "a2", "a3"] { try git.publish(name, files: ["story.json": Self.story(name), "README.md": Self.readme]) }
+        let authors = try writeAuthors([("ana", [git.gitURL("a1"), git.gitURL("a2"), git.gitURL("a3")])])
+        #expect(try keep("sync", "--catalogue", authors).status == 0)
+        let site = home.path("site")
+        #expect(try keep("catalogue", "publish", site).status == 0)
+        func badge(_ name: String) throws -> String { try String(contentsOfFile: site + "/badges/ana/\(name).svg", encoding: .utf8) }
+        #expect(try ["a1", "a2", "a3"].allSatisfy { try badge($0).contains(">valid</text>") })
+        var info = stat()
+        #expect(stat(site + "/badges/ana/a1.svg", &info) == 0 && info.st_nlink == 4, "three stories and the one source share a file")
+
+        try git.publish("a2", files: ["story.json": Array(#"{ "name": "Broken", "chapters": [ "#.utf8)])
+        _ = try keep("sync", "--catalogue", authors)
+        #expect(try keep("catalogue", "publish", site).status == 0)
+        #expect(try badge("a2").contains(">broken</text>"), "the changed story's badge")
+        #expect(try badge("a1").contains(">valid</text>") && badge("a3").contains(">valid</text>"), "the others are as they were")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: site + "/badges/ana").filter { $0.contains("partial") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+        // Every name under badges/ is a regular file a static host serves.
+        for file in try FileManager.default.subpathsOfDirectory(atPath: site + "/badges") where file.hasSuffix(".svg") {
+            #expect(lstat(site + "/badges/" + file, &info) == 0 && info.st_mode & S_IFMT == S_IFREG, "\(file)")
+        }
     }
 }

@@ -120,6 +120,31 @@ struct MirrorAttackTests {
         }
     }
 
+    @Test("a catalogue kept in a git repository: trusted while it carried catalogue.sig, refused once a push dropped it for a tampered index.json")
+    func gitRepositoryLosesItsSignature() throws {
+        let (site, key) = try signedSite()
+        func files(_ folder: String, skipping: Set<String> = []) throws -> [String: [UInt8]] {
+            var found: [String: [UInt8]] = [:]
+            for path in try FileManager.default.subpathsOfDirectory(atPath: folder) where !skipping.contains(path) {
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
+                    found[path] = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + path)))
+                }
+            }
+            return found
+        }
+        try git.publish("catalogue-repo", files: try files(site))
+        let read = reader("git")
+        let first = try read("sync", "--catalogue", git.gitURL("catalogue-repo"), "--trust", key)
+        #expect(first.status == 0 && first.standardOutput.contains("Signed by key"), "\(first.standardOutput)\(first.standardError)")
+        let before = try available(read)
+        let tampered = try tamperedCopy(of: site, named: "git-tampered", removing: ["catalogue.sig", "catalogue.json"])
+        try git.publish("catalogue-repo", files: try files(tampered), force: true)
+        let synced = try read("sync", "--catalogue", git.gitURL("catalogue-repo"))
+        #expect(synced.status != 0 && synced.standardError.contains("it is not signed, but this library trusts key"), "\(synced.standardOutput)\(synced.standardError)")
+        #expect(try available(read) == before, "nothing applied")
+    }
+
     @Test("--trust with an authors.json or an unsigned git catalogue is refused: a key given is a promise that what is read is signed")
     func keyGivenForSomethingUnsigned() throws {
         let (_, key) = try signedSite()
