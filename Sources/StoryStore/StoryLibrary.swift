@@ -153,6 +153,8 @@ public final class StoryLibrary: Sendable {
             try Self.unindex(storyID: story.id, db)
             try db.execute(sql: "DELETE FROM story WHERE id = ?", arguments: [story.id])
             let removed = db.changesCount > 0
+            // A story removed is no longer held at a pinned commit: adding it again is a new choice.
+            try db.execute(sql: "DELETE FROM pinned_source WHERE location = ?", arguments: [story.source.location])
             if forgetProgress {
                 for table in ["progress", "ending_found", "bookmark", "note"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE story_source = ?", arguments: [story.source.key])

@@ -165,6 +165,9 @@ struct MirrorAttackTests {
         let read = reader("pinned")
         #expect(try read("sync", "--catalogue", site + "/catalogue.sig", "--trust", key).status == 0)
         #expect(try read("get", "bo/bridge").status == 0)
+        let other = reader("pinned-other")
+        #expect(try other("sync", "--catalogue", site + "/catalogue.sig", "--trust", key).status == 0)
+        #expect(try other("get", "bo/bridge").status == 0)
         try git.publish("bridge", files: ["story.json": Self.story("Bridge v2 UNCHECKED")])
         let authors = try writeAuthors([("ana", [git.gitURL("tide")])])
         #expect(try keep("sync", "--catalogue", authors).standardOutput.contains("1 removed (bo/bridge)"))
@@ -183,6 +186,12 @@ struct MirrorAttackTests {
         let unpinned = try read("update", "--unpinned")
         #expect(unpinned.status == 0 && unpinned.standardOutput.contains("1 updated"), "\(unpinned.standardOutput)\(unpinned.standardError)")
         #expect(try read("list").standardOutput.contains("UNCHECKED"))
+
+        // Removed, then added again by its URL: a new choice of the reader's, so the newest commit.
+        #expect(try other("sync", "--catalogue", site + "/catalogue.sig").status == 0)
+        #expect(try other("remove", "1", "--yes").status == 0)
+        let again = try other("add", git.gitURL("bridge"))
+        #expect(again.status == 0 && again.standardOutput.contains("UNCHECKED"), "\(again.standardOutput)\(again.standardError)")
     }
 
     @Test("a sync cut off by a closed pipe still remembers the root's version: the older root served next is a rollback")
