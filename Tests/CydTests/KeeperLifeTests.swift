@@ -8,23 +8,9 @@ import Glibc
 /// A keeper's catalogue over its life: repositories that vanish, authors who leave, shards
 /// deleted by hand; what the keeper's counts and the readers' listings say of each.
 @Suite("A keeper's life: what vanishes is said")
-struct KeeperLifeTests {
+struct KeeperLifeTests: CatalogueWorld {
     let home = try! TemporaryFolder()
     let git = try! TestGitServer()
-    var keeper: [String: String] { ["CYD_HOME": home.path("keeper"), "GITHUB_API_URL": "http://127.0.0.1:9"] }
-    var reader: [String: String] { ["CYD_HOME": home.path("reader"), "GITHUB_API_URL": "http://127.0.0.1:9"] }
-
-    func keep(_ arguments: String...) throws -> CommandResult { try Command.cyd(arguments, environment: keeper) }
-    func read(_ arguments: String...) throws -> CommandResult { try Command.cyd(arguments, environment: reader) }
-
-    static func story(_ title: String) -> [UInt8] { TestStory.twoChapters(title: title).bytes }
-    static let readme = Array("# A story\n\n#ChooseYourDestiny\n".utf8)
-
-    func writeAuthors(_ authors: [(String, [String])]) throws -> String {
-        let entries = authors.map { name, repos in #"{ "name": "\#(name)", "repos": [\#(repos.map { "\"\($0)\"" }.joined(separator: ", "))] }"# }
-        return try home.write("authors.json", "{ \"authors\": [ \(entries.joined(separator: ", ")) ] }\n").path
-    }
-
     func counts(_ result: CommandResult) throws -> [String: Int] {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any], "\(result.standardOutput)\(result.standardError)")
         return try #require(object["counts"] as? [String: Int])

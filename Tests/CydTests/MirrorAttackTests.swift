@@ -11,23 +11,12 @@ import Glibc
 /// without a key given, before and after an interrupted sync. Each is refused in words with the
 /// library unchanged, or read signed so that only what the keeper signed is applied.
 @Suite("A signed catalogue: no path around the signature")
-struct MirrorAttackTests {
+struct MirrorAttackTests: CatalogueWorld {
     let home = try! TemporaryFolder()
     let git = try! TestGitServer()
-    var keeper: [String: String] { ["CYD_HOME": home.path("keeper"), "GITHUB_API_URL": "http://127.0.0.1:9"] }
-
-    func keep(_ arguments: String...) throws -> CommandResult { try Command.cyd(arguments, environment: keeper) }
     func reader(_ name: String) -> (String...) throws -> CommandResult {
         let environment = ["CYD_HOME": home.path("reader-" + name), "GITHUB_API_URL": "http://127.0.0.1:9"]
         return { arguments in try Command.cyd(arguments, environment: environment) }
-    }
-
-    static func story(_ title: String) -> [UInt8] { TestStory.twoChapters(title: title).bytes }
-    static let readme = Array("# A story\n\n#ChooseYourDestiny\n".utf8)
-
-    func writeAuthors(_ authors: [(String, [String])]) throws -> String {
-        let entries = authors.map { name, repos in #"{ "name": "\#(name)", "repos": [\#(repos.map { "\"\($0)\"" }.joined(separator: ", "))] }"# }
-        return try home.write("authors.json", "{ \"authors\": [ \(entries.joined(separator: ", ")) ] }\n").path
     }
 
     /// The keeper's signed site of two stories (ana/tide, bo/bridge) under `www/site`, an

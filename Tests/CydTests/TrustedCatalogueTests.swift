@@ -8,23 +8,10 @@ import Glibc
 /// A catalogue readers can trust: pinned commits and hashes, signed roots (checked by OpenBSD's
 /// signify), expiry, rollback, shards fetched conditionally, and counts that add up.
 @Suite("A trusted catalogue: pinned, signed, sharded, with the keeper's report")
-struct TrustedCatalogueTests {
+struct TrustedCatalogueTests: CatalogueWorld {
     let home = try! TemporaryFolder()
     let git = try! TestGitServer()
-    var keeper: [String: String] { ["CYD_HOME": home.path("keeper"), "GITHUB_API_URL": "http://127.0.0.1:9"] }
-    var reader: [String: String] { ["CYD_HOME": home.path("reader"), "GITHUB_API_URL": "http://127.0.0.1:9"] }
-
-    func keep(_ arguments: String...) throws -> CommandResult { try Command.cyd(arguments, environment: keeper) }
-    func read(_ arguments: String...) throws -> CommandResult { try Command.cyd(arguments, environment: reader) }
-
-    static func story(_ title: String) -> [UInt8] { TestStory.twoChapters(title: title).bytes }
-    static let readme = Array("# A story\n\n#ChooseYourDestiny\n".utf8)
     static let broken = Array(#"{ "name": "Bridge", "chapters": [ "#.utf8)
-
-    func writeAuthors(_ authors: [(String, [String])]) throws -> String {
-        let entries = authors.map { name, repos in #"{ "name": "\#(name)", "repos": [\#(repos.map { "\"\($0)\"" }.joined(separator: ", "))] }"# }
-        return try home.write("authors.json", "{ \"authors\": [ \(entries.joined(separator: ", ")) ] }\n").path
-    }
 
     func json(_ result: CommandResult) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any], "\(result.standardOutput)\(result.standardError)")
