@@ -41,6 +41,14 @@ public enum AtomicFile {
     /// What a path names when it is not a regular file or a folder.
     public enum NodeKind: Sendable, Equatable {
         case blockDevice, socket, unknown
+
+        init(mode: mode_t) {
+            switch mode & S_IFMT {
+            case S_IFBLK: self = .blockDevice
+            case S_IFSOCK: self = .socket
+            default: self = .unknown
+            }
+        }
     }
 
     /// How a write reached its target.
@@ -222,9 +230,7 @@ public enum AtomicFile {
                 guard original == nil else { throw .changedSinceRead }
                 try writeThrough(path, fill: fill)
                 return .writtenThrough
-            case S_IFBLK: throw .notAFile(.blockDevice)
-            case S_IFSOCK: throw .notAFile(.socket)
-            default: throw .notAFile(.unknown)
+            default: throw .notAFile(NodeKind(mode: info.st_mode))
             }
             existing = Identity(info)
         } else if errno != ENOENT {
@@ -330,6 +336,44 @@ public enum AtomicFile {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let real = LocalFile.realPath(path) else { return path }
         return real
+    }
+
+    /// Gives `path` the content of `source` as a hard link, whole: a new name is linked at once;
+    /// an existing regular file is replaced by a link made under a temporary name and renamed
+    /// over it (a name already linked to `source` is left as it is). Anything that is not a
+    /// regular file is never replaced. Where the file system has no hard links, or no more for
+    /// `source` (EPERM, EXDEV, EMLINK, ENOTSUP), `bytes` (its content) are written as a file of
+    /// their own, unflushed as `writeUnsynced` writes.
+    public static func placeLink(to source: String, at path: String, orWrite bytes: [UInt8]) throws(Failure) {
+        func writeCopy() throws(Failure) {
+            var info = stat()
+            // An old link to a badge of ours goes first: a file with other names is never rewritten.
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink > 1 { unlink(path) }
+            try writeUnsynced(bytes, to: path)
+        }
+        let unlinkable: Set<Int32> = [EPERM, EXDEV, EMLINK, ENOTSUP, EOPNOTSUPP]
+        if link(source, path) == 0 { return }
+        guard errno == EEXIST else {
+            if unlinkable.contains(errno) { return try writeCopy() }
+            throw .system(code: errno)
+        }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw .system(code: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notAFile(NodeKind(mode: info.st_mode)) }
+        var original = stat()
+        if stat(source, &original) == 0, original.st_ino == info.st_ino, original.st_dev == info.st_dev { return }
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let temporary = String(path[..<slash]) + temporaryName(for: String(path[slash...]), pid: getpid())
+        unlink(temporary)
+        guard link(source, temporary) == 0 else {
+            if unlinkable.contains(errno) { return try writeCopy() }
+            throw .system(code: errno)
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw .system(code: code)
+        }
     }
 
     static func temporaryName(for name: String, pid: pid_t) -> String { ".\(name).partial-\(pid)" }

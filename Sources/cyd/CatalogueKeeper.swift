@@ -198,7 +198,7 @@ struct CatalogueCommand: ParsableCommand {
             let work = zip(toWrite, sources).map { (path: $0.path, source: $1, bytes: drawn[$0.badge]) }
             DispatchQueue.concurrentPerform(iterations: 2) { lane in
                 for index in stride(from: lane, to: work.count, by: 2) {
-                    do { try Self.placeLink(to: work[index].source, at: work[index].path, bytes: work[index].bytes) } catch { failures.note(work[index].path, error) }
+                    do { try AtomicFile.placeLink(to: work[index].source, at: work[index].path, orWrite: work[index].bytes) } catch { failures.note(work[index].path, error) }
                 }
             }
             if let (path, error) = failures.first { throw CLIError("cannot write the badge \(VisibleText.escape(path)): \(VisibleText.escape(String(describing: error)))") }
@@ -294,45 +294,6 @@ struct CatalogueCommand: ParsableCommand {
             } catch {
                 throw CLIError("cannot write the key: \(VisibleText.escape(Words.of(error)))")
             }
-        }
-    }
-}
-
-extension CatalogueCommand.Publish {
-    /// Gives `path` the content of `source` as a hard link, whole: a new name is linked at once;
-    /// an existing regular file is replaced by a link made under a temporary name and renamed
-    /// over it. Anything that is not a regular file is never replaced.
-    /// Where the file system has no hard links, or no more for this file (EPERM, EXDEV, EMLINK,
-    /// ENOTSUP), the badge is written as a file of its own.
-    static func placeLink(to source: String, at path: String, bytes: [UInt8]) throws(AtomicFile.Failure) {
-        if link(source, path) == 0 { return }
-        let code = errno
-        if [EPERM, EXDEV, EMLINK, ENOTSUP, EOPNOTSUPP].contains(code) {
-            var info = stat()
-            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink > 1 { unlink(path) }  // an old link of ours
-            try AtomicFile.writeUnsynced(bytes, to: path)
-            return
-        }
-        guard code == EEXIST else { throw .system(code: code) }
-        var info = stat()
-        guard lstat(path, &info) == 0 else { throw .system(code: errno) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .notAFile(.unknown) }
-        var original = stat()
-        if stat(source, &original) == 0, original.st_ino == info.st_ino, original.st_dev == info.st_dev { return }  // already this badge
-        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        let temporary = String(path[..<slash]) + "." + String(path[slash...]) + ".partial-\(getpid())"
-        unlink(temporary)
-        guard link(source, temporary) == 0 else {
-            let code = errno
-            guard [EPERM, EXDEV, EMLINK, ENOTSUP, EOPNOTSUPP].contains(code) else { throw .system(code: code) }
-            if info.st_nlink > 1 { unlink(path) }
-            try AtomicFile.writeUnsynced(bytes, to: path)
-            return
-        }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw .system(code: code)
         }
     }
 }
