@@ -43,7 +43,9 @@ public final class LanguageServer {
     private var initialized = false
     private var shutDown = false
 
-    public init(input: Int32 = 0, output: Int32 = 1, options: Options = .init()) {
+    /// Serves on `input` and answers on `output` (file descriptors the caller owns: the
+    /// command line passes standard input and output; a test, a pipe).
+    public init(input: Int32, output: Int32, options: Options = .init()) {
         connection = Connection(input: input, output: output)
         self.options = options
     }

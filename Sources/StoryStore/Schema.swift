@@ -231,7 +231,7 @@ enum Schema {
                     ALTER TABLE catalogue_repo ADD COLUMN error_count INTEGER;
                     ALTER TABLE catalogue_repo ADD COLUMN warning_count INTEGER;
                     -- A published catalogue a reader syncs from: the key it trusts (first use, or
-                    -- --trust), and the highest version and latest expiry seen (rollback and replay).
+                    -- given by the reader), and the highest version and latest expiry seen (rollback and replay).
                     CREATE TABLE catalogue_trust (
                         source TEXT PRIMARY KEY NOT NULL,
                         public_key TEXT,

@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import StoryLanguageServer
 
 struct LanguageServerCommand: ParsableCommand {
@@ -17,7 +20,7 @@ struct LanguageServerCommand: ParsableCommand {
 
     func run() throws {
         guard debounce >= 0, debounce <= 10_000 else { throw ValidationError("--debounce must be between 0 and 10000 milliseconds") }
-        let code = LanguageServer(options: .init(debounceMilliseconds: debounce)).run()
+        let code = LanguageServer(input: STDIN_FILENO, output: STDOUT_FILENO, options: .init(debounceMilliseconds: debounce)).run()
         throw ExitCode(code)
     }
 }
