@@ -7,7 +7,7 @@ import LocalFiles
 import StoryFormat
 
 /// Where a picture of a story comes from when its site is built.
-public enum PictureSource: Sendable, Equatable {
+public enum SitePicture: Sendable, Equatable {
     /// The picture's bytes (a file of the story, or fetched): copied beside the pages, named by
     /// a hash of its content, so a changed picture is a new file and caches never go stale.
     case bytes([UInt8])
@@ -44,7 +44,7 @@ public enum StaticSite {
 
     /// Decides every name in the site: folders for stories, pages for chapters, files for pictures.
     /// `pictures` says, for each story (same order), where each of its `pic_path` values comes from.
-    public static func plan(_ stories: [(story: Story, pictures: [String: PictureSource])]) -> [SiteStory] {
+    public static func plan(_ stories: [(story: Story, pictures: [String: SitePicture])]) -> [SiteStory] {
         var folders = UniqueNames(reserved: ["index", "cyd", "sw"])
         return stories.map { entry in
             let story = entry.story

@@ -4,7 +4,9 @@ import LocalFiles
 import StoryCheck
 import StoryFormat
 import StorySources
+import StoryStore
 import StoryWeb
+import TerminalUI
 import Transport
 
 struct Build: ParsableCommand {
@@ -40,15 +42,14 @@ struct BuildWeb: ParsableCommand {
         guard !inputs.isEmpty else {
             throw CLIError("no stories to build: name story folders or story files, or run cyd where its Stories folder is")
         }
-        var entries: [(story: Story, pictures: [String: PictureSource])] = []
+        var entries: [(story: Story, pictures: [String: SitePicture])] = []
         for input in inputs {
             let (target, bytes) = try StoryInput.open(input)
             let file = LoadedFile.load(bytes, fileName: target.displayPath, options: .init(lenient: true), resolvingPointers: false)
             guard let story = file.story?.model(), story.firstChapter != nil else {
                 throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(input))` says why")
             }
-            let root = target.folder?.root.path ?? target.fileURL.deletingLastPathComponent().path
-            entries.append((story, PictureGathering(noFetch: noFetch).pictures(of: story, in: root, named: target.displayPath)))
+            entries.append((story, StoryPictures(noFetch: noFetch).sitePictures(of: story, at: target)))
         }
         let site = StaticSite.plan(entries)
         var removed: [String] = []
@@ -71,62 +72,38 @@ struct BuildWeb: ParsableCommand {
     }
 }
 
-/// The pictures a story names, gathered for a site or a book: read from its folder, fetched when
-/// https (or linked, with --no-fetch), each checked to be a picture; one left out is said on
-/// standard error.
-struct PictureGathering {
+/// The pictures a story names, gathered by StorySources for a site or a book; one left out is
+/// said on standard error.
+struct StoryPictures {
     var noFetch: Bool
 
-    /// Where each picture the story names comes from: a file in its folder, the web, or nowhere
-    /// (said on standard error, and the page shows no picture).
-    func pictures(of story: Story, in root: String, named name: String) -> [String: PictureSource] {
-        let paths = Set(([story.picPath] + story.chapters.map(\.picPath)).compactMap { $0 })
-        var sources: [String: PictureSource] = [:]
-        for path in paths.sorted() {
-            do {
-                sources[path] = try source(of: path, in: root)
-            } catch {
-                warn(name, path, error.reason)
-                sources[path] = .missing
+    /// Each picture of `story`, read from `target` (its folder or its file's folder) or fetched.
+    func pictures(of story: Story, at target: ValidationTarget) -> [String: PictureGathering.Gathered] {
+        let source = target.folder.map { StorySource(kind: .folder, location: LocalFile.realPath($0.root.path) ?? $0.root.path) }
+            ?? StorySource(kind: .file, location: LocalFile.realPath(target.fileURL.path) ?? target.fileURL.path)
+        let context = SourceContext(cacheDirectory: FileManager.default.temporaryDirectory.path, certificateAuthorities: HTTPClient.caBundle)
+        let gathered = PictureGathering(fetch: !noFetch, context: context).pictures(of: story, from: source)
+        for (path, picture) in gathered.sorted(by: { $0.key < $1.key }) {
+            guard case .leftOut(let why) = picture else { continue }
+            let reason = switch why {
+            case .notHTTPS: "it is not an https:// link"
+            case .notAPicture: "it is not a PNG, JPEG, GIF or WebP picture"
+            case .noSuchFile: "there is no such file in the story's folder"
+            case .unavailable(let error): error.description
             }
+            Terminal.standardError.write("warning: \(VisibleText.escape(target.displayPath)): picture \(VisibleText.escape(path)) left out: \(VisibleText.escape(reason))\n")
         }
-        return sources
+        return gathered
     }
 
-    /// Why a picture was left out.
-    private struct LeftOut: Error { var reason: String }
-
-    /// One picture: fetched (or linked, with --no-fetch) when it is an https link, else read from
-    /// the story's folder; either way it must be a picture.
-    private func source(of path: String, in root: String) throws(LeftOut) -> PictureSource {
-        let bytes: [UInt8]
-        switch MediaReference(path) {
-        case .web(let url):
-            guard url.hasPrefix("https://") else { throw LeftOut(reason: "it is not an https:// link") }
-            if noFetch { return .link(url) }
-            var request = HTTPRequest(url: url)
-            request.httpsOnly = true
-            request.maximumBytes = 10 * 1024 * 1024
-            let response: HTTPResponse
-            do {
-                response = try HTTPClient().get(request)
-            } catch {
-                throw LeftOut(reason: error.description)
-            }
-            guard response.status == 200 else { throw LeftOut(reason: "the server answered \(response.status)") }
-            bytes = response.body
-        case .repository(let relative):
-            do {
-                bytes = try LocalFile.read(relative, inside: root, limit: 10 * 1024 * 1024)
-            } catch {
-                throw LeftOut(reason: error.description)
+    /// The same, as a site holds them.
+    func sitePictures(of story: Story, at target: ValidationTarget) -> [String: SitePicture] {
+        pictures(of: story, at: target).mapValues { picture in
+            switch picture {
+            case .bytes(let bytes): .bytes(bytes)
+            case .link(let url): .link(url)
+            case .leftOut: .missing
             }
         }
-        guard PictureFormat.detect(Array(bytes.prefix(12))) != nil else { throw LeftOut(reason: "it is not a PNG, JPEG, GIF or WebP picture") }
-        return .bytes(bytes)
-    }
-
-    private func warn(_ story: String, _ path: String, _ reason: String) {
-        FileHandle.standardError.write(Data("warning: \(VisibleText.escape(story)): picture \(VisibleText.escape(path)) left out: \(VisibleText.escape(reason))\n".utf8))
     }
 }

@@ -93,69 +93,29 @@ struct Graph: ParsableCommand {
         ProcessInfo.processInfo.environment["CYD_GRAPH_SECONDS"].flatMap(Double.init).map { max(0.1, min($0, 3600)) } ?? 60
     }
 
-    /// DOT through Graphviz's `dot -Tsvg`, within `svgSeconds`.
+    /// DOT through Graphviz's `dot -Tsvg`, within `svgSeconds`, its failures in words.
     static func svg(_ dot: String, chapters: Int) throws -> String {
-        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/dot" }
-        guard let program = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw CLIError("drawing svg needs Graphviz's `dot`, which is not installed (Debian: apt-get install graphviz); `--format dot` writes the map for it")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = ["-Tsvg"]
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        do { try process.run() } catch { throw CLIError("cannot start \(program) (it may not be executable)") }
-        // Read and write on other threads: a large map fills the pipes both ways, and a dot that
-        // stops reading must not hold cyd past the time limit. A dot that exits before it has read
-        // the map closes the pipe: SIGPIPE is ignored so that cyd lives to say why (dot's own
-        // words and status, below), and the write's error is dropped.
-        signal(SIGPIPE, SIG_IGN)
-        let collected = Collected()
-        let reader = Thread {
-            collected.set(output.fileHandleForReading.readDataToEndOfFile(), errors.fileHandleForReading.readDataToEndOfFile())
-        }
-        reader.start()
-        let writer = Thread {
-            try? input.fileHandleForWriting.write(contentsOf: Data(dot.utf8))
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
         let limit = Self.svgSeconds
-        let deadline = Date().addingTimeInterval(limit)
-        var told = false
-        while process.isRunning {
-            if Date() >= deadline {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+        do {
+            return try GraphvizDrawing.svg(dot, timeLimit: limit) {
+                if Terminal.standardError.isTerminal {
+                    Terminal.standardError.write("drawing \(plural(chapters, "chapter")) with Graphviz's dot (at most \(Int(limit)) s)...\n")
+                }
+            }
+        } catch {
+            switch error {
+            case .notInstalled:
+                throw CLIError("drawing svg needs Graphviz's `dot`, which is not installed (Debian: apt-get install graphviz); `--format dot` writes the map for it")
+            case .cannotStart(let program):
+                throw CLIError("cannot start \(VisibleText.escape(program)) (it may not be executable)")
+            case .timedOut:
                 throw CLIError(
                     "Graphviz's dot did not finish drawing \(plural(chapters, "chapter")) in \(Int(limit)) s and was stopped; "
                         + "`--format dot` writes the map for dot (or sfdp) to take its time, `--format text` shows it here")
+            case .failed(let signal, let status, let said):
+                let how = signal.map { "was killed by signal \($0)" } ?? "exited with status \(status)"
+                throw CLIError("Graphviz's dot failed: it \(how)" + (said.isEmpty ? " and said nothing" : ": \(VisibleText.escape(said))"))
             }
-            if !told, Date() >= deadline.addingTimeInterval(-limit + 2), Terminal.standardError.isTerminal {
-                Terminal.standardError.write("drawing \(plural(chapters, "chapter")) with Graphviz's dot (at most \(Int(limit)) s)...\n")
-                told = true
-            }
-            usleep(5_000)
         }
-        while !collected.done { usleep(1000) }
-        guard process.terminationStatus == 0, process.terminationReason == .exit else {
-            let said = String(decoding: collected.errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            let how = process.terminationReason == .uncaughtSignal ? "was killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
-            throw CLIError("Graphviz's dot failed: it \(how)" + (said.isEmpty ? " and said nothing" : ": \(VisibleText.escape(said))"))
-        }
-        return String(decoding: collected.output, as: UTF8.self)
-    }
-
-    final class Collected: @unchecked Sendable {
-        private let lock = Lock()
-        private var value: (Data, Data)?
-        func set(_ output: Data, _ errors: Data) { lock.withLock { value = (output, errors) } }
-        var done: Bool { lock.withLock { value != nil } }
-        var output: Data { lock.withLock { value?.0 ?? Data() } }
-        var errors: Data { lock.withLock { value?.1 ?? Data() } }
     }
 }

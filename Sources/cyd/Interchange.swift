@@ -4,6 +4,7 @@ import LocalFiles
 import StoryCheck
 import StoryFormat
 import StoryInterchange
+import StorySources
 import StoryWeb
 import TerminalUI
 
@@ -207,13 +208,12 @@ struct ExportEPUB: ParsableCommand {
         guard let model = file.story?.model() else {
             throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(story))` says why")
         }
-        let root = target.folder?.root.path ?? target.fileURL.deletingLastPathComponent().path
         var pictures: [String: [UInt8]] = [:]
-        for (path, source) in PictureGathering(noFetch: noFetch).pictures(of: model, in: root, named: target.displayPath) {
+        for (path, source) in StoryPictures(noFetch: noFetch).pictures(of: model, at: target) {
             switch source {
             case .bytes(let data): pictures[path] = data
             case .link(let url): Terminal.standardError.write("warning: picture \(VisibleText.escape(url)) left out: a book holds its pictures (drop --no-fetch to fetch it)\n")
-            case .missing: break
+            case .leftOut: break
             }
         }
         let options = Gamebook.Options(readerName: readerName, seed: seed, pictures: pictures, modified: Self.now(), language: language)

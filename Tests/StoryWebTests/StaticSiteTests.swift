@@ -22,7 +22,7 @@ struct StaticSiteTests {
             Chapter(id: "../../etc/passwd", name: "Passwd", text: "'single' quotes", isEnding: true, choices: []),
         ])
 
-    static func site(_ story: Story = hostile, pictures: [String: PictureSource] = [:]) -> [(path: String, text: String)] {
+    static func site(_ story: Story = hostile, pictures: [String: SitePicture] = [:]) -> [(path: String, text: String)] {
         StaticSite.files(StaticSite.plan([(story, pictures)])).map { ($0.path, String(decoding: $0.bytes, as: UTF8.self)) }
     }
 
