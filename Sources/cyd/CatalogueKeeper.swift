@@ -130,13 +130,7 @@ struct CatalogueCommand: ParsableCommand {
             ])
         }
 
-        /// report.html and a badge per story. Which badge each story has is kept in
-        /// badges/.cyd-badges.json, so a publish writes only the badges that changed (and removes
-        /// those of stories gone) without reading 100,000 files. A catalogue has a handful of
-        /// distinct badges ("valid", "2 warnings", "broken"): each is written once, as
-        /// badges/.cyd-badge-HASH.svg, and every story's badge is a hard link to it, placed whole
-        /// (a link to a new name renamed over the old one), so a fresh publish of 100,000 stories
-        /// makes 100,000 directory entries rather than 100,000 files to write and flush.
+        /// report.html, and a badge per story (StorySync's `CatalogueBadges` writes them).
         func writeReport(_ result: PublishResult, name: String, now: Double) throws {
             let rows = result.status.map(StatusWords.row)
             // What readers verify: the root's version, its expiry and the key that signed it.
@@ -144,82 +138,13 @@ struct CatalogueCommand: ParsableCommand {
             let page = CatalogueReport.page(
                 name: name, summary: "\(plural(result.stories, "story", "stories")) published; " + Self.counts(result) + ". " + root, generated: SyncWords.date(now), rows: rows)
             try CatalogueRoot.write(Array(page.utf8), to: FileWriter.joined(folder, "report.html"))
-            let badges = FileWriter.joined(folder, "badges")
-            try CatalogueRoot.makeFolder(badges)
-            let manifestPath = badges + "/.cyd-badges.json"
-            var previous: [String: String] = [:]
-            if let bytes = try? LocalFile.read(manifestPath, limit: 256 << 20), case .object(let members)? = JSONValue.parse(bytes) {
-                for (path, message) in members { if let message = message.string { previous[path] = message } }
-            }
-            var current: [(String, JSONValue)] = []
-            // Each story's badge path and which distinct badge it shows (an index into `drawn`):
-            // a catalogue has a handful, drawn once each.
-            var toWrite: [(path: String, badge: Int)] = []
-            var drawn: [[UInt8]] = []
-            var drawnIndex: [String: Int] = [:]
-            var folders = Set<String>()
-            for (status, row) in zip(result.status, rows) {
-                let parts = status.id.split(separator: "/", maxSplits: 1).map(String.init)
-                // Only names that are plain file names (ids from GitHub and URLs always are).
-                guard parts.count == 2, parts.allSatisfy({ Sources.isSafe($0) && !$0.contains("/") && !$0.hasPrefix(".") }) else { continue }
-                let relative = parts[0] + "/" + parts[1] + ".svg"
+            var tones: [String: CatalogueReport.Tone] = [:]
+            let badges = zip(result.status, rows).map { status, row in
                 let message = StatusWords.badge(status.state)
-                current.append((relative, .string(message)))
-                if previous[relative] == message, FileStatus(badges + "/" + relative) != nil { continue }
-                folders.insert(parts[0])
-                let key = "\(message)\u{0}\(row.tone)"
-                let badge = drawnIndex[key] ?? {
-                    drawn.append(Array(CatalogueReport.badge(message: message, tone: row.tone).utf8))
-                    drawnIndex[key] = drawn.count - 1
-                    return drawn.count - 1
-                }()
-                toWrite.append((badges + "/" + relative, badge))
+                tones[message] = row.tone
+                return (id: status.id, message: message)
             }
-            for author in folders.sorted() { try CatalogueRoot.makeFolder(badges + "/" + author) }
-            // Each distinct badge once (once per 50,000 links: a file system allows only so many
-            // names for one file, ext4 65,000), then a link to it for each story.
-            var sources: [String] = []
-            var uses = [Int](repeating: 0, count: drawn.count)
-            for (_, badge) in toWrite {
-                let bytes = drawn[badge]
-                let copy = uses[badge] / 50_000
-                uses[badge] += 1
-                // Named by its content: a source already there holds these bytes and is kept (its
-                // other names are stories' badges), never rewritten.
-                let path = badges + "/.cyd-badge-" + String(FNV1a.hash(bytes), radix: 16) + "-\(bytes.count)-\(copy).svg"
-                sources.append(path)
-                guard uses[badge] == copy * 50_000 + 1 else { continue }
-                if FileStatus(path)?.size != bytes.count || (try? LocalFile.read(path, limit: bytes.count + 1)) != bytes {
-                    unlink(path)
-                    do { try AtomicFile.write(bytes, to: path) } catch { throw CLIError("cannot write the badge \(VisibleText.escape(path)): \(VisibleText.escape(String(describing: error)))") }
-                }
-            }
-            let failures = BadgeFailures()
-            let work = zip(toWrite, sources).map { (path: $0.path, source: $1, bytes: drawn[$0.badge]) }
-            DispatchQueue.concurrentPerform(iterations: 2) { lane in
-                for index in stride(from: lane, to: work.count, by: 2) {
-                    do { try AtomicFile.placeLink(to: work[index].source, at: work[index].path, orWrite: work[index].bytes) } catch { failures.note(work[index].path, error) }
-                }
-            }
-            if let (path, error) = failures.first { throw CLIError("cannot write the badge \(VisibleText.escape(path)): \(VisibleText.escape(String(describing: error)))") }
-            AtomicFile.syncFileSystem(of: badges)
-            // Badge sources no story links to any more go (a link's own name stays until replaced).
-            let used = Set(sources.map { $0.split(separator: "/").last.map(String.init) ?? $0 })
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: badges)) ?? [] where file.hasPrefix(".cyd-badge-") && !used.contains(file) {
-                let path = badges + "/" + file
-                var info = stat()
-                if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1 { unlink(path) }
-            }
-            // Badges of stories no longer listed are removed; nothing else is touched.
-            let kept = Set(current.map(\.0))
-            for path in previous.keys where !kept.contains(path) && Sources.isSafe(path) {
-                unlink(badges + "/" + path)
-                // The author's folder goes with their last badge (rmdir leaves a folder that holds any).
-                if let slash = path.lastIndex(of: "/") { rmdir(badges + "/" + String(path[..<slash])) }
-            }
-            var manifest: [UInt8] = []
-            JSONValue.object(current).write(to: &manifest)
-            try CatalogueRoot.write(manifest, to: manifestPath)
+            try CatalogueBadges.write(badges, draw: { Array(CatalogueReport.badge(message: $0, tone: tones[$0] ?? .neutral).utf8) }, into: FileWriter.joined(folder, "badges"))
         }
     }
 
@@ -295,18 +220,6 @@ struct CatalogueCommand: ParsableCommand {
                 throw CLIError("cannot write the key: \(VisibleText.escape(Words.of(error)))")
             }
         }
-    }
-}
-
-/// The first badge that could not be written (from the writing threads).
-final class BadgeFailures: @unchecked Sendable {
-    private let lock = Lock()
-    private var noted: (String, any Error)?
-
-    var first: (String, any Error)? { lock.withLock { noted } }
-
-    func note(_ path: String, _ error: any Error) {
-        lock.withLock { if noted == nil { noted = (path, error) } }
     }
 }
 
