@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "StoryWeb", targets: ["StoryWeb"]),
         .library(name: "StoryInterchange", targets: ["StoryInterchange"]),
         .library(name: "StoryTranslation", targets: ["StoryTranslation"]),
+        .library(name: "StoryValidation", targets: ["StoryValidation"]),
         .executable(name: "cyd", targets: ["cyd"]),
     ],
     traits: [
@@ -76,11 +77,11 @@ let package = Package(
         // story.json; reading -> checking -> storing composed; pictures for the reader
         .target(
             name: "StorySources",
-            dependencies: ["StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StoryTranslation", "Transport", "LocalFiles"]),
+            dependencies: ["StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StoryTranslation", "StoryValidation", "Transport", "LocalFiles"]),
         // the catalogue: authors.json -> repositories -> checks; the published index
-        .target(name: "StorySync", dependencies: ["StorySources", "StoryStore", "StoryCheck", "StoryFormat", "StoryTranslation", "Transport", "LocalFiles"]),
+        .target(name: "StorySync", dependencies: ["StorySources", "StoryStore", "StoryCheck", "StoryFormat", "StoryTranslation", "StoryValidation", "Transport", "LocalFiles"]),
         // `cyd lsp`: the rules, navigation and repairs for editors, over JSON-RPC on stdio
-        .target(name: "StoryLanguageServer", dependencies: ["StoryFormat", "StoryCheck", "StoryAnalysis", "StoryTranslation", "LocalFiles"]),
+        .target(name: "StoryLanguageServer", dependencies: ["StoryFormat", "StoryCheck", "StoryAnalysis", "StoryTranslation", "StoryValidation", "LocalFiles"]),
         // the browser reader: pages (story text escaped in one place), the static site with its
         // script and service worker
         .target(name: "StoryWeb", dependencies: ["StoryFormat", "LocalFiles"]),
@@ -88,7 +89,10 @@ let package = Package(
         .target(name: "StoryInterchange", dependencies: ["StoryFormat", "StoryCheck"]),
         // translations: stable ids for every string, PO and XLIFF 2.1 in and out, merging, status,
         // checks, and a story in another language
-        .target(name: "StoryTranslation", dependencies: ["StoryFormat", "StoryCheck"]),
+        .target(name: "StoryTranslation", dependencies: ["StoryFormat", "StoryCheck", "LocalFiles"]),
+        // the one way to validate anything (a folder, story.json, authors.json, Twee, a
+        // translation; a path or bytes): used by the CLI, the language server, the importer and the sync
+        .target(name: "StoryValidation", dependencies: ["StoryFormat", "StoryCheck", "StoryInterchange", "StoryTranslation", "LocalFiles"]),
         // `cyd serve`: the browser reader over HTTP (Hummingbird): pages from the library, places
         // shared with the terminal reader, LAN access by token, anti-forgery, bounded requests
         .target(
@@ -111,7 +115,8 @@ let package = Package(
             name: "cyd",
             dependencies: [
                 "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
-                "StoryLanguageServer", "StoryWeb", "StoryInterchange", "StoryTranslation", "TerminalUI", "TerminalPictures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StoryLanguageServer", "StoryWeb", "StoryInterchange", "StoryTranslation", "StoryValidation", "TerminalUI", "TerminalPictures",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .target(name: "StoryServer", condition: .when(traits: ["BrowserReader"])),
             ]
         ),
@@ -120,6 +125,7 @@ let package = Package(
         .testTarget(name: "StoryCheckTests", dependencies: ["StoryCheck", "StoryFormat", "TestSupport"]),
         .testTarget(name: "StoryLanguageServerTests", dependencies: ["StoryLanguageServer", "StoryFormat"]),
         .testTarget(name: "StoryAnalysisTests", dependencies: ["StoryAnalysis", "StoryCheck", "StoryFormat"]),
+        .testTarget(name: "StoryValidationTests", dependencies: ["StoryValidation", "StoryCheck", "StoryFormat", "TestSupport"]),
         // fuzz targets that need the package's dependencies: built with libFuzzer by
         // scripts/fuzz-served.sh, and as a replay driver of the kept inputs by the test suite
         .executableTarget(

@@ -9,6 +9,20 @@ import Darwin
 /// open descriptor before any read, and a file inside a story folder is read only when its real
 /// path stays inside that folder (a symbolic link to /etc/passwd is not a picture).
 public enum LocalFile {
+    /// The names in a folder (not "." and ".."), unsorted; none when it cannot be read.
+    public static func names(in folder: String) -> [String] {
+        guard let handle = opendir(folder) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// Why a file was not read: what a person can act on, without the path (callers name it).
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case missing

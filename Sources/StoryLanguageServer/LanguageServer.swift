@@ -12,6 +12,7 @@ import StoryAnalysis
 import StoryCheck
 import StoryFormat
 import StoryTranslation
+import StoryValidation
 import LocalFiles
 
 /// A Language Server Protocol server for story.json and authors.json over stdio: diagnostics
@@ -202,39 +203,27 @@ public final class LanguageServer {
         guard let document = documents[uri] else { return }
         let location = Self.location(of: uri)
         let reports: [FileReport]
-        if TranslationFile.Format(fileName: location.fileName) != nil {
-            reports = [translationReport(document, location)]
+        let options = Validation.Options(check: CheckOptions(pointers: false))
+        if case .translation = Validation.Kind(fileName: location.fileName) {
+            // Against the story two folders up: the open story.json's text when the editor has
+            // it, else the file on disk; and the folder's LINGUAS.
+            var story: [UInt8]?
+            var listed: Set<String>?
+            if let translations = location.folder?.root {
+                let storyFile = translations.deletingLastPathComponent().appendingPathComponent("story.json")
+                story = documents[storyFile.absoluteString]?.bytes ?? documents["file://" + storyFile.path]?.bytes
+                    ?? (try? LocalFile.read(storyFile.path, limit: 256 << 20))
+                listed = TranslationFolder(storyFolder: translations.deletingLastPathComponent().path).listed
+            }
+            reports = Validation.check(bytes: document.bytes, path: location.fileName, story: story, listed: listed, options: options)
         } else {
-            reports = Checker.check(
-                bytes: document.bytes, path: location.fileName, folder: location.folder, options: CheckOptions(pointers: false))
+            reports = Validation.check(bytes: document.bytes, path: location.fileName, folder: location.folder, options: options)
         }
         let diagnostics = (reports.first?.diagnostics ?? []).map { lsp($0, in: document) }
         connection.send([
             "jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
             "params": ["uri": .string(uri), "version": JSONValue(document.version), "diagnostics": .array(diagnostics)],
         ])
-    }
-
-    /// A translation file (translations/LANG.po or .xlf) checked against the story two folders
-    /// up: the open story.json's text when the editor has it, else the file on disk.
-    private func translationReport(_ document: TextDocument, _ location: (fileName: String, folder: StoryFolder?)) -> FileReport {
-        var units: [TranslationUnit]?
-        var listed = true
-        if let translations = location.folder?.root {
-            let story = translations.deletingLastPathComponent().appendingPathComponent("story.json")
-            let open = documents[story.absoluteString]?.bytes ?? documents["file://" + story.path]?.bytes
-            if let bytes = open ?? (try? LocalFile.read(story.path, limit: 256 << 20)) {
-                units = TranslationUnits.extract(storyFile: bytes)
-            }
-            if let list = try? LocalFile.read(translations.appendingPathComponent(Linguas.fileName).path, limit: 1 << 20),
-                let language = TranslationValidation.language(ofFile: location.fileName)
-            {
-                listed = Linguas.listed(list).contains(language.lowercased())
-            }
-        }
-        let context = TranslationValidation.Context(
-            language: TranslationValidation.language(ofFile: location.fileName), units: units, listed: listed)
-        return TranslationValidation.check(bytes: document.bytes, path: location.fileName, context: context, options: CheckOptions(pointers: false))
     }
 
     private func lsp(_ diagnostic: Diagnostic, in document: TextDocument) -> JSONValue {

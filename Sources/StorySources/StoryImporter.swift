@@ -7,6 +7,7 @@ import StoryCheck
 import StoryFormat
 import StoryStore
 import StoryTranslation
+import StoryValidation
 
 /// What adding or refreshing a story did.
 public struct ImportResult: Sendable {
@@ -130,7 +131,8 @@ public struct StoryImporter: Sendable {
                     stored.append(
                         StoredTranslation(language: language, story: translated.story, translated: translated.status.translated, total: translated.status.total))
                 } catch {
-                    reports.append(TranslationValidation.check(bytes: bytes, path: path, context: .init(language: language, units: nil)))
+                    // The importer's lenient reading; LINGUAS was read above, so it is not said again.
+                    reports.append(Validation.check(translation: bytes, path: path, units: nil, listed: nil, options: .init(check: CheckOptions(lenient: true))))
                 }
                 break
             }
@@ -151,6 +153,6 @@ public struct StoryImporter: Sendable {
     private static let readersOptions = JSONParser.Options(lenient: true)
 
     private static func check(_ file: LoadedFile, _ bytes: [UInt8], displayName: String) -> [FileReport] {
-        Checker.check(file, bytes: bytes, path: displayName, options: CheckOptions(lenient: true))
+        Validation.check(loaded: file, bytes: bytes, path: displayName, options: .init(check: CheckOptions(lenient: true)))
     }
 }

@@ -4,7 +4,19 @@ public struct TranslationFile: Sendable {
     public enum Format: String, Sendable, CaseIterable {
         case po, xliff
         /// The file name's extension.
-        public var fileExtension: String { self == .po ? "po" : "xlf" }
+        public var fileExtension: String {
+            switch self {
+            case .po: "po"
+            case .xliff: "xlf"
+            }
+        }
+        /// The name of the template in translations/: gettext's story.pot, or story.xlf.
+        public var templateFileName: String {
+            switch self {
+            case .po: "story.pot"
+            case .xliff: "story.xlf"
+            }
+        }
         /// The format a file's name says, or nil.
         public init?(fileName: String) {
             let lower = fileName.lowercased()

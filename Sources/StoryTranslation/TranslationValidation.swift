@@ -48,7 +48,12 @@ public enum TranslationValidation {
             file = try TranslationFile.read(bytes, format: format)
         } catch {
             add(.translationUnreadable, "the translation cannot be read: \(error.problem)",
-                help: format == .po ? "fix the line (GNU gettext's msgfmt --check names the same place)" : "fix the XML at this place", at: error.offset)
+                help: {
+                    switch format {
+                    case .po: "fix the line (GNU gettext's msgfmt --check names the same place)"
+                    case .xliff: "fix the XML at this place"
+                    }
+                }(), at: error.offset)
             return FileReport(path: path, bytes: bytes, kind: nil, diagnostics: diagnostics)
         }
         if let language = context.language {

@@ -49,7 +49,7 @@ struct L10n: ParsableCommand {
         var name: String
         var units: [TranslationUnit]
 
-        var translations: String { FileWriter.joined(folder, StoryImporter.translationsFolder) }
+        var translations: TranslationFolder { TranslationFolder(storyFolder: folder) }
 
         static func load(_ path: String) throws -> Story {
             let target = try ValidationTarget.resolve(path)
@@ -71,44 +71,22 @@ struct L10n: ParsableCommand {
         var path = "."
     }
 
-    /// A translation file of the folder.
-    struct LanguageFile {
-        var language: String
-        var path: String
-        var format: TranslationFile.Format
-    }
+    typealias LanguageFile = TranslationFolder.LanguageFile
 
-    /// The languages of translations/: its LANG.po and LANG.xlf files, and LINGUAS's.
-    static func languageFiles(_ story: Story) -> [LanguageFile] {
-        var found: [LanguageFile] = []
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: story.translations)) ?? []
-        for name in names.sorted() {
-            guard let format = TranslationFile.Format(fileName: name), let language = TranslationValidation.language(ofFile: name) else { continue }
-            found.append(LanguageFile(language: language, path: FileWriter.joined(story.translations, name), format: format))
-        }
-        return found
-    }
-
-    /// The languages translations/LINGUAS lists, as lower-case tags (none without the file).
-    static func listed(_ story: Story) -> Set<String> {
-        (try? LocalFile.read(FileWriter.joined(story.translations, Linguas.fileName), limit: 1 << 20)).map(Linguas.listed) ?? []
-    }
+    static func languageFiles(_ story: Story) -> [LanguageFile] { story.translations.languageFiles }
 
     /// Adds a language to translations/LINGUAS (made when missing), keeping what it holds.
     static func list(_ language: String, in story: Story) throws {
-        let path = FileWriter.joined(story.translations, Linguas.fileName)
-        var text = (try? LocalFile.read(path, limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) }
-            ?? "# The languages readers get, one a line (gettext's LINGUAS); `cyd l10n init` adds them.\n"
-        guard !Linguas.listed(Array(text.utf8)).contains(language.lowercased()) else { return }
-        if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
-        try FileWriter.write(text + language + "\n", to: path)
+        let header = "# The languages readers get, one a line (gettext's LINGUAS); `cyd l10n init` adds them.\n"
+        guard let text = story.translations.linguas(adding: language, header: header) else { return }
+        try FileWriter.write(text, to: story.translations.file(Linguas.fileName))
     }
 
-    static func makeFolder(_ path: String) throws {
+    static func makeFolder(_ folder: TranslationFolder) throws {
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
         } catch {
-            throw FileWriter.WriteError(description: "cannot make the folder '\(VisibleText.escape(path))'")
+            throw FileWriter.WriteError(description: "cannot make the folder '\(VisibleText.escape(folder.path))'")
         }
     }
 
@@ -117,38 +95,22 @@ struct L10n: ParsableCommand {
 
     /// The file's bytes for a merge.
     static func render(_ merge: TranslationMerge, story: Story, language: String?, format: TranslationFile.Format, sourceLanguage: String, header: POEntry?) -> [UInt8] {
-        switch format {
-        case .po:
-            POFile.make(
-                merge, storyID: story.storyID, storyName: story.name, language: language, header: header, revisionDate: revisionDate(),
-                comments: madeBy
-            ).bytes
-        case .xliff: Array(XLIFF.make(merge, sourceLanguage: sourceLanguage, targetLanguage: language).utf8)
-        }
-    }
-
-    /// Now, as PO headers write it (UTC).
-    static func revisionDate() -> String {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))+0000"
+        TranslationFolder.render(
+            merge, storyID: story.storyID, storyName: story.name, language: language, format: format, sourceLanguage: sourceLanguage, header: header,
+            comments: madeBy)
     }
 
     static func read(_ file: LanguageFile) throws -> (TranslationFile, POEntry?) {
-        let bytes: [UInt8]
         do {
-            bytes = try LocalFile.read(file.path, limit: POFile.maximumSize)
+            return try TranslationFolder.read(file)
         } catch {
-            throw FileWriter.WriteError(description: "cannot read '\(VisibleText.escape(file.path))': \(error.description)")
-        }
-        do {
-            let translation = try TranslationFile.read(bytes, format: file.format)
-            return (translation, translation.poHeader)
-        } catch {
-            throw FileWriter.WriteError(
-                description: "'\(VisibleText.escape(file.path))' line \(error.line), column \(error.column): \(error.problem); fix it before updating (`cyd validate` shows the place)")
+            switch error {
+            case .unreadable(let path, let failure):
+                throw FileWriter.WriteError(description: "cannot read '\(VisibleText.escape(path))': \(failure.description)")
+            case .syntax(let path, let syntax):
+                throw FileWriter.WriteError(
+                    description: "'\(VisibleText.escape(path))' line \(syntax.line), column \(syntax.column): \(syntax.problem); fix it before updating (`cyd validate` shows the place)")
+            }
         }
     }
 
@@ -183,7 +145,7 @@ struct L10n: ParsableCommand {
             if let language {
                 let wanted = LanguageTag.normalise(language)
                 guard let file = languageFiles(loaded).first(where: { $0.language.lowercased() == wanted.lowercased() }) else {
-                    Terminal.standardError.write("cyd: no translation into \(VisibleText.escape(wanted)) in \(VisibleText.escape(loaded.translations))\n")
+                    Terminal.standardError.write("cyd: no translation into \(VisibleText.escape(wanted)) in \(VisibleText.escape(loaded.translations.path))\n")
                     throw Exit.failure
                 }
                 existing = try read(file).0
@@ -199,7 +161,7 @@ struct L10n: ParsableCommand {
                 text = render(merge, story: loaded, language: tag, format: format.value, sourceLanguage: sourceLang, header: nil)
                 entries = merge.entries.count
             }
-            let path = output ?? FileWriter.joined(loaded.translations, "story." + (format.value == .po ? "pot" : "xlf"))
+            let path = output ?? loaded.translations.file(format.value.templateFileName)
             if check {
                 let current = try? LocalFile.read(path, limit: POFile.maximumSize)
                 if current == text {
@@ -241,7 +203,7 @@ struct L10n: ParsableCommand {
             }
             try makeFolder(loaded.translations)
             let merge = TranslationMerge(units: loaded.units, existing: nil, grouped: format.value == .po)
-            let path = FileWriter.joined(loaded.translations, tag + "." + format.value.fileExtension)
+            let path = loaded.translations.file(tag + "." + format.value.fileExtension)
             try FileWriter.write(render(merge, story: loaded, language: tag, format: format.value, sourceLanguage: sourceLang, header: nil), to: path)
             try list(tag, in: loaded)
             print("\(loaded.units.count) strings to translate -> \(VisibleText.escape(path)); \(tag) added to translations/LINGUAS")
@@ -272,14 +234,14 @@ struct L10n: ParsableCommand {
                 let wanted = Set(languages.map { LanguageTag.normalise($0).lowercased() })
                 files = files.filter { wanted.contains($0.language.lowercased()) }
                 if files.isEmpty {
-                    Terminal.standardError.write("cyd: no translation of \(languages.joined(separator: ", ")) in \(VisibleText.escape(loaded.translations)); `cyd l10n init LANG` starts one\n")
+                    Terminal.standardError.write("cyd: no translation of \(languages.joined(separator: ", ")) in \(VisibleText.escape(loaded.translations.path)); `cyd l10n init LANG` starts one\n")
                     throw Exit.failure
                 }
             }
             // The template first, in the format most files use.
             let template = TranslationMerge(units: loaded.units, existing: nil, grouped: true)
             try makeFolder(loaded.translations)
-            try FileWriter.write(render(template, story: loaded, language: nil, format: .po, sourceLanguage: sourceLang, header: nil), to: FileWriter.joined(loaded.translations, "story.pot"))
+            try FileWriter.write(render(template, story: loaded, language: nil, format: .po, sourceLanguage: sourceLang, header: nil), to: loaded.translations.file("story.pot"))
             var report: [JSONValue] = []
             for file in files {
                 let (old, header) = try read(file)
@@ -323,7 +285,7 @@ struct L10n: ParsableCommand {
                     unreadable = true
                 }
             }
-            let listed = listed(loaded)
+            let listed = loaded.translations.listed ?? []
             if json {
                 let languages = rows.map { file, status -> JSONValue in
                     .object([
@@ -351,6 +313,11 @@ struct L10n: ParsableCommand {
 
     enum FileFormat: String, ExpressibleByArgument, CaseIterable {
         case po, xliff
-        var value: TranslationFile.Format { self == .po ? .po : .xliff }
+        var value: TranslationFile.Format {
+            switch self {
+            case .po: .po
+            case .xliff: .xliff
+            }
+        }
     }
 }

@@ -11,6 +11,7 @@ import StoryInterchange
 import StorySources
 import StoryStore
 import StoryTranslation
+import StoryValidation
 import TerminalUI
 
 struct Validate: ParsableCommand {
@@ -71,6 +72,17 @@ struct Validate: ParsableCommand {
         }
     }
 
+    /// Why a path could not be validated, in cyd's words.
+    static func words(_ error: Validation.InputError) -> String {
+        switch error {
+        case .unreadable(let input): input.description
+        case .noTranslation(let folder, let language):
+            "'\(VisibleText.escape(folder))' has no translation into \(VisibleText.escape(language)) (.po or .xlf); `cyd l10n init \(VisibleText.escape(language))` starts one"
+        case .noStoryBeside(let translation, let story):
+            "'\(VisibleText.escape(translation))' is checked against the story it translates, but '\(VisibleText.escape(story))' does not exist; keep translations in the story's translations/ folder"
+        }
+    }
+
     static func split(_ list: String) -> [String] {
         list.split(separator: ",").map { $0.split(separator: " ").joined() }.filter { !$0.isEmpty }
     }
@@ -84,24 +96,17 @@ struct Validate: ParsableCommand {
             pointers: format == .json)  // only the json format shows them
         var reports: [FileReport] = []
         var inputFailed = false
+        let validation = Validation.Options(check: options, languages: languages)
         for path in paths.isEmpty ? ["."] : paths {
             do {
                 if FileStatus(path) == nil, let remote = try RemoteStory.fetch(path, library: library) {
-                    reports += Checker.check(bytes: remote.bytes, path: remote.displayName, options: options)
+                    reports += Validation.check(bytes: remote.bytes, path: remote.displayName, options: validation)
                     continue
                 }
-                let target = try ValidationTarget.resolve(path)
-                if target.folder == nil, TranslationFile.Format(fileName: target.displayPath) != nil {
-                    reports += try TranslationChecks.file(target.displayPath, languages: languages, options: options)
-                } else if target.folder == nil, let notation = TweeValidation.Notation(path: target.displayPath) {
-                    // Twee and Twine archives: read as `cyd import` reads them, every rule, places in the file.
-                    reports += TweeValidation.check(bytes: try target.read(limit: ImportTwee.largestFile), path: target.displayPath, notation: notation, options: options)
-                } else {
-                    reports += try target.check(options: options)
-                    if let folder = target.folder {
-                        reports += try TranslationChecks.folder(folder.root.path, shownAs: target.displayPath, languages: languages, options: options)
-                    }
-                }
+                reports += try Validation.check(path: path, options: validation)
+            } catch let error as Validation.InputError {
+                Terminal.standardError.write("cyd: \(Self.words(error))\n")
+                inputFailed = true
             } catch {
                 Terminal.standardError.write("cyd: \(String(describing: error))\n")
                 inputFailed = true
@@ -167,67 +172,3 @@ enum RemoteStory {
     }
 }
 
-/// The translation files of a story folder (translations/*.po, *.xlf, story.pot), checked
-/// against its story.json.
-enum TranslationChecks {
-    struct InputProblem: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// The reports of every translation file of the folder whose story.json is shown as
-    /// `storyPath`; with `languages`, those languages only, untranslated strings reported.
-    static func folder(_ folder: String, shownAs storyPath: String, languages: [String], options: CheckOptions) throws -> [FileReport] {
-        let translations = FileWriter.joined(folder, StoryImporter.translationsFolder)
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: translations)) ?? []).filter { TranslationFile.Format(fileName: $0) != nil }.sorted()
-        let shownFolder = storyPath.hasSuffix("story.json") ? String(storyPath.dropLast("story.json".count)) : ""
-        let wanted = Set(languages.map { LanguageTag.normalise($0).lowercased() })
-        var reports: [FileReport] = []
-        let candidates = names.filter { name in wanted.isEmpty || TranslationValidation.language(ofFile: name).map { wanted.contains($0.lowercased()) } == true }
-        for language in wanted where !candidates.contains(where: { TranslationValidation.language(ofFile: $0)?.lowercased() == language }) {
-            throw InputProblem(description: "'\(VisibleText.escape(shownFolder))translations' has no translation into \(VisibleText.escape(language)) (.po or .xlf); `cyd l10n init \(VisibleText.escape(language))` starts one")
-        }
-        guard !candidates.isEmpty else { return [] }
-        let units = storyUnits(FileWriter.joined(folder, "story.json"))
-        let listed = linguas(translations)
-        for name in candidates {
-            let path = FileWriter.joined(translations, name)
-            let bytes = try FileBytes.read(path, displayPath: shownFolder + "translations/" + name, limit: POFile.maximumSize)
-            reports.append(check(bytes, path: shownFolder + "translations/" + name, name: name, units: units, listed: listed, untranslated: !wanted.isEmpty, options: options))
-        }
-        return reports
-    }
-
-    /// One translation file named on the command line, against the story two folders up.
-    static func file(_ path: String, languages: [String], options: CheckOptions) throws -> [FileReport] {
-        let bytes = try FileBytes.read(path, limit: POFile.maximumSize)
-        let translations = AtomicFile.parentFolder(of: path)
-        let folder = AtomicFile.parentFolder(of: translations)
-        let name = String(path.split(separator: "/").last ?? "")
-        let storyFile = FileWriter.joined(folder, "story.json")
-        guard FileStatus(storyFile) != nil else {
-            throw InputProblem(
-                description: "'\(VisibleText.escape(path))' is checked against the story it translates, but '\(VisibleText.escape(storyFile))' does not exist; keep translations in the story's translations/ folder")
-        }
-        let wanted = Set(languages.map { LanguageTag.normalise($0).lowercased() })
-        let untranslated = TranslationValidation.language(ofFile: name).map { wanted.contains($0.lowercased()) } ?? false
-        return [check(bytes, path: path, name: name, units: storyUnits(storyFile), listed: linguas(translations), untranslated: untranslated, options: options)]
-    }
-
-    static func check(_ bytes: [UInt8], path: String, name: String, units: [TranslationUnit]?, listed: Set<String>?, untranslated: Bool, options: CheckOptions) -> FileReport {
-        let language = TranslationValidation.language(ofFile: name)
-        let isListed = language.map { listed?.contains($0.lowercased()) ?? true } ?? true
-        return TranslationValidation.check(
-            bytes: bytes, path: path, context: .init(language: language, units: units, reportUntranslated: untranslated, listed: isListed), options: options)
-    }
-
-    /// The story's strings, or nil when it cannot be read (its own report says why).
-    static func storyUnits(_ path: String) -> [TranslationUnit]? {
-        (try? FileBytes.read(path)).flatMap { TranslationUnits.extract(storyFile: $0) }
-    }
-
-    /// The languages LINGUAS lists (lower case); nil when there is no LINGUAS (nothing is then
-    /// said about listing).
-    static func linguas(_ translations: String) -> Set<String>? {
-        (try? LocalFile.read(FileWriter.joined(translations, Linguas.fileName), limit: 1 << 20)).map(Linguas.listed)
-    }
-}

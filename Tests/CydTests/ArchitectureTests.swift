@@ -19,7 +19,9 @@ struct ArchitectureTests {
         "StoryCheck": ["StoryFormat", "LocalFiles"],
         "StoryAnalysis": ["StoryFormat", "StoryCheck"],
         "StoryInterchange": ["StoryFormat", "StoryCheck"],
-        "StoryTranslation": ["StoryFormat", "StoryCheck"],
+        "StoryTranslation": ["StoryFormat", "StoryCheck", "LocalFiles"],
+        // the one way to validate anything
+        "StoryValidation": ["StoryFormat", "StoryCheck", "StoryInterchange", "StoryTranslation", "LocalFiles"],
         "StoryWeb": ["StoryFormat", "LocalFiles"],
         // storage knows the format only
         "StoryStore": ["StoryFormat", "GRDB", "GRDBSQLite"],
@@ -28,9 +30,9 @@ struct ArchitectureTests {
         "CCurl": [], "CCrypto": [], "CLineEditor": [], "CPictures": [], "CGit2": [], "CGit2Stream": ["CGit2"],
         "Transport": ["CCurl", "CGit2", "CGit2Stream", "CCrypto"],
         "TerminalPictures": ["CPictures"],
-        "StorySources": ["StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StoryTranslation", "Transport", "LocalFiles"],
-        "StorySync": ["StorySources", "StoryStore", "StoryCheck", "StoryFormat", "StoryTranslation", "Transport", "LocalFiles"],
-        "StoryLanguageServer": ["StoryFormat", "StoryCheck", "StoryAnalysis", "StoryTranslation", "LocalFiles"],
+        "StorySources": ["StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StoryTranslation", "StoryValidation", "Transport", "LocalFiles"],
+        "StorySync": ["StorySources", "StoryStore", "StoryCheck", "StoryFormat", "StoryTranslation", "StoryValidation", "Transport", "LocalFiles"],
+        "StoryLanguageServer": ["StoryFormat", "StoryCheck", "StoryAnalysis", "StoryTranslation", "StoryValidation", "LocalFiles"],
         "StoryServer": [
             "StoryWeb", "StoryReader", "StoryStore", "StorySources", "StoryFormat", "StoryTranslation", "LocalFiles", "Transport",
             "Hummingbird", "HummingbirdCore", "NIOCore", "NIOPosix", "NIOHTTPTypes", "NIOHTTPTypesHTTP1", "NIOHTTP1", "Logging", "HTTPTypes",
@@ -38,8 +40,8 @@ struct ArchitectureTests {
         "TerminalUI": ["StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StorySync", "LocalFiles", "CLineEditor", "TerminalPictures"],
         "cyd": [
             "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
-            "StoryLanguageServer", "StoryWeb", "StoryInterchange", "StoryTranslation", "TerminalUI", "TerminalPictures", "ArgumentParser",
-            "StoryServer",
+            "StoryLanguageServer", "StoryWeb", "StoryInterchange", "StoryTranslation", "StoryValidation", "TerminalUI", "TerminalPictures",
+            "ArgumentParser", "StoryServer",
         ],
         // beside the tests
         "CydFuzz": [
@@ -54,7 +56,7 @@ struct ArchitectureTests {
     static let ours: Set<String> = [
         "StoryFormat", "LocalFiles", "StoryCheck", "StoryAnalysis", "Transport", "StoryStore", "StoryReader", "StorySources", "StorySync",
         "TerminalPictures", "StoryLanguageServer", "TerminalUI", "StoryWeb", "StoryServer", "StoryInterchange",
-        "StoryTranslation",
+        "StoryTranslation", "StoryValidation",
     ]
     static let cTargets: Set<String> = ["CCurl", "CCrypto", "CGit2", "CGit2Stream", "CLineEditor", "CPictures"]
     static let sources = Command.packageRoot.appendingPathComponent("Sources")

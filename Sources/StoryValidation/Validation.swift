@@ -1,0 +1,166 @@
+import LocalFiles
+import StoryCheck
+import StoryFormat
+import StoryInterchange
+import StoryTranslation
+
+/// The one way to validate anything the tools are given, path or bytes -> findings, with the
+/// whole rule catalogue: `cyd validate`, the language server, the importer (`cyd add`, `get`,
+/// `read`) and the keeper's sync all come here, so which checker runs on what, and how a
+/// translation finds its story and LINGUAS, is decided once.
+///
+/// - a story folder: its story.json (with the picture and README checks) and every file of its
+///   translations/ against it;
+/// - story.json or authors.json (told apart by their content);
+/// - a Twee file (.twee, .tw) or a Twine archive (.html, .htm), read as the importer reads it;
+/// - a translation (.po, .pot, .xlf, .xliff), against the story two folders up.
+public enum Validation {
+    /// What a file is, by its name.
+    public enum Kind: Sendable, Equatable {
+        /// story.json or authors.json (or any other name: JSON is the story format).
+        case json
+        case twee(TweeValidation.Notation)
+        case translation(TranslationFile.Format)
+
+        public init(fileName: String) {
+            if let format = TranslationFile.Format(fileName: fileName) {
+                self = .translation(format)
+            } else if let notation = TweeValidation.Notation(path: fileName) {
+                self = .twee(notation)
+            } else {
+                self = .json
+            }
+        }
+    }
+
+    public struct Options: Sendable {
+        public var check: CheckOptions
+        /// Translations of these languages only (BCP 47 tags), their untranslated strings
+        /// reported too; empty: every language, untranslated strings not reported.
+        public var languages: [String]
+
+        public init(check: CheckOptions = .init(), languages: [String] = []) {
+            self.check = check
+            self.languages = languages
+        }
+
+        var wanted: Set<String> { Set(languages.map { LanguageTag.normalise($0).lowercased() }) }
+    }
+
+    /// Why a path could not be validated at all (its findings are another matter).
+    public enum InputError: Error, Sendable {
+        /// The path does not lead to a file that can be read (the sentence names it).
+        case unreadable(ValidationTarget.InputError)
+        /// A language was asked for and the story's translations/ has no file of it.
+        case noTranslation(folder: String, language: String)
+        /// A translation named alone, with no story.json two folders up to check it against.
+        case noStoryBeside(translation: String, story: String)
+    }
+
+    /// The largest Twee file or Twine archive read, as the importer reads them.
+    public static let largestTweeFile = 256 * 1024 * 1024
+
+    /// Everything `path` holds, checked: a folder, a story or authors file, Twee, a translation.
+    public static func check(path: String, options: Options = .init()) throws(InputError) -> [FileReport] {
+        let target: ValidationTarget
+        do { target = try ValidationTarget.resolve(path) } catch { throw .unreadable(error) }
+        guard let folder = target.folder else {
+            switch Kind(fileName: target.displayPath) {
+            case .json:
+                do { return try target.check(options: options.check) } catch { throw .unreadable(error) }
+            case .twee(let notation):
+                let bytes: [UInt8]
+                do { bytes = try target.read(limit: largestTweeFile) } catch { throw .unreadable(error) }
+                return TweeValidation.check(bytes: bytes, path: target.displayPath, notation: notation, options: options.check)
+            case .translation:
+                return try translation(atPath: target.displayPath, options: options)
+            }
+        }
+        var reports: [FileReport]
+        do { reports = try target.check(options: options.check) } catch { throw .unreadable(error) }
+        reports += try translations(ofFolder: folder.root.path, shownAs: target.displayPath, options: options)
+        return reports
+    }
+
+    /// A file's bytes, checked as its name says: an editor's unsaved text, a fetched story. A
+    /// translation is checked against `story` (the story.json bytes it translates, nil when not
+    /// known) and `listed` (whether LINGUAS lists its language; nil when there is no LINGUAS).
+    public static func check(
+        bytes: [UInt8], path: String, folder: StoryFolder? = nil, story: [UInt8]? = nil, listed: Set<String>? = nil, options: Options = .init()
+    ) -> [FileReport] {
+        switch Kind(fileName: path) {
+        case .json:
+            return Checker.check(bytes: bytes, path: path, folder: folder, options: options.check)
+        case .twee(let notation):
+            return TweeValidation.check(bytes: bytes, path: path, notation: notation, folder: folder, options: options.check)
+        case .translation:
+            let units = story.flatMap { TranslationUnits.extract(storyFile: $0) }
+            return [translation(bytes, path: path, units: units, listed: listed, options: options)]
+        }
+    }
+
+    /// A story or authors file already read (the importer and the sync read it once, for
+    /// storing or using it and for checking it).
+    public static func check(loaded file: LoadedFile, bytes: [UInt8], path: String, options: Options = .init()) -> [FileReport] {
+        Checker.check(file, bytes: bytes, path: path, options: options.check)
+    }
+
+    /// A translation's bytes, whose story and LINGUAS are already known: the importer's files.
+    public static func check(translation bytes: [UInt8], path: String, units: [TranslationUnit]?, listed: Set<String>?, options: Options = .init()) -> FileReport {
+        translation(bytes, path: path, units: units, listed: listed, options: options)
+    }
+
+    // MARK: - Translations
+
+    /// Every translation file of a story folder against its story.json (shown as `storyPath`);
+    /// with `options.languages`, those only, and each must have a file.
+    static func translations(ofFolder folder: String, shownAs storyPath: String, options: Options) throws(InputError) -> [FileReport] {
+        let translations = TranslationFolder(storyFolder: folder)
+        let names = LocalFile.names(in: translations.path).filter { TranslationFile.Format(fileName: $0) != nil }.sorted()
+        let shownFolder = storyPath.hasSuffix("story.json") ? String(storyPath.dropLast("story.json".count)) : ""
+        let wanted = options.wanted
+        let candidates = names.filter { name in
+            wanted.isEmpty || TranslationValidation.language(ofFile: name).map { wanted.contains($0.lowercased()) } == true
+        }
+        for language in wanted.sorted() where !candidates.contains(where: { TranslationValidation.language(ofFile: $0)?.lowercased() == language }) {
+            throw .noTranslation(folder: shownFolder + Linguas.folder, language: language)
+        }
+        guard !candidates.isEmpty else { return [] }
+        let units = storyUnits(folder + "/story.json")
+        let listed = translations.listed
+        var reports: [FileReport] = []
+        for name in candidates {
+            let shown = shownFolder + Linguas.folder + "/" + name
+            let bytes: [UInt8]
+            do { bytes = try FileBytes.read(translations.file(name), displayPath: shown, limit: POFile.maximumSize) } catch { throw .unreadable(error) }
+            reports.append(translation(bytes, path: shown, units: units, listed: listed, options: options))
+        }
+        return reports
+    }
+
+    /// One translation file named alone, against the story two folders up.
+    static func translation(atPath path: String, options: Options) throws(InputError) -> [FileReport] {
+        let bytes: [UInt8]
+        do { bytes = try FileBytes.read(path, limit: POFile.maximumSize) } catch { throw .unreadable(error) }
+        let translations = AtomicFile.parentFolder(of: path)
+        let folder = AtomicFile.parentFolder(of: translations)
+        let storyFile = (folder.hasSuffix("/") ? folder : folder + "/") + "story.json"
+        guard FileStatus(storyFile) != nil else { throw .noStoryBeside(translation: path, story: storyFile) }
+        return [translation(bytes, path: path, units: storyUnits(storyFile), listed: TranslationFolder(storyFolder: folder).listed, options: options)]
+    }
+
+    static func translation(_ bytes: [UInt8], path: String, units: [TranslationUnit]?, listed: Set<String>?, options: Options) -> FileReport {
+        let name = String(path.split(separator: "/").last ?? "")
+        let language = TranslationValidation.language(ofFile: name)
+        let isListed = language.map { listed?.contains($0.lowercased()) ?? true } ?? true
+        let untranslated = language.map { options.wanted.contains($0.lowercased()) } ?? false
+        return TranslationValidation.check(
+            bytes: bytes, path: path, context: .init(language: language, units: units, reportUntranslated: untranslated, listed: isListed),
+            options: options.check)
+    }
+
+    /// The story's strings, or nil when it cannot be read (its own report says why).
+    static func storyUnits(_ path: String) -> [TranslationUnit]? {
+        (try? FileBytes.read(path)).flatMap { TranslationUnits.extract(storyFile: $0) }
+    }
+}
