@@ -27,8 +27,14 @@ if [ -z "$binary" ]; then
   binary="$(swift build -c release --show-bin-path)/cyd"
 fi
 [ -x "$binary" ] || { echo "install-cyd.sh: $binary is not an executable cyd" >&2; exit 2; }
-swift build "${scratch[@]}" --product generate-manual >/dev/null
-manual_tool="$(swift build "${scratch[@]}" --show-bin-path)/generate-manual"
+# swift-argument-parser's generate-manual: CYD_GENERATE_MANUAL when one is built already (the
+# test command builds it with the tests), else built here.
+manual_tool=${CYD_GENERATE_MANUAL:-}
+if [ -z "$manual_tool" ]; then
+  swift build "${scratch[@]}" --product generate-manual >/dev/null
+  manual_tool="$(swift build "${scratch[@]}" --show-bin-path)/generate-manual"
+fi
+[ -x "$manual_tool" ] || { echo "install-cyd.sh: $manual_tool is not an executable generate-manual" >&2; exit 2; }
 pages=$(mktemp -d)
 trap 'rm -rf "$pages"' EXIT
 "$manual_tool" "$binary" --output-directory "$pages" --authors "ChooseYourDestiny contributors" >/dev/null

@@ -10,12 +10,16 @@ enum Command {
     static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The cyd built beside the test bundle (the test target depends on it, so it is built first).
+    /// The cyd built beside the test bundle (the test target depends on it, so it is built
+    /// first), or CYD_BINARY. There is no other place to look: a cyd from another build would
+    /// test other code, so a missing one stops the run with a sentence.
     static let cyd: URL = {
         if let override = ProcessInfo.processInfo.environment["CYD_BINARY"] { return URL(fileURLWithPath: override) }
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("cyd")
-        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        return packageRoot.appendingPathComponent(".build/debug/cyd")
+        guard FileManager.default.isExecutableFile(atPath: beside.path) else {
+            fatalError("no cyd beside the tests at \(beside.path): build it with the tests (scripts/test.sh, or swift build --build-tests), or set CYD_BINARY")
+        }
+        return beside
     }()
 
     static func cyd(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], input: String? = nil) throws -> CommandResult {
@@ -42,6 +46,18 @@ enum Command {
     }
 
     /// A program found on PATH, or nil.
+    /// A program the test needs, found on PATH; a missing one fails that test alone, in words
+    /// (scripts/install-deps.sh installs every program the suite uses).
+    static func program(_ name: String) throws -> URL {
+        guard let found = which(name) else { throw MissingProgram(name: name) }
+        return found
+    }
+
+    struct MissingProgram: Error, CustomStringConvertible {
+        var name: String
+        var description: String { "the test needs \(name), which is not on PATH (scripts/install-deps.sh installs it)" }
+    }
+
     static func which(_ name: String) -> URL? {
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
             let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)

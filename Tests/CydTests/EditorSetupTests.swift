@@ -32,7 +32,7 @@ struct EditorSetupTests {
             lua local out = {} for _, d in ipairs(vim.diagnostic.get(0)) do table.insert(out, (d.lnum + 1) .. ":" .. (d.col + 1) .. " " .. tostring(d.code)) end vim.fn.writefile(out, "\(out)")
             """
         let result = try Command.run(
-            Command.which("timeout")!,
+            try Command.program("timeout"),
             ["60", nvim.path, "--headless", "-u", folder.path("init.lua"), "-c", "lua vim.wait(20000, function() return #vim.diagnostic.get(0) > 0 end)",
              "-c", report, "-c", "qa!", folder.path("story/story.json")],
             environment: ["PATH": Command.cyd.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),

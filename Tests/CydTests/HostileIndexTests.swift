@@ -12,7 +12,7 @@ struct HostileIndexTests {
     static let corpus: TemporaryFolder = {
         let folder = try! TemporaryFolder()
         let result = try! Command.run(
-            Command.which("python3")!, [Command.packageRoot.appendingPathComponent("scripts/generate-hostile-index.py").path, folder.url.path, "--scale", scale])
+            try Command.program("python3"), [Command.packageRoot.appendingPathComponent("scripts/generate-hostile-index.py").path, folder.url.path, "--scale", scale])
         precondition(result.status == 0, result.standardError)
         return folder
     }()
@@ -36,7 +36,7 @@ struct HostileIndexTests {
         let home = try TemporaryFolder()
         let started = Date()
         let result = try Command.run(
-            Command.which("timeout")!, ["--signal=KILL", "120", Command.cyd.path, "sync", "--catalogue", Self.corpus.path("\(name).json")],
+            try Command.program("timeout"), ["--signal=KILL", "120", Command.cyd.path, "sync", "--catalogue", Self.corpus.path("\(name).json")],
             environment: ["CYD_HOME": home.path("library"), "GITHUB_API_URL": "http://127.0.0.1:9"])
         let (status, phrase) = try #require(Self.expected[name])
         let output = result.standardOutput + result.standardError

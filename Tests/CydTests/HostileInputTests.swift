@@ -21,7 +21,7 @@ struct HostileInputTests {
     static let corpus: TemporaryFolder = {
         let folder = try! TemporaryFolder()
         let result = try! Command.run(
-            Command.which("python3")!, [Command.packageRoot.appendingPathComponent("scripts/generate-hostile.py").path, folder.url.path, "--scale", scale])
+            try Command.program("python3"), [Command.packageRoot.appendingPathComponent("scripts/generate-hostile.py").path, folder.url.path, "--scale", scale])
         precondition(result.status == 0, result.standardError)
         return folder
     }()
@@ -38,7 +38,7 @@ struct HostileInputTests {
     static func cyd(_ arguments: [String], seconds: Int = 120, input: String? = nil, environment: [String: String] = [:]) throws -> (CommandResult, Double) {
         let started = Date()
         let result = try Command.run(
-            Command.which("timeout")!, ["--signal=KILL", String(seconds), Command.cyd.path] + arguments, environment: environment, input: input)
+            try Command.program("timeout"), ["--signal=KILL", String(seconds), Command.cyd.path] + arguments, environment: environment, input: input)
         return (result, Date().timeIntervalSince(started))
     }
 
@@ -49,7 +49,7 @@ struct HostileInputTests {
         let times = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-time-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: times) }
         let result = try Command.run(
-            Command.which("timeout")!,
+            try Command.program("timeout"),
             ["--signal=KILL", String(seconds), "/usr/bin/time", "-q", "-o", times.path, "-f", "%U %S", Command.cyd.path] + arguments)
         let words = ((try? String(contentsOf: times, encoding: .utf8)) ?? "").split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
         // No reading (no GNU time, or cyd killed) counts as over any bound.

@@ -7,10 +7,13 @@ import Testing
     @Test func installsTheBinaryTheManPageAndCompletionsForThreeShells() throws {
         let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-install-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: prefix) }
-        // Its own scratch folder for generate-manual: `swift test` holds the lock on .build.
+        // generate-manual as scripts/test.sh built it beside cyd; else the script builds it in
+        // a scratch folder of its own (`swift test` holds the lock on .build).
+        let tool = Command.cyd.deletingLastPathComponent().appendingPathComponent("generate-manual")
+        let environment = FileManager.default.isExecutableFile(atPath: tool.path)
+            ? ["CYD_GENERATE_MANUAL": tool.path] : ["CYD_TOOLS_SCRATCH": Command.packageRoot.appendingPathComponent(".build-tools").path]
         let install = try Command.run(
-            URL(fileURLWithPath: "/bin/bash"), ["scripts/install-cyd.sh", "--prefix", prefix.path, "--binary", Command.cyd.path],
-            environment: ["CYD_TOOLS_SCRATCH": Command.packageRoot.appendingPathComponent(".build-tools").path])
+            URL(fileURLWithPath: "/bin/bash"), ["scripts/install-cyd.sh", "--prefix", prefix.path, "--binary", Command.cyd.path], environment: environment)
         #expect(install.status == 0, "\(install.standardOutput)\(install.standardError)")
 
         let installed = try Command.run(prefix.appendingPathComponent("bin/cyd"), ["--version"])

@@ -40,7 +40,7 @@ struct LibraryFaultCommandTests {
             "DELETE FROM grdb_migrations WHERE identifier LIKE 'v3%'; PRAGMA user_version = 99",
         ] {
             let edit = try Command.run(
-                Command.which("python3")!,
+                try Command.program("python3"),
                 ["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()", database, statement])
             #expect(edit.status == 0, "\(edit.standardError)")
             let before = try Data(contentsOf: URL(fileURLWithPath: database))
@@ -64,7 +64,7 @@ struct LibraryFaultCommandTests {
         let renamed = folder.path("renamed")
         #expect(try Command.cyd(["add", Command.packageRoot.appendingPathComponent("Stories/seven-stairs").path], environment: ["CYD_HOME": renamed]).status == 0)
         _ = try Command.run(
-            Command.which("python3")!,
+            try Command.program("python3"),
             ["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('ALTER TABLE progress RENAME COLUMN chapter_key TO x'); c.commit()",
              renamed + "/library.sqlite"])
         let tampered = try Command.cyd(["list"], environment: ["CYD_HOME": renamed])

@@ -219,9 +219,15 @@ struct ReadCommandTests {
             URL(fileURLWithPath: "/usr/bin/env"), ["python3", "scripts/generate-story.py", "20000", story + "/story.json"])
         #expect(generate.status == 0)
         let library = folder.path("library")
+        // How long a whole add takes here, so that the kills land during it on any machine.
+        let started = Date()
+        let whole = try Command.cyd(["add", story], environment: ["CYD_HOME": folder.path("timing")])
+        #expect(whole.status == 0)
+        let duration = Date().timeIntervalSince(started)
         var outcomes: [Bool] = []
         // Bounded: a handful of kills at different moments of the import.
-        for delay in [0.05, 0.15, 0.3, 0.5, 0.8] {
+        for fraction in [0.15, 0.3, 0.45, 0.6, 0.75, 0.9] {
+            let delay = duration * fraction
             try? FileManager.default.removeItem(atPath: library)
             try Command.cydKilled(after: delay, ["add", story], environment: ["CYD_HOME": library])
             guard FileManager.default.fileExists(atPath: library + "/library.sqlite") else { continue }
@@ -231,6 +237,9 @@ struct ReadCommandTests {
             #expect(stories.isEmpty || stories[0].chapterCount == 20000)
             outcomes.append(!stories.isEmpty)
         }
+        // At least one kill came while the library was open and the story not yet in it: the
+        // case this test exists for.
+        #expect(outcomes.contains(false), "no kill interrupted the add (outcomes \(outcomes), a whole add took \(duration) s)")
         // And a complete add afterwards works on whatever was left.
         let finished = try Command.cyd(["add", story], environment: ["CYD_HOME": library])
         #expect(finished.status == 0)

@@ -230,7 +230,9 @@ def memory(base, story, pid):
     after = rss(pid)
     print(f"server memory: {before} MB before, {peak} MB with 200 readers that never read, {after} MB after they closed", flush=True)
     check(f"200 readers that never read a 3 MB chapter hold at most 120 MB more ({peak - before} MB)", peak - before <= 120, f"{before} -> {peak}")
-    check("another reader is answered meanwhile, within 5 s", answered is not None and answered[0] == 200 and answered[1] < 5, answered)
+    # A starved server does not answer at all (the client gives up after its timeout); under a
+    # loaded machine an answer can take seconds, which is not what this checks.
+    check("another reader is answered meanwhile, within 15 s", answered is not None and answered[0] == 200 and answered[1] < 15, answered)
     check(f"memory comes back once they close ({after} MB, {before} MB before)", after - before <= 60, f"{before} -> {after}")
     finish()
 

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The README's test command after set-up: the package and its tests built once (debug, with the
+# BrowserReader trait, and swift-argument-parser's generate-manual for the install test), a
+# build that must not warn in Sources, the fuzzing smoke, then the suite on those very products
+# (`swift test --skip-build`: nothing is compiled twice).
+#
+# usage: scripts/test.sh [swift test options...]   e.g. scripts/test.sh --filter ArchitectureTests
+#   FUZZ_SMOKE=0 skips the fuzzing smoke (for a quick local run; CI always runs it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p .build
+log=.build/test-build.log
+started=$(date +%s)
+if ! swift build --build-tests --traits BrowserReader >"$log" 2>&1; then
+  grep -E 'error:' "$log" | sort -u >&2 || true
+  echo "the build failed; the whole log is in $log" >&2
+  exit 1
+fi
+swift build --traits BrowserReader --product generate-manual >>"$log" 2>&1 || { tail -20 "$log" >&2; exit 1; }
+# Our sources compile without a warning (what was compiled this time is counted: a fresh clone
+# compiles everything).
+warnings=$(grep -E '^/.*/Sources/[^:]+:[0-9]+:[0-9]+: warning:' "$log" | sort -u || true)
+if [ -n "$warnings" ]; then
+  printf 'compiler warnings in Sources:\n%s\n' "$warnings" >&2
+  exit 1
+fi
+echo "built in $(( $(date +%s) - started )) s, no warning in Sources"
+if [ "${FUZZ_SMOKE:-1}" != 0 ]; then
+  scripts/fuzz-smoke.sh
+fi
+exec swift test --skip-build --disable-xctest --traits BrowserReader "$@"
