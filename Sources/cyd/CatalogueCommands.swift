@@ -368,7 +368,7 @@ struct Update: ParsableCommand {
     func run() throws {
         let importer = try library.importer()
         let library = importer.library
-        let records = try stories.isEmpty ? library.stories() : stories.map { try StoryReference.require($0, in: library) }
+        let records = try stories.isEmpty ? library.stories() : stories.map { try StoryReferences.require($0, in: library) }
         var failures = 0
         var counts = (updated: 0, unchanged: 0, kept: 0)
         for story in records {

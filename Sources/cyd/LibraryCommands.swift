@@ -111,7 +111,7 @@ struct List: ParsableCommand {
         let library = try library.open()
         var stories = try library.stories().filter { keeps(title: $0.title, author: $0.author, rating: $0.rating) }
         if !self.stories.isEmpty {
-            let wanted = Set(try self.stories.map { try StoryReference.require($0, in: library).id })
+            let wanted = Set(try self.stories.map { try StoryReferences.require($0, in: library).id })
             stories = stories.filter { wanted.contains($0.id) }
         }
         var rows: [JSONValue] = []
@@ -228,7 +228,7 @@ struct Remove: ParsableCommand {
         let library = try library.open()
         let record: StoryRecord
         do {
-            record = try StoryReference.require(story, in: library)
+            record = try StoryReferences.require(story, in: library)
         } catch let error as CLIError {
             Terminal.standardError.write("cyd: \(error.description)\n")
             throw Exit.failure

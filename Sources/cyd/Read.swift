@@ -174,7 +174,7 @@ struct Read: ParsableCommand {
     /// one never renumbers the others.
     func pickStory(_ library: StoryLibrary, screen: ReaderScreen, interactive: Bool) throws -> StoryRecord? {
         let importer = StoryImporter(library: library, certificateAuthorities: HTTPClient.caBundle)
-        if let story { return try StoryReference.findOrAdd(story, importer: importer) }
+        if let story { return try StoryReferences.findOrAdd(story, importer: importer) }
         let stored = try library.stories()
         let storedLocations = Set(stored.map(\.source.location))
         let allBundled = BundledStories.folders()
@@ -205,7 +205,7 @@ struct Read: ParsableCommand {
             if ids.contains(answer), let id = Int64(answer), let record = try library.story(id: id) { return record }
             // Any bundled number works, also one already added (it is found, not added again).
             if answer.hasPrefix("b"), let number = Int(answer.dropFirst()), allBundled.indices.contains(number - 1) {
-                return try StoryReference.findOrAdd(allBundled[number - 1], importer: importer)
+                return try StoryReferences.findOrAdd(allBundled[number - 1], importer: importer)
             }
             let choices = (stored.map { String($0.id) } + bundled.map { "b\($0.number)" }).joined(separator: ", ")
             screen.error("type one of \(choices)")

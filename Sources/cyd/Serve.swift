@@ -121,7 +121,7 @@ struct Serve: ParsableCommand {
         let importer = StoryImporter(library: library, certificateAuthorities: HTTPClient.caBundle)
         var added = 0
         for folder in BundledStories.folders() {
-            if (try? StoryReference.findOrAdd(folder, importer: importer)) != nil { added += 1 }
+            if (try? StoryReferences.findOrAdd(folder, importer: importer)) != nil { added += 1 }
         }
         return added
     }

@@ -99,7 +99,7 @@ struct Validate: ParsableCommand {
         let validation = Validation.Options(check: options, languages: languages)
         for path in paths.isEmpty ? ["."] : paths {
             do {
-                if FileStatus(path) == nil, let remote = try RemoteStory.fetch(path, library: library) {
+                if FileStatus(path) == nil, let remote = try StoryReferences.fetchUnstored(path, library: library) {
                     reports += Validation.check(bytes: remote.bytes, path: remote.displayName, options: validation)
                     continue
                 }
@@ -136,39 +136,3 @@ struct Validate: ParsableCommand {
         if totals.errors > 0 || (strict && totals.warnings > 0) { throw Exit.problemsFound }
     }
 }
-
-/// A story named by a catalogue id or a URL, fetched the way `cyd get` fetches it (a catalogue
-/// story at the catalogue's commit, checked against its hashes) but not stored.
-enum RemoteStory {
-    /// The story file, or nil when `reference` is neither a catalogue id nor a URL.
-    static func fetch(_ reference: String, library options: LibraryOptions) throws -> FetchedStory? {
-        let isURL = GitSource.isGitURL(reference) || reference.lowercased().hasPrefix("https://") || reference.lowercased().hasPrefix("http://")
-        let isID = !isURL && reference.split(separator: "/").count == 2 && !reference.hasPrefix(".") && !reference.hasPrefix("/")
-        guard isURL || isID else { return nil }
-        let importer = try options.importer()
-        let source: StorySource
-        if isID {
-            let lower = reference.lowercased()
-            guard let entry = try importer.library.catalogue().first(where: { $0.id.lowercased() == lower }) else {
-                throw CLIError("\(VisibleText.escape(reference)) is neither a file nor a story in the catalogue; `cyd list --available` shows the catalogue's ids")
-            }
-            source = entry.source
-        } else {
-            switch Result(catching: { () throws(SourceError) in try Sources.recognise(reference) }) {
-            case .success(let recognised): source = recognised
-            case .failure(let error): throw CLIError(VisibleText.escape(Words.source(error)))
-            }
-        }
-        let pin = source.kind == .git ? importer.pin(for: source.location) : nil
-        let context = importer.context
-        let fetched = Result { () throws(SourceError) in
-            if let pin { return try GitSource.fetch(source.location, pinned: pin, in: context) }
-            return try Sources.fetch(source, in: context)
-        }
-        switch fetched {
-        case .success(let story): return story
-        case .failure(let error): throw CLIError("cannot read \(VisibleText.escape(reference)): \(VisibleText.escape(Words.source(error)))")
-        }
-    }
-}
-
