@@ -105,11 +105,13 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
-        // the terminal: streams, wrapping by display width, the reader's screen and command table,
-        // the line editor, which way pictures are drawn, the sync display
+        // the terminal: streams, wrapping by display width, the reader's screen, command table and
+        // loop, the line editor, which way pictures are drawn, the sync display, files the user names
         .target(
             name: "TerminalUI",
-            dependencies: ["StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StorySync", "LocalFiles", "CLineEditor", "TerminalPictures"]),
+            dependencies: [
+                "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySync", "LocalFiles", "CLineEditor", "TerminalPictures",
+            ]),
         // the command line: the commands, their flags and words, and exit codes
         .executableTarget(
             name: "cyd",
@@ -158,7 +160,7 @@ let package = Package(
         .testTarget(
             name: "StoryReaderTests", dependencies: ["StoryReader", "StorySources", "StoryStore", "StoryFormat", "Transport", "TestSupport", "LibraryTestSupport"]),
         .testTarget(name: "StorySourcesTests", dependencies: ["StorySources", "StoryReader", "StoryStore", "StoryCheck", "Transport", "TestSupport", "LibraryTestSupport"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalPictures", "TestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalPictures", "StoryReader", "StoryStore", "TestSupport", "LibraryTestSupport"]),
         .testTarget(name: "CydTests", dependencies: ["cyd", "CydFuzz", "StoryFormat", "StoryStore", "StoryTranslation", "TestSupport", "TerminalPictures", "TerminalUI"]),
         .testTarget(name: "TerminalPicturesTests", dependencies: ["TerminalPictures"]),
         .testTarget(name: "StoryInterchangeTests", dependencies: ["StoryInterchange", "StoryCheck", "StoryFormat", "TestSupport"]),

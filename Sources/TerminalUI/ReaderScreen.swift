@@ -16,11 +16,13 @@ package struct ReaderScreen {
     package let colors: Bool
     /// How pictures are drawn; always off unless the mode is terminal.
     package let pictures: PictureMode
-    package let output = Terminal.standardOutput
+    package let output: Terminal.Stream
     /// Where the cursor is, counted in lines, and where a picture still loading will go.
     package let tracker = ScreenTracker()
 
-    package init(mode: Mode, colors: Bool, pictures: PictureMode = .off) {
+    /// `output`: standard output, or (in tests) any descriptor.
+    package init(mode: Mode, colors: Bool, pictures: PictureMode = .off, output: Terminal.Stream = Terminal.standardOutput) {
+        self.output = output
         self.mode = mode
         self.colors = colors
         self.pictures = mode == .terminal ? pictures : .off

@@ -37,7 +37,7 @@ struct ArchitectureTests {
             "StoryWeb", "StoryReader", "StoryStore", "StorySources", "StoryFormat", "StoryTranslation", "LocalFiles", "Transport",
             "Hummingbird", "HummingbirdCore", "NIOCore", "NIOPosix", "NIOHTTPTypes", "NIOHTTPTypesHTTP1", "NIOHTTP1", "Logging", "HTTPTypes",
         ],
-        "TerminalUI": ["StoryFormat", "StoryCheck", "StoryStore", "StoryReader", "StorySync", "LocalFiles", "CLineEditor", "TerminalPictures"],
+        "TerminalUI": ["StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySync", "LocalFiles", "CLineEditor", "TerminalPictures"],
         "cyd": [
             "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
             "StoryLanguageServer", "StoryWeb", "StoryInterchange", "StoryTranslation", "StoryValidation", "TerminalUI", "TerminalPictures",

@@ -5,43 +5,44 @@ import Darwin
 #endif
 import LocalFiles
 import StoryFormat
-import TerminalUI
 
 /// Files the user named (a report, a saved picture, a fixed story), written all or nothing by
-/// LocalFiles' `AtomicFile`; this is where its failures become sentences that name the path.
-enum FileWriter {
+/// LocalFiles' `AtomicFile`; this is where its failures become sentences that name the path
+/// (the terminal's words: no flag of cyd's is named).
+package enum FileWriter {
     /// Why a file could not be written, worded for the person who named it.
-    struct WriteError: Error, CustomStringConvertible {
-        var description: String
+    package struct WriteError: Error, CustomStringConvertible {
+        package var description: String
+        package init(description: String) { self.description = description }
     }
 
     /// A folder and a name in it, with one slash between them however the folder was written
     /// (`walks/` and `walks` both give `walks/NAME`).
-    static func joined(_ folder: String, _ name: String) -> String {
+    package static func joined(_ folder: String, _ name: String) -> String {
         var folder = folder
         while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
         return folder == "/" ? "/" + name : folder + "/" + name
     }
 
     /// The path a file name given on the command line stands for: `-` is standard output.
-    static func target(_ path: String) -> String { path == "-" ? AtomicFile.standardOutput : path }
+    package static func target(_ path: String) -> String { path == "-" ? AtomicFile.standardOutput : path }
 
     /// Whether a path given on the command line leads to standard output (`-`, `/dev/stdout`, a
     /// link to it): what the command says about the file it wrote then goes to standard error,
     /// so it never mixes with the file's bytes.
-    static func isStandardOutput(_ path: String) -> Bool { AtomicFile.streamDescriptor(target(path)) == 1 }
+    package static func isStandardOutput(_ path: String) -> Bool { AtomicFile.streamDescriptor(target(path)) == 1 }
 
     /// Says that `path` was written: on standard output, or on standard error when the file
     /// itself went to standard output.
-    static func said(_ message: String, about path: String) {
+    package static func said(_ message: String, about path: String) {
         (isStandardOutput(path) ? Terminal.standardError : Terminal.standardOutput).write(message)
     }
 
-    static func write(_ text: String, to path: String) throws(WriteError) {
+    package static func write(_ text: String, to path: String) throws(WriteError) {
         try write(Array(text.utf8), to: path)
     }
 
-    static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
+    package static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
         do {
             try AtomicFile.write(bytes, to: target(path))
         } catch {
@@ -50,7 +51,7 @@ enum FileWriter {
     }
 
     /// Writes what `produce` hands over, piece by piece, replacing `path` whole at the end.
-    static func write(to path: String, streaming produce: (_ write: ([UInt8]) -> Void) -> Void) throws(WriteError) {
+    package static func write(to path: String, streaming produce: (_ write: ([UInt8]) -> Void) -> Void) throws(WriteError) {
         do {
             try AtomicFile.write(to: target(path), streaming: produce)
         } catch {
@@ -59,7 +60,7 @@ enum FileWriter {
     }
 
     /// Replaces a file read with `AtomicFile.readForReplacing`, unless someone changed it since.
-    static func replace(_ original: AtomicFile.Original, with bytes: [UInt8], shownAs path: String) throws(WriteError) {
+    package static func replace(_ original: AtomicFile.Original, with bytes: [UInt8], shownAs path: String) throws(WriteError) {
         do {
             try AtomicFile.replace(original, with: bytes)
         } catch {
@@ -67,7 +68,7 @@ enum FileWriter {
         }
     }
 
-    static func sentence(_ failure: AtomicFile.Failure, path: String) -> String {
+    package static func sentence(_ failure: AtomicFile.Failure, path: String) -> String {
         let shown = "'" + VisibleText.escape(path) + "'"
         switch failure {
         case .noName: return "no file name given"

@@ -1,0 +1,278 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LocalFiles
+import StoryAnalysis
+import StoryFormat
+import StoryReader
+import StoryStore
+import TerminalPictures
+
+/// The reader's command loop in a terminal (or a pipe): a line read, the command it names
+/// (`ReaderCommand`), the session moved, the screen told. What only the command line may say
+/// (how to come back to the story, a storage error's remedy) comes in `Words`; where lines come
+/// from is `input`, so the loop runs in-process in its tests.
+package struct ReaderLoop {
+    /// The command line's words for what the loop says.
+    package struct Words {
+        /// Said on quitting in a terminal (and on Ctrl-C): where the place is kept, how to return.
+        package var farewell: String
+        /// A storage error in words, its remedy included.
+        package var library: (LibraryError) -> String
+
+        package init(farewell: String, library: @escaping (LibraryError) -> String) {
+            self.farewell = farewell
+            self.library = library
+        }
+    }
+
+    package let session: ReadingSession
+    package let screen: ReaderScreen
+    package let interactive: Bool
+    package let words: Words
+    /// The next line, nil at the end of input.
+    package let input: () -> String?
+
+    /// Lines from the line editor on a terminal, else from standard input.
+    package init(session: ReadingSession, screen: ReaderScreen, interactive: Bool, words: Words, input: (() -> String?)? = nil) {
+        self.session = session
+        self.screen = screen
+        self.interactive = interactive
+        self.words = words
+        self.input = input ?? (interactive ? { LineEditor.readLine(prompt: "> ") } : { readLine() })
+    }
+
+    package func showChapter() throws {
+        screen.chapter(
+            session.current, picture: session.picture(), endingsFound: try session.endingsFound().count, endingCount: session.endingCount)
+        // A picture that arrived while its placeholder was being written found no placeholder
+        // yet: it is drawn now (drawing a placeholder twice is harmless: the first draw ends it).
+        if screen.pictures != .off, screen.tracker.withLock({ $0.placeholder != nil }), let path = session.current.record.picPath {
+            let state = session.picture()
+            switch state {
+            case .ready, .failed: screen.pictureSettled(path, state)
+            default: break
+            }
+        }
+        if let unsaved = session.unsaved {
+            screen.error("your place was not saved: \(VisibleText.escape(unsaved.description)); the next move saves it again")
+        }
+    }
+
+    package func run() throws {
+        // Ctrl-C says where the place is kept too (the session saves after every move).
+        if screen.mode == .terminal { Terminal.setInterruptFarewell(farewell) }
+        try showChapter()
+        while true {
+            if interactive { screen.write(screen.keyHints(atEnding: session.current.record.choices.isEmpty) + "\n") }
+            let typed = input()
+            // The line typed ends with a newline the terminal shows.
+            if interactive { screen.tracker.withLock { $0.line += 1 } }
+            guard let raw = typed else {
+                // Ctrl-D on a terminal: end on a fresh line, not after the prompt.
+                if interactive { Terminal.standardOutput.write("\n") }
+                break
+            }
+            let line = raw.trimmingBlanks
+            // A transcript (`cyd test --write`) annotates the choices: `# comment`, `> chapter`
+            // after a choice and `= ending` at the end are for `cyd test --replay`, not commands.
+            switch Transcript.kind(of: line) {
+            case .blankOrComment, .step(.expectChapter(_)), .step(.expectEnding(_)): continue
+            case .step(.choose(_)), .other: break
+            }
+            let (command, argument) = split(line)
+            do {
+                if let number = Int(line) {
+                    try session.choose(number)
+                    try showChapter()
+                    continue
+                }
+                switch ReaderCommand.find(command)?.action {
+                case .quit:
+                    sayWherePlaceIsKept()
+                    return
+                case .back:
+                    if try session.back() { try showChapter() } else { screen.error("you are at the start") }
+                case .restart:
+                    try session.restart()
+                    try showChapter()
+                case .bookmark:
+                    let (name, change) = try session.placeBookmark(argument)
+                    let here = screen.safe(session.current.record.name)
+                    let text = switch change {
+                    case .added: "bookmarked '\(here)' as '\(screen.safeLine(name))' (j \(screen.safeLine(name)) comes back)"
+                    case .alreadyHere: "bookmark '\(screen.safeLine(name))' is already on '\(here)'"
+                    case .moved(let from): "bookmark '\(screen.safeLine(name))' moved from '\(screen.safe(from))' to '\(here)'"
+                    }
+                    screen.message(text, event: "bookmark", fields: ["name": .string(name)])
+                case .jump:
+                    if argument.isEmpty { try listBookmarks() } else {
+                        try session.jump(to: argument)
+                        try showChapter()
+                    }
+                case .delete:
+                    if argument.isEmpty {
+                        let names = try session.bookmarks().map { "'\(screen.safe($0.name))'" }
+                        screen.error("d NAME deletes a bookmark; " + (names.isEmpty ? "there are none yet" : "yours: " + names.joined(separator: ", ")))
+                    } else if try session.removeBookmark(argument) {
+                        screen.message("bookmark '\(screen.safe(argument))' removed", event: "bookmarkRemoved", fields: ["name": .string(argument)])
+                    } else {
+                        screen.error("no bookmark named '\(screen.safe(argument))'")
+                    }
+                case .note:
+                    try note(argument)
+                case .history:
+                    let path = try session.path()
+                    if screen.mode == .json {
+                        screen.emit(["event": "history", "chapters": .array(path.map { .string($0.key) })])
+                    } else {
+                        for (index, step) in path.enumerated() { screen.line("  \(index + 1). \(screen.safe(step.name))") }
+                    }
+                case .picture:
+                    try picture(argument)
+                case .help:
+                    screen.help()
+                case nil:
+                    screen.error("'\(screen.safe(line))' is not a command; type a choice number, or ? for help")
+                }
+            } catch let error as ReadingError {
+                screen.error(error.description)
+            } catch LibraryError.storyRemoved(let title) {
+                screen.error(LibraryError.storyRemoved(title: VisibleText.escape(title)).description)
+                return
+            } catch {
+                // A storage error (a full disk, a read-only library) is shown, and reading goes on.
+                guard let worded = LibraryError.worded(error, path: session.library.location.databasePath) else { throw error }
+                screen.error(VisibleText.escape(words.library(worded)))
+            }
+        }
+        sayWherePlaceIsKept()
+    }
+
+    /// The last words of a reading session: where the place is kept and how to come back.
+    func sayWherePlaceIsKept() {
+        if screen.mode == .json {
+            screen.emit(["event": "quit", "library": .string(session.library.location.databasePath), "story": .number(Double(session.story.id))])
+            return
+        }
+        // Plain output is for scripts and transcripts: it stays as it was.
+        guard screen.mode == .terminal else { return }
+        screen.message(farewell)
+    }
+
+    var farewell: String { words.farewell }
+
+    func split(_ line: String) -> (String, String) {
+        guard let space = line.firstIndex(of: " ") else { return (line.lowercased(), "") }
+        return (line[..<space].lowercased(), String(line[line.index(after: space)...]).trimmingBlanks)
+    }
+
+    func listBookmarks() throws {
+        let marks = try session.bookmarks()
+        if screen.mode == .json {
+            screen.emit(["event": "bookmarks", "bookmarks": .array(marks.map {
+                .object(["name": .string($0.name), "key": .string($0.chapterKey), "title": .string(session.chapterTitle($0.chapterKey))])
+            })])
+        } else if marks.isEmpty {
+            screen.line("no bookmarks yet; m [name] bookmarks this chapter")
+        } else {
+            // Readers know chapters by their titles; ids are the author's.
+            for mark in marks { screen.line("  \(screen.safe(mark.name)) → \(screen.safe(session.chapterTitle(mark.chapterKey)))") }
+        }
+    }
+
+    func note(_ text: String) throws {
+        if text.isEmpty {
+            let notes = try session.notes()
+            if screen.mode == .json {
+                screen.emit(["event": "notes", "notes": .array(notes.map {
+                    .object(["id": .number(Double($0.id)), "key": .string($0.chapterKey), "title": .string(session.chapterTitle($0.chapterKey)), "text": .string($0.body)])
+                })])
+            } else if notes.isEmpty {
+                screen.line("no notes yet; n TEXT writes one on this chapter")
+            } else {
+                for note in notes { screen.line("  #\(note.id) [\(screen.safe(session.chapterTitle(note.chapterKey)))] \(screen.safe(note.body))") }
+            }
+        } else if text.hasPrefix("-"), let id = Int64(text.dropFirst()) {
+            if try session.removeNote(id) { screen.message("note #\(id) removed", event: "noteRemoved", fields: ["id": .number(Double(id))]) } else {
+                screen.error("no note #\(id); n alone lists your notes with their numbers")
+            }
+        } else if text.hasPrefix("-"), !text.contains(" ") {
+            // One word after a dash looks like a mistyped removal, not a note.
+            screen.error("n -NUMBER removes a note, and '\(screen.safe(String(text.dropFirst())))' is not a note number; n alone lists them")
+        } else {
+            let id = try session.addNote(text)
+            screen.message("note #\(id) saved (n -\(id) removes it)", event: "note", fields: ["id": .number(Double(id))])
+        }
+    }
+
+    func picture(_ argument: String) throws {
+        guard let path = session.current.record.picPath else {
+            screen.error("this chapter has no picture")
+            return
+        }
+        let (action, target) = split(argument)
+        guard ["", "save", "save!", "open", "retry"].contains(action) else {
+            return screen.error("'p \(screen.safe(argument))' is not a picture command: p shows it, p save FILE saves it, p open opens it, p retry loads it again")
+        }
+        // What the picture shows, in the author's words (`pic_alt`), when they gave them.
+        let shows = session.current.record.picAlt.map { " (it shows: \(screen.safeLine($0)))" } ?? ""
+        let alt: JSONValue = session.current.record.picAlt.map { .string($0) } ?? .null
+        var state = action == "retry" ? session.retryPicture() : session.waitForPicture()
+        if action == "retry" { state = session.waitForPicture() }
+        guard case .ready(let picture) = state else {
+            if case .failed(_, let reason) = state {
+                screen.message("the picture \(screen.safeLine(path)) could not be loaded: \(screen.safe(reason))\(shows); p retry tries again",
+                    event: "picture", fields: ["path": .string(path), "state": "failed", "reason": .string(reason), "alt": alt])
+            } else {
+                screen.message("the picture \(screen.safeLine(path)) is still loading", event: "picture", fields: ["path": .string(path), "state": "loading"])
+            }
+            return
+        }
+        switch action {
+        case "save", "save!":
+            guard !target.isEmpty else { return screen.error("p save FILE: say where to save it") }
+            // A folder gets the write's own answer ("... is a folder"); a file is kept unless asked.
+            if action == "save", let status = FileStatus(target), !status.isDirectory {
+                return screen.error("\(screen.safeLine(target)) exists: p save! \(screen.safeLine(target)) replaces it")
+            }
+            do {
+                try FileWriter.write(picture.data, to: target)
+            } catch {
+                return screen.error("the picture was not saved: \(error.description)")
+            }
+            screen.message("saved \(screen.safeLine(path)) to \(screen.safeLine(target))", event: "pictureSaved", fields: ["file": .string(target)])
+        case "open":
+            let folder = session.library.location.cacheDirectory + "/pictures"
+            let name = String(path.split(separator: "/").last ?? "picture").filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" }
+            let file = folder + "/\(session.story.id)-" + (name.isEmpty ? "picture" : name)
+            do {
+                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try FileWriter.write(picture.data, to: file)
+            } catch {
+                return screen.error("the picture could not be opened: \(error.description)")
+            }
+            if Terminal.launch("xdg-open", [file]) {
+                screen.message("opened \(screen.safeLine(file))", event: "pictureOpened", fields: ["file": .string(file)])
+            } else {
+                screen.message("saved to \(screen.safeLine(file)) (no xdg-open here to open it)", event: "pictureSaved", fields: ["file": .string(file)])
+            }
+        default:
+            if screen.pictures != .off {
+                // p draws it as large as the window allows.
+                let (window, columns, rows) = screen.pictureBox(full: true)
+                do {
+                    screen.place(try PictureDrawer.draw(picture.data, mode: screen.pictures, columns: columns, rows: rows, cell: window.cell))
+                } catch {
+                    screen.error("the picture \(screen.safeLine(path)) cannot be drawn: \(screen.safe(error.reason))")
+                }
+            }
+            screen.message(
+                "picture \(screen.safeLine(path)): \(screen.describe(picture))\(shows), stored in the library; p save FILE saves it, p open opens it",
+                event: "picture", fields: ["path": .string(path), "state": "ready", "bytes": .number(Double(picture.data.count)), "alt": alt])
+        }
+    }
+}
+
