@@ -51,27 +51,29 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
     }
 
     private func admit(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        // The address as the server printed it is the common case, compared whole before parsing.
-        guard let authority = request.head.authority, authority == server.printedAuthority || Guards.isOurHost(authority, port: server.boundPort) else {
-            return Guards.refusal(.misdirectedRequest, "This server answers only to its own address (the Host header named another).")
-        }
         let cookies = Forms.cookies(request.headers[.cookie])
-        if case .token(let token) = server.configuration.access, !Forms.sameSecret(cookies[Cookies.access], token) {
-            let query = Forms.fields(Array((request.uri.query ?? "").utf8))
-            guard request.method == .get, Forms.sameSecret(query["token"], token) else {
-                return ReaderServer.html(
-                    Pages.message(
-                        title: "This reader needs its link",
-                        ["Open the link (or scan the code) that \(server.configuration.words.server) printed when it started: it carries the key to this reader."],
-                        links: [], reader: nil), status: .forbidden)
-            }
+        let path = request.uri.path
+        let reading: ReaderServer.Reading
+        switch try server.admission(method: request.method, authority: request.head.authority, path: path, query: request.uri.query, cookies: cookies) {
+        case .misdirected:
+            return Guards.refusal(.misdirectedRequest, "This server answers only to its own address (the Host header named another).")
+        case .needsLink:
+            return ReaderServer.html(
+                Pages.message(
+                    title: "This reader needs its link",
+                    ["Open the link (or scan the code) that \(server.configuration.words.server) printed when it started: it carries the key to this reader."],
+                    links: [], reader: nil), status: .forbidden)
+        case .takeKey(let token):
             // The token leaves the URL (and the history) at once; the cookie carries it from now on.
-            var response = ReaderServer.redirect(request.uri.path)
+            var response = ReaderServer.redirect(path)
             response.headers.append(HTTPField(name: .setCookie, value: "\(Cookies.access)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"))
             return response
+        case .asset:
+            return try await next(request, context)
+        case .admitted(let settled):
+            reading = settled
         }
-        let path = request.uri.path
-        if path.hasPrefix("/assets/") { return try await next(request, context) }
+        let authority = request.head.authority ?? ""
 
         var context = context
         if request.method == .post {
@@ -97,14 +99,12 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
         }
 
         // A browser that has not chosen reads as the default profile, unless others exist: then
-        // it is asked who is reading.
-        context.version = server.cache.settle()
-        let others = try server.cache.otherProfiles(at: context.version) { try server.library.hasProfile(besides: server.configuration.defaultProfile) }
-        context.canChangeProfile = others
-        if let chosen = server.chosenProfile(cookies) {
-            context.profile = chosen
-            context.canChangeProfile = true
-        } else if others, request.method == .get, path != "/profiles" {
+        // a page it asks for is the picker first.
+        context.version = reading.version
+        context.canChangeProfile = reading.canChangeProfile
+        if let profile = reading.profile {
+            context.profile = profile
+        } else if request.method == .get, path != "/profiles" {
             return ReaderServer.redirect("/profiles")
         } else {
             context.profile = server.configuration.defaultProfile
@@ -135,28 +135,54 @@ extension ReaderServer {
         return chosen
     }
 
-    /// The page a GET asks for, when it is kept (`PageCache`) and the gate would let the request
-    /// through as it is: our Host, the access cookie on a LAN, a profile settled (by its cookie,
-    /// or the default one when it is the only one). Nil sends the request through the gate and
+    /// Who reads, once the gate has let a request in: the library's version seen, the profile
+    /// (nil when others exist and the browser has not chosen: it is asked), and whether the page
+    /// offers to change it.
+    struct Reading {
+        var version: Int?
+        var profile: String?
+        var canChangeProfile: Bool
+    }
+
+    /// What the gate decides from a request's head alone, in order: the Host must name this
+    /// server; on a LAN, the access key must come (once in the URL of a GET, then in its cookie);
+    /// assets need nothing more; everything else settles who reads. The one decision both ways
+    /// in use: `Gate.admit` (the routes) and `keptPage` (the event loop's fast path).
+    enum Admission {
+        case misdirected
+        case needsLink
+        /// A GET carrying the right key in its URL: it becomes the cookie, and the URL loses it.
+        case takeKey(String)
+        case asset
+        case admitted(Reading)
+    }
+
+    func admission(method: HTTPRequest.Method, authority: String?, path: String, query: String?, cookies: [String: String]) throws -> Admission {
+        // The address as the server printed it is the common case, compared whole before parsing.
+        guard let authority, authority == printedAuthority || Guards.isOurHost(authority, port: boundPort) else { return .misdirected }
+        if case .token(let token) = configuration.access, !Forms.sameSecret(cookies[Cookies.access], token) {
+            guard method == .get, Forms.sameSecret(Forms.fields(Array((query ?? "").utf8))["token"], token) else { return .needsLink }
+            return .takeKey(token)
+        }
+        if path.hasPrefix("/assets/") { return .asset }
+        let version = cache.settle()
+        if let chosen = chosenProfile(cookies) { return .admitted(Reading(version: version, profile: chosen, canChangeProfile: true)) }
+        let others = try cache.otherProfiles(at: version) { try library.hasProfile(besides: configuration.defaultProfile) }
+        return .admitted(Reading(version: version, profile: others ? nil : configuration.defaultProfile, canChangeProfile: others))
+    }
+
+    /// The page a GET asks for, when it is kept (`PageCache`) and the gate lets the request in as
+    /// it is (`admission`) with its reader settled. Nil sends the request through the gate and
     /// the routes, which say what is wrong or make the page. Made without waiting on anything,
     /// so an event loop can answer with it at once.
     func keptPage(_ head: HTTPRequest) -> ByteBuffer? {
-        guard head.method == .get, Guards.malformed(head) == nil, let authority = head.authority,
-            authority == printedAuthority || Guards.isOurHost(authority, port: boundPort), let target = head.path, !target.hasPrefix("/assets/")
-        else { return nil }
-        let cookies = Forms.cookies(head.headerFields[.cookie])
-        if case .token(let token) = configuration.access, !Forms.sameSecret(cookies[Cookies.access], token) { return nil }
-        let version = cache.settle()
-        let profile: String
-        if let chosen = chosenProfile(cookies) {
-            profile = chosen
-        } else if let others = try? cache.otherProfiles(at: version, { try library.hasProfile(besides: configuration.defaultProfile) }), !others {
-            profile = configuration.defaultProfile
-        } else {
-            return nil  // a picker first, or the library could not say
-        }
+        guard head.method == .get, Guards.malformed(head) == nil, let target = head.path else { return nil }
         let uri = URI(target)
-        return cache.page(Self.cacheKey(profile: profile, path: uri.path, query: uri.query, languages: head.headerFields[.acceptLanguage]), at: version)
+        let cookies = Forms.cookies(head.headerFields[.cookie])
+        guard case .admitted(let reading)? = try? admission(method: .get, authority: head.authority, path: uri.path, query: uri.query, cookies: cookies),
+            let profile = reading.profile
+        else { return nil }  // a refusal, an asset, a picker first, or the library could not say
+        return cache.page(Self.cacheKey(profile: profile, path: uri.path, query: uri.query, languages: head.headerFields[.acceptLanguage]), at: reading.version)
     }
 }
 
@@ -282,8 +308,7 @@ enum Guards {
         headers[resourcePolicy] = "same-origin"
     }
 
-    static let pagePolicy =
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    static let pagePolicy = ContentPolicy.page(pictures: .ownOrigin, asHeader: true)
     static let contentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
     static let resourcePolicy = HTTPField.Name("Cross-Origin-Resource-Policy")!

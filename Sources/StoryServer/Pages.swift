@@ -17,39 +17,21 @@ enum Pages {
         var formToken: String
     }
 
+    static let layout = PageLayout(style: .linked("/assets/cyd.css"), script: "/assets/serve.js", referrer: "same-origin", followsColorScheme: true)
+
     static func document(title: String, reader: Reader?, notice: String? = nil, bodyAttributes: [(String, String)] = [], main: String) -> String {
-        let attributes: String = bodyAttributes.map { " \($0.0)=\"\(HTML.attribute($0.1))\"" }.joined()
         let profile = reader.map { (reader) -> String in
             let change = reader.canChangeProfile ? " (<a href=\"/profiles\">change</a>)" : ""
             return "<li>Reading as <strong>\(HTML.text(reader.profile))</strong>\(change)</li>"
         } ?? ""
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="referrer" content="same-origin">
-            <meta name="color-scheme" content="light dark">
-            <title>\(HTML.text(title))</title>
-            <link rel="stylesheet" href="/assets/cyd.css">
-            <script src="/assets/serve.js" defer></script>
-            </head>
-            <body\(attributes)>
-            <a class="skip" href="#main">Skip to the story</a>
-            <header><nav aria-label="Site"><ul class="site">
+        let header = """
+            <nav aria-label="Site"><ul class="site">
             <li><a href="/">Stories</a></li>
             <li><a href="/catalogue">Catalogue</a></li>
             \(profile)
-            </ul></nav></header>
-            <main id="main" tabindex="-1">
-            <p id="status" class="status" role="status">\(notice.map(HTML.text) ?? "")</p>
-            \(main)
-            </main>
-            </body>
-            </html>
-
+            </ul></nav>
             """
+        return layout.document(title: title, bodyAttributes: bodyAttributes, header: header, status: notice ?? "", main: main)
     }
 
     /// A hidden field: its value carried (`Forms.carry`), so the browser sends back exactly what

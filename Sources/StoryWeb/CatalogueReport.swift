@@ -25,27 +25,20 @@ public enum CatalogueReport {
         }
     }
 
+    /// The report's style, written into the page: report.html travels alone.
+    static let style = """
+        body { font: 16px/1.5 system-ui, sans-serif; margin: 1rem auto; max-width: 70rem; padding: 0 1rem; color: #1a1a1a; background: #fff; }
+        .scroll { overflow-x: auto; }
+        table { border-collapse: collapse; width: 100%; }
+        th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #ccc; vertical-align: top; }
+        .good { color: #1d6b2f; } .warning { color: #7a4d00; } .bad { color: #a3161a; } .neutral { color: #444; }
+        code { font-size: .9em; overflow-wrap: anywhere; }
+        @media (prefers-color-scheme: dark) { body { color: #eee; background: #121212; } th, td { border-color: #555; }
+          .good { color: #7fd88f; } .warning { color: #f0c36b; } .bad { color: #ff8a8a; } .neutral { color: #ccc; } }
+        """
+
     public static func page(name: String, summary: String, generated: String, rows: [Row]) -> String {
         var html = """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(HTML.text(name)): catalogue health</title>
-            <style>
-            body { font: 16px/1.5 system-ui, sans-serif; margin: 1rem auto; max-width: 70rem; padding: 0 1rem; color: #1a1a1a; background: #fff; }
-            .scroll { overflow-x: auto; }
-            table { border-collapse: collapse; width: 100%; }
-            th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #ccc; vertical-align: top; }
-            .good { color: #1d6b2f; } .warning { color: #7a4d00; } .bad { color: #a3161a; } .neutral { color: #444; }
-            code { font-size: .9em; overflow-wrap: anywhere; }
-            @media (prefers-color-scheme: dark) { body { color: #eee; background: #121212; } th, td { border-color: #555; }
-              .good { color: #7fd88f; } .warning { color: #f0c36b; } .bad { color: #ff8a8a; } .neutral { color: #ccc; } }
-            </style>
-            </head>
-            <body>
-            <main>
             <h1>\(HTML.text(name)): catalogue health</h1>
             <p>\(HTML.text(summary))</p>
             <p>Generated \(HTML.text(generated)). Each story's badge is at <code>badges/AUTHOR/REPOSITORY.svg</code>.</p>
@@ -62,8 +55,9 @@ public enum CatalogueReport {
             html += "<td class=\"\(tone)\">\(HTML.text(row.state))\(row.detail.isEmpty ? "" : "<br>" + HTML.text(row.detail))</td>"
             html += "<td><code>\(HTML.text(row.commit))</code></td><td>\(HTML.text(row.findings))</td><td>\(HTML.text(row.changed))</td></tr>\n"
         }
-        html += "</tbody>\n</table>\n</div>\n</main>\n</body>\n</html>\n"
-        return html
+        html += "</tbody>\n</table>\n</div>"
+        let layout = PageLayout(style: .inline(style), referrer: "no-referrer", followsColorScheme: true, skipLink: nil)
+        return layout.document(title: "\(name): catalogue health", header: nil, main: html)
     }
 
     /// A flat badge: "cyd | MESSAGE", the message on the tone's colour (contrast at least 4.5:1

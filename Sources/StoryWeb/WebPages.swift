@@ -12,29 +12,11 @@ public enum WebPages {
     /// no inline script and no other origin's script), header with the site's name, and `main`.
     static func document(title: String, depth: Depth, bodyAttributes: [(String, String)] = [], main: String) -> String {
         let up = depth == .root ? "" : "../"
-        let attributes = bodyAttributes.map { " \($0.0)=\"\(HTML.attribute($0.1))\"" }.joined()
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; object-src 'none'; base-uri 'none'; form-action 'self'">
-            <meta name="referrer" content="no-referrer">
-            <title>\(HTML.text(title))</title>
-            <link rel="stylesheet" href="\(up)cyd.css">
-            <script src="\(up)cyd.js" defer></script>
-            </head>
-            <body\(attributes) data-root="\(up.isEmpty ? "./" : up)">
-            <a class="skip" href="#main">Skip to the story</a>
-            <header><a href="\(up)index.html">Stories</a></header>
-            <main id="main" tabindex="-1">
-            \(main)
-            </main>
-            </body>
-            </html>
-
-            """
+        let layout = PageLayout(
+            style: .linked(up + "cyd.css"), script: up + "cyd.js", policyInPage: ContentPolicy.page(pictures: .ownOriginAndWeb, asHeader: false),
+            referrer: "no-referrer")
+        return layout.document(
+            title: title, bodyAttributes: bodyAttributes + [("data-root", up.isEmpty ? "./" : up)], header: "<a href=\"\(up)index.html\">Stories</a>", main: main)
     }
 
     /// The site's front page: every story, with its summary and a link to begin.
