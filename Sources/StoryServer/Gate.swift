@@ -1,3 +1,4 @@
+import LocalFiles
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
@@ -245,14 +246,7 @@ enum HTTPDate {
     static func now() -> String {
         let second = time(nil)
         return made.withLock { made in
-            if made.second != second {
-                var seconds = second
-                var parts = tm()
-                gmtime_r(&seconds, &parts)
-                let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"], months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-                func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-                made = (second, "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT")
-            }
+            if made.second != second { made = (second, UTCTime(Double(second)).httpDate) }
             return made.text
         }
     }

@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocalFiles
 import StorySources
 import StoryStore
 
@@ -223,12 +224,7 @@ public enum SyncWords {
     }
 
     /// "2026-11-24 13:05 UTC".
-    public static func date(_ time: Double) -> String {
-        var seconds = time_t(time)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02d %02d:%02d UTC", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min)
-    }
+    public static func date(_ time: Double) -> String { UTCTime(time).dateAndClock }
 
     public static func warning(_ warning: SyncReport.ItemWarning) -> String {
         switch warning {

@@ -91,11 +91,5 @@ public struct TranslationFolder: Sendable {
     }
 
     /// A moment as PO headers write it, in UTC: `2026-11-26 14:05+0000`.
-    public static func revisionDate(_ seconds: Int) -> String {
-        var now = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))+0000"
-    }
+    public static func revisionDate(_ seconds: Int) -> String { UTCTime(Double(seconds)).poRevisionDate }
 }

@@ -263,12 +263,7 @@ struct Sync: ParsableCommand {
         ])
     }
 
-    static func clock(_ time: Double) -> String {
-        var seconds = time_t(time)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return String(format: "%02d:%02d", parts.tm_hour, parts.tm_min)
-    }
+    static func clock(_ time: Double) -> String { UTCTime(time).clock }
 }
 
 /// Finds a catalogue entry by id (author/repository), URL, or a title that only one story has.

@@ -234,10 +234,7 @@ struct ExportEPUB: ParsableCommand {
 
     /// The time now for `dcterms:modified` (or SOURCE_DATE_EPOCH's, for a book made again the same).
     static func now() -> String {
-        var seconds = time_t(Date().timeIntervalSince1970)
-        if let fixed = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap({ time_t($0) }) { seconds = fixed }
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec)
+        let fixed = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap { Int($0) }
+        return UTCTime(fixed.map(Double.init) ?? Date().timeIntervalSince1970).iso8601
     }
 }
