@@ -1,3 +1,5 @@
+import StoryFormat
+
 /// Just enough XML for XLIFF: elements, attributes, text, character and the five named
 /// references, CDATA, comments and processing instructions, each element with its line. A
 /// DOCTYPE is refused (XLIFF has none, and entity declarations are how XML files attack readers).
@@ -222,20 +224,11 @@ struct XMLReader {
 }
 
 enum XMLText {
-    /// Text for an element's content or an attribute: the five specials as references.
+    /// Text for an element's content or an attribute: the five specials as references
+    /// (StoryFormat's `MarkupText`, the one table of them); in an attribute a line break too, so
+    /// it survives attribute-value normalisation.
     static func escape(_ text: String, attribute: Bool = false) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"" where attribute: out += "&quot;"
-            case "\n" where attribute: out += "&#10;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        let escaped = MarkupText.escaped(text)
+        return attribute && escaped.utf8.contains(0x0A) ? escaped.replacing("\n", with: "&#10;") : escaped
     }
 }

@@ -202,7 +202,7 @@ struct TranslationFileTests {
         #expect(text.contains("<unit id=\"u16\" name=\"odd id.text.1\">"), "an id that is no XML name token gets one; its name keeps it")
         #expect(text.contains("<unit id=\"u17\" name=\"2×2.title\">"), "× is no name character")
         #expect(text.contains("<unit id=\"café.title\" name=\"café.title\">"))
-        #expect(text.contains("Bell<cp hex=\"0007\"/> &amp; &lt;tags&gt; \"q\""))
+        #expect(text.contains("Bell<cp hex=\"0007\"/> &amp; &lt;tags&gt; &quot;q&quot;"), "the five specials by the one table of them (MarkupText)")
         #expect(text.contains("<note category=\"location\">story.json:15</note>"))
         let file = try Self.read(text, .xliff)
         #expect(file.declaredLanguage == "fr")
