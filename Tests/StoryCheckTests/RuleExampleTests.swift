@@ -81,7 +81,7 @@ struct RuleExampleTests {
         var declared = Set<String>()
         for case let file as String in try #require(FileManager.default.enumerator(atPath: folder.path)) where file.hasSuffix(".swift") {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            for match in text.matches(of: /(?m)^\s*(?:public\s+)?(?:enum|struct|final class|class)\s+(\w+)\s*:\s*(?:[\w, ]*,\s*)?Rule\b/) {
+            for match in text.matches(of: /(?m)^\s*(?:public\s+)?(?:enum|struct|final class|class)\s+(\w+)\s*:\s*(?:[\w, ]*,\s*)?(?:Checked)?Rule\b/) {
                 declared.insert(String(match.1))
             }
         }
@@ -89,6 +89,23 @@ struct RuleExampleTests {
         let catalogued = Set(RuleCatalogue.rules.map { String(describing: $0) })
         #expect(declared.subtracting(catalogued).isEmpty, "declared but not in RuleCatalogue.rules: \(declared.subtracting(catalogued).sorted())")
         #expect(catalogued.subtracting(declared).isEmpty, "catalogued but not found as declarations: \(catalogued.subtracting(declared).sorted())")
+    }
+
+    /// Where a rule's findings come from is declared, not inferred: a `CheckedRule` says which
+    /// kind of file it checks and must have a check (the compiler holds it to both); the others
+    /// are found while a file is read. Category and kind agree.
+    @Test("every rule is found while reading or checked by the checker, as its category says, over the kind of file it names")
+    func everyRuleRuns() {
+        for rule in RuleCatalogue.rules {
+            let category = rule.description.category
+            let foundWhileReading: Set<RuleCategory> = [.syntax, .structure, .twee, .translation]
+            if let checked = rule as? any CheckedRule.Type {
+                #expect(!foundWhileReading.contains(category), "\(rule.description.code) is checked but its category says it is found while reading")
+                #expect((checked.checks == .authors) == (category == .authors), "\(rule.description.code) checks \(checked.checks), its category is \(category)")
+            } else {
+                #expect(foundWhileReading.contains(category), "\(rule.description.code) (\(category)) has no check and is not found while reading: it would never run")
+            }
+        }
     }
 
     @Test("codes, names and descriptions are complete and unique")

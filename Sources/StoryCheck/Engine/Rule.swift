@@ -66,9 +66,18 @@ public struct Repair: Sendable {
     }
 }
 
-/// A rule: its description and, unless the reader finds it while parsing or decoding, its check.
+/// A rule: its description. A rule found while a file is read (syntax and structure by
+/// StoryFormat, Twee by StoryInterchange, translations by StoryTranslation) is only this; a rule
+/// with a check of its own is a `CheckedRule`.
 public protocol Rule: Sendable {
     static var description: RuleDescription { get }
+}
+
+/// A rule the checker runs over every file of one kind. `check` and `checks` have no default:
+/// the compiler, not a reviewer, catches a rule that checks nothing or says not what it checks.
+public protocol CheckedRule: Rule {
+    /// The kind of file it checks: story.json or authors.json.
+    static var checks: DocumentKind { get }
     /// Looks at one file and reports findings of this rule's code.
     static func check(_ context: CheckContext, _ findings: inout Findings)
     /// Whether `check` reads `context.text`: such rules run after the others, while the scan
@@ -76,11 +85,8 @@ public protocol Rule: Sendable {
     static var readsTextScan: Bool { get }
 }
 
-extension Rule {
+extension CheckedRule {
     public static var readsTextScan: Bool { false }
-
-    /// Syntax and structure rules are found by StoryFormat while reading; they only describe.
-    public static func check(_ context: CheckContext, _ findings: inout Findings) {}
 }
 
 /// Collects the findings of one rule; the engine sets severities from the rule's description.

@@ -39,14 +39,9 @@ public enum RuleCatalogue {
         byCode[DiagnosticCode(rawValue: codeOrName.uppercased())] ?? descriptions.first { $0.name == codeOrName.lowercased() }
     }
 
-    /// Rules with a check of their own for a kind of file (authors rules for authors.json, the
-    /// rest for stories; syntax and structure are found while reading, Twee findings while
-    /// StoryInterchange reads Twee, translation findings while StoryTranslation reads a translation).
-    static func checking(_ kind: DocumentKind) -> [any Rule.Type] {
-        rules.filter { rule in
-            let category = rule.description.category
-            guard category != .syntax && category != .structure && category != .twee && category != .translation else { return false }
-            return (category == .authors) == (kind == .authors)
-        }
+    /// The rules with a check of their own for a kind of file, in code order: each says which
+    /// kind it checks, so none is left out by where it is filed.
+    static func checking(_ kind: DocumentKind) -> [any CheckedRule.Type] {
+        rules.compactMap { $0 as? any CheckedRule.Type }.filter { $0.checks == kind }
     }
 }

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum DuplicateAuthor: Rule {
+enum DuplicateAuthor: CheckedRule {
+    static let checks = DocumentKind.authors
     static let description = RuleDescription(
         code: "CYD901", name: "duplicate-author", category: .authors, severity: .warning,
         summary: "an author is listed twice in authors.json",

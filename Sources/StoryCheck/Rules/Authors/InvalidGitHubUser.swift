@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum InvalidGitHubUser: Rule {
+enum InvalidGitHubUser: CheckedRule {
+    static let checks = DocumentKind.authors
     static let description = RuleDescription(
         code: "CYD902", name: "invalid-github-user", category: .authors, severity: .error,
         summary: "an author name that cannot be a GitHub user name",

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum InvalidRepositoryURL: Rule {
+enum InvalidRepositoryURL: CheckedRule {
+    static let checks = DocumentKind.authors
     static let description = RuleDescription(
         code: "CYD903", name: "invalid-repository-url", category: .authors, severity: .error,
         summary: "an entry of an author's repos is not a git URL",

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum MissingDiscoveryTag: Rule {
+enum MissingDiscoveryTag: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD802", name: "missing-discovery-tag", category: .folder, severity: .warning,
         summary: "the README does not contain #ChooseYourDestiny",

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum MissingReadme: Rule {
+enum MissingReadme: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD801", name: "missing-readme", category: .folder, severity: .warning,
         summary: "the story folder has no README",

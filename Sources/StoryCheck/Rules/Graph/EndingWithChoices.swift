@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum EndingWithChoices: Rule {
+enum EndingWithChoices: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD504", name: "ending-with-choices", category: .graph, severity: .warning,
         summary: "a chapter marked \"is_ending\": true has choices",

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum NoWayOut: Rule {
+enum NoWayOut: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD502", name: "no-way-out", category: .graph, severity: .error,
         summary: "from this chapter no ending can be reached",

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum UnmarkedEnding: Rule {
+enum UnmarkedEnding: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD503", name: "unmarked-ending", category: .graph, severity: .warning,
         summary: "a chapter without choices is not marked \"is_ending\": true",

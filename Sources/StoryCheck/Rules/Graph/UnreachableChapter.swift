@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum UnreachableChapter: Rule {
+enum UnreachableChapter: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD501", name: "unreachable-chapter", category: .graph, severity: .warning,
         summary: "no path of choices leads from the start to this chapter",

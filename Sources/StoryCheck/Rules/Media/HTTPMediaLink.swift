@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum HTTPMediaLink: Rule {
+enum HTTPMediaLink: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD602", name: "http-media-link", category: .media, severity: .warning,
         summary: "a picture or video link uses http:// instead of https://",

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum LargePicture: Rule {
+enum LargePicture: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD606", name: "large-picture", category: .media, severity: .warning,
         summary: "a picture in the story folder is larger than 2 MiB",

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum LinkLeavesFolder: Rule {
+enum LinkLeavesFolder: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD607", name: "link-leaves-folder", category: .media, severity: .error,
         summary: "a picture, video or README is a symbolic link that leads outside the story folder",

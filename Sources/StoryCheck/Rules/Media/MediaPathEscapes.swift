@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum MediaPathEscapes: Rule {
+enum MediaPathEscapes: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD601", name: "media-path-escapes", category: .media, severity: .error,
         summary: "a pic_path or vid_path leaves the story's repository",

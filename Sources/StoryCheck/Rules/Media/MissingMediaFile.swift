@@ -1,7 +1,8 @@
 import LocalFiles
 import StoryFormat
 
-enum MissingMediaFile: Rule {
+enum MissingMediaFile: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD604", name: "missing-media-file", category: .media, severity: .error,
         summary: "a picture or video path names a file the story folder does not have",

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum NotAPicture: Rule {
+enum NotAPicture: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD605", name: "not-a-picture", category: .media, severity: .warning,
         summary: "a pic_path names a file that is not a PNG, JPEG, GIF or WebP picture",

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum PictureLocation: Rule {
+enum PictureLocation: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD610", name: "picture-location", category: .media, severity: .warning,
         summary: "a picture in the story folder carries the GPS position where it was taken (EXIF)",

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum PictureTooLarge: Rule {
+enum PictureTooLarge: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD608", name: "picture-too-large", category: .media, severity: .warning,
         summary: "a picture in the story folder is more than 4096 pixels on a side, or a JPEG of more scans than readers decode",

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum PictureWithoutAlt: Rule {
+enum PictureWithoutAlt: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD611", name: "picture-without-alt", category: .media, severity: .note,
         summary: "a chapter picture has no pic_alt saying what it shows",

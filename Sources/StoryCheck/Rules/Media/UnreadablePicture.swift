@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum UnreadablePicture: Rule {
+enum UnreadablePicture: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD609", name: "unreadable-picture", category: .media, severity: .warning,
         summary: "a picture in the story folder starts like a PNG, JPEG, GIF or WebP but its header is broken",

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum UnsupportedMediaScheme: Rule {
+enum UnsupportedMediaScheme: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD603", name: "unsupported-media-scheme", category: .media, severity: .error,
         summary: "a picture or video link is neither https:// nor a repository path",

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum ControlCharacterInID: Rule {
+enum ControlCharacterInID: CheckedRule {
+    static let checks = DocumentKind.story
     static let readsTextScan = true
     static let description = RuleDescription(
         code: "CYD305", name: "control-character-in-id", category: .references, severity: .error,

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum DuplicateChapterID: Rule {
+enum DuplicateChapterID: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD301", name: "duplicate-chapter-id", category: .references, severity: .error,
         summary: "two chapters share an id",

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum DuplicateChoiceTarget: Rule {
+enum DuplicateChoiceTarget: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD304", name: "duplicate-choice-target", category: .references, severity: .warning,
         summary: "two choices of one chapter lead to the same chapter",

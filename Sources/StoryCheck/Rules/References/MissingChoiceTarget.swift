@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum MissingChoiceTarget: Rule {
+enum MissingChoiceTarget: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD302", name: "missing-choice-target", category: .references, severity: .error,
         summary: "a choice leads to a chapter that does not exist",

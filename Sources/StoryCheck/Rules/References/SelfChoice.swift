@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum SelfChoice: Rule {
+enum SelfChoice: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD303", name: "self-choice", category: .references, severity: .warning,
         summary: "a chapter offers a choice that leads back to itself",

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum NoFirstChapter: Rule {
+enum NoFirstChapter: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD401", name: "no-first-chapter", category: .start, severity: .error,
         summary: "no chapter is marked \"is_first_chapter\": true",

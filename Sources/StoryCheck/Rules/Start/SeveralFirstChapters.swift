@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum SeveralFirstChapters: Rule {
+enum SeveralFirstChapters: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD402", name: "several-first-chapters", category: .start, severity: .warning,
         summary: "more than one chapter is marked \"is_first_chapter\": true",

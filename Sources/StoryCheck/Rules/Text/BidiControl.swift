@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum BidiControl: Rule {
+enum BidiControl: CheckedRule {
+    static let checks = DocumentKind.story
     static let readsTextScan = true
     static let description = RuleDescription(
         code: "CYD705", name: "bidi-control", category: .text, severity: .warning,

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum ControlCharacter: Rule {
+enum ControlCharacter: CheckedRule {
+    static let checks = DocumentKind.story
     static let readsTextScan = true
     static let description = RuleDescription(
         code: "CYD703", name: "control-character", category: .text, severity: .warning,

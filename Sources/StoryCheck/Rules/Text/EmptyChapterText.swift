@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum EmptyChapterText: Rule {
+enum EmptyChapterText: CheckedRule {
+    static let checks = DocumentKind.story
     static let description = RuleDescription(
         code: "CYD702", name: "empty-chapter-text", category: .text, severity: .warning,
         summary: "a chapter's text is empty",

@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum TerminalEscapeSequence: Rule {
+enum TerminalEscapeSequence: CheckedRule {
+    static let checks = DocumentKind.story
     static let readsTextScan = true
     static let description = RuleDescription(
         code: "CYD704", name: "terminal-escape-sequence", category: .text, severity: .error,

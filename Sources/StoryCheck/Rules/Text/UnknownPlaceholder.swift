@@ -1,6 +1,7 @@
 import StoryFormat
 
-enum UnknownPlaceholder: Rule {
+enum UnknownPlaceholder: CheckedRule {
+    static let checks = DocumentKind.story
     static let readsTextScan = true
     static let description = RuleDescription(
         code: "CYD701", name: "unknown-placeholder", category: .text, severity: .warning,
