@@ -106,7 +106,7 @@ package struct ReaderLoop {
                     case .alreadyHere: "bookmark '\(screen.safeLine(name))' is already on '\(here)'"
                     case .moved(let from): "bookmark '\(screen.safeLine(name))' moved from '\(screen.safe(from))' to '\(here)'"
                     }
-                    screen.message(text, event: "bookmark", fields: ["name": .string(name)])
+                    screen.message(text, event: .bookmark, fields: ["name": .string(name)])
                 case .jump:
                     if argument.isEmpty { try listBookmarks() } else {
                         try session.jump(to: argument)
@@ -117,7 +117,7 @@ package struct ReaderLoop {
                         let names = try session.bookmarks().map { "'\(screen.safe($0.name))'" }
                         screen.error("d NAME deletes a bookmark; " + (names.isEmpty ? "there are none yet" : "yours: " + names.joined(separator: ", ")))
                     } else if try session.removeBookmark(argument) {
-                        screen.message("bookmark '\(screen.safe(argument))' removed", event: "bookmarkRemoved", fields: ["name": .string(argument)])
+                        screen.message("bookmark '\(screen.safe(argument))' removed", event: .bookmarkRemoved, fields: ["name": .string(argument)])
                     } else {
                         screen.error("no bookmark named '\(screen.safe(argument))'")
                     }
@@ -126,7 +126,7 @@ package struct ReaderLoop {
                 case .history:
                     let path = try session.path()
                     if screen.mode == .json {
-                        screen.emit(["event": "history", "chapters": .array(path.map { .string($0.key) })])
+                        screen.emit(.history, ["chapters": .array(path.map { .string($0.key) })])
                     } else {
                         for (index, step) in path.enumerated() { screen.line("  \(index + 1). \(screen.safe(step.name))") }
                     }
@@ -154,7 +154,7 @@ package struct ReaderLoop {
     /// The last words of a reading session: where the place is kept and how to come back.
     func sayWherePlaceIsKept() {
         if screen.mode == .json {
-            screen.emit(["event": "quit", "library": .string(session.library.location.databasePath), "story": .number(Double(session.story.id))])
+            screen.emit(.quit, ["library": .string(session.library.location.databasePath), "story": .number(Double(session.story.id))])
             return
         }
         // Plain output is for scripts and transcripts: it stays as it was.
@@ -172,7 +172,7 @@ package struct ReaderLoop {
     func listBookmarks() throws {
         let marks = try session.bookmarks()
         if screen.mode == .json {
-            screen.emit(["event": "bookmarks", "bookmarks": .array(marks.map {
+            screen.emit(.bookmarks, ["bookmarks": .array(marks.map {
                 .object(["name": .string($0.name), "key": .string($0.chapterKey), "title": .string(session.chapterTitle($0.chapterKey))])
             })])
         } else if marks.isEmpty {
@@ -187,7 +187,7 @@ package struct ReaderLoop {
         if text.isEmpty {
             let notes = try session.notes()
             if screen.mode == .json {
-                screen.emit(["event": "notes", "notes": .array(notes.map {
+                screen.emit(.notes, ["notes": .array(notes.map {
                     .object(["id": .number(Double($0.id)), "key": .string($0.chapterKey), "title": .string(session.chapterTitle($0.chapterKey)), "text": .string($0.body)])
                 })])
             } else if notes.isEmpty {
@@ -196,7 +196,7 @@ package struct ReaderLoop {
                 for note in notes { screen.line("  #\(note.id) [\(screen.safe(session.chapterTitle(note.chapterKey)))] \(screen.safe(note.body))") }
             }
         } else if text.hasPrefix("-"), let id = Int64(text.dropFirst()) {
-            if try session.removeNote(id) { screen.message("note #\(id) removed", event: "noteRemoved", fields: ["id": .number(Double(id))]) } else {
+            if try session.removeNote(id) { screen.message("note #\(id) removed", event: .noteRemoved, fields: ["id": .number(Double(id))]) } else {
                 screen.error("no note #\(id); n alone lists your notes with their numbers")
             }
         } else if text.hasPrefix("-"), !text.contains(" ") {
@@ -204,7 +204,7 @@ package struct ReaderLoop {
             screen.error("n -NUMBER removes a note, and '\(screen.safe(String(text.dropFirst())))' is not a note number; n alone lists them")
         } else {
             let id = try session.addNote(text)
-            screen.message("note #\(id) saved (n -\(id) removes it)", event: "note", fields: ["id": .number(Double(id))])
+            screen.message("note #\(id) saved (n -\(id) removes it)", event: .note, fields: ["id": .number(Double(id))])
         }
     }
 
@@ -225,9 +225,9 @@ package struct ReaderLoop {
         guard case .ready(let picture) = state else {
             if case .failed(_, let reason) = state {
                 screen.message("the picture \(screen.safeLine(path)) could not be loaded: \(screen.safe(reason))\(shows); p retry tries again",
-                    event: "picture", fields: ["path": .string(path), "state": "failed", "reason": .string(reason), "alt": alt])
+                    event: .picture, fields: ["path": .string(path), "state": "failed", "reason": .string(reason), "alt": alt])
             } else {
-                screen.message("the picture \(screen.safeLine(path)) is still loading", event: "picture", fields: ["path": .string(path), "state": "loading"])
+                screen.message("the picture \(screen.safeLine(path)) is still loading", event: .picture, fields: ["path": .string(path), "state": "loading"])
             }
             return
         }
@@ -243,7 +243,7 @@ package struct ReaderLoop {
             } catch {
                 return screen.error("the picture was not saved: \(error.description)")
             }
-            screen.message("saved \(screen.safeLine(path)) to \(screen.safeLine(target))", event: "pictureSaved", fields: ["file": .string(target)])
+            screen.message("saved \(screen.safeLine(path)) to \(screen.safeLine(target))", event: .pictureSaved, fields: ["file": .string(target)])
         case "open":
             let folder = session.library.location.cacheDirectory + "/pictures"
             let name = String(path.split(separator: "/").last ?? "picture").filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" }
@@ -255,9 +255,9 @@ package struct ReaderLoop {
                 return screen.error("the picture could not be opened: \(error.description)")
             }
             if Terminal.launch("xdg-open", [file]) {
-                screen.message("opened \(screen.safeLine(file))", event: "pictureOpened", fields: ["file": .string(file)])
+                screen.message("opened \(screen.safeLine(file))", event: .pictureOpened, fields: ["file": .string(file)])
             } else {
-                screen.message("saved to \(screen.safeLine(file)) (no xdg-open here to open it)", event: "pictureSaved", fields: ["file": .string(file)])
+                screen.message("saved to \(screen.safeLine(file)) (no xdg-open here to open it)", event: .pictureSaved, fields: ["file": .string(file)])
             }
         default:
             if screen.pictures != .off {
@@ -271,7 +271,7 @@ package struct ReaderLoop {
             }
             screen.message(
                 "picture \(screen.safeLine(path)): \(screen.describe(picture))\(shows), stored in the library; p save FILE saves it, p open opens it",
-                event: "picture", fields: ["path": .string(path), "state": "ready", "bytes": .number(Double(picture.data.count)), "alt": alt])
+                event: .picture, fields: ["path": .string(path), "state": "ready", "bytes": .number(Double(picture.data.count)), "alt": alt])
         }
     }
 }

@@ -42,8 +42,17 @@ package struct ReaderScreen {
 
     package func style(_ text: String, _ code: String) -> String { colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
-    package func emit(_ event: [String: JSONValue]) {
-        output.write(JSONValue.object(event).encoded + "\n")
+    /// What `--json` reading reports, one object a line with its name in `event`: the names are
+    /// these and no others.
+    package enum Event: String, Sendable, CaseIterable {
+        case story, chapter, ending, error, help, message, history, quit, bookmark, bookmarks, bookmarkRemoved
+        case note, notes, noteRemoved, picture, pictureSaved, pictureOpened
+    }
+
+    package func emit(_ event: Event, _ fields: [String: JSONValue]) {
+        var object = fields
+        object["event"] = .string(event.rawValue)
+        output.write(JSONValue.object(object).encoded + "\n")
     }
 
     package func line(_ text: String = "") { write(text + "\n") }
@@ -62,7 +71,7 @@ package struct ReaderScreen {
     package func storyOpened(_ story: StoryRecord, _ resumption: Resumption, currentTitle: String, language: StoryLanguage? = nil) {
         switch mode {
         case .json:
-            var event: [String: JSONValue] = ["event": "story", "id": .number(Double(story.id)), "title": .string(story.title)]
+            var event: [String: JSONValue] = ["id": .number(Double(story.id)), "title": .string(story.title)]
             if let language {
                 event["language"] = .string(language.language)
                 event["translatedPercent"] = .number(Double(language.percent))
@@ -76,7 +85,7 @@ package struct ReaderScreen {
                 event["missing"] = .string(missing)
                 event["fallback"] = .string(fallback)
             }
-            emit(event)
+            emit(.story, event)
         default:
             line(style(safe(story.title), "1"))
             if let language {
@@ -101,7 +110,7 @@ package struct ReaderScreen {
         switch mode {
         case .json:
             var event: [String: JSONValue] = [
-                "event": "chapter", "key": .string(record.key), "title": .string(record.name),
+                "key": .string(record.key), "title": .string(record.name),
                 "paragraphs": .array(view.paragraphs.map { .string($0) }),
                 "choices": .array(record.choices.enumerated().map { index, choice in
                     .object(["number": .number(Double(index + 1)), "text": .string(choice.label), "available": .bool(choice.isAvailable)])
@@ -109,9 +118,9 @@ package struct ReaderScreen {
                 "ending": .bool(view.isEnding),
             ]
             if let path = record.picPath { event["picture"] = pictureJSON(path, picture) }
-            emit(event)
+            emit(.chapter, event)
             if view.isEnding {
-                emit(["event": "ending", "key": .string(record.key), "endingsFound": .number(Double(endingsFound)), "endingsTotal": .number(Double(endingCount))])
+                emit(.ending, ["key": .string(record.key), "endingsFound": .number(Double(endingsFound)), "endingsTotal": .number(Double(endingCount))])
             }
         default:
             let width = width
@@ -248,19 +257,18 @@ package struct ReaderScreen {
     }
 
 
-    package func message(_ text: String, event: String = "message", fields: [String: JSONValue] = [:]) {
+    package func message(_ text: String, event: Event = .message, fields: [String: JSONValue] = [:]) {
         if mode == .json {
             var object = fields
-            object["event"] = .string(event)
             object["message"] = .string(text)
-            emit(object)
+            emit(event, object)
         } else {
             for part in wrapped(text) { line(part) }
         }
     }
 
     package func error(_ text: String) {
-        if mode == .json { emit(["event": "error", "message": .string(text)]) } else { for part in wrapped(text) { line(style(part, "31")) } }
+        if mode == .json { emit(.error, ["message": .string(text)]) } else { for part in wrapped(text) { line(style(part, "31")) } }
     }
 
     /// On a terminal, text wrapped to the window by display width; plain output (scripts,
@@ -280,7 +288,7 @@ package struct ReaderScreen {
     /// `?`: the command table, one command a line.
     package func help() {
         if mode == .json {
-            emit(["event": "help", "message": .string(ReaderCommand.helpLines().joined(separator: "\n"))])
+            emit(.help, ["message": .string(ReaderCommand.helpLines().joined(separator: "\n"))])
         } else {
             for row in ReaderCommand.helpLines(width: mode == .terminal ? width : nil) { line(row) }
         }
