@@ -6,7 +6,8 @@ public struct ChapterView: Sendable, Equatable {
     public var record: ChapterRecord
     /// The text with [[name]] replaced, split into paragraphs.
     public var paragraphs: [String]
-    public var isEnding: Bool { record.isEnding }
+    /// Reading ends here (no choices).
+    public var endsReading: Bool { record.endsReading }
 }
 
 /// How a session began.
@@ -231,7 +232,7 @@ public final class ReadingSession {
         current = view(chapter)
         do {
             try library.saveProgress(
-                Progress(chapterKey: key, history: trimmed, updatedAt: 0), profile: profile, story: story, reachedEnding: chapter.isEnding)
+                Progress(chapterKey: key, history: trimmed, updatedAt: 0), profile: profile, story: story, reachedEnding: chapter.endsReading)
             unsaved = nil
         } catch LibraryError.storyRemoved(let title) {
             throw LibraryError.storyRemoved(title: title)

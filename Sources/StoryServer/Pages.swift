@@ -217,7 +217,7 @@ enum Pages {
         let text: String = view.paragraphs.map { "<p>" + HTML.text($0).split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "<br>\n") + "</p>" }
             .joined(separator: "\n")
         let choices: String
-        if chapter.isEnding {
+        if chapter.endsReading {
             choices = """
                 <p class="the-end"><strong>The end.</strong> Endings found: \(endings.found) of \(endings.of).</p>
                 """

@@ -109,11 +109,13 @@ public struct ChapterRecord: Sendable, Hashable {
     /// What the picture shows (`pic_alt`), when the author said.
     public var picAlt: String?
     public var vidPath: String?
+    /// The author marked it an ending (`is_ending`); the format's flag, not what ends reading.
     public var isMarkedEnding: Bool
     public var choices: [ChoiceRecord]
 
-    /// Reading ends here.
-    public var isEnding: Bool { choices.isEmpty }
+    /// Reading ends here: the chapter has no choices (as the original reader ends, whatever
+    /// `is_ending` says; `isMarkedEnding` is the author's flag).
+    public var endsReading: Bool { choices.isEmpty }
 }
 
 /// A chapter as the `chapter` table holds it: the one place that maps a chapter's fields to

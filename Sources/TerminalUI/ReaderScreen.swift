@@ -115,11 +115,11 @@ package struct ReaderScreen {
                 "choices": .array(record.choices.enumerated().map { index, choice in
                     .object(["number": .number(Double(index + 1)), "text": .string(choice.label), "available": .bool(choice.isAvailable)])
                 }),
-                "ending": .bool(view.isEnding),
+                "ending": .bool(view.endsReading),
             ]
             if let path = record.picPath { event["picture"] = pictureJSON(path, picture) }
             emit(.chapter, event)
-            if view.isEnding {
+            if view.endsReading {
                 emit(.ending, ["key": .string(record.key), "endingsFound": .number(Double(endingsFound)), "endingsTotal": .number(Double(endingCount))])
             }
         default:
@@ -152,7 +152,7 @@ package struct ReaderScreen {
                 line(style(pictureLine(path, picture), "2"))
             }
             line()
-            if view.isEnding {
+            if view.endsReading {
                 line(style("The end. Endings found: \(endingsFound) of \(endingCount).", "1"))
                 line(style("r to read again from the start, b to go back, q to quit", "2"))
             } else {

@@ -65,6 +65,6 @@ struct MigrationTests {
         #expect(shore.choices.map(\.isAvailable) == [true, true, false])
         #expect(shore.choices.map(\.position) == [0, 1, 2])
         #expect(try library.chapter("b", of: story)?.choices.map(\.target) == ["a"])
-        #expect(try library.chapter("c", of: story)?.isEnding == true)
+        #expect(try library.chapter("c", of: story)?.endsReading == true)
     }
 }
