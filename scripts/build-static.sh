@@ -8,24 +8,49 @@
 # usage: scripts/build-static.sh      (scratch folder .build-static, kept for the next build)
 # A machine that runs it needs: libgit2-1.5, libsqlite3-0 and, for https, libcurl4 (Debian
 # package names; `ldd cyd` lists them).
+#
+# usage: scripts/build-static.sh [--from-build BIN] [--archive FILE]
+#   --from-build BIN  link the objects of a build already made (its bin folder, .build/debug)
+#                     with Swift's runtime linked in, compiling nothing: the test command
+#                     checks the archive this way on the build it tests
+#   --archive FILE    where the archive goes (default dist/cyd-linux-<arch>.tar.gz)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scratch=${CYD_STATIC_SCRATCH:-.build-static}
-mkdir -p "$scratch"
-# The build's own output is kept: a release build of our sources must compile without a
-# warning (what was compiled this time is counted; a fresh clone compiles everything).
-swift build -c release --product cyd --static-swift-stdlib --scratch-path "$scratch" >"$scratch/build.log" 2>&1 \
-  || { cat "$scratch/build.log" >&2; exit 1; }
-warnings=$(grep -E '^/.*/Sources/[^:]+:[0-9]+:[0-9]+: warning:' "$scratch/build.log" | sort -u || true)
-echo "compiler warnings in Sources: $(printf '%s' "$warnings" | grep -c . || true)"
-[ -z "$warnings" ] || printf '%s\n' "$warnings"
-binary="$(swift build -c release --product cyd --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/cyd"
-mkdir -p dist
+from=""
+archive="dist/cyd-linux-$(uname -m).tar.gz"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --from-build) from=$2; shift 2 ;;
+    --archive) archive=$2; shift 2 ;;
+    *) echo "build-static.sh: unknown option $1 (see the usage at the top of the script)" >&2; exit 2 ;;
+  esac
+done
 stripped=$(mktemp -d)
 trap 'rm -rf "$stripped"' EXIT
-cp "$binary" "$stripped/cyd"
+if [ -z "$from" ]; then
+  scratch=${CYD_STATIC_SCRATCH:-.build-static}
+  mkdir -p "$scratch"
+  # The build's own output is kept: a release build of our sources must compile without a
+  # warning (what was compiled this time is counted; a fresh clone compiles everything).
+  swift build -c release --product cyd --static-swift-stdlib --scratch-path "$scratch" >"$scratch/build.log" 2>&1 \
+    || { cat "$scratch/build.log" >&2; exit 1; }
+  warnings=$(grep -E '^/.*/Sources/[^:]+:[0-9]+:[0-9]+: warning:' "$scratch/build.log" | sort -u || true)
+  echo "compiler warnings in Sources: $(printf '%s' "$warnings" | grep -c . || true)"
+  [ -z "$warnings" ] || printf '%s\n' "$warnings"
+  cp "$(swift build -c release --product cyd --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/cyd" "$stripped/cyd"
+else
+  # The link SwiftPM makes for `--static-swift-stdlib`, on objects compiled against the shared
+  # runtime: their autolink entries name Foundation alone, so the static Foundation's own
+  # libraries are named here, in one group.
+  list="$from/cyd.product/Objects.LinkFileList"
+  [ -f "$list" ] || { echo "build-static.sh: $list does not exist: build cyd there first" >&2; exit 2; }
+  swiftc -L "$from" -o "$stripped/cyd" -module-name cyd -static-stdlib -emit-executable -Xlinker --defsym -Xlinker main=cyd_main "@$list" -ldl \
+    -Xlinker --start-group -lFoundation -lCoreFoundation -lFoundationInternationalization -l_FoundationICU -lFoundationEssentials \
+    -l_FoundationCShims -l_FoundationCollections -lFoundationNetworking -l_CFURLSessionInterface -Xlinker --end-group -lstdc++
+  echo "linked from $from (nothing compiled)"
+fi
+mkdir -p "$(dirname "$archive")"
 strip "$stripped/cyd"
-archive="dist/cyd-linux-$(uname -m).tar.gz"
 tar -czf "$archive" -C "$stripped" cyd
 if ldd "$stripped/cyd" | grep -q 'libswift\|libFoundation\|libdispatch'; then
   echo "build-static.sh: the binary still needs Swift's shared libraries:" >&2

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command after set-up: the package and its tests built once (debug, with the
 # BrowserReader trait, and swift-argument-parser's generate-manual for the install test), a
-# build that must not warn in Sources, the fuzzing smoke, then the suite on those very products
-# (`swift test --skip-build`: nothing is compiled twice).
+# build that must not warn in Sources, then the suite on those very products (`swift test
+# --skip-build`: nothing is compiled twice) with the fuzzing smoke beside it.
 #
 # usage: scripts/test.sh [swift test options...]   e.g. scripts/test.sh --filter ArchitectureTests
 #   FUZZ_SMOKE=0 skips the fuzzing smoke (for a quick local run; CI always runs it).
@@ -25,7 +25,25 @@ if [ -n "$warnings" ]; then
   exit 1
 fi
 echo "built in $(( $(date +%s) - started )) s, no warning in Sources"
+# The fuzzing smoke runs beside the suite, at the lowest priority: the suite leaves most of a
+# core idle (it waits on servers, git and browsers), and the fuzzers are bounded by time, so
+# the smoke uses what the suite leaves and the suite is not slowed by it.
+fuzz_pid=""
 if [ "${FUZZ_SMOKE:-1}" != 0 ]; then
-  scripts/fuzz-smoke.sh
+  nice -n 19 scripts/fuzz-smoke.sh >.build/fuzz-smoke.log 2>&1 &
+  fuzz_pid=$!
 fi
-exec swift test --skip-build --disable-xctest --traits BrowserReader "$@"
+status=0
+swift test --skip-build --disable-xctest --traits BrowserReader "$@" || status=$?
+if [ -n "$fuzz_pid" ]; then
+  if wait "$fuzz_pid"; then
+    grep -E '^fuzzing .*: no crash|^stat::number_of_executed_units|no crash' .build/fuzz-smoke.log | tail -8 || true
+    echo "fuzzing smoke: no crash (.build/fuzz-smoke.log)"
+  else
+    tail -40 .build/fuzz-smoke.log >&2
+    echo "the fuzzing smoke failed; its whole log is .build/fuzz-smoke.log" >&2
+    status=1
+  fi
+fi
+echo "the test command took $(( $(date +%s) - started )) s"
+exit "$status"
