@@ -183,13 +183,7 @@ public enum StaticSite {
     }
 
     static func pictureExtension(_ bytes: [UInt8]) -> String {
-        switch PictureFormat.detect(Array(bytes.prefix(12))) {
-        case "PNG": "png"
-        case "JPEG": "jpg"
-        case "GIF": "gif"
-        case "WebP": "webp"
-        default: "bin"
-        }
+        PictureFormat.detect(Array(bytes.prefix(12)))?.fileExtension ?? "bin"
     }
 }
 

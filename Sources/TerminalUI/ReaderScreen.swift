@@ -251,7 +251,7 @@ package struct ReaderScreen {
     }
 
     package func describe(_ picture: StoredPicture) -> String {
-        let kind = PictureFormat.detect(Array(picture.data.prefix(12))) ?? picture.mediaType ?? "unknown format"
+        let kind = PictureFormat.detect(Array(picture.data.prefix(12)))?.name ?? picture.mediaType ?? "unknown format"
         let size = picture.data.count < 1024 ? "\(picture.data.count) bytes" : "\(picture.data.count / 1024) KB"
         return "\(safe(kind)), \(size)"
     }

@@ -21,7 +21,7 @@ struct PictureHeaderTests {
     ])
     func size(name: String, format: String, width: Int, height: Int) throws {
         let found = try header(name)
-        #expect(found.format == format && found.width == width && found.height == height, "\(name): \(found)")
+        #expect(found.format.name == format && found.width == width && found.height == height, "\(name): \(found)")
         #expect(found.position == nil, "\(name) has no GPS")
     }
 

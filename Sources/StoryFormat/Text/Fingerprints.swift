@@ -1,26 +1,50 @@
 /// Recognising files by their first bytes, and hashing bytes: shared by the checks, the library
 /// and the reader.
-public enum PictureFormat {
-    /// "PNG", "JPEG", "GIF" or "WebP" from a file's first bytes (12 are enough), or nil.
-    public static func detect(_ prefix: [UInt8]) -> String? {
-        if prefix.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "PNG" }
-        if prefix.starts(with: [0xFF, 0xD8, 0xFF]) { return "JPEG" }
-        if prefix.starts(with: Array("GIF87a".utf8)) || prefix.starts(with: Array("GIF89a".utf8)) { return "GIF" }
-        if prefix.count >= 12, prefix.starts(with: Array("RIFF".utf8)), Array(prefix[8..<12]) == Array("WEBP".utf8) { return "WebP" }
+/// The picture formats readers show, each with its name, media type and file extension: a
+/// closed set, so a new format is a new case every switch must handle.
+public enum PictureFormat: Sendable, CaseIterable {
+    case png, jpeg, gif, webp
+
+    /// The format of a file from its first bytes (12 are enough), or nil for anything else.
+    public static func detect(_ prefix: [UInt8]) -> PictureFormat? {
+        if prefix.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if prefix.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if prefix.starts(with: Array("GIF87a".utf8)) || prefix.starts(with: Array("GIF89a".utf8)) { return .gif }
+        if prefix.count >= 12, prefix.starts(with: Array("RIFF".utf8)), Array(prefix[8..<12]) == Array("WEBP".utf8) { return .webp }
         return nil
+    }
+
+    /// Its name for people: "PNG", "JPEG", "GIF", "WebP".
+    public var name: String {
+        switch self {
+        case .png: "PNG"
+        case .jpeg: "JPEG"
+        case .gif: "GIF"
+        case .webp: "WebP"
+        }
+    }
+
+    public var mediaType: String {
+        switch self {
+        case .png: "image/png"
+        case .jpeg: "image/jpeg"
+        case .gif: "image/gif"
+        case .webp: "image/webp"
+        }
+    }
+
+    public var fileExtension: String {
+        switch self {
+        case .png: "png"
+        case .jpeg: "jpg"
+        case .gif: "gif"
+        case .webp: "webp"
+        }
     }
 
     /// The media type of a PNG, JPEG, GIF or WebP file from its first bytes, or nil for anything
     /// else (whatever a server called it).
-    public static func mediaType(_ prefix: [UInt8]) -> String? {
-        switch detect(prefix) {
-        case "PNG": "image/png"
-        case "JPEG": "image/jpeg"
-        case "GIF": "image/gif"
-        case "WebP": "image/webp"
-        default: nil
-        }
-    }
+    public static func mediaType(_ prefix: [UInt8]) -> String? { detect(prefix)?.mediaType }
 }
 
 /// 64-bit FNV-1a: fast, not cryptographic. For hash tables and content versions.

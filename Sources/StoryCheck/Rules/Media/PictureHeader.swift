@@ -4,7 +4,7 @@ import StoryFormat
 /// pixels, and whether it carries an EXIF GPS position. Every read is bounds-checked and every
 /// loop bounded by the bytes given, so a hostile file costs at most one pass over them.
 public struct PictureHeader: Sendable, Equatable {
-    public var format: String
+    public var format: PictureFormat
     public var width: Int
     public var height: Int
     /// The GPS position in its EXIF data, when it has one.
@@ -16,7 +16,7 @@ public struct PictureHeader: Sendable, Equatable {
     /// The most scans a reader decodes (libjpeg is stopped after them; djpeg's -maxscans).
     public static let maximumScans = 100
 
-    public init(format: String, width: Int, height: Int, position: GPSPosition? = nil, scans: Int? = nil) {
+    public init(format: PictureFormat, width: Int, height: Int, position: GPSPosition? = nil, scans: Int? = nil) {
         self.format = format
         self.width = width
         self.height = height
@@ -59,10 +59,10 @@ public struct PictureHeader: Sendable, Equatable {
         var reader = ByteReader(bytes)
         let result: Result<PictureHeader, Failure>
         switch format {
-        case "PNG": result = png(&reader)
-        case "JPEG": result = jpeg(&reader)
-        case "GIF": result = gif(&reader)
-        default: result = webp(&reader)
+        case .png: result = png(&reader)
+        case .jpeg: result = jpeg(&reader)
+        case .gif: result = gif(&reader)
+        case .webp: result = webp(&reader)
         }
         if case .success(let header) = result, header.width <= 0 || header.height <= 0 {
             return .failure(Failure("its header gives a size of \(header.width) x \(header.height) pixels"))
@@ -77,7 +77,7 @@ public struct PictureHeader: Sendable, Equatable {
         guard let length = reader.uint32(at: 8, bigEndian: true), reader.tag(at: 12) == "IHDR", length >= 8,
             let width = reader.uint32(at: 16, bigEndian: true), let height = reader.uint32(at: 20, bigEndian: true)
         else { return .failure(Failure("the PNG header (IHDR) is missing or cut short")) }
-        var header = PictureHeader(format: "PNG", width: Int(width), height: Int(height))
+        var header = PictureHeader(format: .png, width: Int(width), height: Int(height))
         // Chunks up to the image data: an eXIf chunk holds EXIF.
         var offset = 8
         while let size = reader.uint32(at: offset, bigEndian: true), let tag = reader.tag(at: offset + 4) {
@@ -93,7 +93,7 @@ public struct PictureHeader: Sendable, Equatable {
         guard let width = reader.uint16(at: 6, bigEndian: false), let height = reader.uint16(at: 8, bigEndian: false) else {
             return .failure(Failure("the GIF header is cut short"))
         }
-        return .success(PictureHeader(format: "GIF", width: Int(width), height: Int(height)))
+        return .success(PictureHeader(format: .gif, width: Int(width), height: Int(height)))
     }
 
     static func jpeg(_ reader: inout ByteReader) -> Result<PictureHeader, Failure> {
@@ -118,7 +118,7 @@ public struct PictureHeader: Sendable, Equatable {
                 // SOF2, SOF6, SOF10 and SOF14 are progressive: count the scans that follow.
                 let progressive = marker == 0xC2 || marker == 0xC6 || marker == 0xCA || marker == 0xCE
                 let scans = progressive ? countScans(reader, from: body + Int(length) - 2) : nil
-                return .success(PictureHeader(format: "JPEG", width: Int(width), height: Int(height), position: position, scans: scans))
+                return .success(PictureHeader(format: .jpeg, width: Int(width), height: Int(height), position: position, scans: scans))
             }
             if marker == 0xE1, let segment = reader.slice(body, Int(length) - 2), segment.starts(with: Array("Exif\0\0".utf8)) {
                 position = position ?? Exif.position(Array(segment.dropFirst(6)))
@@ -164,19 +164,19 @@ public struct PictureHeader: Sendable, Equatable {
             switch tag {
             case "VP8X":
                 if let width = reader.uint24(at: body + 4), let height = reader.uint24(at: body + 7) {
-                    header = header ?? PictureHeader(format: "WebP", width: width + 1, height: height + 1)
+                    header = header ?? PictureHeader(format: .webp, width: width + 1, height: height + 1)
                 }
             case "VP8 ":
                 // Frame tag (3 bytes), start code 9D 01 2A, then 14-bit width and height.
                 if reader.byte(at: body + 3) == 0x9D, reader.byte(at: body + 4) == 0x01, reader.byte(at: body + 5) == 0x2A,
                     let width = reader.uint16(at: body + 6, bigEndian: false), let height = reader.uint16(at: body + 8, bigEndian: false)
                 {
-                    header = header ?? PictureHeader(format: "WebP", width: Int(width & 0x3FFF), height: Int(height & 0x3FFF))
+                    header = header ?? PictureHeader(format: .webp, width: Int(width & 0x3FFF), height: Int(height & 0x3FFF))
                 }
             case "VP8L":
                 // Signature 0x2F, then width-1 and height-1 in 14 bits each.
                 if reader.byte(at: body) == 0x2F, let bits = reader.uint32(at: body + 1, bigEndian: false) {
-                    header = header ?? PictureHeader(format: "WebP", width: Int(bits & 0x3FFF) + 1, height: Int((bits >> 14) & 0x3FFF) + 1)
+                    header = header ?? PictureHeader(format: .webp, width: Int(bits & 0x3FFF) + 1, height: Int((bits >> 14) & 0x3FFF) + 1)
                 }
             case "EXIF":
                 if let exif = reader.slice(body, Int(size)) {
