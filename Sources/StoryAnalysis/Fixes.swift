@@ -24,7 +24,7 @@ public enum Fixes {
 
     /// The edits that repair what can be repaired in a story or authors file.
     public static func edits(for bytes: SourceBytes, path: String) -> (edits: [Edit], skipped: [Skipped]) {
-        let file = LoadedFile.load(bytes, fileName: path, options: .init(lenient: true), resolvingPointers: false)
+        let file = LoadedFile.asReadersRead(bytes, fileName: path)
         let reports = Checker.check(file, path: path, options: CheckOptions(lenient: true, pointers: false))
         let diagnostics = reports.first?.diagnostics ?? []
         var edits: [Edit] = []

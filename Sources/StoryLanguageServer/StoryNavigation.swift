@@ -9,7 +9,7 @@ struct StoryNavigation {
     let chaptersByID: [String: [Int]]
 
     init?(bytes: [UInt8], fileName: String) {
-        let file = LoadedFile.load(SourceBytes(bytes), fileName: fileName, options: .init(lenient: true), resolvingPointers: false)
+        let file = LoadedFile.asReadersRead(bytes, fileName: fileName)
         guard let syntax = file.story, let document = file.document else { return nil }
         self.syntax = syntax
         self.document = document

@@ -62,7 +62,7 @@ public struct StoryImporter: Sendable {
             }
             fetched = try Sources.fetch(source, in: context)
         }
-        let file = LoadedFile.load(fetched.bytes, fileName: fetched.displayName, options: Self.readersOptions)
+        let file = LoadedFile.load(fetched.bytes, fileName: fetched.displayName, options: .readers)
         // Findings never decide whether a story is stored (only a story without a first chapter
         // is refused, which the model says), so the checker runs on another core while the story
         // is built and stored: a 100,000-chapter story is added in the time of reading and
@@ -132,7 +132,7 @@ public struct StoryImporter: Sendable {
                         StoredTranslation(language: language, story: translated.story, translated: translated.status.translated, total: translated.status.total))
                 } catch {
                     // The importer's lenient reading; LINGUAS was read above, so it is not said again.
-                    reports.append(Validation.check(translation: bytes, path: path, units: nil, listed: nil, options: .init(check: CheckOptions(lenient: true))))
+                    reports.append(Validation.check(translation: bytes, path: path, units: nil, listed: nil, options: .init(check: .readers)))
                 }
                 break
             }
@@ -149,10 +149,8 @@ public struct StoryImporter: Sendable {
         return Pin(commit: commit, storySHA256: hash, pictures: entry.pictureHashes)
     }
 
-    /// Readers are lenient: published stories with trailing commas load.
-    private static let readersOptions = JSONParser.Options(lenient: true)
 
     private static func check(_ file: LoadedFile, _ bytes: [UInt8], displayName: String) -> [FileReport] {
-        Validation.check(loaded: file, bytes: bytes, path: displayName, options: .init(check: CheckOptions(lenient: true)))
+        Validation.check(loaded: file, bytes: bytes, path: displayName, options: .init(check: .readers))
     }
 }

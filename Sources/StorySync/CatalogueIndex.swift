@@ -105,7 +105,7 @@ public enum CatalogueIndex {
     /// all. One bad entry (a missing key, a number out of range, a control character in an id,
     /// an id listed twice with different URLs) is rejected on its own; the others are used.
     static func decode(_ contents: CatalogueSource.Contents, format: String = formatKey, refuseEmpty: Bool = true) throws(SyncError) -> Decoded {
-        let parsed = JSONParser(options: .init(lenient: true)).parse(contents.bytes)
+        let parsed = JSONParser(options: .readers).parse(contents.bytes)
         let lines = LineIndex(contents.bytes)
         func finding(_ offset: Int, _ message: String) -> SyncReport.Finding {
             let position = lines.position(of: offset)

@@ -165,8 +165,8 @@ public enum CatalogueSync {
     }
 
     static func readAuthors(_ contents: CatalogueSource.Contents) throws(SyncError) -> Authors {
-        let file = LoadedFile.load(contents.bytes, fileName: "authors.json", options: JSONParser.Options(lenient: true))
-        let reports = Validation.check(loaded: file, bytes: contents.bytes, path: contents.displayName, options: .init(check: CheckOptions(lenient: true)))
+        let file = LoadedFile.load(contents.bytes, fileName: "authors.json", options: .readers)
+        let reports = Validation.check(loaded: file, bytes: contents.bytes, path: contents.displayName, options: .init(check: .readers))
         let findings = reports.flatMap { report in ResolvedReport(report).diagnostics.map { finding(contents.displayName, $0) } }
         let diagnostics = reports.flatMap(\.diagnostics)
         guard file.kind == .authors, let syntax = file.authors, syntax.authorsNode != nil else {
@@ -388,8 +388,8 @@ public enum CatalogueSync {
                 return item
             }
             // Read as readers do; the checker runs only to explain a story that cannot be read.
-            let file = LoadedFile.load(bytes, fileName: "story.json", options: JSONParser.Options(lenient: true))
-            let reports = Validation.check(loaded: file, bytes: bytes, path: "story.json", options: .init(check: CheckOptions(lenient: true)))
+            let file = LoadedFile.load(bytes, fileName: "story.json", options: .readers)
+            let reports = Validation.check(loaded: file, bytes: bytes, path: "story.json", options: .init(check: .readers))
             // What `cyd validate` calls an error (leniently, as readers read: a trailing comma is
             // a warning) is not offered: a choice to a missing chapter would reach readers as a
             // dead choice. A story that was good keeps its last good version.

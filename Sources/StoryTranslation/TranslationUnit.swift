@@ -94,7 +94,7 @@ public enum TranslationUnits {
     /// The units of a story.json's bytes, read as readers read it (leniently); nil when it holds
     /// no readable story.
     public static func extract(storyFile bytes: [UInt8]) -> [TranslationUnit]? {
-        LoadedFile.load(bytes, fileName: "story.json", options: .init(lenient: true)).story.flatMap(extract)
+        LoadedFile.asReadersRead(bytes).story.flatMap(extract)
     }
 
     /// The units of a story value (no lines).

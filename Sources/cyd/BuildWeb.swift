@@ -45,7 +45,7 @@ struct BuildWeb: ParsableCommand {
         var entries: [(story: Story, pictures: [String: SitePicture])] = []
         for input in inputs {
             let (target, bytes) = try StoryInput.open(input)
-            let file = LoadedFile.load(bytes, fileName: target.displayPath, options: .init(lenient: true), resolvingPointers: false)
+            let file = LoadedFile.asReadersRead(bytes, fileName: target.displayPath)
             guard let story = file.story?.model(), story.firstChapter != nil else {
                 throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(input))` says why")
             }

@@ -123,7 +123,7 @@ struct ExportTwee: ParsableCommand {
     /// Reads the story, writes what `write` makes of it, and words why it cannot be written.
     static func exporting(_ story: String, to output: String?, as what: String, write: (Story) throws(TweeStory.ExportProblem) -> [UInt8]) throws {
         let (target, bytes) = try StoryInput.open(story)
-        let file = LoadedFile.load(bytes, fileName: target.displayPath, options: .init(lenient: true), resolvingPointers: false)
+        let file = LoadedFile.asReadersRead(bytes, fileName: target.displayPath)
         guard let model = file.story.flatMap(StoryJSON.model) else {
             throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(story))` says why")
         }
@@ -204,7 +204,7 @@ struct ExportEPUB: ParsableCommand {
 
     func run() throws {
         let (target, bytes) = try StoryInput.open(story)
-        let file = LoadedFile.load(bytes, fileName: target.displayPath, options: .init(lenient: true), resolvingPointers: false)
+        let file = LoadedFile.asReadersRead(bytes, fileName: target.displayPath)
         guard let model = file.story?.model() else {
             throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(story))` says why")
         }

@@ -56,7 +56,7 @@ struct L10n: ParsableCommand {
             guard let folder = target.folder, target.displayPath.hasSuffix("story.json") else {
                 throw FileWriter.WriteError(description: "'\(VisibleText.escape(path))' is not a story folder (with story.json)")
             }
-            let file = LoadedFile.load(try target.read(), fileName: "story.json", options: .init(lenient: true))
+            let file = LoadedFile.asReadersRead(try target.read())
             guard let syntax = file.story, let units = TranslationUnits.extract(syntax), let id = syntax.id?.value, let name = syntax.name?.value else {
                 Terminal.standardError.write("cyd: '\(VisibleText.escape(target.displayPath))' cannot be read as a story; `cyd validate` says why\n")
                 throw Exit.failure

@@ -16,7 +16,7 @@ enum StoryInput {
     /// The story's syntax, read leniently, or an error pointing at `cyd validate`.
     static func story(_ path: String) throws -> StorySyntax {
         let (target, bytes) = try open(path)
-        let file = LoadedFile.load(bytes, fileName: target.displayPath, options: .init(lenient: true), resolvingPointers: false)
+        let file = LoadedFile.asReadersRead(bytes, fileName: target.displayPath)
         guard let story = file.story, story.chaptersNode != nil else {
             throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(path))` says why")
         }

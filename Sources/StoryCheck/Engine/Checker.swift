@@ -1,6 +1,12 @@
 import StoryFormat
 
 /// Which findings to keep and how strictly to read.
+extension CheckOptions {
+    /// What readers tolerate (`JSONParser.Options.readers`): trailing commas and comments are
+    /// warnings. Used wherever a story is read to be shown, stored or published.
+    public static let readers = CheckOptions(lenient: true)
+}
+
 public struct CheckOptions: Sendable, Hashable {
     /// Trailing commas, comments and raw control characters become warnings.
     public var lenient: Bool

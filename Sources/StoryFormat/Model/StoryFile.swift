@@ -9,6 +9,17 @@ public struct LoadedFile: Sendable {
     /// The bytes read (also `document.bytes` when they parsed).
     public var bytes: SourceBytes
 
+    /// Reads `bytes` as readers do (the original reader and every tool that shows a story):
+    /// leniently, so a published story with a trailing comma or a comment still loads; its
+    /// findings are warnings there. The one place that choice is made.
+    public static func asReadersRead(_ bytes: SourceBytes, fileName: String = "story.json") -> LoadedFile {
+        load(bytes, fileName: fileName, options: .readers, resolvingPointers: false)
+    }
+
+    public static func asReadersRead(_ bytes: [UInt8], fileName: String = "story.json") -> LoadedFile {
+        asReadersRead(SourceBytes(bytes), fileName: fileName)
+    }
+
     /// Reads `bytes` as the file named `fileName` (the name only helps guess the kind of an
     /// unparseable file).
     public static func load(_ bytes: [UInt8], fileName: String = "story.json", options: JSONParser.Options = .init()) -> LoadedFile {
@@ -37,4 +48,9 @@ public struct LoadedFile: Sendable {
         if resolvingPointers { document.resolvePointers(&file.diagnostics) }
         return file
     }
+}
+
+extension JSONParser.Options {
+    /// How readers parse: leniently (`LoadedFile.asReadersRead`).
+    public static let readers = JSONParser.Options(lenient: true)
 }
