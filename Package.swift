@@ -86,7 +86,7 @@ let package = Package(
         // script and service worker
         .target(name: "StoryWeb", dependencies: ["StoryFormat", "LocalFiles"]),
         // stories in and out of other tools' formats: Twee 3 (Twine), exactly both ways
-        .target(name: "StoryInterchange", dependencies: ["StoryFormat", "StoryCheck"]),
+        .target(name: "StoryInterchange", dependencies: ["StoryFormat", "StoryCheck", "StoryWeb"]),
         // translations: stable ids for every string, PO and XLIFF 2.1 in and out, merging, status,
         // checks, and a story in another language
         .target(name: "StoryTranslation", dependencies: ["StoryFormat", "StoryCheck", "LocalFiles"]),

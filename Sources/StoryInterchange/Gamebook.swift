@@ -1,4 +1,5 @@
 import StoryFormat
+import StoryWeb
 
 /// A story as an EPUB 3 gamebook: the first chapter first, every other chapter a numbered
 /// section in a shuffled order (seeded, so the same story and seed give the same book), each
@@ -106,8 +107,9 @@ public enum Gamebook {
         return zip.finished()
     }
 
-    /// Text for XHTML: control characters shown (as the reader shows them), then escaped.
-    static func text(_ value: String) -> String { MarkupText.escaped(VisibleText.escape(value, keepLineBreaks: true, keepTabs: true)) }
+    /// Text for XHTML: StoryWeb's one escaping (control characters shown as the reader shows
+    /// them, then the five specials).
+    static func text(_ value: String) -> String { HTML.text(value) }
 
     static let container = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -131,22 +133,9 @@ public enum Gamebook {
 
         """
 
+    /// A section or the cover, on the one layout of our pages (StoryWeb's `PageLayout`) in XHTML.
     static func page(title: String, language: String, body: String) -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE html>
-        <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" lang="\(text(language))" xml:lang="\(text(language))">
-        <head>
-        <meta charset="utf-8"/>
-        <title>\(text(title))</title>
-        <link rel="stylesheet" type="text/css" href="style.css"/>
-        </head>
-        <body>
-        \(body)
-        </body>
-        </html>
-
-        """
+        PageLayout(style: .linked("style.css"), skipLink: nil, language: language, xhtml: true).document(title: title, header: nil, main: body)
     }
 
     static func coverPage(title: String, summary: String, picture: String?, language: String) -> String {

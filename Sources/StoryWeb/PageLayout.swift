@@ -1,5 +1,6 @@
 /// The one layout every HTML page of ours is made from (the served reader's pages, the static
-/// site's, the keeper's report): the head (charset, viewport, referrer policy, colour scheme,
+/// site's, the keeper's report, an EPUB's sections in XHTML): the head (charset, viewport,
+/// referrer policy, colour scheme,
 /// the stylesheet, a deferred script, a Content-Security-Policy when the page must carry its
 /// own), a skip link, the header, an optional live status region, and `main`. Everything a
 /// caller passes as text goes through `HTML`; `header` and `main` are markup made the same way.
@@ -25,8 +26,16 @@ public struct PageLayout: Sendable {
     public var followsColorScheme: Bool
     /// Words for the skip link; nil for a page with no header to skip.
     public var skipLink: String?
+    /// XHTML, as an EPUB holds its pages: the XML declaration, the namespaces, `xml:lang`, void
+    /// elements closed; no viewport or referrer (a reading system has neither).
+    public var xhtml = false
 
-    public init(style: Style, script: String? = nil, policyInPage: String? = nil, referrer: String, followsColorScheme: Bool = false, skipLink: String? = "Skip to the story") {
+    public init(
+        style: Style, script: String? = nil, policyInPage: String? = nil, referrer: String = "no-referrer", followsColorScheme: Bool = false,
+        skipLink: String? = "Skip to the story", language: String = "en", xhtml: Bool = false
+    ) {
+        self.language = language
+        self.xhtml = xhtml
         self.style = style
         self.script = script
         self.policyInPage = policyInPage
@@ -38,20 +47,31 @@ public struct PageLayout: Sendable {
     /// A whole document. `header` is the header's inner markup (nil: no header); `status` the
     /// text of a polite live region at the top of `main` (nil: none).
     public func document(title: String, bodyAttributes: [(String, String)] = [], header: String?, status: String? = nil, main: String) -> String {
-        var head = """
-            <!DOCTYPE html>
-            <html lang="\(HTML.attribute(language))">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
+        let close = xhtml ? "/>" : ">"
+        let lang = HTML.attribute(language)
+        var head = xhtml
+            ? """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <!DOCTYPE html>
+                <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" lang="\(lang)" xml:lang="\(lang)">
+                <head>
+                <meta charset="utf-8"/>
 
-            """
-        if let policyInPage { head += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(HTML.attribute(policyInPage))\">\n" }
-        head += "<meta name=\"referrer\" content=\"\(HTML.attribute(referrer))\">\n"
-        if followsColorScheme { head += "<meta name=\"color-scheme\" content=\"light dark\">\n" }
+                """
+            : """
+                <!DOCTYPE html>
+                <html lang="\(lang)">
+                <head>
+                <meta charset="utf-8">
+                <meta name="viewport" content="width=device-width, initial-scale=1">
+
+                """
+        if let policyInPage { head += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(HTML.attribute(policyInPage))\"\(close)\n" }
+        if !xhtml { head += "<meta name=\"referrer\" content=\"\(HTML.attribute(referrer))\">\n" }
+        if followsColorScheme { head += "<meta name=\"color-scheme\" content=\"light dark\"\(close)\n" }
         head += "<title>\(HTML.text(title))</title>\n"
         switch style {
-        case .linked(let href): head += "<link rel=\"stylesheet\" href=\"\(HTML.attribute(href))\">\n"
+        case .linked(let href): head += "<link rel=\"stylesheet\"\(xhtml ? " type=\"text/css\"" : "") href=\"\(HTML.attribute(href))\"\(close)\n"
         case .inline(let css): head += "<style>\n\(css)\n</style>\n"
         }
         if let script { head += "<script src=\"\(HTML.attribute(script))\" defer></script>\n" }

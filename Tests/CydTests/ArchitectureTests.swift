@@ -18,7 +18,7 @@ struct ArchitectureTests {
         "LocalFiles": [],
         "StoryCheck": ["StoryFormat", "LocalFiles"],
         "StoryAnalysis": ["StoryFormat", "StoryCheck"],
-        "StoryInterchange": ["StoryFormat", "StoryCheck"],
+        "StoryInterchange": ["StoryFormat", "StoryCheck", "StoryWeb"],
         "StoryTranslation": ["StoryFormat", "StoryCheck", "LocalFiles"],
         // the one way to validate anything
         "StoryValidation": ["StoryFormat", "StoryCheck", "StoryInterchange", "StoryTranslation", "LocalFiles"],
@@ -195,6 +195,15 @@ struct ArchitectureTests {
         let text = try String(contentsOf: Command.packageRoot.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
         let documented = Self.documentedDependencies(text)
         for difference in Self.differences(declared: documented, allowed: Self.allowed) { Issue.record("docs/architecture.md: \(difference)") }
+        // Read top to bottom, the table is an order the modules can be built in.
+        var listed = Set<String>()
+        for line in text.split(separator: "\n") where line.hasPrefix("| `") {
+            let name = String(line.dropFirst(3).prefix { $0 != "`" })
+            for dependency in (Self.allowed[name] ?? []).intersection(Self.allowed.keys) where !listed.contains(dependency) {
+                Issue.record("docs/architecture.md lists \(name) before \(dependency), which it depends on")
+            }
+            listed.insert(name)
+        }
     }
 
     /// The rows of the dependency table in docs/architecture.md: `| `Module` | `A`, `B` |`.
