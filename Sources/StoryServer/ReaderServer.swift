@@ -124,7 +124,7 @@ public final class ReaderServer: Sendable {
             guard let id = context.parameters.get("id").flatMap({ Int64($0) }), let story = try library.story(id: id) else { return Response(status: .notFound) }
             return await picture(story, context)
         }
-        for action in StoryAction.allCases {
+        for action in Self.postedActions {
             router.post("/stories/:id/-/\(action.rawValue)") { [self] _, context in
                 defer { cache.changed() }
                 var answer: Response?
@@ -384,11 +384,16 @@ public final class ReaderServer: Sendable {
 
     // MARK: Changes (POST, then a redirect)
 
-    enum StoryAction: String, CaseIterable {
-        case choose, back, restart, bookmark, unmark, jump, note, unnote, name
+    /// The actions a page's forms post (`/stories/ID/-/ACTION`); the rest are pages of their own
+    /// (history, picture, help) or have no place in a browser (quit).
+    static let postedActions: [ReaderAction] = ReaderAction.allCases.filter { action in
+        switch action {
+        case .choose, .back, .restart, .bookmark, .unmark, .jump, .note, .unnote, .name: true
+        case .history, .picture, .help, .quit: false
+        }
     }
 
-    private func perform(_ action: StoryAction, on story: StoryRecord, _ context: ReaderContext) throws -> Response {
+    private func perform(_ action: ReaderAction, on story: StoryRecord, _ context: ReaderContext) throws -> Response {
         let session = try session(story, context)
         let form = context.form
         var notice: Notice?
@@ -438,6 +443,8 @@ public final class ReaderServer: Sendable {
             let name = (form.typed("name") ?? "").trimmingBlanks
             if !name.isEmpty { try library.setFirstName(String(name.prefix(Self.nameLimit)), profile: context.profile) }
             return Self.redirect(Pages.storyURL(story), .nameKept)
+        case .history, .picture, .help, .quit:
+            return Response(status: .notFound)  // never routed: see postedActions
         }
         if let unsaved = session.unsaved {
             return Self.html(

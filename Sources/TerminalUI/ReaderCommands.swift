@@ -1,10 +1,10 @@
+import StoryReader
+
 /// The reader's commands, in one table: the loop finds a typed word here, `?` lists the table,
 /// the key line before each prompt shows its short forms, and `cyd read --help` quotes it. A new
 /// command is one row, and cannot be missing from any of them.
 package struct ReaderCommand: Sendable {
-    package enum Action: Sendable { case quit, back, restart, bookmark, jump, delete, note, history, picture, help }
-
-    package let action: Action
+    package let action: ReaderAction
     /// What may be typed; the first is the key the key line and help show.
     package let names: [String]
     /// How it is typed, in the help: `m [name]`.
@@ -21,7 +21,7 @@ package struct ReaderCommand: Sendable {
             action: .bookmark, names: ["m", "mark", "bookmark"], usage: "m [name]", does: "bookmark this chapter (under its title unless named)",
             keyLine: "mark"),
         ReaderCommand(action: .jump, names: ["j", "jump"], usage: "j [name]", does: "jump to a bookmark (alone: list them)", keyLine: nil),
-        ReaderCommand(action: .delete, names: ["d", "delete"], usage: "d name", does: "delete a bookmark", keyLine: nil),
+        ReaderCommand(action: .unmark, names: ["d", "delete"], usage: "d name", does: "delete a bookmark", keyLine: nil),
         ReaderCommand(action: .note, names: ["n", "note"], usage: "n [text]", does: "write a note on this chapter (alone: list them; n -N deletes one)", keyLine: "note"),
         ReaderCommand(action: .history, names: ["h", "history"], usage: "h", does: "the path you took", keyLine: "history"),
         ReaderCommand(action: .picture, names: ["p", "picture"], usage: "p", does: "the chapter's picture (p save FILE, p open, p retry)", keyLine: "picture"),

@@ -112,7 +112,7 @@ package struct ReaderLoop {
                         try session.jump(to: argument)
                         try showChapter()
                     }
-                case .delete:
+                case .unmark:
                     if argument.isEmpty {
                         let names = try session.bookmarks().map { "'\(screen.safe($0.name))'" }
                         screen.error("d NAME deletes a bookmark; " + (names.isEmpty ? "there are none yet" : "yours: " + names.joined(separator: ", ")))
@@ -134,6 +134,9 @@ package struct ReaderLoop {
                     try picture(argument)
                 case .help:
                     screen.help()
+                case .choose, .unnote, .name:
+                    // Numbers choose (above); `n -N` removes a note; the name is asked at the start.
+                    screen.error("'\(screen.safe(line))' is not a command; type a choice number, or ? for help")
                 case nil:
                     screen.error("'\(screen.safe(line))' is not a command; type a choice number, or ? for help")
                 }
