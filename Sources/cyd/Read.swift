@@ -216,44 +216,7 @@ struct Read: ParsableCommand {
     }
 }
 
-/// The stories that ship with cyd, in the package's Stories/ folder.
-enum BundledStories {
-    /// $CYD_STORIES, else a Stories/ folder beside or above the executable (as in a checkout),
-    /// else ./Stories.
-    static func root() -> String? {
-        var candidates: [String] = []
-        if let override = ProcessInfo.processInfo.environment["CYD_STORIES"] { candidates.append(override) }
-        var directory = Terminal.executablePath.split(separator: "/").dropLast().map(String.init)
-        while !directory.isEmpty {
-            candidates.append("/" + directory.joined(separator: "/") + "/Stories")
-            directory.removeLast()
-        }
-        candidates.append(FileManager.default.currentDirectoryPath + "/Stories")
-        return candidates.first { folders(in: $0).count > 0 }
-    }
-
-    static func folders(in root: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted()
-            .map { root + "/" + $0 }.filter { FileStatus($0 + "/story.json")?.isRegularFile == true }
-    }
-
-    static func folders() -> [String] { root().map { folders(in: $0) } ?? [] }
-
-    /// A bundled story, read as readers read it; nil when it cannot be read.
-    static func story(in folder: String) -> Story? {
-        guard let bytes = try? FileBytes.read(folder + "/story.json") else { return nil }
-        return LoadedFile.load(bytes, options: .init(lenient: true)).story?.model()
-    }
-
-    /// Its title, else the folder's name.
-    static func title(of story: Story?, in folder: String) -> String {
-        story.map(\.name) ?? folder.split(separator: "/").last.map(String.init) ?? folder
-    }
-
-    /// A chapter's title in it (its id when the story has no such chapter).
-    static func chapterTitle(_ key: String, of story: Story?) -> String {
-        guard let name = story?.chapters.first(where: { $0.id == key })?.name, !name.isEmpty else { return key }
-        return name
-    }
+extension BundledStories {
+    /// The bundled story folders for this cyd (found from its own path, or CYD_STORIES).
+    static func folders() -> [String] { folders(executablePath: Terminal.executablePath, environment: ProcessInfo.processInfo.environment) }
 }
-
