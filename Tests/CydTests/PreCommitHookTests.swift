@@ -3,9 +3,10 @@ import TestSupport
 import Testing
 
 /// The project's own pre-commit hook (.pre-commit-hooks.yaml, language: swift), run for real:
-/// pre-commit clones this repository, builds cyd with `swift build -c release` and runs it on a
-/// story repository. PRE_COMMIT_HOME is a temporary folder, removed afterwards (a release build
-/// per commit tested would otherwise pile up), so each run builds cyd once: about two minutes.
+/// a story repository's .pre-commit-config.yaml names this repository at its HEAD commit, and
+/// pre-commit clones it, builds cyd with `swift build -c release` and runs it. Both runs share
+/// one PRE_COMMIT_HOME, so cyd is built once (`pre-commit try-repo` would build it for each
+/// run: it keeps no store); the folder is removed afterwards.
 @Suite struct PreCommitHookTests {
     @Test func theHookFailsABrokenStoryAndPassesItOnceFixed() throws {
         let story = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-hook-\(UUID().uuidString)")
@@ -34,15 +35,27 @@ import Testing
             "PRE_COMMIT_HOME": home.path,
             "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
         ]
-        let tryRepo = ["pre-commit", "try-repo", Command.packageRoot.path, "cyd-validate", "--all-files", "--color", "never"]
-        let failing = try Command.run(URL(fileURLWithPath: "/usr/bin/env"), tryRepo, in: story, environment: environment)
+        let head = try Command.run(git, ["rev-parse", "HEAD"]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(head.count == 40, "the package is a git repository")
+        let config = """
+            repos:
+              - repo: \(Command.packageRoot.path)
+                rev: \(head)
+                hooks:
+                  - id: cyd-validate
+
+            """
+        try Data(config.utf8).write(to: story.appendingPathComponent(".pre-commit-config.yaml"))
+        _ = try Command.run(git, ["add", ".pre-commit-config.yaml"], in: story)
+        let runHooks = ["pre-commit", "run", "--all-files", "--color", "never"]
+        let failing = try Command.run(URL(fileURLWithPath: "/usr/bin/env"), runHooks, in: story, environment: environment)
         #expect(failing.status == 1, "\(failing.standardOutput)\(failing.standardError)")
         #expect(failing.standardOutput.contains("CYD302"), "\(failing.standardOutput)\(failing.standardError)")
         #expect(failing.standardOutput.contains("Failed"), "\(failing.standardOutput)")
 
         try Data(hookStory(choiceTo: "end").utf8).write(to: story.appendingPathComponent("story.json"))
         _ = try Command.run(git, ["add", "story.json"], in: story)
-        let passing = try Command.run(URL(fileURLWithPath: "/usr/bin/env"), tryRepo, in: story, environment: environment)
+        let passing = try Command.run(URL(fileURLWithPath: "/usr/bin/env"), runHooks, in: story, environment: environment)
         #expect(passing.status == 0, "\(passing.standardOutput)\(passing.standardError)")
         #expect(passing.standardOutput.contains("Passed"), "\(passing.standardOutput)")
     }
