@@ -201,3 +201,53 @@ public struct Playtest: Sendable {
         }
     }
 }
+
+extension Playtest {
+    /// Where a transcript and the story part: the transcript's line, the steps before it, and
+    /// what a reader now meets there.
+    public struct Divergence: Sendable, Equatable {
+        public enum Actual: Sendable, Equatable {
+            /// Reading is at this chapter (`> id`).
+            case chapter(String)
+            /// Reading is at this ending (`= id`).
+            case ending(String)
+            /// The transcript ends here, and this chapter still has choices.
+            case notAnEnding(String, choices: Int)
+            /// The chapter has fewer choices than the number taken.
+            case noSuchChoice(chapter: String, choices: Int, number: Int)
+            /// The choice leads to a chapter that does not exist.
+            case missingTarget(chapter: String, number: Int)
+        }
+
+        public var line: Transcript.Line
+        /// Up to three step lines before it, as written.
+        public var before: [String]
+        public var actual: Actual
+    }
+
+    /// Follows a transcript in the story as it is: nil when every expectation holds, else the
+    /// first place they part. The story must have a first chapter.
+    public func replay(_ transcript: Transcript) -> Divergence? {
+        guard var current = start else { return nil }
+        var seen: [String] = []
+        for line in transcript.lines {
+            func divergence(_ actual: Divergence.Actual) -> Divergence { Divergence(line: line, before: Array(seen.suffix(3)), actual: actual) }
+            switch line.step {
+            case .expectChapter(let expected):
+                if ids[current] != expected { return divergence(.chapter(ids[current])) }
+            case .expectEnding(let expected):
+                if !choices[current].isEmpty { return divergence(.notAnEnding(ids[current], choices: choices[current].count)) }
+                if ids[current] != expected { return divergence(.ending(ids[current])) }
+            case .choose(let number):
+                let options = choices[current]
+                guard number >= 1, number <= options.count else {
+                    return divergence(.noSuchChoice(chapter: ids[current], choices: options.count, number: number))
+                }
+                guard let next = options[number - 1] else { return divergence(.missingTarget(chapter: ids[current], number: number)) }
+                current = next
+            }
+            seen.append(line.text)
+        }
+        return nil
+    }
+}

@@ -193,35 +193,17 @@ struct Test: ParsableCommand {
                 throw CLIError("\(VisibleText.escape(path)) has no step (no choice number, '> chapter' or '= ending'), so it checks nothing; a transcript must say where reading goes")
             }
         }
-        var current = test.start!
-        var seen: [String] = []
-        for line in transcript.lines {
-            func difference(_ now: String) -> String {
-                var text = "  line \(line.number):\n"
-                for previous in seen.suffix(3) { text += "      \(VisibleText.escape(previous))\n" }
-                text += "    - \(VisibleText.escape(line.text))\n    + \(VisibleText.escape(now))\n"
-                return text
-            }
-            switch line.step {
-            case .expectChapter(let expected), .expectEnding(let expected):
-                let isEnding = if case .expectEnding = line.step { true } else { false }
-                let now = test.ids[current]
-                if now != expected || (isEnding && !test.choices[current].isEmpty) {
-                    let actual = isEnding && !test.choices[current].isEmpty ? "> \(now) (not an ending: \(test.choices[current].count) choices)" : "\(isEnding ? "=" : ">") \(now)"
-                    return difference(actual)
-                }
-            case .choose(let number):
-                let options = test.choices[current]
-                guard number >= 1, number <= options.count else {
-                    return difference("'\(test.ids[current])' has \(plural(options.count, "choice")); there is no choice \(number)")
-                }
-                guard let next = options[number - 1] else {
-                    return difference("choice \(number) of '\(test.ids[current])' leads to a chapter that does not exist")
-                }
-                current = next
-            }
-            seen.append(line.text)
+        guard let divergence = test.replay(transcript) else { return nil }
+        var text = "  line \(divergence.line.number):\n"
+        for previous in divergence.before { text += "      \(VisibleText.escape(previous))\n" }
+        let now = switch divergence.actual {
+        case .chapter(let id): "> \(id)"
+        case .ending(let id): "= \(id)"
+        case .notAnEnding(let id, let choices): "> \(id) (not an ending: \(choices) choices)"
+        case .noSuchChoice(let id, let choices, let number): "'\(id)' has \(plural(choices, "choice")); there is no choice \(number)"
+        case .missingTarget(let id, let number): "choice \(number) of '\(id)' leads to a chapter that does not exist"
         }
-        return nil
+        text += "    - \(VisibleText.escape(divergence.line.text))\n    + \(VisibleText.escape(now))\n"
+        return text
     }
 }
