@@ -94,16 +94,18 @@ let package = Package(
         // translation; a path or bytes): used by the CLI, the language server, the importer and the sync
         .target(name: "StoryValidation", dependencies: ["StoryFormat", "StoryCheck", "StoryInterchange", "StoryTranslation", "LocalFiles"]),
         // `cyd serve`: the browser reader over HTTP (Hummingbird): pages from the library, places
-        // shared with the terminal reader, LAN access by token, anti-forgery, bounded requests
+        // shared with the terminal reader, LAN access by token, anti-forgery, bounded requests.
+        // Its sources and its Hummingbird and NIO dependencies are the trait's alone: a build of
+        // every target without it (pre-commit's `swift build -c release`) compiles neither.
         .target(
             name: "StoryServer",
             dependencies: [
                 "StoryWeb", "StoryReader", "StoryStore", "StorySources", "StoryFormat", "StoryTranslation", "LocalFiles", "Transport",
-                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"), .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["BrowserReader"])), .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["BrowserReader"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["BrowserReader"])), .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["BrowserReader"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["BrowserReader"])), .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras", condition: .when(traits: ["BrowserReader"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["BrowserReader"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["BrowserReader"])), .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["BrowserReader"])),
             ]),
         // the terminal: streams, wrapping by display width, the reader's screen, command table and
         // loop, the line editor, which way pictures are drawn, the sync display, files the user names
@@ -168,7 +170,10 @@ let package = Package(
         .testTarget(name: "StoryWebTests", dependencies: ["StoryWeb", "StoryFormat", "TestSupport"]),
         .testTarget(
             name: "StoryServerTests",
-            dependencies: ["StoryServer", "StoryStore", "StoryFormat", "TestSupport", "LibraryTestSupport", .product(name: "NIOCore", package: "swift-nio")]),
+            dependencies: [
+                "StoryServer", "StoryStore", "StoryFormat", "TestSupport", "LibraryTestSupport",
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["BrowserReader"])),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

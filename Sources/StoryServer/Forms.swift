@@ -1,3 +1,5 @@
+// The browser reader is built with the package trait BrowserReader only.
+#if BrowserReader
 import StoryWeb
 
 /// A form as it came: fields the reader typed, and fields the page carried (hidden fields,
@@ -116,3 +118,4 @@ extension Substring {
         return String(self.drop { drop.contains($0) }.reversed().drop { drop.contains($0) }.reversed())
     }
 }
+#endif

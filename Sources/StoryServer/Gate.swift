@@ -1,3 +1,5 @@
+// The browser reader is built with the package trait BrowserReader only.
+#if BrowserReader
 import LocalFiles
 import HTTPTypes
 import Hummingbird
@@ -391,3 +393,4 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The browser reader is built with the package trait BrowserReader only.
+#if BrowserReader
 import Dispatch
 import NIOCore
 import StoryStore
@@ -79,3 +81,4 @@ final class PageCache: Sendable {
         return answer
     }
 }
+#endif

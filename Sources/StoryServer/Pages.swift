@@ -1,3 +1,5 @@
+// The browser reader is built with the package trait BrowserReader only.
+#if BrowserReader
 import StoryFormat
 import StoryReader
 import StoryStore
@@ -353,3 +355,4 @@ enum Pages {
                 """)
     }
 }
+#endif

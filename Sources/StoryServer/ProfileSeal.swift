@@ -1,3 +1,5 @@
+// The browser reader is built with the package trait BrowserReader only.
+#if BrowserReader
 import Transport
 
 /// The profile cookie, bound to this library: its value is the profile's name and a MAC of it
@@ -42,3 +44,4 @@ struct ProfileSeal: Sendable {
         return String(Digest.hex(outer).prefix(32))
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The browser reader is built with the package trait BrowserReader only.
+#if BrowserReader
 import Dispatch
 import HTTPTypes
 import Hummingbird
@@ -552,3 +554,4 @@ extension String {
         String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
     }
 }
+#endif

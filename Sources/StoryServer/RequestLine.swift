@@ -1,3 +1,5 @@
+// The browser reader is built with the package trait BrowserReader only.
+#if BrowserReader
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
@@ -62,3 +64,4 @@ struct ReaderChannel: ServerChildChannel {
         await http.handle(value: value, logger: logger)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The browser reader is built with the package trait BrowserReader only.
+#if BrowserReader
 /// The served reader's additions to the site's stylesheet, and its script. The script only makes
 /// things smoother: a choice (or any button) is sent with fetch and the next page replaces this
 /// one in place (history.pushState, focus on the chapter's heading, the change announced in a
@@ -104,3 +106,4 @@ enum ServeAssets {
 
         """
 }
+#endif

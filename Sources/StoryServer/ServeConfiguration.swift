@@ -1,3 +1,5 @@
+// The browser reader is built with the package trait BrowserReader only.
+#if BrowserReader
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -113,3 +115,4 @@ public enum ServeToken {
         return token
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The browser reader is built with the package trait BrowserReader only.
+#if BrowserReader
 import Foundation
 import LibraryTestSupport
 import NIOCore
@@ -45,3 +47,4 @@ struct PageCacheTests {
         #expect(cache.page("b", at: version)?.readableBytes == 60)
     }
 }
+#endif

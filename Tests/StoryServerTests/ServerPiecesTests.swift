@@ -1,3 +1,5 @@
+// The browser reader is built with the package trait BrowserReader only.
+#if BrowserReader
 @testable import StoryReader
 import Testing
 
@@ -76,3 +78,4 @@ struct ServerPiecesTests {
         }
     }
 }
+#endif
