@@ -1,3 +1,4 @@
+import StoryFormat
 import StoryCheck
 
 /// Twee 3 notation (twine-specs, `twee-3-specification.md`): a text file of passages, each a

@@ -186,20 +186,30 @@ public enum TweeStory {
         return checked
     }
 
+    /// The keys a passage itself carries: the id and name in its name, the text in its content,
+    /// the choices as links, the first chapter as StoryData's start. The rest are the metadata's.
+    static let passageFields: Set<ChapterField> = [.id, .name, .text, .choices, .isFirstChapter]
+
+    static func json(_ value: ChapterValue) -> JSONValue {
+        switch value {
+        case .text(let text): .string(text)
+        case .flag(let flag): .bool(flag)
+        case .choices(let choices): .array(choices.map { .object([("chapter_id", .string($0.chapterID)), ("text", .string($0.text))]) })
+        }
+    }
+
     /// What the metadata must say of `chapter` for it to read back whole, given what its passage
     /// alone reads back as.
     static func overrides(_ chapter: Chapter, back: Chapter, start: String) -> [(String, JSONValue)] {
         var fields: [(String, JSONValue)] = []
         if chapter.name != chapter.id { fields.append(("name", .string(chapter.name))) }
         if back.text != chapter.text { fields.append(("text", .string(chapter.text))) }
-        if back.choices != chapter.choices {
-            fields.append(("choices", .array(chapter.choices.map { .object([("chapter_id", .string($0.chapterID)), ("text", .string($0.text))]) })))
-        }
+        if back.choices != chapter.choices { fields.append((ChapterField.choices.key, json(.choices(chapter.choices)))) }
         if (chapter.id == start) != chapter.isFirstChapter { fields.append(("is_first_chapter", .bool(chapter.isFirstChapter))) }
-        if chapter.isEnding { fields.append(("is_ending", true)) }
-        if let path = chapter.picPath { fields.append(("pic_path", .string(path))) }
-        if let alt = chapter.picAlt { fields.append(("pic_alt", .string(alt))) }
-        if let path = chapter.vidPath { fields.append(("vid_path", .string(path))) }
+        // Every other key has no place in a passage: it is carried as it is.
+        for field in ChapterField.allCases where !passageFields.contains(field) {
+            if let value = field.value(in: chapter) { fields.append((field.key, json(value))) }
+        }
         return fields
     }
 
@@ -447,10 +457,15 @@ public enum TweeStory {
                 }
                 places.chapters[index].choices = nil
             }
-            chapters[index].isEnding = fields["is_ending"]?.bool ?? false
-            chapters[index].picPath = fields["pic_path"]?.string
-            chapters[index].picAlt = fields["pic_alt"]?.string
-            chapters[index].vidPath = fields["vid_path"]?.string
+            for field in ChapterField.allCases where !passageFields.contains(field) {
+                let value: ChapterValue? =
+                    switch field.kind {
+                    case .text, .nonEmptyText: fields[field.key]?.string.map(ChapterValue.text)
+                    case .flag: fields[field.key]?.bool.map(ChapterValue.flag)
+                    case .choices: nil
+                    }
+                field.set(value, in: &chapters[index])
+            }
             if let flag = fields["is_first_chapter"]?.bool { firstFlags[index] = flag }
         }
         // Reading starts at StoryData's start, else at Start, else at the first passage. The

@@ -1,3 +1,4 @@
+import StoryFormat
 import StoryCheck
 import StoryStore
 

@@ -103,59 +103,126 @@ public struct ChoiceRecord: Sendable, Hashable {
 public struct ChapterRecord: Sendable, Hashable {
     public var key: String
     public var position: Int
-    public var name: String
-    public var body: String
-    public var picPath: String?
-    /// What the picture shows (`pic_alt`), when the author said.
-    public var picAlt: String?
-    public var vidPath: String?
-    /// The author marked it an ending (`is_ending`); the format's flag, not what ends reading.
-    public var isMarkedEnding: Bool
+    /// Every key of the chapter as stored (in a language, as its readers see it).
+    public var chapter: Chapter
+    /// Its choices, each said available or not.
     public var choices: [ChoiceRecord]
+
+    public init(key: String, position: Int, chapter: Chapter, choices: [ChoiceRecord]) {
+        self.key = key
+        self.position = position
+        self.chapter = chapter
+        self.choices = choices
+    }
+
+    public init(
+        key: String, position: Int, name: String, body: String, picPath: String? = nil, picAlt: String? = nil, vidPath: String? = nil,
+        isMarkedEnding: Bool = false, choices: [ChoiceRecord]
+    ) {
+        self.init(
+            key: key, position: position,
+            chapter: Chapter(
+                id: key, name: name, text: body, isEnding: isMarkedEnding, picPath: picPath, picAlt: picAlt, vidPath: vidPath,
+                choices: choices.map { Choice(chapterID: $0.target, text: $0.label) }),
+            choices: choices)
+    }
+
+    public var name: String { chapter.name }
+    public var body: String { chapter.text }
+    public var picPath: String? { chapter.picPath }
+    /// What the picture shows (`pic_alt`), when the author said.
+    public var picAlt: String? { chapter.picAlt }
+    public var vidPath: String? { chapter.vidPath }
+    /// The author marked it an ending (`is_ending`); the format's flag, not what ends reading.
+    public var isMarkedEnding: Bool { chapter.isEnding }
 
     /// Reading ends here: the chapter has no choices (as the original reader ends, whatever
     /// `is_ending` says; `isMarkedEnding` is the author's flag).
     public var endsReading: Bool { choices.isEmpty }
 }
 
-/// A chapter as the `chapter` table holds it: the one place that maps a chapter's fields to
-/// columns. The INSERT is made from `Column`, and `value(_:)` switches over every column, so a
-/// column added here does not compile until it is bound; StoreSchemaTests holds the table's
-/// columns to `Column` and the model's fields to `modelFields`.
+/// A chapter as the `chapter` table holds it: the one place that maps a chapter's keys
+/// (`ChapterField`) to columns, each named as its key (but for the two below). The INSERT, the
+/// SELECTs, the translated columns and the migration of a key added later are all made from the
+/// fields, so a key added to the format is stored and read back with nothing written here.
 struct ChapterRow {
-    enum Column: String, CaseIterable {
-        case storyID = "story_id", key, position, name, body, picPath = "pic_path", vidPath = "vid_path", isEnding = "is_ending", choices
-        case picAlt = "pic_alt"
+    /// Columns named otherwise than their key (named before the table followed the format).
+    static let renamed: [ChapterField: String] = [.id: "key", .text: "body"]
+    /// Kept on the story, not the chapter: which chapter is first (`story.first_chapter`).
+    static let keptOnTheStory: Set<ChapterField> = [.isFirstChapter]
+    /// The chapter's keys that have a column, in the format's order.
+    static let fields = ChapterField.allCases.filter { !keptOnTheStory.contains($0) }
+    /// The keys `chapter_translation` also holds.
+    static let translatedFields = fields.filter(\.isTranslated)
+
+    static func column(_ field: ChapterField) -> String { renamed[field] ?? field.key }
+
+    /// The columns the v1-v10 migrations made; a key not among them gets a migration of its own,
+    /// "chapter key KEY", made from the field (never edit this list: it is what shipped).
+    static let columnsBeforeKeyMigrations: Set<String> = ["key", "name", "body", "pic_path", "pic_alt", "vid_path", "is_ending", "choices"]
+
+    /// The column's declaration for a key added later.
+    static func declaration(_ field: ChapterField) -> String {
+        switch field.kind {
+        case .text, .nonEmptyText: "\(column(field)) TEXT"
+        case .flag: "\(column(field)) INTEGER NOT NULL DEFAULT 0"
+        case .choices: "\(column(field)) TEXT NOT NULL DEFAULT '[]'"
+        }
     }
-    /// Where each field of the format's Chapter is kept (a column, or why not one here).
-    static let modelFields: [String: String] = [
-        "id": "key", "name": "name", "text": "body", "picPath": "pic_path", "picAlt": "pic_alt", "vidPath": "vid_path", "isEnding": "is_ending",
-        "isFirstChapter": "story.first_chapter", "choices": "choices",
-    ]
-    static let insert = BulkInsert.insertStatement(table: "chapter", columns: Column.allCases.map(\.rawValue))
+
+    static let columns = ["story_id", "position"] + fields.map(column)
+    static let insert = BulkInsert.insertStatement(table: "chapter", columns: columns)
+    static let translationInsert = BulkInsert.insertStatement(
+        table: "chapter_translation", columns: ["story_id", "language", "key"] + translatedFields.map(column))
 
     var storyID: Int64
     var position: Int
     var chapter: Chapter
 
-    func value(_ column: Column) -> BulkInsert.Value {
-        switch column {
-        case .storyID: .integer(storyID)
-        case .key: .text(chapter.id)
-        case .position: .integer(Int64(position))
-        case .name: .text(chapter.name)
-        case .body: .text(chapter.text)
-        case .picPath: .optionalText(chapter.picPath)
-        case .vidPath: .optionalText(chapter.vidPath)
-        case .isEnding: .integer(chapter.isEnding ? 1 : 0)
-        case .choices: .text(StoredChoices.encode(chapter.choices))
-        case .picAlt: .optionalText(chapter.picAlt)
+    static func value(_ field: ChapterField, of chapter: Chapter) -> BulkInsert.Value {
+        switch field.value(in: chapter) {
+        case .text(let text): .text(text)
+        case .flag(let flag): .integer(flag ? 1 : 0)
+        case .choices(let choices): .text(StoredChoices.encode(choices))
+        case nil:
+            switch field.kind {
+            case .text, .nonEmptyText: .optionalText(nil)
+            case .flag: .integer(0)
+            case .choices: .text(StoredChoices.encode([]))
+            }
         }
     }
 
-    /// `Column.allCases` once: a synthesized allCases is a new array at each call.
-    static let columns = Column.allCases
-    var values: [BulkInsert.Value] { Self.columns.map(value) }
+    var values: [BulkInsert.Value] { [.integer(storyID), .integer(Int64(position))] + Self.fields.map { Self.value($0, of: chapter) } }
+
+    /// The columns of a chapter as a SELECT lists them: with a language, each translated key as
+    /// its translation holds it where the chapter has one (`t`), else the original's (`c`).
+    static func selection(translated: Bool) -> String {
+        fields.map { field in
+            let column = column(field)
+            guard translated else { return column }
+            return field.isTranslated ? "CASE WHEN t.key IS NULL THEN c.\(column) ELSE t.\(column) END AS \(column)" : "c.\(column)"
+        }.joined(separator: ", ")
+    }
+
+    /// The chapter a row of `selection` holds, or nil when its choices cannot be read (a damaged
+    /// library).
+    static func chapter(_ row: Row) -> (chapter: Chapter, choices: [(target: String, label: String)])? {
+        var chapter = Chapter(id: "", name: "", text: "")
+        var pairs: [(target: String, label: String)] = []
+        for field in fields {
+            let column = column(field)
+            switch field.kind {
+            case .text, .nonEmptyText: field.set((row[column] as String?).map(ChapterValue.text), in: &chapter)
+            case .flag: field.set(.flag(row[column] as Bool? ?? false), in: &chapter)
+            case .choices:
+                guard let decoded = StoredChoices.decode(row[column] as String? ?? "[]") else { return nil }
+                pairs = decoded
+                field.set(.choices(decoded.map { Choice(chapterID: $0.target, text: $0.label) }), in: &chapter)
+            }
+        }
+        return (chapter, pairs)
+    }
 }
 
 /// A chapter's choices as its `choices` column holds them: a JSON array of [target, label]

@@ -288,6 +288,16 @@ enum Schema {
                     ALTER TABLE catalogue_trust ADD COLUMN applied_at REAL;
                     """)
         }
+        // A chapter key the format gained since: its column (and its translation's), made from
+        // the field, under a name of its own so it runs once.
+        for field in ChapterRow.fields where !ChapterRow.columnsBeforeKeyMigrations.contains(ChapterRow.column(field)) {
+            migrator.registerMigration("chapter key \(field.key)") { db in
+                try db.execute(sql: "ALTER TABLE chapter ADD COLUMN \(ChapterRow.declaration(field))")
+                if field.isTranslated {
+                    try db.execute(sql: "ALTER TABLE chapter_translation ADD COLUMN \(ChapterRow.declaration(field))")
+                }
+            }
+        }
         return migrator
     }
 }

@@ -115,8 +115,7 @@ extension StoryLibrary {
     /// Each language's title and counts, and a row for each chapter with something translated.
     static func storeTranslations(_ translations: [StoredTranslation], of chapters: [Chapter], storyID: Int64, _ db: Database) throws {
         guard !translations.isEmpty else { return }
-        let insertChapter = try BulkInsert(
-            db, BulkInsert.insertStatement(table: "chapter_translation", columns: ["story_id", "language", "key", "name", "body", "pic_alt", "choices"]))
+        let insertChapter = try BulkInsert(db, ChapterRow.translationInsert)
         var originals: [String: Int] = [:]
         originals.reserveCapacity(chapters.count)
         for (index, chapter) in chapters.enumerated() { originals[chapter.id] = index }
@@ -128,12 +127,9 @@ extension StoryLibrary {
             for chapter in translation.story.chapters where seen.insert(chapter.id).inserted {
                 guard let index = originals[chapter.id] else { continue }
                 let original = chapters[index]
-                guard chapter.name != original.name || chapter.text != original.text || chapter.picAlt != original.picAlt || chapter.choices != original.choices
-                else { continue }
-                try insertChapter.run([
-                    .integer(storyID), .text(translation.language), .text(chapter.id), .text(chapter.name), .text(chapter.text),
-                    .optionalText(chapter.picAlt), .text(StoredChoices.encode(chapter.choices)),
-                ])
+                guard ChapterRow.translatedFields.contains(where: { $0.value(in: chapter) != $0.value(in: original) }) else { continue }
+                try insertChapter.run(
+                    [.integer(storyID), .text(translation.language), .text(chapter.id)] + ChapterRow.translatedFields.map { ChapterRow.value($0, of: chapter) })
             }
         }
     }

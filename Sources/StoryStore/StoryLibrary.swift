@@ -175,20 +175,18 @@ public final class StoryLibrary: Sendable {
                 row = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT c.key, c.position, COALESCE(t.name, c.name) AS name, COALESCE(t.body, c.body) AS body, c.pic_path,
-                            CASE WHEN t.key IS NULL THEN c.pic_alt ELSE t.pic_alt END AS pic_alt, c.vid_path, c.is_ending,
-                            COALESCE(t.choices, c.choices) AS choices
+                        SELECT c.position, \(ChapterRow.selection(translated: true))
                         FROM chapter c LEFT JOIN chapter_translation t ON t.story_id = c.story_id AND t.language = ? AND t.key = c.key
                         WHERE c.story_id = ? AND c.key = ?
                         """,
                     arguments: [language, story.id, key])
             } else {
                 row = try Row.fetchOne(
-                    db, sql: "SELECT key, position, name, body, pic_path, pic_alt, vid_path, is_ending, choices FROM chapter WHERE story_id = ? AND key = ?",
+                    db, sql: "SELECT position, \(ChapterRow.selection(translated: false)) FROM chapter WHERE story_id = ? AND key = ?",
                     arguments: [story.id, key])
             }
             guard let row else { return nil }
-            guard let pairs = StoredChoices.decode(row["choices"]) else {
+            guard let (chapter, pairs) = ChapterRow.chapter(row) else {
                 throw LibraryError.storage(path: location.databasePath, failure: .damaged)
             }
             // A choice is available when its target exists (the validator reports the others).
@@ -199,9 +197,7 @@ public final class StoryLibrary: Sendable {
             let choices = pairs.enumerated().map { position, pair in
                 ChoiceRecord(position: position, target: pair.target, label: pair.label, isAvailable: existing.contains(pair.target))
             }
-            return ChapterRecord(
-                key: row["key"], position: row["position"], name: row["name"], body: row["body"], picPath: row["pic_path"],
-                picAlt: row["pic_alt"], vidPath: row["vid_path"], isMarkedEnding: row["is_ending"], choices: choices)
+            return ChapterRecord(key: chapter.id, position: row["position"], chapter: chapter, choices: choices)
         }
     }
 

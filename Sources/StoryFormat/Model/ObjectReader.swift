@@ -35,6 +35,12 @@ struct KeyTable<Fields: KeyFields>: Sendable {
         }
     }
 
+    /// A table whose fields are slots at the given byte offsets (`ChapterNodes`).
+    init(specs: [KeySpec], offsets: [Int]) {
+        self.specs = specs
+        self.offsets = offsets
+    }
+
     var names: [String] { specs.map(\.name) }
 }
 

@@ -95,6 +95,118 @@ public struct Chapter: Sendable, Hashable, Codable {
     }
 }
 
+/// The keys a chapter of story.json may hold: the one declaration of them, in the order authors
+/// write them and cyd writes them. The decoder's key table, the one story.json writer
+/// (`StoryJSON`), the metadata a Twee passage carries and the library's chapter rows are all made
+/// from `allCases`; what each key is and holds is said by the switches below, which the compiler
+/// holds to every case. A key that only passes through (kept, written back, stored) needs a case
+/// here, its property on `Chapter`, its line in Schemas/story.schema.json and docs/format.md.
+public enum ChapterField: String, CaseIterable, Sendable {
+    case id
+    case name
+    case isFirstChapter = "is_first_chapter"
+    case text
+    case picPath = "pic_path"
+    case picAlt = "pic_alt"
+    case vidPath = "vid_path"
+    case isEnding = "is_ending"
+    case choices
+
+    /// What a key holds.
+    public enum Kind: Sendable {
+        /// A string, which may be empty.
+        case text
+        /// A string that must not be empty or blank.
+        case nonEmptyText
+        /// `true` or `false`; written only when true.
+        case flag
+        /// The chapter's choices.
+        case choices
+    }
+
+    /// A picture or video path (gathered with the story's for the media checks).
+    public enum Media: Sendable { case picture, video }
+
+    /// The key as story.json spells it.
+    public var key: String { rawValue }
+
+    public var kind: Kind {
+        switch self {
+        case .id, .name, .picPath, .picAlt, .vidPath: .nonEmptyText
+        case .text: .text
+        case .isFirstChapter, .isEnding: .flag
+        case .choices: .choices
+        }
+    }
+
+    /// The original reader refuses a chapter without it.
+    public var isRequired: Bool {
+        switch self {
+        case .id, .name, .text: true
+        case .isFirstChapter, .picPath, .picAlt, .vidPath, .isEnding, .choices: false
+        }
+    }
+
+    /// Readers of another language see it translated (a translation unit of its own).
+    public var isTranslated: Bool {
+        switch self {
+        case .name, .text, .picAlt, .choices: true
+        case .id, .isFirstChapter, .picPath, .vidPath, .isEnding: false
+        }
+    }
+
+    public var media: Media? {
+        switch self {
+        case .picPath: .picture
+        case .vidPath: .video
+        case .id, .name, .isFirstChapter, .text, .picAlt, .isEnding, .choices: nil
+        }
+    }
+
+    /// What `chapter` holds under this key, nil when the key is left out of the file (an absent
+    /// optional value, a false flag, no choices).
+    public func value(in chapter: Chapter) -> ChapterValue? {
+        switch self {
+        case .id: .text(chapter.id)
+        case .name: .text(chapter.name)
+        case .text: .text(chapter.text)
+        case .isFirstChapter: chapter.isFirstChapter ? .flag(true) : nil
+        case .isEnding: chapter.isEnding ? .flag(true) : nil
+        case .picPath: chapter.picPath.map(ChapterValue.text)
+        case .picAlt: chapter.picAlt.map(ChapterValue.text)
+        case .vidPath: chapter.vidPath.map(ChapterValue.text)
+        case .choices: chapter.choices.isEmpty ? nil : .choices(chapter.choices)
+        }
+    }
+
+    /// Sets this key of `chapter` (nil, or a value of another kind, clears it: no text, false, no
+    /// choices).
+    public func set(_ value: ChapterValue?, in chapter: inout Chapter) {
+        switch self {
+        case .id: chapter.id = value?.text ?? ""
+        case .name: chapter.name = value?.text ?? ""
+        case .text: chapter.text = value?.text ?? ""
+        case .isFirstChapter: chapter.isFirstChapter = value?.flag ?? false
+        case .isEnding: chapter.isEnding = value?.flag ?? false
+        case .picPath: chapter.picPath = value?.text
+        case .picAlt: chapter.picAlt = value?.text
+        case .vidPath: chapter.vidPath = value?.text
+        case .choices: chapter.choices = value?.choices ?? []
+        }
+    }
+}
+
+/// The value of one chapter key (`ChapterField`).
+public enum ChapterValue: Sendable, Hashable {
+    case text(String)
+    case flag(Bool)
+    case choices([Choice])
+
+    public var text: String? { if case .text(let text) = self { text } else { nil } }
+    public var flag: Bool? { if case .flag(let flag) = self { flag } else { nil } }
+    public var choices: [Choice]? { if case .choices(let choices) = self { choices } else { nil } }
+}
+
 public struct Choice: Sendable, Hashable, Codable {
     public var chapterID: String
     public var text: String

@@ -6,16 +6,12 @@ public enum StoryDecoder {
         var id: Int32 = -1, name: Int32 = -1, rating: Int32 = -1, summary: Int32 = -1
         var picPath: Int32 = -1, vidPath: Int32 = -1, chapters: Int32 = -1
     }
-    struct ChapterFields: KeyFields {
-        var id: Int32 = -1, name: Int32 = -1, text: Int32 = -1, isFirstChapter: Int32 = -1, isEnding: Int32 = -1
-        var picPath: Int32 = -1, picAlt: Int32 = -1, vidPath: Int32 = -1, choices: Int32 = -1
-    }
     struct ChoiceFields: KeyFields { var chapterID: Int32 = -1, text: Int32 = -1 }
     struct AuthorsRootFields: KeyFields { var authors: Int32 = -1 }
     struct AuthorFields: KeyFields { var name: Int32 = -1, repos: Int32 = -1 }
 
-    // One table per object of the format. The original reader's keys, plus `is_ending` and
-    // `pic_alt`.
+    // One table per object of the format: the original reader's keys, plus `is_ending` and
+    // `pic_alt` (a chapter's are `ChapterField`'s).
     static let rootKeys = KeyTable<RootFields>([("story", .object, required: true, \.story)])
     static let storyKeys = KeyTable<StoryFields>([
         ("id", .nonEmptyString, required: true, \.id),
@@ -26,17 +22,23 @@ public enum StoryDecoder {
         ("vid_path", .nonEmptyString, required: false, \.vidPath),
         ("chapters", .array, required: true, \.chapters),
     ])
-    static let chapterKeys = KeyTable<ChapterFields>([
-        ("id", .nonEmptyString, required: true, \.id),
-        ("name", .nonEmptyString, required: true, \.name),
-        ("text", .string, required: true, \.text),
-        ("is_first_chapter", .boolean, required: false, \.isFirstChapter),
-        ("is_ending", .boolean, required: false, \.isEnding),
-        ("pic_path", .nonEmptyString, required: false, \.picPath),
-        ("pic_alt", .nonEmptyString, required: false, \.picAlt),
-        ("vid_path", .nonEmptyString, required: false, \.vidPath),
-        ("choices", .array, required: false, \.choices),
-    ])
+    /// A chapter's keys are `ChapterField`'s, each read into its slot of `ChapterNodes`.
+    static let chapterKeys: KeyTable<ChapterNodes> = {
+        let fields = ChapterField.allCases
+        precondition(fields.count <= ChapterNodes.capacity, "ChapterNodes has room for \(ChapterNodes.capacity) keys; raise its capacity")
+        return KeyTable(
+            specs: fields.map { field in
+                let expected: KeySpec.Expected =
+                    switch field.kind {
+                    case .text: .string
+                    case .nonEmptyText: .nonEmptyString
+                    case .flag: .boolean
+                    case .choices: .array
+                    }
+                return KeySpec(name: field.key, expected: expected, required: field.isRequired)
+            },
+            offsets: fields.map(ChapterNodes.offset))
+    }()
     static let choiceKeys = KeyTable<ChoiceFields>([
         ("chapter_id", .nonEmptyString, required: true, \.chapterID),
         ("text", .nonEmptyString, required: true, \.text),
@@ -118,30 +120,26 @@ public enum StoryDecoder {
             chapter.idValue = document.string(idNode)
         }
         let fields = reader.read(node, chapterKeys, label: chapter.label)
-        if fields.id < 0 {
+        if fields[.id] < 0 {
             chapter.idNode = -1
             chapter.idValue = ""
         }
-        chapter.storedNameNode = max(-1, fields.name)
-        chapter.storedTextNode = max(-1, fields.text)
-        chapter.storedPicAltNode = max(-1, fields.picAlt)
-        if let first = fields.isFirstChapter.node {
-            chapter.firstNode = Int32(first)
-            if document.kind(first) == .true { chapter.flags |= ChapterSyntax.isFirst }
-        }
-        if let ending = fields.isEnding.node {
-            chapter.endingNode = Int32(ending)
-            if document.kind(ending) == .true { chapter.flags |= ChapterSyntax.isEnding }
-        }
-        if let pic = fields.picPath.node {
-            syntax.media.append(MediaSyntax(path: Located(document.string(pic), node: pic), chapter: index, isPicture: true))
-        }
-        if let vid = fields.vidPath.node {
-            syntax.media.append(MediaSyntax(path: Located(document.string(vid), node: vid), chapter: index, isPicture: false))
+        chapter.nodes[.id] = chapter.idNode
+        for field in ChapterField.allCases where field != .id {
+            let node = max(-1, fields[field])
+            chapter.nodes[field] = node
+            guard node >= 0 else { continue }
+            switch field.kind {
+            case .flag where document.kind(Int(node)) == .true: chapter.trueFlags |= 1 << field.ordinal
+            case .text, .nonEmptyText:
+                if let media = field.media {
+                    syntax.media.append(MediaSyntax(path: Located(document.string(Int(node)), node: Int(node)), chapter: index, isPicture: media == .picture))
+                }
+            case .flag, .choices: break
+            }
         }
         chapter.choiceStart = Int32(syntax.choices.count)
-        if let choices = fields.choices.node {
-            chapter.storedChoicesNode = Int32(choices)
+        if let choices = fields[.choices].node {
             var choiceIndex = 0
             for element in document.elements(of: choices) {
                 defer { choiceIndex += 1 }

@@ -64,52 +64,73 @@ public struct StorySyntax: Sendable {
         func isKey(_ text: String) -> Bool {
             !text.unicodeScalars.contains { VisibleText.isUnsafe($0) && !VisibleText.isBidiControl($0.value) && $0 != "\t" && $0 != "\n" && $0 != "\r" }
         }
-        var pictures: [Int: String] = [:]
-        var videos: [Int: String] = [:]
-        for use in media {
-            guard let chapter = use.chapter, range.contains(chapter) else { continue }
-            if use.isPicture { pictures[chapter] = use.path.value } else { videos[chapter] = use.path.value }
-        }
         var chapters: [Chapter] = []
         chapters.reserveCapacity(range.count)
         for chapter in self.chapters[range] {
-            guard let chapterID = chapter.id, isKey(chapterID.value), let nameNode = chapter.nameNode, let textNode = chapter.textNode else { return nil }
-            var choices: [Choice] = []
-            for choice in self.choices(of: chapter) {
-                guard let target = target(of: choice), isKey(target.value), let textNode = choice.textNode else { return nil }
-                choices.append(Choice(chapterID: target.value, text: document.string(textNode)))
+            guard let chapterID = chapter.id, isKey(chapterID.value) else { return nil }
+            var model = Chapter(id: chapterID.value, name: "", text: "")
+            for field in ChapterField.allCases where field != .id {
+                let value: ChapterValue?
+                switch field.kind {
+                case .text, .nonEmptyText: value = chapter.node(field).map { .text(document.string($0)) }
+                case .flag: value = chapter.flag(field).map { .flag($0.value) }
+                case .choices:
+                    var choices: [Choice] = []
+                    for choice in self.choices(of: chapter) {
+                        guard let target = target(of: choice), isKey(target.value), let textNode = choice.textNode else { return nil }
+                        choices.append(Choice(chapterID: target.value, text: document.string(textNode)))
+                    }
+                    value = .choices(choices)
+                }
+                if value == nil, field.isRequired { return nil }
+                field.set(value, in: &model)
             }
-            chapters.append(
-                Chapter(
-                    id: chapterID.value, name: document.string(nameNode), text: document.string(textNode),
-                    isFirstChapter: chapter.isFirstChapter?.value ?? false, isEnding: chapter.isEnding?.value ?? false,
-                    picPath: pictures[chapter.index], picAlt: chapter.picAltNode.map { document.string($0) }, vidPath: videos[chapter.index],
-                    choices: choices))
+            chapters.append(model)
         }
         return chapters
     }
+}
+
+/// The value node of each chapter key (`ChapterField`), -1 where absent and -2 where unusable:
+/// a fixed row of slots, so reading a chapter allocates nothing for them.
+public struct ChapterNodes: KeyFields, Sendable {
+    /// Room for this many keys; a `ChapterField` beyond it stops the first decode (raise it here).
+    static let capacity = 12
+    private var slots: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) =
+        (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+
+    init() {}
+
+    /// Where `field`'s node is kept, in bytes from the start.
+    static func offset(_ field: ChapterField) -> Int { field.ordinal * MemoryLayout<Int32>.stride }
+
+    subscript(field: ChapterField) -> Int32 {
+        get { withUnsafeBytes(of: slots) { $0.load(fromByteOffset: Self.offset(field), as: Int32.self) } }
+        set { withUnsafeMutableBytes(of: &slots) { $0.storeBytes(of: newValue, toByteOffset: Self.offset(field), as: Int32.self) } }
+    }
+}
+
+extension ChapterField {
+    /// Its place in `allCases` (the declaration's order).
+    public var ordinal: Int { Self.ordinals[self]! }
+    private static let ordinals = Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
 }
 
 public struct ChapterSyntax: Sendable {
     var storedNode: Int32
     var storedIndex: Int32
     var storedOrdinal: Int32
+    /// The id's node as first seen (before the key table read it), for naming the chapter.
     var idNode: Int32 = -1
-    var storedNameNode: Int32 = -1
-    var storedTextNode: Int32 = -1
-    var storedPicAltNode: Int32 = -1
-    var firstNode: Int32 = -1
-    var endingNode: Int32 = -1
-    var storedChoicesNode: Int32 = -1
+    /// Each key's value node.
+    var nodes = ChapterNodes()
     /// Index of the chapter's first choice in `StorySyntax.choices`.
     public internal(set) var choiceStart: Int32 = 0
     var choiceCount: Int32 = 0
-    var flags: UInt8 = 0
+    /// The flags (`ChapterField.Kind.flag`) that are true, a bit each by ordinal.
+    var trueFlags: UInt16 = 0
     /// The id's text, "" when the chapter has no usable id (cheaper than `id` in hot loops).
     public internal(set) var idValue = ""
-
-    static let isFirst: UInt8 = 1
-    static let isEnding: UInt8 = 2
 
     init(node: Int, index: Int, ordinal: Int) {
         storedNode = Int32(node)
@@ -124,14 +145,26 @@ public struct ChapterSyntax: Sendable {
     /// Position in the file's `chapters` array, counting every element: what messages say.
     public var ordinal: Int { Int(storedOrdinal) }
     public var id: Located<String>? { idNode < 0 ? nil : Located(idValue, node: Int(idNode)) }
-    public var nameNode: Int? { storedNameNode < 0 ? nil : Int(storedNameNode) }
-    public var textNode: Int? { storedTextNode < 0 ? nil : Int(storedTextNode) }
+
+    /// The value node of a key, when the chapter holds a usable one.
+    public func node(_ field: ChapterField) -> Int? {
+        let node = nodes[field]
+        return node < 0 ? nil : Int(node)
+    }
+
+    /// A flag's value where the chapter sets it.
+    public func flag(_ field: ChapterField) -> Located<Bool>? {
+        node(field).map { Located(trueFlags & (1 << field.ordinal) != 0, node: $0) }
+    }
+
+    public var nameNode: Int? { node(.name) }
+    public var textNode: Int? { node(.text) }
     /// Extension: `pic_alt`, what the chapter's picture shows.
-    public var picAltNode: Int? { storedPicAltNode < 0 ? nil : Int(storedPicAltNode) }
-    public var isFirstChapter: Located<Bool>? { firstNode < 0 ? nil : Located(flags & Self.isFirst != 0, node: Int(firstNode)) }
+    public var picAltNode: Int? { node(.picAlt) }
+    public var isFirstChapter: Located<Bool>? { flag(.isFirstChapter) }
     /// Extension: `"is_ending": true` marks an intended ending.
-    public var isEnding: Located<Bool>? { endingNode < 0 ? nil : Located(flags & Self.isEnding != 0, node: Int(endingNode)) }
-    public var choicesNode: Int? { storedChoicesNode < 0 ? nil : Int(storedChoicesNode) }
+    public var isEnding: Located<Bool>? { flag(.isEnding) }
+    public var choicesNode: Int? { node(.choices) }
     /// Number of choices that could be read as objects.
     public var numberOfChoices: Int { Int(choiceCount) }
     /// Where reading ends: no choices at all.

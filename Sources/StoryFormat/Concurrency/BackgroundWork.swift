@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import StoryFormat
 
 /// Work started on a thread of its own when made; `wait()` gives its result (to any number of
 /// callers). A thread of its own, not a shared pool: work that waits for other work (a check on

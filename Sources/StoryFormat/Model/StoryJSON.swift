@@ -1,6 +1,3 @@
-import StoryCheck
-import StoryFormat
-
 /// A story as story.json text, keys in the order authors write them (the format's own), optional
 /// keys only when set, two-space indentation, a line feed at the end.
 public enum StoryJSON {
@@ -68,25 +65,23 @@ public enum StoryJSON {
                 let chapter = chapters[index]
                 writer.element()
                 writer.begin(0x7B)
-                writer.member("id", chapter.id)
-                writer.member("name", chapter.name)
-                if chapter.isFirstChapter { writer.member("is_first_chapter", true) }
-                writer.member("text", chapter.text)
-                if let path = chapter.picPath { writer.member("pic_path", path) }
-                if let alt = chapter.picAlt { writer.member("pic_alt", alt) }
-                if let path = chapter.vidPath { writer.member("vid_path", path) }
-                if chapter.isEnding { writer.member("is_ending", true) }
-                if !chapter.choices.isEmpty {
-                    writer.key("choices")
-                    writer.begin(0x5B)
-                    for choice in chapter.choices {
-                        writer.element()
-                        writer.begin(0x7B)
-                        writer.member("chapter_id", choice.chapterID)
-                        writer.member("text", choice.text)
-                        writer.end(0x7D)
+                for field in ChapterField.allCases {
+                    switch field.value(in: chapter) {
+                    case nil: continue
+                    case .text(let text): writer.member(field.key, text)
+                    case .flag(let flag): writer.member(field.key, flag)
+                    case .choices(let choices):
+                        writer.key(field.key)
+                        writer.begin(0x5B)
+                        for choice in choices {
+                            writer.element()
+                            writer.begin(0x7B)
+                            writer.member("chapter_id", choice.chapterID)
+                            writer.member("text", choice.text)
+                            writer.end(0x7D)
+                        }
+                        writer.end(0x5D)
                     }
-                    writer.end(0x5D)
                 }
                 writer.end(0x7D)
             }
@@ -95,54 +90,54 @@ public enum StoryJSON {
 
     /// JSON as `JSONValue.pretty()` lays it out (two spaces a level, `[]`/`{}` when empty),
     /// written as it goes.
-    struct PrettyWriter {
-        var out: [UInt8] = []
+    package struct PrettyWriter {
+        package var out: [UInt8] = []
         /// Whether each open container has a member yet.
         private var filled: [Bool]
 
         /// A writer inside containers already open (and whether each has a member), for a part
         /// of a document written apart.
-        init(levels: [Bool] = []) { filled = levels }
+        package init(levels: [Bool] = []) { filled = levels }
 
         /// The innermost container has members now (written apart and added to `out`).
-        mutating func markFilled() { filled[filled.count - 1] = true }
+        package mutating func markFilled() { filled[filled.count - 1] = true }
 
         private mutating func newline() {
             out.append(0x0A)
             for _ in 0..<filled.count { out.append(0x20); out.append(0x20) }
         }
 
-        mutating func begin(_ bracket: UInt8) {
+        package mutating func begin(_ bracket: UInt8) {
             out.append(bracket)
             filled.append(false)
         }
 
-        mutating func end(_ bracket: UInt8) {
+        package mutating func end(_ bracket: UInt8) {
             if filled.removeLast() { newline() }
             out.append(bracket)
         }
 
         /// Starts an element of an array.
-        mutating func element() {
+        package mutating func element() {
             if filled[filled.count - 1] { out.append(0x2C) }
             filled[filled.count - 1] = true
             newline()
         }
 
-        mutating func key(_ key: String) {
+        package mutating func key(_ key: String) {
             element()
             JSONQuoting.append(key, to: &out)
             out.append(0x3A)
             out.append(0x20)
         }
 
-        mutating func member(_ name: String, _ value: String) {
+        package mutating func member(_ name: String, _ value: String) {
             key(name)
             JSONQuoting.append(value, to: &out)
         }
 
         /// Any value, laid out the same way.
-        mutating func write(_ value: JSONValue) {
+        package mutating func write(_ value: JSONValue) {
             switch value {
             case .string(let text): JSONQuoting.append(text, to: &out)
             case .array(let values) where !values.isEmpty:
@@ -163,31 +158,9 @@ public enum StoryJSON {
             }
         }
 
-        mutating func member(_ name: String, _ value: Bool) {
+        package mutating func member(_ name: String, _ value: Bool) {
             key(name)
             out.append(contentsOf: (value ? "true" : "false").utf8)
         }
-    }
-
-    public static func value(_ story: Story) -> JSONValue {
-        var fields: [(String, JSONValue)] = [("id", .string(story.id)), ("name", .string(story.name)), ("rating", .string(story.rating)), ("summary", .string(story.summary))]
-        if let path = story.picPath { fields.append(("pic_path", .string(path))) }
-        if let path = story.vidPath { fields.append(("vid_path", .string(path))) }
-        fields.append(("chapters", .array(story.chapters.map(value))))
-        return .object([("story", .object(fields))])
-    }
-
-    static func value(_ chapter: Chapter) -> JSONValue {
-        var fields: [(String, JSONValue)] = [("id", .string(chapter.id)), ("name", .string(chapter.name))]
-        if chapter.isFirstChapter { fields.append(("is_first_chapter", true)) }
-        fields.append(("text", .string(chapter.text)))
-        if let path = chapter.picPath { fields.append(("pic_path", .string(path))) }
-        if let alt = chapter.picAlt { fields.append(("pic_alt", .string(alt))) }
-        if let path = chapter.vidPath { fields.append(("vid_path", .string(path))) }
-        if chapter.isEnding { fields.append(("is_ending", true)) }
-        if !chapter.choices.isEmpty {
-            fields.append(("choices", .array(chapter.choices.map { .object([("chapter_id", .string($0.chapterID)), ("text", .string($0.text))]) })))
-        }
-        return .object(fields)
     }
 }
