@@ -189,6 +189,7 @@ public enum TweeStory {
     /// The keys a passage itself carries: the id and name in its name, the text in its content,
     /// the choices as links, the first chapter as StoryData's start. The rest are the metadata's.
     static let passageFields: Set<ChapterField> = [.id, .name, .text, .choices, .isFirstChapter]
+    static let metadataFields = ChapterField.allCases.filter { !passageFields.contains($0) }
 
     static func json(_ value: ChapterValue) -> JSONValue {
         switch value {
@@ -207,7 +208,7 @@ public enum TweeStory {
         if back.choices != chapter.choices { fields.append((ChapterField.choices.key, json(.choices(chapter.choices)))) }
         if (chapter.id == start) != chapter.isFirstChapter { fields.append(("is_first_chapter", .bool(chapter.isFirstChapter))) }
         // Every other key has no place in a passage: it is carried as it is.
-        for field in ChapterField.allCases where !passageFields.contains(field) {
+        for field in metadataFields {
             if let value = field.value(in: chapter) { fields.append((field.key, json(value))) }
         }
         return fields
@@ -457,7 +458,7 @@ public enum TweeStory {
                 }
                 places.chapters[index].choices = nil
             }
-            for field in ChapterField.allCases where !passageFields.contains(field) {
+            for field in metadataFields {
                 let value: ChapterValue? =
                     switch field.kind {
                     case .text, .nonEmptyText: fields[field.key]?.string.map(ChapterValue.text)

@@ -17,6 +17,12 @@ struct ChapterFieldTests {
         #expect(Set(properties) == Set(ChapterField.allCases.map { "\($0)" }))
     }
 
+    @Test("each field's ordinal is its place in the declaration")
+    func ordinals() {
+        #expect(ChapterField.allCases.map(\.ordinal) == Array(ChapterField.allCases.indices))
+        #expect(ChapterField.all == ChapterField.allCases)
+    }
+
     @Test("setting each field's value on an empty chapter makes the chapter again")
     func valuesRoundTrip() {
         var chapter = Chapter(id: "", name: "", text: "")

@@ -130,6 +130,25 @@ public enum ChapterField: String, CaseIterable, Sendable {
     /// The key as story.json spells it.
     public var key: String { rawValue }
 
+    /// `allCases` made once (a synthesized `allCases` is a new array at each call): for loops
+    /// that run for every chapter.
+    public static let all = allCases
+
+    /// Its place in `allCases` (a test holds the two together).
+    public var ordinal: Int {
+        switch self {
+        case .id: 0
+        case .name: 1
+        case .isFirstChapter: 2
+        case .text: 3
+        case .picPath: 4
+        case .picAlt: 5
+        case .vidPath: 6
+        case .isEnding: 7
+        case .choices: 8
+        }
+    }
+
     public var kind: Kind {
         switch self {
         case .id, .name, .picPath, .picAlt, .vidPath: .nonEmptyText

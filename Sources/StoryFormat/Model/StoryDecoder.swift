@@ -116,16 +116,15 @@ public enum StoryDecoder {
         var chapter = ChapterSyntax(node: node, index: index, ordinal: ordinal)
         // The id first, so that findings about other keys can name the chapter.
         if let idNode = document.member(node, "id"), document.kind(idNode) == .string {
-            chapter.idNode = Int32(idNode)
+            chapter.nodes[.id] = Int32(idNode)
             chapter.idValue = document.string(idNode)
         }
         let fields = reader.read(node, chapterKeys, label: chapter.label)
         if fields[.id] < 0 {
-            chapter.idNode = -1
+            chapter.nodes[.id] = -1
             chapter.idValue = ""
         }
-        chapter.nodes[.id] = chapter.idNode
-        for field in ChapterField.allCases where field != .id {
+        for field in ChapterField.all where field != .id {
             let node = max(-1, fields[field])
             chapter.nodes[field] = node
             guard node >= 0 else { continue }

@@ -65,7 +65,7 @@ public enum StoryJSON {
                 let chapter = chapters[index]
                 writer.element()
                 writer.begin(0x7B)
-                for field in ChapterField.allCases {
+                for field in ChapterField.all {
                     switch field.value(in: chapter) {
                     case nil: continue
                     case .text(let text): writer.member(field.key, text)

@@ -69,7 +69,7 @@ public struct StorySyntax: Sendable {
         for chapter in self.chapters[range] {
             guard let chapterID = chapter.id, isKey(chapterID.value) else { return nil }
             var model = Chapter(id: chapterID.value, name: "", text: "")
-            for field in ChapterField.allCases where field != .id {
+            for field in ChapterField.all where field != .id {
                 let value: ChapterValue?
                 switch field.kind {
                 case .text, .nonEmptyText: value = chapter.node(field).map { .text(document.string($0)) }
@@ -95,9 +95,8 @@ public struct StorySyntax: Sendable {
 /// a fixed row of slots, so reading a chapter allocates nothing for them.
 public struct ChapterNodes: KeyFields, Sendable {
     /// Room for this many keys; a `ChapterField` beyond it stops the first decode (raise it here).
-    static let capacity = 12
-    private var slots: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) =
-        (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+    static let capacity = 10
+    private var slots: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
 
     init() {}
 
@@ -110,19 +109,11 @@ public struct ChapterNodes: KeyFields, Sendable {
     }
 }
 
-extension ChapterField {
-    /// Its place in `allCases` (the declaration's order).
-    public var ordinal: Int { Self.ordinals[self]! }
-    private static let ordinals = Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
-}
-
 public struct ChapterSyntax: Sendable {
     var storedNode: Int32
     var storedIndex: Int32
     var storedOrdinal: Int32
-    /// The id's node as first seen (before the key table read it), for naming the chapter.
-    var idNode: Int32 = -1
-    /// Each key's value node.
+    /// Each key's value node (the id's set first, for naming the chapter while the rest are read).
     var nodes = ChapterNodes()
     /// Index of the chapter's first choice in `StorySyntax.choices`.
     public internal(set) var choiceStart: Int32 = 0
@@ -144,7 +135,7 @@ public struct ChapterSyntax: Sendable {
     public var index: Int { Int(storedIndex) }
     /// Position in the file's `chapters` array, counting every element: what messages say.
     public var ordinal: Int { Int(storedOrdinal) }
-    public var id: Located<String>? { idNode < 0 ? nil : Located(idValue, node: Int(idNode)) }
+    public var id: Located<String>? { node(.id).map { Located(idValue, node: $0) } }
 
     /// The value node of a key, when the chapter holds a usable one.
     public func node(_ field: ChapterField) -> Int? {
@@ -172,7 +163,7 @@ public struct ChapterSyntax: Sendable {
 
     /// "chapter 'cellar'" or, without a usable id, "chapter 3".
     public var label: String {
-        if idNode >= 0, !idValue.isEmpty { return "chapter '\(VisibleText.escape(idValue))'" }
+        if nodes[.id] >= 0, !idValue.isEmpty { return "chapter '\(VisibleText.escape(idValue))'" }
         return "chapter \(ordinal + 1)"
     }
 }
