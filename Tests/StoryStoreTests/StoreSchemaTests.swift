@@ -91,7 +91,9 @@ struct StoreSchemaTests {
 
     @Test("the INSERT is made from the columns, one placeholder each")
     func insertStatement() {
-        #expect(ChapterRow.insert == "INSERT INTO chapter (story_id, position, key, name, body, pic_path, pic_alt, vid_path, is_ending, choices) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let columns = ["story_id", "position"] + ChapterField.allCases.filter { $0 != .isFirstChapter }.map { $0 == .id ? "key" : $0 == .text ? "body" : $0.key }
+        #expect(ChapterRow.insert == "INSERT INTO chapter (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))")
+        #expect(ChapterRow.insert.hasPrefix("INSERT INTO chapter (story_id, position, key, name, body, pic_path, pic_alt, vid_path, is_ending, "))
     }
 
     static func tables() throws -> [String] {
