@@ -114,10 +114,17 @@ let package = Package(
             dependencies: [
                 "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySync", "LocalFiles", "CLineEditor", "TerminalPictures",
             ]),
-        // the command line: the commands, their flags and words, and exit codes
+        // the command line's words (ripgrep's printer): every line, sentence and JSON answer cyd
+        // prints, and the files `cyd init` writes, made from the libraries' typed answers; it may
+        // name cyd's flags and commands, and prints nothing itself (cyd writes what it makes)
+        .target(
+            name: "CydWords",
+            dependencies: ["StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StorySources", "StorySync", "StoryTranslation", "StoryValidation", "StoryWeb", "StoryInterchange", "LocalFiles", "TerminalUI"]),
+        // the command line: the commands and their flags, calls into the libraries, exit codes
         .executableTarget(
             name: "cyd",
             dependencies: [
+                "CydWords",
                 "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
                 "StoryLanguageServer", "StoryWeb", "StoryInterchange", "StoryTranslation", "StoryValidation", "TerminalUI", "TerminalPictures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -129,6 +136,7 @@ let package = Package(
         .testTarget(name: "StoryCheckTests", dependencies: ["StoryCheck", "StoryFormat", "TestSupport"]),
         .testTarget(name: "StoryLanguageServerTests", dependencies: ["StoryLanguageServer", "StoryFormat"]),
         .testTarget(name: "StoryAnalysisTests", dependencies: ["StoryAnalysis", "StoryCheck", "StoryFormat"]),
+        .testTarget(name: "CydWordsTests", dependencies: ["CydWords", "StoryFormat", "StoryCheck", "StorySync"]),
         .testTarget(name: "StoryValidationTests", dependencies: ["StoryValidation", "StoryCheck", "StoryFormat", "TestSupport"]),
         // fuzz targets that need the package's dependencies: built with libFuzzer by
         // scripts/fuzz-served.sh, and as a replay driver of the kept inputs by the test suite

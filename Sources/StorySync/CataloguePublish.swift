@@ -299,6 +299,14 @@ public struct CatalogueStatus: Sendable, Equatable {
     public var changedAt: Double?
     public var checkedAt: Double?
 
+    public init(
+        id: String, url: String, title: String? = nil, state: State, lastGoodCommit: String? = nil, errors: Int? = nil, warnings: Int? = nil,
+        changedAt: Double? = nil, checkedAt: Double? = nil
+    ) {
+        (self.id, self.url, self.title, self.state, self.lastGoodCommit) = (id, url, title, state, lastGoodCommit)
+        (self.errors, self.warnings, self.changedAt, self.checkedAt) = (errors, warnings, changedAt, checkedAt)
+    }
+
     /// The keeper's view of each repository that is, or tried to be, a story (quietly not-a-story
     /// repositories are left out), in id order.
     public static func of(_ entries: [CatalogueEntry]) -> [CatalogueStatus] {

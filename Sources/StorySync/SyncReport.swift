@@ -136,6 +136,14 @@ public struct SyncReport: Sendable {
 
         public var change: Change { outcome.change }
 
+        public init(id: String, url: String, outcome: Outcome, title: String? = nil, warning: ItemWarning? = nil) {
+            self.id = id
+            self.url = url
+            self.outcome = outcome
+            self.title = title
+            self.warning = warning
+        }
+
         /// Why it failed, why it is not a story, or what it warns of, in words.
         public var detail: String? {
             switch outcome {
@@ -184,6 +192,8 @@ public struct SyncReport: Sendable {
         /// An unsigned root or index: no key is trusted for this catalogue.
         case unsigned
     }
+
+    public init() {}
 
     public var hasFailures: Bool { items.contains { $0.change == .failed } || !authorFailures.isEmpty || rateLimited != nil }
     public func count(_ change: Change) -> Int { items.count { $0.change == change } }

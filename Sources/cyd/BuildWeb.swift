@@ -1,4 +1,5 @@
 import ArgumentParser
+import CydWords
 import Foundation
 import LocalFiles
 import StoryCheck
@@ -20,13 +21,7 @@ struct BuildWeb: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "web",
         abstract: "Build a static site of stories that any web host serves (GitHub Pages, itch.io, a folder).",
-        discussion: """
-            One page per chapter, choices as plain links: the site reads with scripts off. With \
-            scripts on, the reader's place, name and endings found are kept in their browser, \
-            number keys take choices, and a story once opened stays readable offline. Pictures \
-            in the story's folder are copied beside the pages, named by their content; https \
-            pictures are fetched now (or linked, with --no-fetch).
-            """)
+        discussion: Help.buildWeb)
 
     @Argument(help: ArgumentHelp("The folder to write the site into (made if missing).", valueName: "folder"))
     var folder: String

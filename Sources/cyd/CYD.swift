@@ -1,4 +1,5 @@
 import ArgumentParser
+import CydWords
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,17 +21,14 @@ struct CYD: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cyd",
         abstract: "Read, check and collect branching \"choose your destiny\" stories.",
-        discussion: """
-            Stories are story.json chapter graphs that authors publish as git repositories.
-            Exit codes: 0 success; 1 the command worked and found problems; 2 usage, I/O or internal error.
-            """,
+        discussion: Help.cyd,
         version: CydVersion.current,
         subcommands: [Read.self, Validate.self, Rules.self, Explain.self, Stats.self, Graph.self, Test.self, Fix.self, Init.self, Add.self, List.self, Remove.self, Search.self, Sync.self, Get.self, Update.self, CatalogueCommand.self, Build.self, Serve.self, ImportCommand.self, ExportCommand.self, L10n.self, LanguageServerCommand.self]
     )
 
     /// Runs the command with cyd's exit codes: usage errors exit 2, not ArgumentParser's 64.
     static func main() {
-        GitLimitsFromEnvironment.apply()
+        GitRepository.Limits.current = GitRepository.Limits.current.overridden(by: ProcessInfo.processInfo.environment)
         Terminal.reportTruncatedFiles()
         // `cyd --version` names the libraries too; answered here so that no other command loads
         // libcurl just to describe it.
@@ -88,24 +86,3 @@ enum Exit {
     static let failure = ExitCode(2)
 }
 
-/// What a git server may send, overridable for tuning and tests (defaults in docs/reading.md):
-/// CYD_GIT_TOTAL_SECONDS, CYD_GIT_MAX_BYTES, CYD_GIT_MAX_REFS, CYD_GIT_MAX_REFS_BYTES, CYD_GIT_MAX_OBJECTS and
-/// CYD_GIT_LOW_SPEED ("BYTES/SECONDS": abandoned below BYTES a second for SECONDS).
-enum GitLimitsFromEnvironment {
-    static func apply(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
-        var limits = GitRepository.Limits.current
-        if let value = environment["CYD_GIT_TOTAL_SECONDS"].flatMap(Double.init), value > 0 { limits.totalSeconds = value }
-        if let value = environment["CYD_GIT_MAX_BYTES"].flatMap(Int64.init), value > 0 { limits.maximumBytes = value }
-        if let value = environment["CYD_GIT_MAX_REFS_BYTES"].flatMap(Int64.init), value > 0 { limits.maximumAdvertisementBytes = value }
-        if let value = environment["CYD_GIT_MAX_OBJECTS"].flatMap(Int.init), value > 0 { limits.maximumObjects = value }
-        if let value = environment["CYD_GIT_MAX_REFS"].flatMap(Int.init), value > 0 { limits.maximumRefs = value }
-        if let value = environment["CYD_GIT_LOW_SPEED"] {
-            let parts = value.split(separator: "/")
-            if parts.count == 2, let bytes = Int(parts[0]), let seconds = Double(parts[1]), bytes >= 0, seconds > 0 {
-                limits.lowSpeedBytesPerSecond = bytes
-                limits.lowSpeedSeconds = seconds
-            }
-        }
-        GitRepository.Limits.current = limits
-    }
-}

@@ -8,6 +8,7 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
+import CydWords
 import LocalFiles
 import StoryFormat
 import StorySources
@@ -25,18 +26,7 @@ struct CatalogueCommand: ParsableCommand {
     struct Publish: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write the synced catalogue as static files for readers to sync from.",
-            discussion: """
-                Run after `cyd sync`; serve DIR over https (GitHub Pages, any static host). DIR gets \
-                catalogue.json (the root: name, version, expiry, and each shard's SHA-256), \
-                shards/XX.json (the stories, by the first byte of the SHA-256 of the author's name), \
-                index.json (every story in one file, for older readers), report.html (the keeper's \
-                health report) and badges/AUTHOR/REPOSITORY.svg. Each entry pins the commit the keeper \
-                checked and the SHA-256 of its story.json and pictures: readers get exactly that. A story \
-                whose newer commits are broken keeps its last good version, marked broken. With --sign, \
-                catalogue.sig is the root with its signify signature embedded and catalogue.pub the \
-                public key; readers run `cyd sync --catalogue https://…/catalogue.sig --trust catalogue.pub`. \
-                Files are written whole and renamed into place; unchanged shards are left untouched.
-                """)
+            discussion: Help.publish)
 
         @Argument(help: "The folder to publish into (made if missing).")
         var folder: String
@@ -89,62 +79,21 @@ struct CatalogueCommand: ParsableCommand {
                 throw CLIError(VisibleText.escape(error.description))
             }
             if json {
-                Terminal.standardOutput.write(Self.json(result).encoded + "\n")
+                Terminal.standardOutput.write(CatalogueWords.json(result).encoded + "\n")
                 return
             }
-            let out = Terminal.standardOutput
-            let root = FileWriter.joined(folder, CatalogueRoot.rootFile)
-            out.write("published \(plural(result.stories, "story", "stories")) of \(plural(result.authors, "author")) to \(VisibleText.escape(folder)): ")
-            out.write("version \(result.version), \(plural(result.shards, "shard")) (\(result.shardsWritten) changed), root \(result.rootBytes) bytes")
-            out.write(result.keyFingerprint.map { ", signed by key \($0)" } ?? ", not signed")
-            out.write("; expires \(SyncWords.date(result.expiresAt))\n")
-            if let old = result.handedOverFrom, let new = result.keyFingerprint {
-                out.write("  handed over from key \(old) to key \(new) (\(CatalogueRoot.handoverFile), signed by the old key): readers who trust \(old) follow once; keep publishing it until they have\n")
-            }
-            out.write("  " + Self.counts(result) + "\n")
-            for item in result.items where item.change == .removed || item.change == .broken || item.change == .unreachable || item.change == .failed {
-                TextLayout.write("  \(item.change.rawValue) \(VisibleText.escape(item.id)): \(VisibleText.escape(item.detail ?? ""))", to: out, indent: "      ")
-            }
-            out.write("  readers: cyd sync --catalogue URL/\(result.keyFingerprint == nil ? CatalogueRoot.rootFile : CatalogueRoot.signedRootFile); report: \(VisibleText.escape(FileWriter.joined(folder, "report.html"))) (\(VisibleText.escape(root)))\n")
+            let lines = CatalogueWords.published(
+                result, folder: folder, root: FileWriter.joined(folder, CatalogueRoot.rootFile), report: FileWriter.joined(folder, "report.html"))
+            Terminal.standardOutput.print(lines)
         }
 
-        static func counts(_ result: PublishResult) -> String {
-            let kinds: [(SyncReport.Change, String)] = [
-                (.new, "new"), (.updated, "updated"), (.unchanged, "unchanged"), (.broken, "broken (kept at last good)"),
-                (.unreachable, "unreachable (marked, at the version last checked)"), (.removed, "removed"), (.failed, "failed (not published)"),
-            ]
-            return kinds.map { "\(result.count($0.0)) \($0.1)" }.joined(separator: ", ")
-        }
 
-        static func json(_ result: PublishResult) -> JSONValue {
-            let kinds: [SyncReport.Change] = [.new, .updated, .unchanged, .broken, .unreachable, .removed, .failed]
-            return .object([
-                "version": .number(Double(result.version)), "expiresAt": .number(result.expiresAt), "stories": .number(Double(result.stories)),
-                "authors": .number(Double(result.authors)), "shards": .number(Double(result.shards)), "shardsWritten": .number(Double(result.shardsWritten)),
-                "rootBytes": .number(Double(result.rootBytes)), "indexBytes": .number(Double(result.indexBytes)),
-                "key": result.keyFingerprint.map { .string($0) } ?? .null,
-                "counts": .object(Dictionary(uniqueKeysWithValues: kinds.map { ($0.rawValue, JSONValue.number(Double(result.count($0)))) })),
-                "storiesChanged": .array(result.items.filter { $0.change != .unchanged }.map {
-                    .object(["id": .string($0.id), "change": .string($0.change.rawValue), "detail": $0.detail.map { .string($0) } ?? .null])
-                }),
-            ])
-        }
 
         /// report.html, and a badge per story (StorySync's `CatalogueBadges` writes them).
         func writeReport(_ result: PublishResult, name: String, now: Double) throws {
-            let rows = result.status.map(StatusWords.row)
-            // What readers verify: the root's version, its expiry and the key that signed it.
-            let root = "Root version \(result.version), expires \(SyncWords.date(result.expiresAt)), " + (result.keyFingerprint.map { "signed by key \($0)." } ?? "not signed.")
-            let page = CatalogueReport.page(
-                name: name, summary: "\(plural(result.stories, "story", "stories")) published; " + Self.counts(result) + ". " + root, generated: SyncWords.date(now), rows: rows)
-            try CatalogueRoot.write(Array(page.utf8), to: FileWriter.joined(folder, "report.html"))
-            var tones: [String: CatalogueReport.Tone] = [:]
-            let badges = zip(result.status, rows).map { status, row in
-                let message = StatusWords.badge(status.state)
-                tones[message] = row.tone
-                return (id: status.id, message: message)
-            }
-            try CatalogueBadges.write(badges, draw: { Array(CatalogueReport.badge(message: $0, tone: tones[$0] ?? .neutral).utf8) }, into: FileWriter.joined(folder, "badges"))
+            try CatalogueRoot.write(Array(CatalogueWords.reportPage(result, name: name, now: now).utf8), to: FileWriter.joined(folder, "report.html"))
+            let (badges, draw) = CatalogueWords.badges(result)
+            try CatalogueBadges.write(badges, draw: draw, into: FileWriter.joined(folder, "badges"))
         }
     }
 
@@ -173,23 +122,7 @@ struct CatalogueCommand: ParsableCommand {
             } else if status.isEmpty {
                 Terminal.standardOutput.write("the catalogue is empty; `cyd sync` fills it\n")
             } else {
-                let out = Terminal.standardOutput
-                let rows = status.map { (id: VisibleText.escape($0.id), row: StatusWords.row($0)) }
-                // Columns aligned: the id, then the state, each padded to the widest.
-                let idWidth = rows.map(\.id.count).max() ?? 0
-                let stateWidth = rows.map(\.row.state.count).max() ?? 0
-                for (id, row) in rows {
-                    var line = id.padding(toLength: idWidth, withPad: " ", startingAt: 0) + "  " + row.state
-                    if !row.commit.isEmpty || !row.findings.isEmpty || !row.changed.isEmpty {
-                        line += String(repeating: " ", count: stateWidth - row.state.count)
-                    }
-                    if !row.commit.isEmpty { line += "  at \(row.commit)" }
-                    if !row.findings.isEmpty { line += "  \(row.findings)" }
-                    if !row.changed.isEmpty { line += "  changed \(row.changed)" }
-                    TextLayout.write(line, to: out, indent: "    ")
-                    if !row.detail.isEmpty { TextLayout.write("    \(VisibleText.escape(row.detail))", to: out, indent: "      ") }
-                }
-                out.write("\(plural(status.count, "story", "stories")): \(status.count - troubled.count) good, \(troubled.count) broken, unreachable or failing\n")
+                Terminal.standardOutput.print(StatusWords.table(status, troubled: troubled.count))
             }
             if !troubled.isEmpty { throw Exit.problemsFound }
         }
@@ -223,52 +156,3 @@ struct CatalogueCommand: ParsableCommand {
     }
 }
 
-/// The keeper's states in words (the status command, the report, the badges).
-enum StatusWords {
-    static func row(_ status: CatalogueStatus) -> CatalogueReport.Row {
-        let (state, tone, detail): (String, CatalogueReport.Tone, String) = switch status.state {
-        case .ok: ("valid", .good, "")
-        case .warnings(let count): (plural(count, "warning"), .warning, "")
-        case .broken(let since, let reason): ("broken since \(SyncWords.date(since))", .bad, "the last good version is offered; " + reason)
-        case .unreachable(let since, let reason): ("unreachable since \(SyncWords.date(since))", .bad, "the last good version is offered; " + reason)
-        case .failing(let since, let reason): ("failing" + (since.map { " since \(SyncWords.date($0))" } ?? ""), .bad, "not offered; " + reason)
-        case .unchecked: ("not checked yet", .neutral, "")
-        }
-        var findings = ""
-        if let errors = status.errors, let warnings = status.warnings { findings = "\(plural(errors, "error")), \(plural(warnings, "warning"))" }
-        return CatalogueReport.Row(
-            id: status.id, url: status.url, title: status.title ?? "", state: state, tone: tone, detail: detail,
-            commit: String((status.lastGoodCommit ?? "").prefix(12)), findings: findings, changed: status.changedAt.map(SyncWords.date) ?? "")
-    }
-
-    static func badge(_ state: CatalogueStatus.State) -> String {
-        switch state {
-        case .ok: "valid"
-        case .warnings(let count): plural(count, "warning")
-        case .broken, .failing: "broken"
-        case .unreachable: "unreachable"
-        case .unchecked: "not checked"
-        }
-    }
-
-    static func json(_ status: CatalogueStatus) -> JSONValue {
-        var state: String
-        var since: Double?
-        var reason: String?
-        switch status.state {
-        case .ok: state = "valid"
-        case .warnings: state = "warnings"
-        case .broken(let at, let why): (state, since, reason) = ("broken", at, why)
-        case .unreachable(let at, let why): (state, since, reason) = ("unreachable", at, why)
-        case .failing(let at, let why): (state, since, reason) = ("failing", at, why)
-        case .unchecked: state = "unchecked"
-        }
-        return .object([
-            "id": .string(status.id), "url": .string(status.url), "title": status.title.map { .string($0) } ?? .null, "state": .string(state),
-            "since": since.map { .number($0.rounded()) } ?? .null, "reason": reason.map { .string($0) } ?? .null,
-            "lastGoodCommit": status.lastGoodCommit.map { .string($0) } ?? .null,
-            "errors": status.errors.map { .number(Double($0)) } ?? .null, "warnings": status.warnings.map { .number(Double($0)) } ?? .null,
-            "changedAt": status.changedAt.map { .number($0.rounded()) } ?? .null, "checkedAt": status.checkedAt.map { .number($0.rounded()) } ?? .null,
-        ])
-    }
-}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CydWords
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #endif
@@ -15,14 +16,7 @@ struct Graph: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graph",
         abstract: "Draw the chapter map: chapters, choices, and what the validator finds on them.",
-        discussion: """
-            Chapters are nodes (the first chapter bold, endings as octagons), choices are edges \
-            labelled with their text (shortened). Unreachable chapters are dashed and grey, \
-            chapters with no way out orange, and a choice to a chapter that does not exist leads \
-            to a red stub. Node names are the chapter ids, so maps of two versions diff line by \
-            line. svg is drawn by Graphviz's `dot` (Debian: apt-get install graphviz); text is an \
-            indented tree for the terminal, each chapter once, later ways to it as back-references.
-            """)
+        discussion: Help.graph)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case dot, mermaid, svg, text, json }
 
@@ -50,7 +44,7 @@ struct Graph: ParsableCommand {
                         + "`--format dot` writes the map for Graphviz's own tools (sfdp handles large maps), `--format text` shows it here")
             }
             rendered = try Self.svg(map.dot, chapters: map.nodes.count)
-        case .json: rendered = Self.json(map).encoded + "\n"
+        case .json: rendered = GraphWords.json(map).encoded + "\n"
         }
         if let output {
             do {
@@ -63,25 +57,6 @@ struct Graph: ParsableCommand {
         }
     }
 
-    /// The map as data: chapters with their marks, choices with their targets (or the missing id).
-    static func json(_ map: ChapterMap) -> JSONValue {
-        .object([
-            "title": .string(map.title),
-            "start": map.start.map { .string(map.nodes[$0].id) } ?? .null,
-            "chapters": .array(map.nodes.map { node in
-                .object([
-                    "id": .string(node.id), "title": .string(node.title), "start": .bool(node.isStart), "ending": .bool(node.isEnding),
-                    "unreachable": .bool(node.isUnreachable), "noWayOut": .bool(node.isTrap),
-                ])
-            }),
-            "choices": .array(map.edges.map { edge in
-                .object([
-                    "from": .string(map.nodes[edge.from].id), "to": edge.to.map { .string(map.nodes[$0].id) } ?? .null,
-                    "missing": edge.missing.map { .string($0) } ?? .null, "text": .string(edge.label),
-                ])
-            }),
-        ])
-    }
 
     /// Above this many chapters svg is refused at once: dot's layout grows much faster than the
     /// map (a random 200-chapter map with several choices a chapter already takes minutes).

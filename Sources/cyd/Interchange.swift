@@ -1,4 +1,5 @@
 import ArgumentParser
+import CydWords
 import Foundation
 import LocalFiles
 import StoryCheck
@@ -53,13 +54,7 @@ struct ImportTwee: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "twee",
         abstract: "Read a Twee 3 file (Twine, tweego) into a story.json.",
-        discussion: """
-            Each passage becomes a chapter named by the passage; its links become choices (all four \
-            of Twine's forms); StoryTitle is the title and StoryData's start the first chapter. The \
-            story format's variable for the reader's name ($name, {name}) becomes [[name]]. A file \
-            that `cyd export twee` wrote comes back exactly as it was. What a story cannot hold is \
-            said, with its line and column: code passages are left out, macros kept as text.
-            """)
+        discussion: Help.importTwee)
 
     @OptionGroup var options: ImportOptions
 
@@ -77,19 +72,9 @@ struct ImportTwee: ParsableCommand {
             throw CLIError("cannot read \(VisibleText.escape(file)): \(error)")
         }
         let imported = read(bytes)
-        if !imported.findings.isEmpty {
-            // The same findings, worded the same, as `cyd validate FILE` shows with every rule.
-            let report = FileReport(path: file, bytes: bytes, kind: .story, diagnostics: TweeValidation.diagnostics(imported.findings, in: bytes))
-            for finding in ResolvedReport(report).diagnostics {
-                let diagnostic = finding.diagnostic
-                Terminal.standardError.write(
-                    "\(VisibleText.escape(file)):\(finding.start.line):\(finding.start.column): \(diagnostic.severity.rawValue)[\(diagnostic.code)]: \(VisibleText.escape(diagnostic.message))\n")
-            }
-        }
+        for line in InterchangeWords.findings(imported.findings, in: bytes, file: file) { Terminal.standardError.write(line + "\n") }
         guard let story = imported.story else { throw Exit.failure }
-        if !imported.carriedMetadata {
-            Terminal.standardError.write("note: Twee has no rating or summary: the story's rating is G and its summary empty; set them in story.json\n")
-        }
+        if !imported.carriedMetadata { Terminal.standardError.write(InterchangeWords.noMetadata + "\n") }
         let text = StoryJSON.bytes(story)
         if let output {
             do { try FileWriter.write(text, to: output) } catch { throw CLIError(error.description) }
@@ -104,12 +89,7 @@ struct ExportTwee: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "twee",
         abstract: "Write a story as Twee 3, for Twine or tweego; `cyd import twee` reads it back exactly.",
-        discussion: """
-            StoryTitle holds the title and StoryData the IFID (the same for the same story each \
-            time), the story format and the first chapter; each chapter is a passage with its \
-            choices as [[text->id]] links. Titles, rating, summary, pictures and anything the links \
-            cannot carry exactly travel in a CydMetadata passage tagged cyd.
-            """)
+        discussion: Help.exportTwee)
 
     @OptionGroup var options: TwineExportOptions
 
@@ -131,11 +111,7 @@ struct ExportTwee: ParsableCommand {
         do {
             text = try write(model)
         } catch {
-            switch error {
-            case .duplicateChapter(let id): throw CLIError("two chapters have the id '\(VisibleText.escape(id))'; Twee passages need names of their own (`cyd validate` shows where)")
-            case .unusableChapterID(let id): throw CLIError("the chapter id '\(VisibleText.escape(id))' cannot name a passage (it is empty or holds a line break)")
-            case .reservedName(let id): throw CLIError("the chapter id '\(VisibleText.escape(id))' is a passage name Twine's story formats keep for themselves; rename the chapter first")
-            }
+            throw CLIError(InterchangeWords.exportProblem(error))
         }
         if let output {
             do { try FileWriter.write(text, to: output) } catch { throw CLIError(error.description) }
@@ -176,13 +152,7 @@ struct ExportEPUB: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "epub",
         abstract: "Write a story as an EPUB 3 gamebook: numbered sections, each choice a link \"turn to 37\".",
-        discussion: """
-            The first chapter is section 1; the others follow in a shuffled order (--seed keeps it \
-            the same from one export to the next). Pictures go inside the book, https ones fetched \
-            now (left out with --no-fetch: a book cannot link to them), each with its pic_alt; a \
-            cover page, a table of contents and accessibility metadata come with it. [[name]] reads \
-            --reader-name, else "you".
-            """)
+        discussion: Help.exportEPUB)
 
     @Argument(help: ArgumentHelp("A story folder or story file (default: the current folder).", valueName: "story"))
     var story = "."
@@ -221,12 +191,7 @@ struct ExportEPUB: ParsableCommand {
         do {
             book = try Gamebook.epub(model, options: options)
         } catch {
-            switch error {
-            case .noFirstChapter: throw CLIError("the story has no first chapter (is_first_chapter); `cyd validate \(VisibleText.escape(story))` shows it")
-            case .tooLarge: throw CLIError("the book would pass 4 GiB, more than a ZIP file without ZIP64 holds")
-            case .tooManyFiles(let count):
-                throw CLIError("the book would need \(count) files (a section a chapter), more than the 65,535 a ZIP file without ZIP64 holds")
-            }
+            throw CLIError(InterchangeWords.bookProblem(error, story: story))
         }
         do { try FileWriter.write(book, to: output) } catch { throw CLIError(error.description) }
         FileWriter.said("wrote \(VisibleText.escape(output)): \(Set(model.chapters.map(\.id)).count) sections, \(pictures.count) \(pictures.count == 1 ? "picture" : "pictures")\n", about: output)

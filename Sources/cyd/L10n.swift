@@ -1,4 +1,5 @@
 import ArgumentParser
+import CydWords
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,14 +20,7 @@ struct L10n: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "l10n",
         abstract: "Translate a story: extract its strings, start or update a language, see how far each has come.",
-        discussion: """
-            Every string a reader sees has an id made from what it is (story.name, CHAPTER.title, \
-            CHAPTER.text.2, CHAPTER.choice.TARGET, CHAPTER.pic_alt), so translations survive edits \
-            to the text (they are marked fuzzy) and to other chapters. Files live in the story's \
-            translations/ folder: story.pot (the template, in reading order), one LANG.po (or \
-            LANG.xlf) per language, and LINGUAS, the languages readers get. `cyd validate` checks \
-            them; `cyd read --lang LANG` reads them.
-            """,
+        discussion: Help.l10n,
         subcommands: [Extract.self, Start.self, Refresh.self, Status.self])
 
     /// Runs a subcommand, its failures said as cyd says them: `cyd: ` and a sentence, exit 2.
@@ -117,12 +111,7 @@ struct L10n: ParsableCommand {
     struct Extract: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write the template of every string (translations/story.pot), in reading order.",
-            discussion: """
-                Entries follow the story breadth-first from its first chapter (chapters no choice \
-                reaches come last), each with its chapter's title as context, its line of story.json, \
-                its id and, where it has one, a note about [[name]]. With --format xliff, \
-                translations/story.xlf (XLIFF 2.1) instead.
-                """)
+            discussion: Help.extract)
         @OptionGroup var story: StoryArgument
         @Option(help: "po (gettext template) or xliff (XLIFF 2.1).") var format: FileFormat = .po
         @Option(help: ArgumentHelp("The language the story is written in (XLIFF's srcLang).", valueName: "tag")) var sourceLang = "en"
@@ -214,12 +203,7 @@ struct L10n: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "update",
             abstract: "Bring translations up to date with the story (and rewrite the template).",
-            discussion: """
-                Translations are kept by id. A string whose text changed keeps its translation, \
-                marked fuzzy, with the old text as #| msgid; a chapter renamed keeps its \
-                translations when their text is the same; translations of strings that are gone \
-                stay at the end as obsolete (#~) entries, and come back if the string does.
-                """)
+            discussion: Help.refresh)
         @OptionGroup var story: StoryArgument
         @Option(name: .customLong("lang"), help: ArgumentHelp("Only this language (repeatable); default: every one.", valueName: "tag")) var languages: [String] = []
         @Option(help: ArgumentHelp("The language the story is written in (XLIFF's srcLang).", valueName: "tag")) var sourceLang = "en"
@@ -247,17 +231,7 @@ struct L10n: ParsableCommand {
                 let (old, header) = try read(file)
                 let merge = TranslationMerge(units: loaded.units, existing: old, grouped: file.format == .po)
                 try FileWriter.write(render(merge, story: loaded, language: file.language, format: file.format, sourceLanguage: sourceLang, header: header), to: file.path)
-                let counts = merge.counts
-                if json {
-                    report.append(.object([
-                        "language": .string(file.language), "file": .string(file.path), "kept": .number(Double(counts.kept)),
-                        "fuzzy": .number(Double(counts.madeFuzzy)), "followed": .number(Double(counts.followed)),
-                        "added": .number(Double(counts.added)), "obsolete": .number(Double(counts.obsoleted)),
-                    ]))
-                } else {
-                    print(
-                        "\(file.language): \(counts.kept) kept, \(counts.madeFuzzy) made fuzzy (text changed), \(counts.followed) followed a renamed chapter, \(counts.added) new, \(counts.obsoleted) obsolete -> \(VisibleText.escape(file.path))")
-                }
+                if json { report.append(TranslationWords.updatedJSON(file, merge.counts)) } else { print(TranslationWords.updated(file, merge.counts)) }
             }
             if json { print(JSONValue.object(["languages": .array(report)]).encoded) } else if files.isEmpty { print("no translations yet; `cyd l10n init LANG` starts one") }
         }
@@ -287,25 +261,9 @@ struct L10n: ParsableCommand {
             }
             let listed = loaded.translations.listed ?? []
             if json {
-                let languages = rows.map { file, status -> JSONValue in
-                    .object([
-                        "language": .string(status.language), "file": .string(file.path), "format": .string(file.format.rawValue),
-                        "listed": .bool(listed.contains(status.language.lowercased())), "total": .number(Double(status.total)),
-                        "translated": .number(Double(status.translated)), "fuzzy": .number(Double(status.fuzzy)),
-                        "missing": .number(Double(status.missing)), "percent": .number(Double(status.percent)),
-                    ])
-                }
-                print(JSONValue.object(["story": .string(loaded.storyID), "strings": .number(Double(loaded.units.count)), "languages": .array(languages)]).encoded)
-            } else if rows.isEmpty {
-                print("\(loaded.units.count) strings; no translations yet (`cyd l10n init LANG` starts one)")
+                print(TranslationWords.statusJSON(rows, storyID: loaded.storyID, strings: loaded.units.count, listed: listed).encoded)
             } else {
-                print("\(loaded.units.count) strings")
-                let width = rows.map(\.1.language.count).max() ?? 2
-                for (file, status) in rows {
-                    let padded = status.language + String(repeating: " ", count: width - status.language.count)
-                    let note = listed.contains(status.language.lowercased()) ? "" : "  (not in LINGUAS: readers of git and web copies do not get it)"
-                    print("\(padded)  \(String(repeating: " ", count: 3 - String(status.percent).count))\(status.percent)%  \(status.translated) translated, \(status.fuzzy) fuzzy, \(status.missing) missing  \(VisibleText.escape(file.path))\(note)")
-                }
+                for line in TranslationWords.status(rows, strings: loaded.units.count, listed: listed) { print(line) }
             }
             if unreadable { throw Exit.failure }
         }

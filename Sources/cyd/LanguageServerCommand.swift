@@ -1,4 +1,5 @@
 import ArgumentParser
+import CydWords
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,12 +9,7 @@ struct LanguageServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lsp",
         abstract: "Serve the Language Server Protocol on standard input and output, for editors.",
-        discussion: """
-            Checks story.json and authors.json as they are typed (the rules of cyd validate), and \
-            offers go to definition, find references, hover, completion and rename of chapter ids, \
-            the repairs of cyd fix as code actions, "create chapter" for a missing target, and an \
-            outline of chapters. The README says how to set it up in VS Code, Neovim and Helix.
-            """)
+        discussion: Help.languageServerCommand)
 
     @Option(name: .long, help: "Quiet time after a change before the document is checked, in milliseconds.")
     var debounce = 50

@@ -7,6 +7,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import CydWords
 import StoryCheck
 import StoryFormat
 import StorySources
@@ -101,11 +102,6 @@ struct List: ParsableCommand {
         return true
     }
 
-    /// " · also in fr (100%), de (40%)", or nothing.
-    static func languagesNote(_ languages: [String: Int]) -> String {
-        guard !languages.isEmpty else { return "" }
-        return " · also in " + languages.sorted { $0.key < $1.key }.map { "\(VisibleText.escape($0.key)) (\($0.value)%)" }.joined(separator: ", ")
-    }
 
     func run() throws {
         let library = try library.open()
@@ -129,23 +125,8 @@ struct List: ParsableCommand {
                 let local = downloaded[entry.source.key]
                 let updateAvailable = local.map { $0.version != entry.headCommit } ?? false
                 if local != nil, !updateAvailable, !json { continue }  // the text lists it under Downloaded
-                availableRows.append(.object([
-                    "id": .string(entry.id), "title": .string(entry.title ?? ""), "author": .string(entry.author),
-                    "rating": .string(entry.rating ?? ""), "summary": .string(entry.summary ?? ""),
-                    "chapters": .number(Double(entry.chapterCount ?? 0)), "url": .string(entry.url),
-                    "commit": entry.headCommit.map { .string($0) } ?? .null,
-                    "checkedAt": entry.checkedAt.map { .number($0.rounded()) } ?? .null,
-                    "lastError": entry.lastError.map { .string($0) } ?? .null,
-                    "unreachableSince": entry.failingSince.map { .number($0.rounded()) } ?? .null,
-                    "downloaded": .bool(local != nil), "libraryId": local.map { .number(Double($0.id)) } ?? .null,
-                    "updateAvailable": .bool(updateAvailable),
-                    "languages": .object(entry.languagePercents.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }),
-                ]))
-                let note = local.map { " · downloaded as \($0.id), update available (`cyd update \($0.id)`)" } ?? ""
-                let stale = entry.failingSince.map { " · unreachable since \(SyncWords.date($0))" + (entry.lastError.map { ": \(VisibleText.escape($0))" } ?? "") }
-                    ?? entry.lastError.map { " · last check failed: \(VisibleText.escape($0))" } ?? ""
-                availableLines.append(
-                    "  \(VisibleText.escape(entry.id))  \(VisibleText.escape(entry.title ?? ""))  [\(VisibleText.escape(entry.rating ?? ""))] \(entry.chapterCount ?? 0) chapters · by \(VisibleText.escape(entry.author))\(Self.languagesNote(entry.languagePercents))\(note)\(stale)\n      \(VisibleText.escape(entry.summary ?? ""))")
+                availableRows.append(ListWords.availableJSON(entry, local: local, updateAvailable: updateAvailable))
+                availableLines.append(ListWords.available(entry, local: local))
             }
         }
         let languages = try library.languagesByStory()
@@ -154,19 +135,9 @@ struct List: ParsableCommand {
             let progress = try library.progress(profile: profile, story: story)
             let found = try library.endingsFound(profile: profile, story: story).count
             let place = progress.flatMap { try? library.chapter($0.chapterKey, of: story)?.name }
-            rows.append(.object([
-                "id": .number(Double(story.id)), "title": .string(story.title), "source": .string(story.source.key),
-                "rating": .string(story.rating), "summary": .string(story.summary), "chapters": .number(Double(story.chapterCount)),
-                "endings": .number(Double(story.endingCount)), "endingsFound": .number(Double(found)),
-                "author": story.author.map { .string($0) } ?? .null, "storyId": .string(story.storyKey),
-                "progress": place.map { .string($0) } ?? .null, "version": .string(story.version),
-                "updateAvailable": .bool(updateWaiting(story)),
-                "languages": .object(translations.map { ($0.language, .number(Double($0.percent))) }),
-            ]))
-            let where_ = place.map { "at '\(VisibleText.escape($0))'" } ?? "not started"
-            let update = updateWaiting(story) ? " · update waiting (`cyd update \(story.id)`)" : ""
-            lines.append(
-                "\(String(story.id).leftPadded(4))  \(VisibleText.escape(story.title))  [\(VisibleText.escape(story.rating))] \(story.chapterCount) chapters · \(where_) · endings found: \(found) of \(story.endingCount)\(Self.languagesNote(Dictionary(translations.map { ($0.language, $0.percent) }, uniquingKeysWith: { a, _ in a })))\(update)\n      \(VisibleText.escape(story.source.location))")
+            let waiting = updateWaiting(story)
+            rows.append(ListWords.storyJSON(story, place: place, found: found, updateWaiting: waiting, languages: translations))
+            lines.append(ListWords.story(story, place: place, found: found, updateWaiting: waiting, languages: translations))
         }
         if available {
             // The published root the catalogue came from, when it did: its key, version and
@@ -174,28 +145,11 @@ struct List: ParsableCommand {
             let inUse = try library.catalogueInUse()
             let now = Date().timeIntervalSince1970
             if json {
-                let catalogue: JSONValue = inUse.map { inUse in
-                    .object([
-                        "source": .string(inUse.source), "version": .number(Double(inUse.trust.version)),
-                        "key": inUse.trust.publicKey.flatMap { try? Signify.publicKey(Array($0.utf8)).fingerprint }.map { .string($0) } ?? .null,
-                        "expiresAt": .number(inUse.trust.expiresAt.rounded()), "expired": .bool(inUse.trust.expiresAt <= now),
-                    ])
-                } ?? .null
+                let catalogue = inUse.map { ListWords.catalogueJSON($0, now: now) } ?? .null
                 Terminal.standardOutput.write(JSONValue.object(["available": .array(availableRows), "downloaded": .array(rows), "catalogue": catalogue]).encoded + "\n")
-                return
+            } else {
+                Terminal.standardOutput.write(ListWords.withCatalogue(inUse, now: now, available: availableLines, downloaded: lines))
             }
-            let out = Terminal.standardOutput
-            if let inUse {
-                let key = inUse.trust.publicKey.flatMap { try? Signify.publicKey(Array($0.utf8)).fingerprint }.map { "signed by key \($0)" } ?? "unsigned"
-                let expiry = inUse.trust.expiresAt <= now
-                    ? "EXPIRED on \(SyncWords.date(inUse.trust.expiresAt)): `cyd get` and `cyd update` refuse what it pins until `cyd sync` fetches a fresh one (or --allow-expired)"
-                    : "expires \(SyncWords.date(inUse.trust.expiresAt))"
-                out.write("Catalogue: \(VisibleText.escape(inUse.source)), \(key), version \(inUse.trust.version), \(expiry)\n")
-            }
-            out.write("Available (\(availableLines.count)):\n")
-            out.write(availableLines.isEmpty ? "  nothing to download; `cyd sync` brings the catalogue up to date\n" : availableLines.joined(separator: "\n") + "\n")
-            out.write("\nDownloaded (\(lines.count)):\n")
-            out.write(lines.isEmpty ? "  none yet; `cyd get ID` downloads one\n" : lines.joined(separator: "\n") + "\n")
             return
         }
         if json {
@@ -272,55 +226,15 @@ struct Search: ParsableCommand {
     func run() throws {
         let hits = try library.open().search(words.joined(separator: " "))
         if json {
-            Terminal.standardOutput.write(JSONValue.array(hits.map { hit in
-                .object(["id": .number(Double(hit.story.id)), "title": .string(hit.story.title),
-                         "chapter": hit.chapterKey.map { .string($0) } ?? .null,
-                         "chapterTitle": hit.chapterTitle.map { .string($0) } ?? .null, "snippet": .string(hit.snippet)])
-            }).encoded + "\n")
+            Terminal.standardOutput.write(SearchWords.json(hits).encoded + "\n")
             return
         }
         if hits.isEmpty {
             Terminal.standardOutput.write("no matches\n")
             throw Exit.problemsFound
         }
-        // One heading a story (with its own snippet when the title, summary or author matched),
-        // then each chapter the words are in, with the command that opens it there.
-        var order: [Int64] = []
-        var byStory: [Int64: [SearchHit]] = [:]
-        for hit in hits {
-            if byStory[hit.story.id] == nil { order.append(hit.story.id) }
-            byStory[hit.story.id, default: []].append(hit)
-        }
-        let shownPerStory = 8
-        var out = ""
-        for id in order {
-            let storyHits = byStory[id]!
-            out += "\(String(id).leftPadded(4))  \(VisibleText.escape(storyHits[0].story.title))\n"
-            for hit in storyHits where hit.chapterKey == nil { out += "      \(VisibleText.escape(hit.snippet))\n" }
-            let chapters = storyHits.filter { $0.chapterKey != nil }
-            for hit in chapters.prefix(shownPerStory) {
-                let key = hit.chapterKey!
-                let title = hit.chapterTitle.flatMap { $0.isEmpty ? nil : $0 } ?? key
-                out += "      in “\(VisibleText.escape(title))”: \(VisibleText.escape(hit.snippet))\n"
-                out += "        cyd read \(id) --chapter \(Self.shellWord(key))\n"
-            }
-            if chapters.count > shownPerStory {
-                out += "      … and \(plural(chapters.count - shownPerStory, "more chapter")) (--json lists them all)\n"
-            }
-        }
-        Terminal.standardOutput.write(out)
+        Terminal.standardOutput.write(SearchWords.text(hits))
     }
 
-    /// A chapter id as one word a shell reads back as it is: bare when it is plain, else in
-    /// single quotes (escaped for the terminal all the same).
-    static func shellWord(_ word: String) -> String {
-        if !word.isEmpty, word.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }) {
-            return word
-        }
-        return "'" + VisibleText.escape(word.replacingOccurrences(of: "'", with: "'\\''")) + "'"
-    }
 }
 
-extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
-}

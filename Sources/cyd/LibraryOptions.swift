@@ -1,3 +1,4 @@
+import CydWords
 import LocalFiles
 import ArgumentParser
 import StoryFormat
@@ -23,8 +24,3 @@ struct LibraryOptions: ParsableArguments {
     }
 }
 
-/// An error the user can act on: printed as "cyd: message", exit 2.
-struct CLIError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}

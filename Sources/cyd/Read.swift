@@ -1,5 +1,6 @@
 import LocalFiles
 import ArgumentParser
+import CydWords
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -22,17 +23,7 @@ import StoryTranslation
 struct Read: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Read a story in the terminal; you resume where you left off.",
-        discussion: """
-            STORY is a library id (see `cyd list`) or the path of a story folder or story.json \
-            (added to the library, so your place is remembered). Without STORY, pick one from the \
-            library and the bundled stories.
-
-            While reading: \(ReaderCommand.helpSummary).
-
-            When standard input is not a terminal, cyd reads one command per line and prints \
-            plain text (or JSON events with --json): handy for scripts and tests. Ctrl-C or the \
-            end of input saves and quits.
-            """)
+        discussion: Help.read)
 
     @Argument(help: "A library id, or a story folder or story.json.")
     var story: String?

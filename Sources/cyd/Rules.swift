@@ -1,3 +1,4 @@
+import CydWords
 import ArgumentParser
 import StoryAnalysis
 import StoryCheck

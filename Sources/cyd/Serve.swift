@@ -1,5 +1,7 @@
 import ArgumentParser
+import CydWords
 import Foundation
+import LocalFiles
 import StoryFormat
 import StorySources
 import StoryStore
@@ -13,13 +15,7 @@ import StoryServer
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Read the library's stories in a browser, on this machine or on phones nearby.",
-        discussion: """
-            Pages are served from the same library as `cyd read`: a place kept in the terminal is \
-            the place in the browser, and back. By default only this machine can connect \
-            (127.0.0.1). With --listen on a network address, anyone on that network who has the \
-            link printed at start (it carries a key, kept in the library folder) can read; the link \
-            is also drawn as a QR code for a phone's camera. Ctrl-C stops the server.
-            """)
+        discussion: Help.serve)
 
     @Option(help: ArgumentHelp(
         "Where to listen, ADDRESS:PORT. A non-loopback address (0.0.0.0:8080, 192.168.1.5:8080) lets other machines in, with a key.",
@@ -98,16 +94,9 @@ struct Serve: ParsableCommand {
         if let error = failure.get() {
             switch error {
             case ServeFailure.cannotListen(let host, let port, let code):
-                let reason: String
-                switch code {
-                case EADDRINUSE: reason = "the port is in use (is another cyd serve running? --listen with another port, or port 0 for any free one)"
-                case EADDRNOTAVAIL: reason = "this machine has no such address"
-                case EACCES: reason = "ports below 1024 need the administrator; use a port from 1024 up"
-                default: reason = String(cString: strerror(code))
-                }
-                throw CLIError("cannot listen on \(VisibleText.escape(host)):\(port): \(reason)")
+                throw CLIError(ServeWords.cannotListen(host: host, port: port, code: code))
             case ServeFailure.unknownAddress(let host, _):
-                throw CLIError("cannot listen on \(VisibleText.escape(host)): it is not an address of this machine (give an IP address such as 0.0.0.0 or 127.0.0.1)")
+                throw CLIError(ServeWords.unknownAddress(host))
             default:
                 throw CLIError("the server stopped: \(VisibleText.escape(Words.of(error)))")
             }
@@ -127,32 +116,11 @@ struct Serve: ParsableCommand {
     }
 
     private static func announce(host: String, port: Int, access: ServeConfiguration.Access, added: Int, drawCode: Bool) {
-        var out = ""
-        if added > 0 { out += "The library was empty: added the \(added) bundled \(added == 1 ? "story" : "stories").\n" }
-        let hosts: [String]
-        if host == "0.0.0.0" || host == "::" {
-            hosts = NetworkAddresses.external()
-        } else {
-            hosts = [host]
-        }
-        let links = (hosts.isEmpty ? ["127.0.0.1"] : hosts).map { name -> String in
-            let shown = name.contains(":") ? "[\(name)]" : name
-            if case .token(let token) = access { return "http://\(shown):\(port)/?token=\(token)" }
-            return "http://\(shown):\(port)/"
-        }
-        if case .token = access, ServeConfiguration.isLoopback(host) {
-            out += "Reading at this machine's own address, with a key. Open this link (it carries the key):\n"
-        } else if case .token = access {
-            out += "Reading on the network. Open this link (it carries the key; keep it among people you trust):\n"
-        } else {
-            out += "Reading at this machine's own address (other machines cannot connect). Open:\n"
-        }
-        for link in links { out += "  \(link)\n" }
-        if drawCode, let first = links.first, let code = QRCode(first) {
-            out += "\n" + code.terminalDrawing() + "\n"
-        }
-        out += "Ctrl-C stops the server.\n"
-        Terminal.standardOutput.write(out)
+        let hosts = host == "0.0.0.0" || host == "::" ? NetworkAddresses.external() : [host]
+        let token: String? = if case .token(let token) = access { token } else { nil }
+        let links = ServeWords.links(hosts: hosts, port: port, token: token)
+        let code = drawCode ? links.first.flatMap { QRCode($0) }?.terminalDrawing() : nil
+        Terminal.standardOutput.write(ServeWords.announcement(links: links, keyed: token != nil, loopback: ServeConfiguration.isLoopback(host), added: added, code: code))
     }
     #else
     func run() throws {
@@ -173,23 +141,4 @@ final class LockedBox<Value>: @unchecked Sendable {
     func get() -> Value { lock.withLock { value } }
 }
 
-/// This machine's IPv4 addresses other than loopback: where a phone on the same network finds it.
-enum NetworkAddresses {
-    static func external() -> [String] {
-        var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0, let first = list else { return [] }
-        defer { freeifaddrs(list) }
-        var found: [String] = []
-        var cursor: UnsafeMutablePointer<ifaddrs>? = first
-        while let entry = cursor {
-            defer { cursor = entry.pointee.ifa_next }
-            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
-            var name = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-            guard getnameinfo(address, socklen_t(MemoryLayout<sockaddr_in>.size), &name, socklen_t(name.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
-            let text = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if !text.hasPrefix("127."), !found.contains(text) { found.append(text) }
-        }
-        return found
-    }
-}
 #endif

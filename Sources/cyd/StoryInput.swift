@@ -1,5 +1,7 @@
+import CydWords
 import StoryCheck
 import StoryFormat
+import TerminalUI
 
 /// A story folder or file named on the command line, read the way the author tools need it.
 enum StoryInput {
@@ -21,5 +23,15 @@ enum StoryInput {
             throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(path))` says why")
         }
         return story
+    }
+}
+
+extension Terminal.Stream {
+    /// Prints lines the words made: each wrapped to the window on a terminal, its continuations
+    /// indented, or written as it is.
+    func print(_ lines: [PrintedLine]) {
+        for line in lines {
+            if let indent = line.indent { TextLayout.write(line.text, to: self, indent: indent) } else { write(line.text + "\n") }
+        }
     }
 }

@@ -1,3 +1,4 @@
+import CydWords
 import StoryFormat
 import StorySources
 import StoryStore
@@ -8,17 +9,17 @@ enum StoryReferences {
     /// The story, or an error saying what the reference is and how to get it.
     static func require(_ reference: String, in library: StoryLibrary) throws -> StoryRecord {
         if let story = try StoryReference.find(reference, in: library) { return story }
-        throw CLIError(notFound(reference, in: library))
+        throw CLIError(CatalogueLookup.notFound(reference, in: library))
     }
 
     /// For `cyd read`: a story in the library, or a source added on the way (so the place is kept).
     static func findOrAdd(_ reference: String, importer: StoryImporter) throws -> StoryRecord {
         if let story = try StoryReference.find(reference, in: importer.library) { return story }
-        if try StoryReference.catalogueEntry(reference, in: importer.library) != nil { throw CLIError(notFound(reference, in: importer.library)) }
+        if try StoryReference.catalogueEntry(reference, in: importer.library) != nil { throw CLIError(CatalogueLookup.notFound(reference, in: importer.library)) }
         do {
             return try importer.add(reference).story
         } catch .unrecognised {
-            throw CLIError(notFound(reference, in: importer.library))
+            throw CLIError(CatalogueLookup.notFound(reference, in: importer.library))
         } catch {
             throw CLIError("\(VisibleText.escape(reference)): \(VisibleText.escape(Words.source(error)))")
         }
@@ -42,10 +43,4 @@ enum StoryReferences {
         }
     }
 
-    static func notFound(_ reference: String, in library: StoryLibrary) -> String {
-        if let entry = try? StoryReference.catalogueEntry(reference, in: library) {
-            return "'\(VisibleText.escape(entry.id))' is in the catalogue but not downloaded; `cyd get \(VisibleText.escape(entry.id))` downloads it"
-        }
-        return "no story '\(VisibleText.escape(reference))' in the library (a library id, a catalogue id like author/repository, a folder or a URL); `cyd list` shows the library"
-    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CydWords
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -17,18 +18,7 @@ import TerminalUI
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check story.json files (and authors.json) for mistakes.",
-        discussion: """
-            PATH is a story.json, an authors.json, or a story folder (story.json, README.md and \
-            resources/, as in the story's repository; folders also get the picture and README \
-            checks, and its translations/ files are checked against the story). Without PATH, the \
-            current folder. A translation file (.po, .xlf) is checked against the story.json of \
-            the folder its translations/ folder is in. A Twee file (.twee, .tw) or a Twine archive \
-            (.html) is read as `cyd import` reads it: every rule applies to the story it gives, \
-            each finding at its place in that file.
-
-            Every finding has a code; `cyd explain CODE` tells more and `cyd rules` lists them all.
-            Exit codes: 0 no errors; 1 errors found (or warnings, with --strict); 2 usage or I/O error.
-            """)
+        discussion: Help.validate)
 
     @Argument(help: "Story files, authors files or story folders (default: the current folder); also a catalogue id (author/repository), a git URL or an https URL of a story.json, read as `cyd get` would read it, without storing it.")
     var paths: [String] = []
@@ -72,16 +62,6 @@ struct Validate: ParsableCommand {
         }
     }
 
-    /// Why a path could not be validated, in cyd's words.
-    static func words(_ error: Validation.InputError) -> String {
-        switch error {
-        case .unreadable(let input): input.description
-        case .noTranslation(let folder, let language):
-            "'\(VisibleText.escape(folder))' has no translation into \(VisibleText.escape(language)) (.po or .xlf); `cyd l10n init \(VisibleText.escape(language))` starts one"
-        case .noStoryBeside(let translation, let story):
-            "'\(VisibleText.escape(translation))' is checked against the story it translates, but '\(VisibleText.escape(story))' does not exist; keep translations in the story's translations/ folder"
-        }
-    }
 
     static func split(_ list: String) -> [String] {
         list.split(separator: ",").map { $0.split(separator: " ").joined() }.filter { !$0.isEmpty }
@@ -105,7 +85,7 @@ struct Validate: ParsableCommand {
                 }
                 reports += try Validation.check(path: path, options: validation)
             } catch let error as Validation.InputError {
-                Terminal.standardError.write("cyd: \(Self.words(error))\n")
+                Terminal.standardError.write("cyd: \(ValidationWords.words(error))\n")
                 inputFailed = true
             } catch {
                 Terminal.standardError.write("cyd: \(String(describing: error))\n")

@@ -31,6 +31,10 @@ struct OutputTargetTests {
         ("l10n extract", { ["l10n", "extract", "--story", story, "-o", $0] }),
     ]
 
+    /// One time for every run: a book records when it was made (dcterms:modified), so two runs
+    /// that straddle a second would otherwise differ in those bytes and nothing else.
+    static let fixedTime = ["SOURCE_DATE_EPOCH": "1700000000"]
+
     static func kind(_ path: String, following: Bool = true) -> mode_t {
         var info = stat()
         if following { stat(path, &info) } else { lstat(path, &info) }
@@ -61,11 +65,11 @@ struct OutputTargetTests {
             unlink(pipe)
             #expect(mkfifo(pipe, 0o644) == 0)
             let reader = try ChildProcess(["cat", pipe], takesInput: false)
-            let result = try Command.cyd(writer.arguments(pipe))
+            let result = try Command.cyd(writer.arguments(pipe), environment: Self.fixedTime)
             let read = reader.finish()
             #expect(result.status == 0, "\(writer.name): \(result.standardError)")
             #expect(Self.kind(pipe) == S_IFIFO, "\(writer.name) replaced the FIFO")
-            let expected = try Command.cyd(writer.arguments("-")).standardOutput
+            let expected = try Command.cyd(writer.arguments("-"), environment: Self.fixedTime).standardOutput
             #expect(!read.standardOutput.isEmpty && read.standardOutput == expected, "\(writer.name): the FIFO's reader got what - prints")
         }
     }
@@ -74,7 +78,7 @@ struct OutputTargetTests {
     func standardOutput() throws {
         let folder = try TemporaryFolder()
         for writer in Self.writers {
-            let dash = try Command.cyd(writer.arguments("-"), in: folder.url)
+            let dash = try Command.cyd(writer.arguments("-"), in: folder.url, environment: Self.fixedTime)
             #expect(dash.status == 0, "\(writer.name): \(dash.standardError)")
             #expect(!dash.standardOutput.isEmpty, "\(writer.name): - wrote standard output")
             #expect(!dash.standardOutput.contains("wrote -") && !dash.standardOutput.contains("-> -"), "\(writer.name)")
@@ -86,7 +90,7 @@ struct OutputTargetTests {
             }
             // A link a person made to it is standard output too, and stays a link.
             let link = try folder.link("out-link", to: "/dev/stdout").path
-            let linked = try Command.cyd(writer.arguments(link), in: folder.url)
+            let linked = try Command.cyd(writer.arguments(link), in: folder.url, environment: Self.fixedTime)
             #expect(linked.standardOutput == dash.standardOutput, "\(writer.name)")
             #expect(Self.kind(link, following: false) == S_IFLNK)
             try FileManager.default.removeItem(atPath: link)
@@ -103,7 +107,7 @@ struct OutputTargetTests {
         let quoted = ([Command.cyd.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         let script = """
             mount -t tmpfs tmpfs /dev && ln -s /proc/self/fd/1 /dev/stdout && ln -s /proc/self/fd/2 /dev/stderr && mknod -m 666 /dev/null c 1 3 || exit 99
-            \(quoted); status=$?
+            SOURCE_DATE_EPOCH=\(Self.fixedTime["SOURCE_DATE_EPOCH"]!) \(quoted); status=$?
             [ -L /dev/stdout ] && echo 'stdout is still a link' >&2
             exit $status
             """

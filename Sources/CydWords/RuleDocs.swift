@@ -4,8 +4,8 @@ import TerminalUI
 
 /// The rule catalogue as text, for `cyd rules`, `cyd explain` and docs/rules.md: all from the
 /// rules' own descriptions, so the documentation cannot drift from the checks.
-enum RuleDocs {
-    static func plainTable(_ rules: [RuleDescription]) -> String {
+public enum RuleDocs {
+    public static func plainTable(_ rules: [RuleDescription]) -> String {
         let nameWidth = rules.map(\.name.count).max() ?? 0
         var out = ""
         var category: RuleCategory?
@@ -20,7 +20,7 @@ enum RuleDocs {
         return out
     }
 
-    static func markdownTable(_ rules: [RuleDescription]) -> String {
+    public static func markdownTable(_ rules: [RuleDescription]) -> String {
         var out = "| code | name | category | severity | summary |\n|---|---|---|---|---|\n"
         for rule in rules {
             let severity = rule.severity.rawValue + (rule.lenientSeverity.map { " (\($0.rawValue) with --lenient)" } ?? "")
@@ -29,7 +29,7 @@ enum RuleDocs {
         return out
     }
 
-    static func explanation(_ rule: RuleDescription) -> String {
+    public static func explanation(_ rule: RuleDescription) -> String {
         var out = "\(rule.code) \(rule.name) (\(rule.category.rawValue), \(rule.severity.rawValue)"
         if let lenient = rule.lenientSeverity { out += "; \(lenient.rawValue) with --lenient" }
         out += ")\n\n\(rule.summary).\n\n\(wrap(rule.rationale, width: 88))\n"
@@ -42,12 +42,12 @@ enum RuleDocs {
         return out
     }
 
-    static func indent(_ text: String) -> String {
+    public static func indent(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + VisibleText.escape(String($0), keepTabs: true) }
             .joined(separator: "\n")
     }
 
-    static func wrap(_ text: String, width: Int) -> String { TextLayout.wrap(text, width: width).joined(separator: "\n") }
+    public static func wrap(_ text: String, width: Int) -> String { TextLayout.wrap(text, width: width).joined(separator: "\n") }
 }
 
 extension String {

@@ -1,0 +1,37 @@
+import StoryCheck
+import StoryFormat
+import StoryInterchange
+
+/// What the import and export commands say: findings at file:line:column, and why a story
+/// cannot be written in another format.
+public enum InterchangeWords {
+    /// Each finding of an import, a line each, worded as `cyd validate FILE` words it.
+    public static func findings(_ findings: [TweeFinding], in bytes: [UInt8], file: String) -> [String] {
+        guard !findings.isEmpty else { return [] }
+        let report = FileReport(path: file, bytes: bytes, kind: .story, diagnostics: TweeValidation.diagnostics(findings, in: bytes))
+        return ResolvedReport(report).diagnostics.map { finding in
+            let diagnostic = finding.diagnostic
+            return "\(VisibleText.escape(file)):\(finding.start.line):\(finding.start.column): \(diagnostic.severity.rawValue)[\(diagnostic.code)]: \(VisibleText.escape(diagnostic.message))"
+        }
+    }
+
+    public static let noMetadata = "note: Twee has no rating or summary: the story's rating is G and its summary empty; set them in story.json"
+
+    /// Why a story cannot be written as Twee or a Twine archive.
+    public static func exportProblem(_ problem: TweeStory.ExportProblem) -> String {
+        switch problem {
+        case .duplicateChapter(let id): "two chapters have the id '\(VisibleText.escape(id))'; Twee passages need names of their own (`cyd validate` shows where)"
+        case .unusableChapterID(let id): "the chapter id '\(VisibleText.escape(id))' cannot name a passage (it is empty or holds a line break)"
+        case .reservedName(let id): "the chapter id '\(VisibleText.escape(id))' is a passage name Twine's story formats keep for themselves; rename the chapter first"
+        }
+    }
+
+    /// Why a story cannot be made a book (`story` as the command line named it).
+    public static func bookProblem(_ problem: Gamebook.Problem, story: String) -> String {
+        switch problem {
+        case .noFirstChapter: "the story has no first chapter (is_first_chapter); `cyd validate \(VisibleText.escape(story))` shows it"
+        case .tooLarge: "the book would pass 4 GiB, more than a ZIP file without ZIP64 holds"
+        case .tooManyFiles(let count): "the book would need \(count) files (a section a chapter), more than the 65,535 a ZIP file without ZIP64 holds"
+        }
+    }
+}

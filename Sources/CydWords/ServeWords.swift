@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import StoryFormat
+
+/// What `cyd serve` says: where to read, and why it cannot listen.
+public enum ServeWords {
+    /// The links to open: one an address (`hosts` empty: this machine's own), each carrying the
+    /// LAN key when there is one.
+    public static func links(hosts: [String], port: Int, token: String?) -> [String] {
+        (hosts.isEmpty ? ["127.0.0.1"] : hosts).map { name in
+            let shown = name.contains(":") ? "[\(name)]" : name
+            return token.map { "http://\(shown):\(port)/?token=\($0)" } ?? "http://\(shown):\(port)/"
+        }
+    }
+
+    /// What the server says once it listens: bundled stories added to an empty library, where to
+    /// read (keyed or not, this machine or the network), the QR code drawn, how to stop.
+    public static func announcement(links: [String], keyed: Bool, loopback: Bool, added: Int, code: String?) -> String {
+        var out = ""
+        if added > 0 { out += "The library was empty: added the \(added) bundled \(added == 1 ? "story" : "stories").\n" }
+        if keyed, loopback {
+            out += "Reading at this machine's own address, with a key. Open this link (it carries the key):\n"
+        } else if keyed {
+            out += "Reading on the network. Open this link (it carries the key; keep it among people you trust):\n"
+        } else {
+            out += "Reading at this machine's own address (other machines cannot connect). Open:\n"
+        }
+        for link in links { out += "  \(link)\n" }
+        if let code { out += "\n" + code + "\n" }
+        return out + "Ctrl-C stops the server.\n"
+    }
+
+    /// Why the server cannot listen on `host`:`port` (`code` the errno).
+    public static func cannotListen(host: String, port: Int, code: Int32) -> String {
+        let reason: String
+        switch code {
+        case EADDRINUSE: reason = "the port is in use (is another cyd serve running? --listen with another port, or port 0 for any free one)"
+        case EADDRNOTAVAIL: reason = "this machine has no such address"
+        case EACCES: reason = "ports below 1024 need the administrator; use a port from 1024 up"
+        default: reason = String(cString: strerror(code))
+        }
+        return "cannot listen on \(VisibleText.escape(host)):\(port): \(reason)"
+    }
+
+    public static func unknownAddress(_ host: String) -> String {
+        "cannot listen on \(VisibleText.escape(host)): it is not an address of this machine (give an IP address such as 0.0.0.0 or 127.0.0.1)"
+    }
+}

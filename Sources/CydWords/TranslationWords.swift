@@ -1,0 +1,46 @@
+import StoryFormat
+import StoryTranslation
+
+/// What `cyd l10n` says of translations: how far each has come, and what an update did.
+public enum TranslationWords {
+    /// `cyd l10n status` as text: the story's string count, then a line a language.
+    public static func status(_ rows: [(TranslationFolder.LanguageFile, TranslationStatus)], strings: Int, listed: Set<String>) -> [String] {
+        guard !rows.isEmpty else { return ["\(strings) strings; no translations yet (`cyd l10n init LANG` starts one)"] }
+        var lines = ["\(strings) strings"]
+        let width = rows.map(\.1.language.count).max() ?? 2
+        for (file, status) in rows {
+            let padded = status.language + String(repeating: " ", count: width - status.language.count)
+            let note = listed.contains(status.language.lowercased()) ? "" : "  (not in LINGUAS: readers of git and web copies do not get it)"
+            lines.append(
+                "\(padded)  \(String(repeating: " ", count: 3 - String(status.percent).count))\(status.percent)%  \(status.translated) translated, \(status.fuzzy) fuzzy, \(status.missing) missing  \(VisibleText.escape(file.path))\(note)"
+            )
+        }
+        return lines
+    }
+
+    /// `cyd l10n status --json`.
+    public static func statusJSON(_ rows: [(TranslationFolder.LanguageFile, TranslationStatus)], storyID: String, strings: Int, listed: Set<String>) -> JSONValue {
+        let languages = rows.map { file, status -> JSONValue in
+            .object([
+                "language": .string(status.language), "file": .string(file.path), "format": .string(file.format.rawValue),
+                "listed": .bool(listed.contains(status.language.lowercased())), "total": .number(Double(status.total)),
+                "translated": .number(Double(status.translated)), "fuzzy": .number(Double(status.fuzzy)),
+                "missing": .number(Double(status.missing)), "percent": .number(Double(status.percent)),
+            ])
+        }
+        return .object(["story": .string(storyID), "strings": .number(Double(strings)), "languages": .array(languages)])
+    }
+
+    /// What `cyd l10n update` did to one language's file.
+    public static func updated(_ file: TranslationFolder.LanguageFile, _ counts: TranslationMerge.Counts) -> String {
+        "\(file.language): \(counts.kept) kept, \(counts.madeFuzzy) made fuzzy (text changed), \(counts.followed) followed a renamed chapter, \(counts.added) new, \(counts.obsoleted) obsolete -> \(VisibleText.escape(file.path))"
+    }
+
+    public static func updatedJSON(_ file: TranslationFolder.LanguageFile, _ counts: TranslationMerge.Counts) -> JSONValue {
+        .object([
+            "language": .string(file.language), "file": .string(file.path), "kept": .number(Double(counts.kept)),
+            "fuzzy": .number(Double(counts.madeFuzzy)), "followed": .number(Double(counts.followed)),
+            "added": .number(Double(counts.added)), "obsolete": .number(Double(counts.obsoleted)),
+        ])
+    }
+}
