@@ -10,8 +10,11 @@ seconds=${1:-60}
 out=${FUZZ_DIR:-.build/fuzz-pictures}
 mkdir -p "$out/corpus"
 clang=$(dirname "$(readlink -f "$(command -v swiftc)")")/clang
-"$clang" -g -O1 -fsanitize=fuzzer,address -I Sources/CPictures/include Sources/CPictures/cpictures.c Tests/Fuzz/fuzz_pictures.c -ldl -lpthread \
-  -o "$out/fuzz-pictures"
+if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ] || [ ! -x "$out/fuzz-pictures" ]; then
+  "$clang" -g -O1 -fsanitize=fuzzer,address -I Sources/CPictures/include Sources/CPictures/cpictures.c Tests/Fuzz/fuzz_pictures.c -ldl -lpthread \
+    -o "$out/fuzz-pictures"
+fi
+[ "${FUZZ_BUILD_ONLY:-0}" = 1 ] && exit 0
 cp Tests/Fixtures/pictures/* "$out/corpus/"
 # Every input that ever crashed it is kept and replayed first.
 regressions=Tests/Fixtures/picture-regressions

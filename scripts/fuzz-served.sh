@@ -3,7 +3,9 @@
 # reader fed raw HTTP bytes (serve-request), the signed root, shard and index readers
 # (catalogue), and the form, query and cookie readers (forms). SwiftPM builds the executable
 # once with libFuzzer (-sanitize=fuzzer, in .build/fuzz-served, linked with lld: gold cannot
-# link libFuzzer's driver beside SwiftPM's entry point); each target keeps its corpus under it.
+# link libFuzzer's driver beside SwiftPM's entry point), with line tables only for debug
+# information (a crash's stack still names files and lines; the build is lighter than full -g);
+# each target keeps its corpus under it.
 #
 # usage: scripts/fuzz-served.sh TARGET [SECONDS] [-- libFuzzer options...]
 #   Seeds come from Tests/Fixtures/fuzz-seeds/TARGET; every input that ever failed is kept in
@@ -18,10 +20,14 @@ shift $(( $# >= 2 ? 2 : 1 ))
 build=.build/fuzz-served
 out=$build/$target
 mkdir -p "$out/corpus"
-swift build --build-path "$build" --traits BrowserReader --product CydFuzz \
-  -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld 2>&1 | grep -E "error|warning: unre|Compiling CydFuzz|Build" || true
+# FUZZ_SKIP_BUILD=1 runs what was built (the smoke builds once, then runs targets side by side).
+if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ]; then
+  swift build --build-path "$build" --traits BrowserReader --product CydFuzz \
+    -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING -Xswiftc -gline-tables-only -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld 2>&1 | grep -E "error|warning: unre|Compiling CydFuzz|Build" || true
+fi
 binary=$build/debug/CydFuzz
 [ -x "$binary" ] || { echo "the fuzzer did not build" >&2; exit 1; }
+[ "${FUZZ_BUILD_ONLY:-0}" = 1 ] && exit 0
 export FUZZ_TARGET=$target
 seeds=Tests/Fixtures/fuzz-seeds/$target
 [ -d "$seeds" ] && cp "$seeds"/* "$out/corpus/" 2>/dev/null || true

@@ -1,24 +1,54 @@
 #!/usr/bin/env bash
-# The fuzzing smoke run before the test suite (CI and the README's test command): a minute of
-# the validator, 20 s each of the transcript reader and the language server's framing, 30 s of
-# the picture code, 20 s each of the served reader fed raw HTTP, the catalogue's signed root and shard
-# readers, and the form readers. Each target keeps its own corpus under .build/; the compiled modules are shared.
+# The fuzzing smoke of the README's test command and CI: a minute of the validator, 20 s each
+# of the transcript reader and the language server's framing, 30 s of the picture code, 20 s
+# each of the served reader fed raw HTTP, the catalogue's signed root and shard readers, and
+# the form readers. Every target is built first, then they run in two lanes side by side (a
+# libFuzzer run uses one core; the machine has two), each lane a target after another. Each
+# target keeps its own corpus under .build/; the compiled modules are shared.
+#
+# FUZZ_STORY_SECONDS, FUZZ_SMALL_SECONDS and FUZZ_PICTURE_SECONDS change the times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each step says when it starts, in seconds since the smoke began (where a slow run spends its time).
 started=$(date +%s)
 step() { echo "fuzz-smoke +$(( $(date +%s) - started )) s: $*"; }
-step "the validator"
-scripts/fuzz.sh "${FUZZ_STORY_SECONDS:-60}"
-step "the transcript reader"
-FUZZ_TARGET=transcript FUZZ_DIR=.build/fuzz-transcript scripts/fuzz.sh "${FUZZ_SMALL_SECONDS:-20}"
-step "the language server's framing"
-FUZZ_TARGET=lsp-framing FUZZ_DIR=.build/fuzz-lsp-framing scripts/fuzz.sh "${FUZZ_SMALL_SECONDS:-20}"
-step "the picture code"
-scripts/fuzz-pictures.sh "${FUZZ_PICTURE_SECONDS:-30}"
-# The targets SwiftPM builds (the served reader, the catalogue readers, the form readers): 20 s each.
-for target in serve-request catalogue forms; do
-  step "$target"
-  scripts/fuzz-served.sh "$target" "${FUZZ_SMALL_SECONDS:-20}"
-done
+small=${FUZZ_SMALL_SECONDS:-20}
+
+step "building the fuzz targets"
+FUZZ_BUILD_ONLY=1 scripts/fuzz.sh
+FUZZ_BUILD_ONLY=1 FUZZ_TARGET=transcript FUZZ_DIR=.build/fuzz-transcript scripts/fuzz.sh
+FUZZ_BUILD_ONLY=1 FUZZ_TARGET=lsp-framing FUZZ_DIR=.build/fuzz-lsp-framing scripts/fuzz.sh
+FUZZ_BUILD_ONLY=1 scripts/fuzz-pictures.sh
+FUZZ_BUILD_ONLY=1 scripts/fuzz-served.sh serve-request
+
+# Two lanes of about 100 s each. A lane's output is kept in its own log and shown when it ends,
+# so the two do not interleave; the smoke fails when either lane does.
+lane_a() {
+  step "the validator"
+  FUZZ_SKIP_BUILD=1 scripts/fuzz.sh "${FUZZ_STORY_SECONDS:-60}"
+  for target in catalogue forms; do
+    step "$target"
+    FUZZ_SKIP_BUILD=1 scripts/fuzz-served.sh "$target" "$small"
+  done
+}
+lane_b() {
+  step "the transcript reader"
+  FUZZ_SKIP_BUILD=1 FUZZ_TARGET=transcript FUZZ_DIR=.build/fuzz-transcript scripts/fuzz.sh "$small"
+  step "the language server's framing"
+  FUZZ_SKIP_BUILD=1 FUZZ_TARGET=lsp-framing FUZZ_DIR=.build/fuzz-lsp-framing scripts/fuzz.sh "$small"
+  step "the picture code"
+  FUZZ_SKIP_BUILD=1 scripts/fuzz-pictures.sh "${FUZZ_PICTURE_SECONDS:-30}"
+  step "serve-request"
+  FUZZ_SKIP_BUILD=1 scripts/fuzz-served.sh serve-request "$small"
+}
+mkdir -p .build
+lane_a >.build/fuzz-lane-a.log 2>&1 &
+a=$!
+lane_b >.build/fuzz-lane-b.log 2>&1 &
+b=$!
+status=0
+wait "$a" || status=1
+wait "$b" || status=1
+cat .build/fuzz-lane-a.log .build/fuzz-lane-b.log
 step "done"
+exit "$status"

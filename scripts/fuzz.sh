@@ -51,7 +51,12 @@ build() {
   done
   swiftc "${flags[@]}" -I "$objects" -L "$objects" "${libraries[@]}" -o "$out/fuzz-story" "$source"
 }
-build
+# FUZZ_SKIP_BUILD=1 runs the target as built (the smoke's lanes share FUZZ_OBJECTS: two lanes must
+# not compile the same modules at once).
+if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ] || [ ! -x "$out/fuzz-story" ]; then build; fi
+# FUZZ_BUILD_ONLY=1 builds the target and stops (the smoke builds every target first, then runs
+# them side by side).
+[ "${FUZZ_BUILD_ONLY:-0}" = 1 ] && exit 0
 
 
 # Seeds: our stories, the fixtures, and every regression input.
