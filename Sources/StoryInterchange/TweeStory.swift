@@ -244,11 +244,7 @@ public enum TweeStory {
         var high = FNV1a.hash(seed), low = FNV1a.hash(seed.reversed() + [0x2A])
         high = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000  // version 4
         low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // variant 10
-        let digits = Array("0123456789ABCDEF")
-        var hex = ""
-        for value in [high, low] {
-            for shift in stride(from: 60, through: 0, by: -4) { hex.append(digits[Int((value >> UInt64(shift)) & 0xF)]) }
-        }
+        let hex = Hex.digits(high, width: 16) + Hex.digits(low, width: 16)
         let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
         return parts.joined(separator: "-")
     }

@@ -1,3 +1,4 @@
+import StoryFormat
 import StoryStore
 import Transport
 
@@ -67,7 +68,7 @@ public enum WebSource: SourceKind {
     public static func url(of relative: String, besideStoryAt base: String) -> String {
         let withoutQuery = base.split(separator: "?", maxSplits: 1).first.map(String.init) ?? base
         let directory = withoutQuery[...(withoutQuery.lastIndex(of: "/") ?? withoutQuery.startIndex)]
-        let segments = relative.split(separator: "/", omittingEmptySubsequences: false).map(percentEncodedPathSegment)
+        let segments = relative.split(separator: "/", omittingEmptySubsequences: false).map { PercentEncoding.encode($0) }
         return directory + segments.joined(separator: "/")
     }
 }

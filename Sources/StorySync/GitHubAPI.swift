@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import StoryFormat
 import StoryStore
 import Transport
 
@@ -82,7 +83,7 @@ public struct GitHubAPI: Sendable {
 
     /// All of `user`'s own repositories.
     public func repositories(of user: String) throws(Failure) -> [Repository] {
-        var url: String? = "\(baseURL)/users/\(percentEncodedPathSegment(user))/repos?per_page=100&type=owner&sort=full_name"
+        var url: String? = "\(baseURL)/users/\(PercentEncoding.encode(user))/repos?per_page=100&type=owner&sort=full_name"
         var result: [Repository] = []
         var pages = 0
         while let next = url, pages < maximumPages {
@@ -100,7 +101,7 @@ public struct GitHubAPI: Sendable {
 
     /// The text of a repository's README, or nil when it has none.
     public func readme(owner: String, repository: String) throws(Failure) -> String? {
-        let url = "\(baseURL)/repos/\(percentEncodedPathSegment(owner))/\(percentEncodedPathSegment(repository))/readme"
+        let url = "\(baseURL)/repos/\(PercentEncoding.encode(owner))/\(PercentEncoding.encode(repository))/readme"
         struct Content: Decodable {
             var content: String
             var encoding: String?

@@ -18,26 +18,9 @@ public enum HTML {
 
     /// A path segment for an `href` or `src` (a name this site made): percent-encoded, then
     /// escaped as an attribute.
-    public static func pathSegment(_ value: String) -> String {
-        var out = ""
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out += "%" + hex(byte)
-            }
-        }
-        return out
-    }
+    public static func pathSegment(_ value: String) -> String { PercentEncoding.encode(value) }
 
     private static func entities(_ value: String) -> String { MarkupText.escaped(value) }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF".unicodeScalars)
-        return String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
-    }
 
     /// A chapter's paragraphs as `<p>` elements, each `[[name]]` a span the page's script fills
     /// with the reader's name (without a script, or before a name is given: `you`).

@@ -177,10 +177,7 @@ public enum StaticSite {
         return plain ? id : "x-" + hex(FNV1a.hash(Array(id.utf8)))
     }
 
-    static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
+    static func hex(_ value: UInt64) -> String { Hex.digits(value, width: 16, upper: false) }
 
     static func pictureExtension(_ bytes: [UInt8]) -> String {
         PictureFormat.detect(Array(bytes.prefix(12)))?.fileExtension ?? "bin"

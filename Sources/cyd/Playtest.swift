@@ -74,7 +74,6 @@ struct Test: ParsableCommand {
             return
         }
         let (walks, uncoverable) = test.coveringWalks()
-        let total = test.choices.reduce(0) { $0 + $1.count }
         // What a playtest asserts: every choice a reader can reach is part of a way to an
         // ending. A reachable choice into a chapter with no way out, or to a missing chapter,
         // strands a reader: the playtest fails. Choices in chapters no reader reaches are

@@ -127,17 +127,7 @@ enum SARIFReport {
 
     /// A relative path as a URI reference (forward slashes, percent-encoded); absolute as file://.
     static func artifactURI(_ path: String) -> String {
-        var encoded = ""
-        for byte in path.utf8 {
-            let unreserved = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-._~/".utf8.contains(byte)
-            if unreserved {
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                for piece in ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] { encoded.unicodeScalars.append(piece) }
-            }
-        }
+        let encoded = PercentEncoding.encode(path, keeping: "/")
         return path.hasPrefix("/") ? "file://" + encoded : encoded
     }
 

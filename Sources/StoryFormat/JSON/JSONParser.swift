@@ -570,10 +570,7 @@ private struct ParserState {
     }
 }
 
-func hex(_ byte: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-}
+func hex(_ byte: UInt8) -> String { Hex.byte(byte) }
 
 func controlName(_ byte: UInt8) -> String {
     switch byte {

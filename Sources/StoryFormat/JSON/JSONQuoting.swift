@@ -60,9 +60,8 @@ public enum JSONQuoting {
                 case 0x0D: out.append(UInt8(ascii: "r"))
                 case 0x09: out.append(UInt8(ascii: "t"))
                 default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
                     out.append(UInt8(ascii: "u"))
-                    for shift in [12, 8, 4, 0] { out.append(hex[Int((value >> UInt32(shift)) & 0xF)]) }
+                    Hex.append(UInt32(value), width: 4, to: &out)
                 }
                 index += length
                 runStart = index
