@@ -16,7 +16,9 @@ import Darwin
 
 /// Every request passes here first. In order: the Host header must name this server (no DNS
 /// rebinding: only IP literals and localhost, on our port); on a LAN, the access token must come
-/// (once in the URL, then in an HttpOnly SameSite=Strict cookie); the profile is settled (a
+/// (once in the URL, then in an HttpOnly SameSite=Lax cookie: a link to the reader opened from
+/// another site, a web chat, is a top-level GET that must carry it, and no POST from another
+/// site does); the profile is settled (a
 /// picker when there are several); a POST's body is read within its limit and must carry the
 /// anti-forgery token and come from this origin. A GET whose page is kept (`PageCache`) is
 /// answered here, without going through the router; everything else goes on to the routes.
@@ -69,7 +71,7 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
         case .takeKey(let token):
             // The token leaves the URL (and the history) at once; the cookie carries it from now on.
             var response = ReaderServer.redirect(path)
-            response.headers.append(HTTPField(name: .setCookie, value: "\(Cookies.access)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"))
+            response.headers.append(HTTPField(name: .setCookie, value: "\(Cookies.access)=\(token); Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000"))
             return response
         case .asset:
             return try await next(request, context)

@@ -282,7 +282,7 @@ public final class ReaderServer: Sendable {
                 status: .badRequest)
         }
         var response = Self.redirect("/")
-        response.headers.append(HTTPField(name: .setCookie, value: "\(Cookies.profile)=\(profileSeal.seal(name)); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"))
+        response.headers.append(HTTPField(name: .setCookie, value: "\(Cookies.profile)=\(profileSeal.seal(name)); Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000"))
         return response
     }
 

@@ -71,7 +71,7 @@ struct ServeTests {
         #expect(check.standardOutput.contains("all passed"))
     }
 
-    @Test("with a key: refused without it, kept in an HttpOnly SameSite=Strict cookie; POSTs need the anti-forgery token; the Host is checked; headers, bodies and slow clients are bounded; 400 POSTs at once all land")
+    @Test("with a key: refused without it, kept in an HttpOnly SameSite=Lax cookie; POSTs need the anti-forgery token; the Host is checked; headers, bodies and slow clients are bounded; 400 POSTs at once all land")
     func guarded() throws {
         let folder = try TemporaryFolder()
         let (library, _) = try Self.library(folder)
@@ -90,6 +90,18 @@ struct ServeTests {
         // The terminal reader and the server wrote the same library all along: it is whole.
         let read = try Command.cyd(["read", "--json", "--library", library, "2"], input: "q\n")
         #expect(read.status == 0, "\(read.standardError)")
+    }
+
+    @Test("in Chromium: the keyed link opened from another site (a web chat) lets the reader in, and a reload, the link again or the bare address keep them in; a form posted from that site still changes nothing")
+    func keyedLinkFromAnotherSite() throws {
+        let folder = try TemporaryFolder()
+        let (library, _) = try Self.library(folder)
+        let server = try Server(["--library", library, "--key", "--no-qr"])
+        defer { _ = server.stop() }
+        #expect(server.base.contains("?token="), "\(server.base)")
+        let check = try ChildProcess.run(["python3", Command.packageRoot.path + "/Tests/Support/serve_check.py", "crosssite", server.base], in: folder.url.path)
+        #expect(check.status == 0, "\(check.standardOutput)\n\(check.standardError)")
+        #expect(check.standardOutput.contains("all passed"))
     }
 
     @Test("a story removed while a browser shows it: the next page and the next choice say so in words")

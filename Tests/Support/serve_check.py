@@ -4,6 +4,7 @@ axe-core) and over raw HTTP.
 usage:
   serve_check.py browser BASE_URL STORY_ID HOSTILE_ID FIRST_PICTURE_ALT CYD LIBRARY
   serve_check.py guard BASE_URL TOKEN STORY_ID DEADLINE_SECONDS
+  serve_check.py crosssite KEYED_LINK
 
 `browser` plays STORY_ID to an ending by keyboard with scripts on (chapters come in place) and
 off (plain POSTs and redirects), checks every kind of page with axe (WCAG 2.2 A and AA, light
@@ -11,6 +12,10 @@ and dark), a phone's width, the picture's alt text, bookmarks and notes, the hos
 that the place is shared with `cyd read --json` (CYD, LIBRARY) both ways.
 `guard` checks a server started with --key: the token, the cookie, the anti-forgery token, the
 Host header, bounded headers and bodies, slow clients, and many POSTs at once.
+`crosssite` opens the keyed link as a reader does from a web chat or webmail: a page of another
+site (localhost, where the server is 127.0.0.1) links to it, and Chromium follows the link; the
+reader must land in the library, stay in on reload and on a second link, and a form POSTed from
+that other site must still change nothing.
 Prints one line per check; exits 1 when one fails, naming it.
 """
 
@@ -262,6 +267,63 @@ def browser_checks(base, story, hostile, expected_alt, cyd, library):
     finish()
 
 
+def crosssite_checks(link):
+    """A keyed link followed from another site: a chat page served on localhost links to the
+    reader at 127.0.0.1 (another site: a site is the scheme and host, the port aside)."""
+    import http.server
+    from playwright.sync_api import sync_playwright
+
+    parsed = urllib.parse.urlparse(link)
+    reader = f"{parsed.scheme}://{parsed.netloc}"
+    chat = (
+        "<!doctype html><html lang=en><title>Chat</title><body><p>Ana: read this with me: "
+        f"<a id=link href=\"{link}\">{link}</a></p>"
+        f"<form id=forged method=post action=\"{reader}/stories/1/-/restart\"><input name=token value=guess><button>go</button></form>"
+        "</body></html>"
+    ).encode()
+
+    class Chat(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(chat)))
+            self.end_headers()
+            self.wfile.write(chat)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Chat)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    chat_url = f"http://localhost:{server.server_address[1]}/chat"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        page = browser.new_context().new_page()
+        page.goto(chat_url)
+        with page.expect_navigation():
+            page.click("#link")
+        body = page.content()
+        check("a keyed link followed from another site lands in the library", "<h1>Stories</h1>" in body and "needs its link" not in body,
+              page.url + " " + page.inner_text("main")[:200])
+        check("the key left the address", "token=" not in page.url, page.url)
+        page.reload()
+        check("a reload keeps the reader in", "<h1>Stories</h1>" in page.content(), page.inner_text("main")[:200])
+        page.goto(chat_url)
+        with page.expect_navigation():
+            page.click("#link")
+        check("the link followed again from the chat keeps the reader in", "<h1>Stories</h1>" in page.content(), page.inner_text("main")[:200])
+        page.goto(reader + "/")
+        check("typed in, the address alone keeps the reader in (the key is in the cookie)", "<h1>Stories</h1>" in page.content(), page.inner_text("main")[:200])
+        page.goto(chat_url)
+        with page.expect_navigation():
+            page.click("#forged button")
+        check("a form POSTed from the other site changes nothing (403)", "nothing was changed" in page.content() or "needs its link" in page.content(),
+              page.inner_text("body")[:200])
+        browser.close()
+    server.shutdown()
+    finish()
+
+
 def guard_checks(base, token, story, deadline):
     parsed = urllib.parse.urlparse(base)
     host, port = parsed.hostname, parsed.port
@@ -287,7 +349,9 @@ def guard_checks(base, token, story, deadline):
     response, _ = request("GET", "/?token=" + token)
     cookie = response.getheader("Set-Cookie") or ""
     check("with the key: a redirect that takes it out of the address", response.status == 303 and response.getheader("Location") == "/", response.status)
-    check("the key goes into an HttpOnly SameSite=Strict cookie", "HttpOnly" in cookie and "SameSite=Strict" in cookie and token in cookie, cookie)
+    # Lax, not Strict: a link to the reader followed from another site (a web chat) is a top-level
+    # GET, which must carry the key's cookie; a POST from another site never carries it.
+    check("the key goes into an HttpOnly SameSite=Lax cookie", "HttpOnly" in cookie and "SameSite=Lax" in cookie and token in cookie, cookie)
     jar = {"Cookie": "cyd_access=" + token}
     response, page = request("GET", "/", jar)
     check("with the cookie: the library", response.status == 200 and "<h1>Stories</h1>" in page, response.status)
@@ -435,6 +499,8 @@ if __name__ == "__main__":
     mode = sys.argv[1]
     if mode == "browser":
         browser_checks(*sys.argv[2:8])
+    elif mode == "crosssite":
+        crosssite_checks(sys.argv[2])
     elif mode == "guard":
         guard_checks(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]))
     else:
