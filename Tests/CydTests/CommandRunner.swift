@@ -36,6 +36,21 @@ enum Command {
             removing: ["GITHUB_ACTIONS"], input: input)
     }
 
+    /// Runs like `run`, on a thread of its own, for an async test that waits minutes on a
+    /// program (a release build): Swift Testing runs tests on the concurrency pool, whose threads
+    /// are as many as the cores (two here), and a test blocked in `waitpid` holds one of them, so
+    /// every other test waited behind it. Suspended here, it leaves both to them.
+    static func runDetached(
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
+    ) async throws -> CommandResult {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result { try run(executable, arguments, in: directory, environment: environment) })
+            }
+            thread.start()
+        }
+    }
+
     /// Starts cyd, and kills it (SIGKILL, no chance to tidy up) `delay` seconds later, or as soon
     /// after as it is still running.
     static func cydKilled(after delay: Double, _ arguments: [String], environment: [String: String]) throws {

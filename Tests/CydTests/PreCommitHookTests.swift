@@ -6,9 +6,11 @@ import Testing
 /// a story repository's .pre-commit-config.yaml names this repository at its HEAD commit, and
 /// pre-commit clones it, builds cyd with `swift build -c release` and runs it. Both runs share
 /// one PRE_COMMIT_HOME, so cyd is built once (`pre-commit try-repo` would build it for each
-/// run: it keeps no store); the folder is removed afterwards.
+/// run: it keeps no store); the folder is removed afterwards. The release build takes minutes:
+/// the test waits for it suspended (`Command.runDetached`), not holding a thread of the pool
+/// the other tests run on.
 @Suite struct PreCommitHookTests {
-    @Test func theHookFailsABrokenStoryAndPassesItOnceFixed() throws {
+    @Test func theHookFailsABrokenStoryAndPassesItOnceFixed() async throws {
         let story = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-hook-\(UUID().uuidString)")
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-pre-commit-home-\(UUID().uuidString)")
         defer {
@@ -48,14 +50,14 @@ import Testing
         try Data(config.utf8).write(to: story.appendingPathComponent(".pre-commit-config.yaml"))
         _ = try Command.run(git, ["add", ".pre-commit-config.yaml"], in: story)
         let runHooks = ["pre-commit", "run", "--all-files", "--color", "never"]
-        let failing = try Command.run(URL(fileURLWithPath: "/usr/bin/env"), runHooks, in: story, environment: environment)
+        let failing = try await Command.runDetached(URL(fileURLWithPath: "/usr/bin/env"), runHooks, in: story, environment: environment)
         #expect(failing.status == 1, "\(failing.standardOutput)\(failing.standardError)")
         #expect(failing.standardOutput.contains("CYD302"), "\(failing.standardOutput)\(failing.standardError)")
         #expect(failing.standardOutput.contains("Failed"), "\(failing.standardOutput)")
 
         try Data(hookStory(choiceTo: "end").utf8).write(to: story.appendingPathComponent("story.json"))
         _ = try Command.run(git, ["add", "story.json"], in: story)
-        let passing = try Command.run(URL(fileURLWithPath: "/usr/bin/env"), runHooks, in: story, environment: environment)
+        let passing = try await Command.runDetached(URL(fileURLWithPath: "/usr/bin/env"), runHooks, in: story, environment: environment)
         #expect(passing.status == 0, "\(passing.standardOutput)\(passing.standardError)")
         #expect(passing.standardOutput.contains("Passed"), "\(passing.standardOutput)")
     }
