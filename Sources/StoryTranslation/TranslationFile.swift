@@ -10,6 +10,22 @@ public struct TranslationFile: Sendable {
             case .xliff: "xlf"
             }
         }
+        /// Whether strings of the same context and text share one entry: PO's rule (msgfmt refuses
+        /// two such entries); XLIFF keeps a unit for each string.
+        public var groupsSameText: Bool {
+            switch self {
+            case .po: true
+            case .xliff: false
+            }
+        }
+        /// The template is written straight from the strings (PO's template has no targets to
+        /// carry); XLIFF's is a merge with no translation.
+        public var writesTemplateDirectly: Bool {
+            switch self {
+            case .po: true
+            case .xliff: false
+            }
+        }
         /// The name of the template in translations/: gettext's story.pot, or story.xlf.
         public var templateFileName: String {
             switch self {

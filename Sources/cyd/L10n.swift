@@ -37,25 +37,20 @@ struct L10n: ParsableCommand {
     }
 
     /// The story being translated: its folder, file and strings.
-    struct Story {
-        var folder: String
-        var storyID: String
-        var name: String
-        var units: [TranslationUnit]
+    typealias Story = TranslationProject
 
-        var translations: TranslationFolder { TranslationFolder(storyFolder: folder) }
-
-        static func load(_ path: String) throws -> Story {
-            let target = try ValidationTarget.resolve(path)
-            guard let folder = target.folder, target.displayPath.hasSuffix("story.json") else {
-                throw FileWriter.WriteError(description: "'\(VisibleText.escape(path))' is not a story folder (with story.json)")
-            }
-            let file = LoadedFile.asReadersRead(try target.read())
-            guard let syntax = file.story, let units = TranslationUnits.extract(syntax), let id = syntax.id?.value, let name = syntax.name?.value else {
-                Terminal.standardError.write("cyd: '\(VisibleText.escape(target.displayPath))' cannot be read as a story; `cyd validate` says why\n")
+    /// The story folder at `path`, its problems said as cyd says them.
+    static func load(_ path: String) throws -> Story {
+        do {
+            return try TranslationProject.load(path)
+        } catch {
+            switch error {
+            case .input(let input): throw input
+            case .notAStoryFolder(let path): throw FileWriter.WriteError(description: "'\(VisibleText.escape(path))' is not a story folder (with story.json)")
+            case .notAStory(let shown):
+                Terminal.standardError.write("cyd: '\(VisibleText.escape(shown))' cannot be read as a story; `cyd validate` says why\n")
                 throw Exit.failure
             }
-            return Story(folder: folder.root.path, storyID: id, name: name, units: units)
         }
     }
 
@@ -128,7 +123,7 @@ struct L10n: ParsableCommand {
         func run() throws { try L10n.worded { try body() } }
 
         func body() throws {
-            let loaded = try Story.load(story.path)
+            let loaded = try L10n.load(story.path)
             var existing: TranslationFile?
             var tag: String?
             if let language {
@@ -142,11 +137,11 @@ struct L10n: ParsableCommand {
             }
             let text: [UInt8]
             let entries: Int
-            if existing == nil, format.value == .po {
+            if existing == nil, format.value.writesTemplateDirectly {
                 // The template, written straight from the strings.
                 (text, entries) = POFile.template(loaded.units, storyID: loaded.storyID, storyName: loaded.name, comments: L10n.madeBy)
             } else {
-                let merge = TranslationMerge(units: loaded.units, existing: existing, grouped: format.value == .po)
+                let merge = TranslationMerge(units: loaded.units, existing: existing, grouped: format.value.groupsSameText)
                 text = render(merge, story: loaded, language: tag, format: format.value, sourceLanguage: sourceLang, header: nil)
                 entries = merge.entries.count
             }
@@ -184,14 +179,14 @@ struct L10n: ParsableCommand {
         func run() throws { try L10n.worded { try body() } }
 
         func body() throws {
-            let loaded = try Story.load(story.path)
+            let loaded = try L10n.load(story.path)
             let tag = LanguageTag.normalise(language)
             if let existing = languageFiles(loaded).first(where: { $0.language.lowercased() == tag.lowercased() }) {
                 Terminal.standardError.write("cyd: \(VisibleText.escape(existing.path)) already exists; `cyd l10n update` brings it up to date\n")
                 throw Exit.failure
             }
             try makeFolder(loaded.translations)
-            let merge = TranslationMerge(units: loaded.units, existing: nil, grouped: format.value == .po)
+            let merge = TranslationMerge(units: loaded.units, existing: nil, grouped: format.value.groupsSameText)
             let path = loaded.translations.file(tag + "." + format.value.fileExtension)
             try FileWriter.write(render(merge, story: loaded, language: tag, format: format.value, sourceLanguage: sourceLang, header: nil), to: path)
             try list(tag, in: loaded)
@@ -212,7 +207,7 @@ struct L10n: ParsableCommand {
         func run() throws { try L10n.worded { try body() } }
 
         func body() throws {
-            let loaded = try Story.load(story.path)
+            let loaded = try L10n.load(story.path)
             var files = languageFiles(loaded)
             if !languages.isEmpty {
                 let wanted = Set(languages.map { LanguageTag.normalise($0).lowercased() })
@@ -229,7 +224,7 @@ struct L10n: ParsableCommand {
             var report: [JSONValue] = []
             for file in files {
                 let (old, header) = try read(file)
-                let merge = TranslationMerge(units: loaded.units, existing: old, grouped: file.format == .po)
+                let merge = TranslationMerge(units: loaded.units, existing: old, grouped: file.format.groupsSameText)
                 try FileWriter.write(render(merge, story: loaded, language: file.language, format: file.format, sourceLanguage: sourceLang, header: header), to: file.path)
                 if json { report.append(TranslationWords.updatedJSON(file, merge.counts)) } else { print(TranslationWords.updated(file, merge.counts)) }
             }
@@ -247,7 +242,7 @@ struct L10n: ParsableCommand {
         func run() throws { try L10n.worded { try body() } }
 
         func body() throws {
-            let loaded = try Story.load(story.path)
+            let loaded = try L10n.load(story.path)
             var rows: [(LanguageFile, TranslationStatus)] = []
             var unreadable = false
             for file in languageFiles(loaded) {

@@ -92,7 +92,7 @@ struct Read: ParsableCommand {
                 record.title = language.title
                 record.summary = language.summary
             }
-            guard let firstName = try resolveFirstName(library, interactive: interactive) else { return }
+            guard let firstName = try ReaderQuestions(screen: screen, interactive: interactive).firstName(given: name, library: library, profile: profile, fallback: Self.fallbackName) else { return }
             let pictures = PictureFetcher(library: library, source: LibraryPictures(context: SourceContext(location: library.location, certificateAuthorities: HTTPClient.caBundle)))
             if drawing != .off { pictures.whenSettled { path, state in screen.pictureSettled(path, state) } }
             let session = try ReadingSession(
@@ -134,75 +134,29 @@ struct Read: ParsableCommand {
     /// neutral word, so the placeholder itself never reaches the page.
     static let fallbackName = "Reader"
 
-    /// The name for [[name]]: --name, the profile's, or asked for on a terminal (asked again
-    /// when the answer is empty). Nil when the reader quits at the question.
-    func resolveFirstName(_ library: StoryLibrary, interactive: Bool) throws -> String? {
-        if let name, !name.isEmpty {
-            // Kept for next time when the library can be written; used now regardless.
-            do { try library.setFirstName(name, profile: profile) } catch where LibraryError.words(for: error) != nil {}
-            return name
-        }
-        if let stored = try library.firstName(profile: profile) { return stored }
-        guard interactive else { return Self.fallbackName }
-        Terminal.standardOutput.write("What is your first name? (the stories use it; q quits) ")
-        while true {
-            guard let raw = readLine() else {
-                Terminal.standardOutput.write("\n")
-                return nil
-            }
-            let answer = raw.trimmingBlanks
-            if answer.lowercased() == "q" { return nil }
-            if answer.isEmpty || answer.unicodeScalars.contains(where: { VisibleText.isUnsafe($0) }) {
-                Terminal.standardOutput.write("A name, please (letters the page can show), or q to quit: ")
-                continue
-            }
-            do { try library.setFirstName(answer, profile: profile) } catch where LibraryError.words(for: error) != nil {}
-            return answer
-        }
-    }
 
-    /// The story named on the command line, or one picked from the library (numbered by library
-    /// id, with source and progress) and the bundled stories not added yet. A bundled story's
-    /// number is its place among all the bundled stories (b2 is always the second), so adding
-    /// one never renumbers the others.
+    /// The story named on the command line, or one picked from the library and the bundled
+    /// stories not added yet (`ReaderQuestions`).
     func pickStory(_ library: StoryLibrary, screen: ReaderScreen, interactive: Bool) throws -> StoryRecord? {
         let importer = StoryImporter(library: library, certificateAuthorities: HTTPClient.caBundle)
         if let story { return try StoryReferences.findOrAdd(story, importer: importer) }
-        let stored = try library.stories()
-        let storedLocations = Set(stored.map(\.source.location))
+        let storedLocations = Set(try library.stories().map(\.source.location))
         let allBundled = BundledStories.folders()
-        let bundled = allBundled.enumerated().map { (number: $0.offset + 1, folder: $0.element) }
-            .filter { !storedLocations.contains(LocalFile.realPath($0.folder) ?? $0.folder) }
-        guard !stored.isEmpty || !bundled.isEmpty else {
-            throw CLIError("the library is empty and no bundled stories were found; `cyd add FOLDER` adds one")
-        }
-        screen.line("Stories:")
-        for record in stored {
-            let place = (try? library.progress(profile: profile, story: record))?.flatMap { try? library.chapter($0.chapterKey, of: record)?.name }
-            let progress = place.map { "at '\($0)'" } ?? "not started"
-            screen.pickerEntry("  \(String(record.id).leftPadded(3))) \(VisibleText.escape(record.title)) · \(VisibleText.escape(progress))", source: VisibleText.escape(record.source.location))
-        }
-        for (number, folder) in bundled {
+        let bundled = allBundled.enumerated().filter { !storedLocations.contains(LocalFile.realPath($0.element) ?? $0.element) }.map { index, folder in
             // A story removed with its reader's place kept resumes there when it is added again.
             let source = StorySource(kind: .folder, location: LocalFile.realPath(folder) ?? folder)
             let kept = (try? library.progress(profile: profile, source: source))??.chapterKey
             let story = BundledStories.story(in: folder)  // read once for its title and the kept chapter's
-            let progress = kept.map { "bundled, your place kept at '\(BundledStories.chapterTitle($0, of: story))'" } ?? "bundled, not started"
-            screen.pickerEntry(
-                "  b\(number)) \(VisibleText.escape(BundledStories.title(of: story, in: folder))) · \(VisibleText.escape(progress))", source: VisibleText.escape(folder))
+            return ReaderQuestions.Bundled(
+                number: index + 1, folder: folder, title: BundledStories.title(of: story, in: folder), keptAt: kept.map { BundledStories.chapterTitle($0, of: story) })
         }
-        let ids = Set(stored.map { String($0.id) })
-        while true {
-            if interactive { Terminal.standardOutput.write("Which one? (number, q to quit) ") }
-            guard let answer = readLine()?.trimmingBlanks.lowercased(), answer != "q" else { return nil }
-            if ids.contains(answer), let id = Int64(answer), let record = try library.story(id: id) { return record }
-            // Any bundled number works, also one already added (it is found, not added again).
-            if answer.hasPrefix("b"), let number = Int(answer.dropFirst()), allBundled.indices.contains(number - 1) {
-                return try StoryReferences.findOrAdd(allBundled[number - 1], importer: importer)
-            }
-            let choices = (stored.map { String($0.id) } + bundled.map { "b\($0.number)" }).joined(separator: ", ")
-            screen.error("type one of \(choices)")
-            if !interactive { return nil }
+        guard !storedLocations.isEmpty || !bundled.isEmpty else {
+            throw CLIError("the library is empty and no bundled stories were found; `cyd add FOLDER` adds one")
+        }
+        switch try ReaderQuestions(screen: screen, interactive: interactive).pickStory(library: library, profile: profile, bundled: bundled, bundledCount: allBundled.count) {
+        case .stored(let record): return record
+        case .bundled(let number): return try StoryReferences.findOrAdd(allBundled[number - 1], importer: importer)
+        case .quit: return nil
         }
     }
 }
