@@ -131,7 +131,7 @@ let package = Package(
                 .target(name: "StoryServer", condition: .when(traits: ["BrowserReader"])),
             ]
         ),
-        .testTarget(name: "StoryFormatTests", dependencies: ["StoryFormat"]),
+        .testTarget(name: "StoryFormatTests", dependencies: ["StoryFormat", "TestSupport"]),
         .testTarget(name: "LocalFilesTests", dependencies: ["LocalFiles", "TestSupport"]),
         .testTarget(name: "StoryCheckTests", dependencies: ["StoryCheck", "StoryFormat", "TestSupport"]),
         .testTarget(name: "StoryLanguageServerTests", dependencies: ["StoryLanguageServer", "StoryFormat"]),

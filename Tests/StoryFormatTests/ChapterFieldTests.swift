@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import StoryFormat
@@ -7,18 +8,8 @@ import Testing
 /// their modules) Twee and the library are made from it, so these hold it to the model.
 @Suite("A chapter's keys, declared once")
 struct ChapterFieldTests {
-    /// A chapter with every key set, made from the declaration (a key added later is in it).
-    static let full: Chapter = {
-        var chapter = Chapter(id: "a", name: "A", text: "Text")
-        for field in ChapterField.allCases {
-            switch field.kind {
-            case .text, .nonEmptyText: if field.value(in: chapter) == nil { field.set(.text("value of \(field.key)"), in: &chapter) }
-            case .flag: field.set(.flag(true), in: &chapter)
-            case .choices: field.set(.choices([Choice(chapterID: "b", text: "On")]), in: &chapter)
-            }
-        }
-        return chapter
-    }()
+    /// A chapter with every key set (a key added later is in it).
+    static let full = Chapter.withEveryKey()
 
     @Test("every stored property of Chapter is a field, and every field one of its properties")
     func everyPropertyIsAField() {

@@ -106,3 +106,21 @@ extension TestStory.Chapter {
         return .object(members)
     }
 }
+
+extension Chapter {
+    /// A chapter with each of `keys` set (made from the declaration, `ChapterField`, so a key
+    /// added later is set too): texts "value of KEY", flags true, one choice to "b". Tests of the
+    /// writer, the decoder, Twee and the library round-trip it.
+    public static func withEveryKey(_ keys: [ChapterField] = ChapterField.allCases) -> Chapter {
+        var chapter = Chapter(id: "a", name: "A", text: "Text")
+        for field in keys {
+            switch field.kind {
+            case .text, .nonEmptyText: if field.value(in: chapter) == nil { field.set(.text("value of \(field.key)"), in: &chapter) }
+            case .flag: field.set(.flag(true), in: &chapter)
+            case .choices: field.set(.choices([Choice(chapterID: "b", text: "On")]), in: &chapter)
+            }
+        }
+        return chapter
+    }
+}
+
