@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The fuzzing smoke of the README's test command and CI: a minute of the validator, 20 s each
-# of the transcript reader and the language server's framing, 30 s of the picture code, 20 s
-# each of the served reader fed raw HTTP, the catalogue's signed root and shard readers, and
-# the form readers. Every target is built first, then they run in two lanes side by side (a
+# The fuzzing smoke of the README's test command and CI: 45 s of the validator, 15 s each of the
+# transcript reader and the language server's framing, 20 s of the picture code, 15 s each of
+# the served reader fed raw HTTP, the catalogue's signed root and shard readers, and the form
+# readers (scripts/fuzz.sh and its siblings fuzz for as long as they are asked). Every target is built first, then they run in two lanes side by side (a
 # libFuzzer run uses one core; the machine has two), each lane a target after another. Each
 # target keeps its own corpus under .build/; the compiled modules are shared.
 #
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 # Each step says when it starts, in seconds since the smoke began (where a slow run spends its time).
 started=$(date +%s)
 step() { echo "fuzz-smoke +$(( $(date +%s) - started )) s: $*"; }
-small=${FUZZ_SMALL_SECONDS:-20}
+small=${FUZZ_SMALL_SECONDS:-15}
 
 step "building the fuzz targets"
 FUZZ_BUILD_ONLY=1 scripts/fuzz.sh
@@ -21,11 +21,11 @@ FUZZ_BUILD_ONLY=1 FUZZ_TARGET=lsp-framing FUZZ_DIR=.build/fuzz-lsp-framing scrip
 FUZZ_BUILD_ONLY=1 scripts/fuzz-pictures.sh
 FUZZ_BUILD_ONLY=1 scripts/fuzz-served.sh serve-request
 
-# Two lanes of about 100 s each. A lane's output is kept in its own log and shown when it ends,
+# Two lanes of about 75 s each. A lane's output is kept in its own log and shown when it ends,
 # so the two do not interleave; the smoke fails when either lane does.
 lane_a() {
   step "the validator"
-  FUZZ_SKIP_BUILD=1 scripts/fuzz.sh "${FUZZ_STORY_SECONDS:-60}"
+  FUZZ_SKIP_BUILD=1 scripts/fuzz.sh "${FUZZ_STORY_SECONDS:-45}"
   for target in catalogue forms; do
     step "$target"
     FUZZ_SKIP_BUILD=1 scripts/fuzz-served.sh "$target" "$small"
@@ -37,7 +37,7 @@ lane_b() {
   step "the language server's framing"
   FUZZ_SKIP_BUILD=1 FUZZ_TARGET=lsp-framing FUZZ_DIR=.build/fuzz-lsp-framing scripts/fuzz.sh "$small"
   step "the picture code"
-  FUZZ_SKIP_BUILD=1 scripts/fuzz-pictures.sh "${FUZZ_PICTURE_SECONDS:-30}"
+  FUZZ_SKIP_BUILD=1 scripts/fuzz-pictures.sh "${FUZZ_PICTURE_SECONDS:-20}"
   step "serve-request"
   FUZZ_SKIP_BUILD=1 scripts/fuzz-served.sh serve-request "$small"
 }

@@ -21,7 +21,7 @@ shift || true
 [ "${1:-}" = "--" ] && shift
 out=${FUZZ_DIR:-.build/fuzz}
 mkdir -p "$out/corpus"
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-bare-slash-regex)
+flags=(-sanitize=fuzzer,address -parse-as-library -O -gline-tables-only -swift-version 6 -enable-bare-slash-regex)
 
 target=${FUZZ_TARGET:-story}
 modules=(LocalFiles StoryFormat StoryCheck)
