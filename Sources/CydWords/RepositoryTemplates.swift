@@ -91,7 +91,6 @@ public enum RepositoryTemplates {
 
         """
 
-
     public static let cataloguePath = ".github/workflows/catalogue.yml"
 
     public static let catalogueWorkflow = """

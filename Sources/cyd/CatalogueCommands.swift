@@ -115,12 +115,7 @@ struct Sync: ParsableCommand {
             CatalogueWords.lines(report, seconds: Date().timeIntervalSince(started), now: Date().timeIntervalSince1970, hasToken: options.githubToken != nil))
         if report.hasFailures { throw Exit.problemsFound }
     }
-
-
-
-
 }
-
 
 struct Get: ParsableCommand {
     static let configuration = CommandConfiguration(

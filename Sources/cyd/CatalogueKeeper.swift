@@ -87,8 +87,6 @@ struct CatalogueCommand: ParsableCommand {
             Terminal.standardOutput.print(lines)
         }
 
-
-
         /// report.html, and a badge per story (StorySync's `CatalogueBadges` writes them).
         func writeReport(_ result: PublishResult, name: String, now: Double) throws {
             try CatalogueRoot.write(Array(CatalogueWords.reportPage(result, name: name, now: now).utf8), to: FileWriter.joined(folder, "report.html"))

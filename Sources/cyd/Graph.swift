@@ -57,7 +57,6 @@ struct Graph: ParsableCommand {
         }
     }
 
-
     /// Above this many chapters svg is refused at once: dot's layout grows much faster than the
     /// map (a random 200-chapter map with several choices a chapter already takes minutes).
     static let svgChapterLimit = 2_000

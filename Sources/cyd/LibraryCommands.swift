@@ -102,7 +102,6 @@ struct List: ParsableCommand {
         return true
     }
 
-
     func run() throws {
         let library = try library.open()
         var stories = try library.stories().filter { keeps(title: $0.title, author: $0.author, rating: $0.rating) }
@@ -235,6 +234,5 @@ struct Search: ParsableCommand {
         }
         Terminal.standardOutput.write(SearchWords.text(hits))
     }
-
 }
 

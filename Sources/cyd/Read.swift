@@ -134,7 +134,6 @@ struct Read: ParsableCommand {
     /// neutral word, so the placeholder itself never reaches the page.
     static let fallbackName = "Reader"
 
-
     /// The story named on the command line, or one picked from the library and the bundled
     /// stories not added yet (`ReaderQuestions`).
     func pickStory(_ library: StoryLibrary, screen: ReaderScreen, interactive: Bool) throws -> StoryRecord? {

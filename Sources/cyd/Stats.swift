@@ -21,8 +21,4 @@ struct Stats: ParsableCommand {
         let statistics = StoryStatistics(story, graph: StoryGraph(story))
         Terminal.standardOutput.write(json ? StatsWords.json(statistics).encoded + "\n" : StatsWords.text(statistics))
     }
-
-
-
-
 }

@@ -62,7 +62,6 @@ struct Validate: ParsableCommand {
         }
     }
 
-
     static func split(_ list: String) -> [String] {
         list.split(separator: ",").map { $0.split(separator: " ").joined() }.filter { !$0.isEmpty }
     }

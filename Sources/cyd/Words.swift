@@ -6,8 +6,6 @@ import StoryStore
 import StorySync
 import TerminalUI
 
-
-
 // The library's option enums are the command line's values as they are: no mirror enum to keep
 // in step, no force-unwrapped bridge between them.
 extension ReportFormat: ExpressibleByArgument {}
