@@ -71,21 +71,23 @@ public enum CatalogueWords {
         return lines
     }
 
-    /// The keeper's report page (report.html) of what was published.
-    public static func reportPage(_ result: PublishResult, name: String, now: Double) -> String {
+    /// The keeper's report page (report.html) of what was published; `rows` are its stories'
+    /// (`StatusWords.row` of each status, made once for the page and the badges).
+    public static func reportPage(_ result: PublishResult, rows: [CatalogueReport.Row], name: String, now: Double) -> String {
         // What readers verify: the root's version, its expiry and the key that signed it.
         let root = "Root version \(result.version), expires \(SyncWords.date(result.expiresAt)), " + (result.keyFingerprint.map { "signed by key \($0)." } ?? "not signed.")
         return CatalogueReport.page(
             name: name, summary: "\(plural(result.stories, "story", "stories")) published; " + counts(result) + ". " + root, generated: SyncWords.date(now),
-            rows: result.status.map(StatusWords.row))
+            rows: rows)
     }
 
-    /// Each story's badge: its id, its words, and the badge drawn for those words.
-    public static func badges(_ result: PublishResult) -> (badges: [(id: String, message: String)], draw: @Sendable (String) -> [UInt8]) {
+    /// Each story's badge: its id, its words, and the badge drawn for those words in the tone of
+    /// its row.
+    public static func badges(_ result: PublishResult, rows: [CatalogueReport.Row]) -> (badges: [(id: String, message: String)], draw: @Sendable (String) -> [UInt8]) {
         var tones: [String: CatalogueReport.Tone] = [:]
-        let badges = result.status.map { status in
+        let badges = zip(result.status, rows).map { status, row in
             let message = StatusWords.badge(status.state)
-            tones[message] = StatusWords.row(status).tone
+            tones[message] = row.tone
             return (id: status.id, message: message)
         }
         let drawn = tones

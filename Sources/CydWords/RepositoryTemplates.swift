@@ -149,18 +149,7 @@ public enum RepositoryTemplates {
                   else
                     cyd catalogue publish _site
                   fi
-              - uses: actions/upload-pages-artifact@v3
-                with:
-                  path: _site
-          deploy:
-            needs: publish
-            runs-on: ubuntu-latest
-            environment:
-              name: github-pages
-              url: ${{ steps.deployment.outputs.page_url }}
-            steps:
-              - id: deployment
-                uses: actions/deploy-pages@v4
+        \(pagesDeployment(after: "publish"))
 
         """
 
@@ -193,11 +182,19 @@ public enum RepositoryTemplates {
                 with:
                   path: .
               - run: cyd build web _site .
+        \(pagesDeployment(after: "build"))
+
+        """
+
+    /// The end both Pages workflows share: the site uploaded by the last step of `job`, then a
+    /// job that deploys it to GitHub Pages.
+    static func pagesDeployment(after job: String) -> String {
+        """
               - uses: actions/upload-pages-artifact@v3
                 with:
                   path: _site
           deploy:
-            needs: build
+            needs: \(job)
             runs-on: ubuntu-latest
             environment:
               name: github-pages
@@ -205,6 +202,6 @@ public enum RepositoryTemplates {
             steps:
               - id: deployment
                 uses: actions/deploy-pages@v4
-
         """
+    }
 }

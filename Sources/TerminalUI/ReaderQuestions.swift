@@ -91,7 +91,7 @@ package struct ReaderQuestions {
             if interactive { ask("Which one? (number, q to quit) ") }
             guard let answer = input()?.trimmingBlanks.lowercased(), answer != "q" else { return .quit }
             if ids.contains(answer), let id = Int64(answer), let record = try library.story(id: id) { return .stored(record) }
-            if answer.hasPrefix("b"), let number = Int(answer.dropFirst()), (1...max(1, bundledCount)).contains(number), bundledCount > 0 {
+            if answer.hasPrefix("b"), let number = Int(answer.dropFirst()), number >= 1, number <= bundledCount {
                 return .bundled(number)
             }
             let choices = (stored.map { String($0.id) } + bundled.map { "b\($0.number)" }).joined(separator: ", ")

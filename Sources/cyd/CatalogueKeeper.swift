@@ -89,8 +89,9 @@ struct CatalogueCommand: ParsableCommand {
 
         /// report.html, and a badge per story (StorySync's `CatalogueBadges` writes them).
         func writeReport(_ result: PublishResult, name: String, now: Double) throws {
-            try CatalogueRoot.write(Array(CatalogueWords.reportPage(result, name: name, now: now).utf8), to: FileWriter.joined(folder, "report.html"))
-            let (badges, draw) = CatalogueWords.badges(result)
+            let rows = result.status.map(StatusWords.row)
+            try CatalogueRoot.write(Array(CatalogueWords.reportPage(result, rows: rows, name: name, now: now).utf8), to: FileWriter.joined(folder, "report.html"))
+            let (badges, draw) = CatalogueWords.badges(result, rows: rows)
             try CatalogueBadges.write(badges, draw: draw, into: FileWriter.joined(folder, "badges"))
         }
     }
