@@ -112,7 +112,7 @@ let package = Package(
         .target(
             name: "TerminalUI",
             dependencies: [
-                "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySync", "LocalFiles", "CLineEditor", "TerminalPictures",
+                "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "CLineEditor", "TerminalPictures",
             ]),
         // the command line's words (ripgrep's printer): every line, sentence and JSON answer cyd
         // prints, and the files `cyd init` writes, made from the libraries' typed answers; it may
@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "StoryCheckTests", dependencies: ["StoryCheck", "StoryFormat", "TestSupport"]),
         .testTarget(name: "StoryLanguageServerTests", dependencies: ["StoryLanguageServer", "StoryFormat"]),
         .testTarget(name: "StoryAnalysisTests", dependencies: ["StoryAnalysis", "StoryCheck", "StoryFormat"]),
-        .testTarget(name: "CydWordsTests", dependencies: ["CydWords", "StoryFormat", "StoryCheck", "StorySync"]),
+        .testTarget(name: "CydWordsTests", dependencies: ["CydWords", "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StorySources", "StorySync", "StoryTranslation"]),
         .testTarget(name: "StoryValidationTests", dependencies: ["StoryValidation", "StoryCheck", "StoryFormat", "TestSupport"]),
         // fuzz targets that need the package's dependencies: built with libFuzzer by
         // scripts/fuzz-served.sh, and as a replay driver of the kept inputs by the test suite

@@ -75,6 +75,33 @@ public enum StatsWords {
 
 /// What `cyd graph` says of the chapter map as data.
 public enum GraphWords {
+    /// Why a map of `chapters` is not drawn as svg.
+    public static func tooLarge(chapters: Int) -> String {
+        "the map has \(chapters) chapters, more than Graphviz's dot can lay out in reasonable time (svg is drawn for at most \(GraphvizDrawing.chapterLimit)); "
+            + "`--format dot` writes the map for Graphviz's own tools (sfdp handles large maps), `--format text` shows it here"
+    }
+
+    /// Said on a terminal while dot draws a large map.
+    public static func drawing(chapters: Int, limit: Double) -> String {
+        "drawing \(plural(chapters, "chapter")) with Graphviz's dot (at most \(Int(limit)) s)...\n"
+    }
+
+    /// Why dot did not draw the map.
+    public static func svgProblem(_ failure: GraphvizDrawing.Failure, chapters: Int, limit: Double) -> String {
+        switch failure {
+        case .notInstalled:
+            return "drawing svg needs Graphviz's `dot`, which is not installed (Debian: apt-get install graphviz); `--format dot` writes the map for it"
+        case .cannotStart(let program):
+            return "cannot start \(VisibleText.escape(program)) (it may not be executable)"
+        case .timedOut:
+            return "Graphviz's dot did not finish drawing \(plural(chapters, "chapter")) in \(Int(limit)) s and was stopped; "
+                + "`--format dot` writes the map for dot (or sfdp) to take its time, `--format text` shows it here"
+        case .failed(let signal, let status, let said):
+            let how = signal.map { "was killed by signal \($0)" } ?? "exited with status \(status)"
+            return "Graphviz's dot failed: it \(how)" + (said.isEmpty ? " and said nothing" : ": \(VisibleText.escape(said))")
+        }
+    }
+
     /// The map as data: chapters with their marks, choices with their targets (or the missing id).
     public static func json(_ map: ChapterMap) -> JSONValue {
         .object([
@@ -181,6 +208,20 @@ public enum PlaytestWords {
         }
         steps.append(.expectEnding(test.ids[walk.ending]))
         return Transcript(steps: steps).written(comment: "cyd test walkthrough \(number) of \(count), from '\(test.ids[walk.chapters[0]])'")
+    }
+
+    /// `cyd test --replay`: a line a transcript (`pass`, or `FAIL` and where it parts from the
+    /// story) then the totals, or one JSON object; and how many failed.
+    public static func replays(_ files: [String], in test: Playtest, json: Bool) throws -> (text: String, failed: Int) {
+        var (failed, out, results) = (0, "", [JSONValue]())
+        for file in files {
+            let difference = try replay(file, in: test)
+            if difference != nil { failed += 1 }
+            results.append(.object(["file": .string(file), "passed": .bool(difference == nil), "difference": difference.map { .string($0) } ?? .null]))
+            out += difference.map { "FAIL  \(VisibleText.escape(file))\n\($0)" } ?? "pass  \(VisibleText.escape(file))\n"
+        }
+        if json { return (JSONValue.object(["transcripts": .array(results), "failed": .number(Double(failed))]).encoded + "\n", failed) }
+        return (out + "\(plural(files.count - failed, "transcript")) passed, \(failed) failed\n", failed)
     }
 
     /// Follows a transcript in the story as it is; nil when every expectation holds, else the

@@ -41,4 +41,39 @@ public enum CatalogueLookup {
         }
         return "no story '\(VisibleText.escape(reference))' in the library (a library id, a catalogue id like author/repository, a folder or a URL); `cyd list` shows the library"
     }
+
+    /// A command-line STORY in the library, or an error saying what it is and how to get it.
+    public static func require(_ reference: String, in library: StoryLibrary) throws -> StoryRecord {
+        if let story = try StoryReference.find(reference, in: library) { return story }
+        throw CLIError(notFound(reference, in: library))
+    }
+
+    /// For `cyd read`: a story in the library, or a source added on the way (so the place is kept).
+    public static func findOrAdd(_ reference: String, importer: StoryImporter) throws -> StoryRecord {
+        if let story = try StoryReference.find(reference, in: importer.library) { return story }
+        if try StoryReference.catalogueEntry(reference, in: importer.library) != nil { throw CLIError(notFound(reference, in: importer.library)) }
+        do {
+            return try importer.add(reference).story
+        } catch .unrecognised {
+            throw CLIError(notFound(reference, in: importer.library))
+        } catch {
+            throw CLIError("\(VisibleText.escape(reference)): \(VisibleText.escape(Words.source(error)))")
+        }
+    }
+
+    /// A story named by a catalogue id or a URL, fetched but not stored (`cyd validate`); nil
+    /// when the reference is neither.
+    public static func fetchUnstored(_ reference: String, importer: () throws -> StoryImporter) throws -> FetchedStory? {
+        guard StoryReference.isCatalogueID(reference) || StoryReference.isURL(reference) else { return nil }
+        do {
+            return try StoryReference.fetchUnstored(reference, importer: try importer())
+        } catch let failure as StoryReference.FetchFailure {
+            switch failure {
+            case .notInCatalogue:
+                throw CLIError("\(VisibleText.escape(reference)) is neither a file nor a story in the catalogue; `cyd list --available` shows the catalogue's ids")
+            case .unrecognised(let error): throw CLIError(VisibleText.escape(Words.source(error)))
+            case .source(let error): throw CLIError("cannot read \(VisibleText.escape(reference)): \(VisibleText.escape(Words.source(error)))")
+            }
+        }
+    }
 }

@@ -9,6 +9,31 @@ import StoryWeb
 
 /// The catalogue's words: what `cyd sync` and `cyd catalogue publish` say, in text and JSON.
 public enum CatalogueWords {
+    /// What `cyd catalogue keygen` says of the pair it wrote, or why it wrote none.
+    public static func keyPair(_ outcome: Result<Signify.PublicKey, Signify.KeyPairFailure>, name: String) -> String {
+        switch outcome {
+        case .success(let key):
+            "wrote \(VisibleText.escape(name)).sec (secret: keep it out of the repository) and \(VisibleText.escape(name)).pub; key \(key.fingerprint)"
+        case .failure(.exists(let path)): "\(VisibleText.escape(path)) exists; a key is never overwritten (choose another name)"
+        case .failure(.signify(let error)): "cannot make a key: \(VisibleText.escape(SyncWords.trust(.signature(error))))"
+        case .failure(.cannotWrite(let path, let error)): "cannot write the key: \(VisibleText.escape(path)): \(VisibleText.escape(String(describing: error)))"
+        }
+    }
+
+    /// A signify key named on the command line (`secret`: a secret key file; else a public key
+    /// file or its base64 line) that cannot be read.
+    public static func unreadableKey(_ given: String, secret: Bool, _ error: any Error) -> String {
+        "cannot read the \(secret ? "secret key" : "key") \(VisibleText.escape(given)): \(VisibleText.escape(String(describing: error)))"
+    }
+
+    /// A signify key named on the command line that is not one, and where to get one.
+    public static func unusableKey(_ given: String, secret: Bool, _ error: Signify.Failure) -> String {
+        let why = VisibleText.escape(SyncWords.trust(.signature(error)))
+        return secret
+            ? "\(VisibleText.escape(given)) is not a usable secret key: \(why) (make one with `cyd catalogue keygen`, or `signify -G -n`)"
+            : "\(VisibleText.escape(given)) is not a public key: \(why) (give a .pub file from `cyd catalogue keygen` or signify)"
+    }
+
     /// Why a sync could not start, a line at a time (`cyd: ` first), and whether it is the
     /// catalogue's own problems (exit 1) rather than a failure to read or trust it (exit 2).
     public static func syncFailure(_ error: SyncError) -> (lines: [String], problems: Bool) {
@@ -227,6 +252,22 @@ public enum CatalogueWords {
 
 /// The keeper's states in words (the status command, the report, the badges).
 public enum StatusWords {
+    /// Whether a story's state is trouble: broken, unreachable or failing.
+    public static func isTroubled(_ status: CatalogueStatus) -> Bool {
+        switch status.state { case .broken, .unreachable, .failing: true; default: false }
+    }
+
+    /// `cyd catalogue status --json`: each story, and totals by the words the text uses that
+    /// add up to "stories".
+    public static func json(_ status: [CatalogueStatus]) -> JSONValue {
+        var totals: [String: JSONValue] = ["stories": .number(Double(status.count)), "good": .number(Double(status.count - status.filter(isTroubled).count))]
+        for state in ["valid", "warnings", "broken", "unreachable", "failing", "unchecked"] { totals[state] = .number(0) }
+        for entry in status {
+            if case .string(let state)? = json(entry)["state"], case .number(let count)? = totals[state] { totals[state] = .number(count + 1) }
+        }
+        return .object(["stories": .array(status.map(json)), "totals": .object(totals)])
+    }
+
     /// `cyd catalogue status` as text: a row per story, columns aligned, and the totals
     /// (`troubled` stories broken, unreachable or failing).
     public static func table(_ status: [CatalogueStatus], troubled: Int) -> [PrintedLine] {

@@ -1,6 +1,7 @@
 import StoryCheck
 import StoryFormat
 import StoryInterchange
+import StorySources
 
 /// What the import and export commands say: findings at file:line:column, and why a story
 /// cannot be written in another format.
@@ -24,6 +25,33 @@ public enum InterchangeWords {
         case .unusableChapterID(let id): "the chapter id '\(VisibleText.escape(id))' cannot name a passage (it is empty or holds a line break)"
         case .reservedName(let id): "the chapter id '\(VisibleText.escape(id))' is a passage name Twine's story formats keep for themselves; rename the chapter first"
         }
+    }
+
+    /// Said of a picture a site or a book leaves out (`shown`: the story file as the user named it).
+    public static func leftOut(_ path: String, _ why: PictureGathering.LeftOut, in shown: String) -> String {
+        let reason = switch why {
+            case .notHTTPS: "it is not an https:// link"
+            case .notAPicture: "it is not a PNG, JPEG, GIF or WebP picture"
+            case .noSuchFile: "there is no such file in the story's folder"
+            case .unavailable(let error): error.description
+            }
+        return "warning: \(VisibleText.escape(shown)): picture \(VisibleText.escape(path)) left out: \(VisibleText.escape(reason))"
+    }
+
+    /// Said of an https picture a book leaves where it is.
+    public static func linkLeftOut(_ url: String) -> String {
+        "warning: picture \(VisibleText.escape(url)) left out: a book holds its pictures (drop --no-fetch to fetch it)"
+    }
+
+    /// What `cyd build web` says it did.
+    public static func builtSite(pages: Int, stories: Int, folder: String, removed: [String]) -> [String] {
+        var lines = ["wrote \(pages) pages of \(plural(stories, "story", "stories")) to \(VisibleText.escape(folder))/"]
+        if !removed.isEmpty {
+            let shown = removed.prefix(3).map { VisibleText.escape($0) }.joined(separator: ", ") + (removed.count > 3 ? ", ..." : "")
+            lines.append("removed \(plural(removed.count, "file")) of the last build that this one does not make (\(shown))")
+        }
+        lines.append("open \(VisibleText.escape(folder))/index.html, or serve the folder (for offline reading: python3 -m http.server -d \(VisibleText.escape(folder)))")
+        return lines
     }
 
     /// Why a story cannot be made a book (`story` as the command line named it).

@@ -6,6 +6,43 @@ import StoryFormat
 /// so they name its commands: these are the command line's words).
 public enum RepositoryTemplates {
     /// A catalogue's authors.json, to fill in.
+    /// The files of a new story repository, by path in it (the Pages workflow with `pages`).
+    public static func storyFiles(title: String, pages: Bool) -> [(path: String, text: String)] {
+        [
+            ("story.json", story(title: title)), ("README.md", readme(title: title)), ("resources/.gitkeep", ""),
+            (".pre-commit-config.yaml", preCommit), (".github/workflows/validate.yml", workflow),
+        ] + (pages ? [(pagesPath, pagesWorkflow)] : [])
+    }
+
+    /// What `cyd init` says of the story it made (`phrase`: what `cyd validate --strict` found;
+    /// `inGit`: the folder is in a git work tree already).
+    public static func madeStory(in folder: String, pages: Bool, phrase: String, inGit: Bool) -> String {
+        """
+        made a story in \(VisibleText.escape(folder)): story.json, README.md, resources/, .pre-commit-config.yaml, .github/workflows/validate.yml\(pages ? ", " + pagesPath : "")
+          `cyd validate --strict \(VisibleText.escape(folder))`: \(phrase)
+          next: write your chapters in story.json, `cyd read \(VisibleText.escape(folder))` to play it, \(inGit ? "`pre-commit install`" : "`git init` there, then `pre-commit install`,") to check each commit
+
+        """
+    }
+
+    /// What `cyd init --pages` says when it adds the Pages workflow to a story (`path`).
+    public static func addedPages(_ path: String) -> String {
+        """
+        added \(VisibleText.escape(path)): on every push to main, GitHub builds the story's site and publishes it
+          next: commit it, then in the repository's settings choose Pages > Source: GitHub Actions
+
+        """
+    }
+
+    /// What `cyd init --catalogue` says of the files it wrote.
+    public static func madeCatalogue(in folder: String, written: [String]) -> String {
+        """
+        made a catalogue in \(VisibleText.escape(folder)): \(written.joined(separator: ", "))
+          next: list the authors in authors.json; `cyd catalogue keygen keeper` and store keeper.sec's text as the repository secret CYD_CATALOGUE_KEY (keep the file out of git); publish keeper.pub for readers; then Settings > Pages > Source: GitHub Actions
+
+        """
+    }
+
     public static let authors = "{\n  \"authors\": [\n    { \"name\": \"your-github-name\" }\n  ]\n}\n"
 
     public static func story(title: String) -> String {

@@ -1,8 +1,33 @@
+import StoryCheck
 import StoryFormat
 import StoryTranslation
 
 /// What `cyd l10n` says of translations: how far each has come, and what an update did.
 public enum TranslationWords {
+    /// The header comment's second line of every file `cyd l10n` writes: what made it.
+    public static let madeBy = ["Made by `cyd l10n`; write each translation in msgstr and keep each [[name]]."]
+
+    /// The first line of a LINGUAS that `cyd l10n init` makes.
+    public static let linguasHeader = "# The languages readers get, one a line (gettext's LINGUAS); `cyd l10n init` adds them.\n"
+
+    /// Why `path` is not a story to translate.
+    public static func loadProblem(_ error: TranslationProject.LoadError) -> String {
+        switch error {
+        case .input(let input): input.description
+        case .notAStoryFolder(let path): "'\(VisibleText.escape(path))' is not a story folder (with story.json)"
+        case .notAStory(let shown): "'\(VisibleText.escape(shown))' cannot be read as a story; `cyd validate` says why"
+        }
+    }
+
+    /// Why a language file cannot be brought up to date.
+    public static func readProblem(_ error: TranslationFolder.ReadFailure) -> String {
+        switch error {
+        case .unreadable(let path, let failure): "cannot read '\(VisibleText.escape(path))': \(failure.description)"
+        case .syntax(let path, let syntax):
+            "'\(VisibleText.escape(path))' line \(syntax.line), column \(syntax.column): \(syntax.problem); fix it before updating (`cyd validate` shows the place)"
+        }
+    }
+
     /// `cyd l10n status` as text: the story's string count, then a line a language.
     public static func status(_ rows: [(TranslationFolder.LanguageFile, TranslationStatus)], strings: Int, listed: Set<String>) -> [String] {
         guard !rows.isEmpty else { return ["\(strings) strings; no translations yet (`cyd l10n init LANG` starts one)"] }

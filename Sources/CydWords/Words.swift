@@ -48,6 +48,14 @@ public enum Words {
         return String(describing: error)
     }
 
+    /// A length of time as the command line takes it: seconds, or a number with s, m, h or d
+    /// (`90`, `10m`, `2h`, `7d`); nil when it is not one.
+    public static func seconds(_ text: String) -> Double? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        if let last = text.last, let unit = units[last], let value = Double(text.dropLast()), value >= 0 { return value * unit }
+        return Double(text).flatMap { $0 >= 0 ? $0 : nil }
+    }
+
     /// Why a story of a catalogue failed, is not a story, or what it warns of, with the
     /// command that shows more where there is one.
     public static func detail(_ item: SyncReport.Item) -> String? {

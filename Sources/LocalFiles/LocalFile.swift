@@ -109,6 +109,16 @@ public enum LocalFile {
         return real == root || real.hasPrefix(root == "/" ? "/" : root + "/") ? .inside : .outside(realPath: real)
     }
 
+    /// Whether `folder` is inside a git work tree (a `.git` in it or in a folder above it).
+    public static func isInGitWorkTree(_ folder: String) -> Bool {
+        var path = realPath(folder) ?? folder
+        while true {
+            if FileStatus(path + "/.git") != nil { return true }
+            guard let slash = path.lastIndex(of: "/"), path != "/" else { return false }
+            path = slash == path.startIndex ? "/" : String(path[..<slash])
+        }
+    }
+
     public static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }

@@ -21,3 +21,15 @@ public enum NetworkAddresses {
     }
 }
 #endif
+
+/// An address to listen on as people write it: `127.0.0.1:8080`, `0.0.0.0:8080`, `[::1]:8080`.
+public enum ListenAddress {
+    /// The host (brackets taken off) and the port (0 to 65,535), or nil when it is not of that form.
+    public static func split(_ address: String) -> (host: String, port: Int)? {
+        guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]), (0...65535).contains(port) else { return nil }
+        var host = String(address[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else { return nil }
+        return (host, port)
+    }
+}

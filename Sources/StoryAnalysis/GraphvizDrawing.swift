@@ -18,6 +18,16 @@ public enum GraphvizDrawing {
         case failed(signal: Int32?, status: Int32, said: String)
     }
 
+    /// Above this many chapters a map is not given to dot at all: dot's layout grows much faster
+    /// than the map (a random 200-chapter map with several choices a chapter already takes minutes).
+    public static let chapterLimit = 2_000
+
+    /// How long dot may take, in seconds: 60, or CYD_GRAPH_SECONDS (0.1 to 3,600). Past it dot is
+    /// stopped and the reason said, rather than leaving the author waiting without end.
+    public static func timeLimit(environment: [String: String] = ProcessInfo.processInfo.environment) -> Double {
+        environment["CYD_GRAPH_SECONDS"].flatMap(Double.init).map { max(0.1, min($0, 3600)) } ?? 60
+    }
+
     /// `dot -Tsvg` of `dot` text. `whenSlow` is called once, on this thread, when dot has been
     /// drawing for two seconds (a caller may say it is working).
     public static func svg(_ dot: String, timeLimit: Double, environment: [String: String] = ProcessInfo.processInfo.environment, whenSlow: () -> Void = {}) throws(Failure) -> String {

@@ -47,6 +47,10 @@ public struct TweeFinding: Sendable, Equatable {
 /// passage tagged `cyd`, holding JSON. Export checks itself: it reads back what it wrote, and
 /// whatever differs goes into the metadata, so reading the file gives the same story.
 public enum TweeStory {
+    /// The largest Twee file or Twine archive read, by the importer and the validator alike (a
+    /// Twee file of 100,000 chapters is about 80 MB).
+    public static let largestFile = 256 * 1024 * 1024
+
     /// The Twine story formats a story can be written for: they differ in how the reader's name
     /// is written.
     public enum Format: String, CaseIterable, Sendable {

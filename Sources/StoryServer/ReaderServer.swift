@@ -75,6 +75,19 @@ public final class ReaderServer: Sendable {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
+    /// `run`, for a caller that is not async: blocks this thread until the server stops, then
+    /// throws what stopped it, if anything did.
+    public func runBlocking(onStarted: @escaping @Sendable (Int) -> Void) throws {
+        let failure = Mutex<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do { try await run(onStarted: onStarted) } catch { failure.withLock { $0 = error } }
+            done.signal()
+        }
+        done.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
     /// Serves until the process is asked to stop (SIGINT, SIGTERM). `onStarted` gets the port
     /// bound, before the first request is answered.
     public func run(onStarted: @escaping @Sendable (Int) -> Void) async throws {

@@ -47,4 +47,12 @@ public enum BundledStories {
         guard let name = story?.chapters.first(where: { $0.id == key })?.name, !name.isEmpty else { return key }
         return name
     }
+
+    /// Adds the bundled stories in `folders` to an empty library, so a first `cyd serve` has
+    /// something to read; how many were added (none when the library holds a story). A folder
+    /// that cannot be read is passed over (`cyd read` offers it, and says why it cannot be).
+    public static func addAll(_ folders: [String], toEmpty importer: StoryImporter) throws -> Int {
+        guard try importer.library.stories().isEmpty else { return 0 }
+        return folders.reduce(0) { added, folder in (try? importer.add(folder)) == nil ? added : added + 1 }
+    }
 }

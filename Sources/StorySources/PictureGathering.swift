@@ -1,3 +1,5 @@
+import LocalFiles
+import StoryCheck
 import StoryFormat
 import StoryStore
 
@@ -46,6 +48,12 @@ public struct PictureGathering: Sendable {
         var gathered: [String: Gathered] = [:]
         for path in paths { gathered[path] = picture(path, from: source) }
         return gathered
+    }
+
+    /// Each picture of `story`, read from `target` (its folder, or beside its story file) or fetched.
+    public func pictures(of story: Story, at target: ValidationTarget) -> [String: Gathered] {
+        let path = target.folder?.root.path ?? target.fileURL.path
+        return pictures(of: story, from: StorySource(kind: target.folder == nil ? .file : .folder, location: LocalFile.realPath(path) ?? path))
     }
 
     /// One picture.

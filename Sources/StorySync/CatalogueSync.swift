@@ -32,6 +32,16 @@ public struct SyncOptions: Sendable {
     public var replaceKey = false
 
     public init(catalogue: String) { self.catalogue = catalogue }
+
+    /// The options the environment sets: the catalogue (`catalogue`, else $CYD_CATALOGUE, else
+    /// the default), the GitHub API's base URL (`githubAPI`, else $GITHUB_API_URL) and its token
+    /// ($GITHUB_TOKEN); an empty variable counts as unset.
+    public init(catalogue: String?, githubAPI: String?, environment: [String: String]) {
+        func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        self.init(catalogue: catalogue ?? variable("CYD_CATALOGUE") ?? CatalogueSource.defaultLocation)
+        self.githubAPI = GitHubAPI.baseURL(option: githubAPI, environment: environment)
+        githubToken = variable("GITHUB_TOKEN")
+    }
 }
 
 /// Progress, as it happens (called from worker threads, one call at a time).

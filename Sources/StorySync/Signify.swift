@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import LocalFiles
 import Transport
 
 /// Keys and signatures in the format of OpenBSD's signify (Ed25519): each file is an untrusted
@@ -139,5 +140,36 @@ public enum Signify {
             throw .malformed(what: what, reason: "its second line is not \(size) bytes of base64")
         }
         return [UInt8](blob)
+    }
+}
+
+extension Signify {
+    /// Why a key pair was not written.
+    public enum KeyPairFailure: Error, Sendable {
+        /// A file is there already (a key is never overwritten).
+        case exists(path: String)
+        case signify(Failure)
+        case cannotWrite(path: String, AtomicFile.Failure)
+    }
+
+    /// Makes a key pair and writes it: `name`.sec (the secret key, readable by its owner only)
+    /// and `name`.pub, each with a comment naming `purpose` and the key's fingerprint. Nothing is
+    /// written over an existing file. Returns the public key.
+    public static func writeKeyPair(named name: String, purpose: String) throws(KeyPairFailure) -> PublicKey {
+        let (secretPath, publicPath) = (name + ".sec", name + ".pub")
+        for path in [secretPath, publicPath] where FileStatus(path) != nil { throw .exists(path: path) }
+        let key: SecretKey
+        let secretFile: [UInt8]
+        do {
+            key = try generate()
+            secretFile = try secretKeyFile(key, comment: "\(purpose) \(key.publicKey.fingerprint) secret key")
+        } catch {
+            throw .signify(error)
+        }
+        do { try AtomicFile.write(secretFile, to: secretPath, mode: 0o600) } catch { throw .cannotWrite(path: secretPath, error) }
+        do { try AtomicFile.write(key.publicKey.file(comment: "\(purpose) \(key.publicKey.fingerprint) public key"), to: publicPath) } catch {
+            throw .cannotWrite(path: publicPath, error)
+        }
+        return key.publicKey
     }
 }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StoryCheck
 import StoryFormat
 
@@ -41,5 +46,38 @@ public struct TranslationProject: Sendable {
             throw .notAStory(displayPath: target.displayPath)
         }
         return TranslationProject(folder: folder.root.path, storyID: id, name: name, units: units)
+    }
+}
+
+extension TranslationProject {
+    /// The translation file of `language` (a tag, compared without case), when there is one.
+    public func languageFile(_ language: String) -> TranslationFolder.LanguageFile? {
+        let wanted = LanguageTag.normalise(language).lowercased()
+        return translations.languageFiles.first { $0.language.lowercased() == wanted }
+    }
+
+    /// The files of these languages (every file when `languages` is empty).
+    public func languageFiles(_ languages: [String]) -> [TranslationFolder.LanguageFile] {
+        let wanted = Set(languages.map { LanguageTag.normalise($0).lowercased() })
+        return translations.languageFiles.filter { wanted.isEmpty || wanted.contains($0.language.lowercased()) }
+    }
+
+    /// The bytes of a file of this story's strings in `format`: the template (no `language`, no
+    /// `existing`), or a translation into `language` made from `existing` (its translations kept,
+    /// fuzzy where the text changed, following renamed chapters), with the merge that made it.
+    /// The template is written straight from the strings where the format does that.
+    public func file(
+        _ format: TranslationFile.Format, language: String? = nil, existing: TranslationFile? = nil, header: POEntry? = nil,
+        sourceLanguage: String, comments: [String], now: Int = time(nil)
+    ) -> (bytes: [UInt8], entries: Int, counts: TranslationMerge.Counts?) {
+        if language == nil, existing == nil, format.writesTemplateDirectly {
+            let (bytes, entries) = POFile.template(units, storyID: storyID, storyName: name, comments: comments)
+            return (bytes, entries, nil)
+        }
+        let merge = TranslationMerge(units: units, existing: existing, grouped: format.groupsSameText)
+        let bytes = TranslationFolder.render(
+            merge, storyID: storyID, storyName: name, language: language, format: format, sourceLanguage: sourceLanguage, header: header,
+            comments: comments, now: now)
+        return (bytes, merge.entries.count, merge.counts)
     }
 }

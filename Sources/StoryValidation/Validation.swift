@@ -57,9 +57,6 @@ public enum Validation {
         case noStoryBeside(translation: String, story: String)
     }
 
-    /// The largest Twee file or Twine archive read, as the importer reads them.
-    public static let largestTweeFile = 256 * 1024 * 1024
-
     /// Everything `path` holds, checked: a folder, a story or authors file, Twee, a translation.
     public static func check(path: String, options: Options = .init()) throws(InputError) -> [FileReport] {
         let target: ValidationTarget
@@ -70,7 +67,7 @@ public enum Validation {
                 do { return try target.check(options: options.check) } catch { throw .unreadable(error) }
             case .twee(let notation):
                 let bytes: [UInt8]
-                do { bytes = try target.read(limit: largestTweeFile) } catch { throw .unreadable(error) }
+                do { bytes = try target.read(limit: TweeStory.largestFile) } catch { throw .unreadable(error) }
                 return TweeValidation.check(bytes: bytes, path: target.displayPath, notation: notation, options: options.check)
             case .translation:
                 return try translation(atPath: target.displayPath, options: options)

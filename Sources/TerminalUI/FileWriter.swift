@@ -3,6 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import LocalFiles
 import StoryFormat
 
@@ -36,6 +41,15 @@ package enum FileWriter {
     /// itself went to standard output.
     package static func said(_ message: String, about path: String) {
         (isStandardOutput(path) ? Terminal.standardError : Terminal.standardOutput).write(message)
+    }
+
+    /// Makes the folder `path` and the folders above it that are missing (nothing when it exists).
+    package static func makeFolder(_ path: String) throws(WriteError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw WriteError(description: "cannot make the folder \(VisibleText.escape(path))")
+        }
     }
 
     package static func write(_ text: String, to path: String) throws(WriteError) {

@@ -1,4 +1,6 @@
+import LocalFiles
 import StoryFormat
+import StorySources
 import StoryStore
 
 /// What the terminal reader asks before a story opens: which story (the library's, with the
@@ -16,6 +18,19 @@ package struct ReaderQuestions {
 
         package init(number: Int, folder: String, title: String, keptAt: String?) {
             (self.number, self.folder, self.title, self.keptAt) = (number, folder, title, keptAt)
+        }
+    }
+
+    /// The bundled story folders (all of them, in order) that the library does not hold, as the
+    /// picker lists them; a story removed with the reader's place kept shows where they were.
+    package static func bundled(_ folders: [String], library: StoryLibrary, profile: String) throws -> [Bundled] {
+        let stored = Set(try library.stories().map(\.source.location))
+        return folders.enumerated().compactMap { index, folder in
+            let location = LocalFile.realPath(folder) ?? folder
+            guard !stored.contains(location) else { return nil }
+            let kept = (try? library.progress(profile: profile, source: StorySource(kind: .folder, location: location)))??.chapterKey
+            let story = BundledStories.story(in: folder)  // read once for its title and the kept chapter's
+            return Bundled(number: index + 1, folder: folder, title: BundledStories.title(of: story, in: folder), keptAt: kept.map { BundledStories.chapterTitle($0, of: story) })
         }
     }
 

@@ -9,11 +9,7 @@ import StoryCheck
 import StoryFormat
 import StoryStore
 import Transport
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 import TerminalUI
 
 @main
@@ -41,7 +37,8 @@ struct CYD: ParsableCommand {
             try command.run()
         } catch let exit as ExitCode {
             terminate(exit.rawValue)
-        } catch let error as CLIError {
+        } catch let error as any Error & CustomStringConvertible where error is CLIError || error is FileWriter.WriteError || error is ValidationTarget.InputError {
+            // cyd's own sentences, a file named on the command line, a story path that cannot be read
             Terminal.standardError.write("cyd: \(error.description)\n")
             terminate(2)
         } catch {

@@ -2,10 +2,8 @@ import ArgumentParser
 import CydWords
 import Foundation
 import LocalFiles
-import StoryCheck
 import StoryFormat
 import StoryInterchange
-import StorySources
 import StoryWeb
 import TerminalUI
 
@@ -31,23 +29,15 @@ extension TweeStory.Format: ExpressibleByArgument {
 
 /// What the import commands take: the file, and where story.json goes.
 struct ImportOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("The file to read (.twee or .tw; .html for a Twine archive).", valueName: "file"))
-    var file: String
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write story.json here (default: standard output).", valueName: "path"))
-    var output: String?
+    @Argument(help: ArgumentHelp("The file to read (.twee or .tw; .html for a Twine archive).", valueName: "file")) var file: String
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write story.json here (default: standard output).", valueName: "path")) var output: String?
 }
 
 /// What the Twee and Twine exports take: the story, where the file goes, the story format.
 struct TwineExportOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("A story folder or story file (default: the current folder).", valueName: "story"))
-    var story = "."
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the file here (default: standard output).", valueName: "path"))
-    var output: String?
-
-    @Option(help: "The Twine story format to write for: it decides how the reader's name is written ($name, or {name} for Chapbook).")
-    var format: TweeStory.Format = .harlowe
+    @Argument(help: ArgumentHelp("A story folder or story file (default: the current folder).", valueName: "story")) var story = "."
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the file here (default: standard output).", valueName: "path")) var output: String?
+    @Option(help: "The Twine story format to write for: it decides how the reader's name is written ($name, or {name} for Chapbook).") var format: TweeStory.Format = .harlowe
 }
 
 struct ImportTwee: ParsableCommand {
@@ -60,28 +50,15 @@ struct ImportTwee: ParsableCommand {
 
     func run() throws { try Self.importing(options.file, to: options.output, read: TweeStory.story(from:)) }
 
-    /// The largest file read (a Twee file of 100,000 chapters is about 80 MB).
-    static let largestFile = 256 * 1024 * 1024
-
     /// Reads `file` with `read`, says each finding at file:line:column, writes story.json.
     static func importing(_ file: String, to output: String?, read: ([UInt8]) -> TweeStory.Imported) throws {
         let bytes: [UInt8]
-        do {
-            bytes = try LocalFile.read(file, limit: largestFile)
-        } catch {
-            throw CLIError("cannot read \(VisibleText.escape(file)): \(error)")
-        }
+        do { bytes = try LocalFile.read(file, limit: TweeStory.largestFile) } catch { throw CLIError("cannot read \(VisibleText.escape(file)): \(error)") }
         let imported = read(bytes)
         for line in InterchangeWords.findings(imported.findings, in: bytes, file: file) { Terminal.standardError.write(line + "\n") }
         guard let story = imported.story else { throw Exit.failure }
         if !imported.carriedMetadata { Terminal.standardError.write(InterchangeWords.noMetadata + "\n") }
-        let text = StoryJSON.bytes(story)
-        if let output {
-            do { try FileWriter.write(text, to: output) } catch { throw CLIError(error.description) }
-            FileWriter.said("wrote \(VisibleText.escape(output)): \(story.chapters.count) chapters; `cyd validate \(VisibleText.escape(output))` checks it\n", about: output)
-        } else {
-            Terminal.standardOutput.write(text)
-        }
+        try ExportTwee.write(StoryJSON.bytes(story), to: output, saying: "\(story.chapters.count) chapters; `cyd validate \(VisibleText.escape(output ?? ""))` checks it")
     }
 }
 
@@ -102,23 +79,17 @@ struct ExportTwee: ParsableCommand {
 
     /// Reads the story, writes what `write` makes of it, and words why it cannot be written.
     static func exporting(_ story: String, to output: String?, as what: String, write: (Story) throws(TweeStory.ExportProblem) -> [UInt8]) throws {
-        let (target, bytes) = try StoryInput.open(story)
-        let file = LoadedFile.asReadersRead(bytes, fileName: target.displayPath)
-        guard let model = file.story.flatMap(StoryJSON.model) else {
-            throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(story))` says why")
-        }
-        let text: [UInt8]
-        do {
-            text = try write(model)
-        } catch {
+        let (model, _) = try StoryInput.model(story)
+        do { try Self.write(try write(model), to: output, saying: "\(model.chapters.count) \(what)") } catch let error as TweeStory.ExportProblem {
             throw CLIError(InterchangeWords.exportProblem(error))
         }
-        if let output {
-            do { try FileWriter.write(text, to: output) } catch { throw CLIError(error.description) }
-            FileWriter.said("wrote \(VisibleText.escape(output)): \(model.chapters.count) \(what)\n", about: output)
-        } else {
-            Terminal.standardOutput.write(text)
-        }
+    }
+
+    /// The bytes to `output` (then "wrote OUTPUT: `what`"), or to standard output.
+    static func write(_ bytes: [UInt8], to output: String?, saying what: String) throws {
+        guard let output else { return Terminal.standardOutput.write(bytes) }
+        try FileWriter.write(bytes, to: output)
+        FileWriter.said("wrote \(VisibleText.escape(output)): \(what)\n", about: output)
     }
 }
 
@@ -154,52 +125,32 @@ struct ExportEPUB: ParsableCommand {
         abstract: "Write a story as an EPUB 3 gamebook: numbered sections, each choice a link \"turn to 37\".",
         discussion: Help.exportEPUB)
 
-    @Argument(help: ArgumentHelp("A story folder or story file (default: the current folder).", valueName: "story"))
-    var story = "."
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("The .epub file to write.", valueName: "path"))
-    var output: String
-
-    @Option(name: .customLong("reader-name"), help: "What [[name]] reads in the book (default: you).")
-    var readerName: String?
-
-    @Option(help: "The seed of the sections' order.")
-    var seed: UInt64 = 1
-
-    @Option(help: "The book's language, as a BCP 47 tag.")
-    var language = "en"
-
-    @Flag(name: .customLong("no-fetch"), help: "Leave https pictures out instead of fetching them.")
-    var noFetch = false
+    @Argument(help: ArgumentHelp("A story folder or story file (default: the current folder).", valueName: "story")) var story = "."
+    @Option(name: .shortAndLong, help: ArgumentHelp("The .epub file to write.", valueName: "path")) var output: String
+    @Option(name: .customLong("reader-name"), help: "What [[name]] reads in the book (default: you).") var readerName: String?
+    @Option(help: "The seed of the sections' order.") var seed: UInt64 = 1
+    @Option(help: "The book's language, as a BCP 47 tag.") var language = "en"
+    @Flag(name: .customLong("no-fetch"), help: "Leave https pictures out instead of fetching them.") var noFetch = false
 
     func run() throws {
-        let (target, bytes) = try StoryInput.open(story)
-        let file = LoadedFile.asReadersRead(bytes, fileName: target.displayPath)
-        guard let model = file.story?.model() else {
-            throw CLIError("\(VisibleText.escape(target.displayPath)) cannot be read as a story; `cyd validate \(VisibleText.escape(story))` says why")
-        }
+        let (model, target) = try StoryInput.model(story)
         var pictures: [String: [UInt8]] = [:]
-        for (path, source) in StoryPictures(noFetch: noFetch).pictures(of: model, at: target) {
+        for (path, source) in StoryInput.pictures(of: model, at: target, fetch: !noFetch) {
             switch source {
             case .bytes(let data): pictures[path] = data
-            case .link(let url): Terminal.standardError.write("warning: picture \(VisibleText.escape(url)) left out: a book holds its pictures (drop --no-fetch to fetch it)\n")
+            case .link(let url): Terminal.standardError.write(InterchangeWords.linkLeftOut(url) + "\n")
             case .leftOut: break
             }
         }
         let options = Gamebook.Options(readerName: readerName, seed: seed, pictures: pictures, modified: Self.now(), language: language)
         let book: [UInt8]
-        do {
-            book = try Gamebook.epub(model, options: options)
-        } catch {
-            throw CLIError(InterchangeWords.bookProblem(error, story: story))
-        }
-        do { try FileWriter.write(book, to: output) } catch { throw CLIError(error.description) }
-        FileWriter.said("wrote \(VisibleText.escape(output)): \(Set(model.chapters.map(\.id)).count) sections, \(pictures.count) \(pictures.count == 1 ? "picture" : "pictures")\n", about: output)
+        do { book = try Gamebook.epub(model, options: options) } catch { throw CLIError(InterchangeWords.bookProblem(error, story: story)) }
+        try FileWriter.write(book, to: output)
+        FileWriter.said("wrote \(VisibleText.escape(output)): \(Set(model.chapters.map(\.id)).count) sections, \(plural(pictures.count, "picture"))\n", about: output)
     }
 
-    /// The time now for `dcterms:modified` (or SOURCE_DATE_EPOCH's, for a book made again the same).
+    /// The time now for `dcterms:modified`, or SOURCE_DATE_EPOCH's (a book made again is the same).
     static func now() -> String {
-        let fixed = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap { Int($0) }
-        return UTCTime(fixed.map(Double.init) ?? Date().timeIntervalSince1970).iso8601
+        UTCTime(ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap { Int($0) }.map(Double.init) ?? Date().timeIntervalSince1970).iso8601
     }
 }

@@ -11,8 +11,7 @@ struct LanguageServerCommand: ParsableCommand {
         abstract: "Serve the Language Server Protocol on standard input and output, for editors.",
         discussion: Help.languageServerCommand)
 
-    @Option(name: .long, help: "Quiet time after a change before the document is checked, in milliseconds.")
-    var debounce = 50
+    @Option(name: .long, help: "Quiet time after a change before the document is checked, in milliseconds.") var debounce = 50
 
     func run() throws {
         guard debounce >= 0, debounce <= 10_000 else { throw ValidationError("--debounce must be between 0 and 10000 milliseconds") }

@@ -1,5 +1,4 @@
 import CydWords
-import LocalFiles
 import ArgumentParser
 import StoryFormat
 import StorySources

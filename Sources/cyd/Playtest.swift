@@ -1,13 +1,10 @@
 import ArgumentParser
 import CydWords
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#endif
 import Foundation
 import LocalFiles
+import StoryFormat
 import StoryAnalysis
 import StoryCheck
-import StoryFormat
 import TerminalUI
 
 struct Test: ParsableCommand {
@@ -16,26 +13,13 @@ struct Test: ParsableCommand {
         abstract: "Playtest a story: walkthroughs that take every choice, transcript replays, random playthroughs.",
         discussion: Help.test)
 
-    @Argument(help: "A story folder or story.json (default: the current folder).")
-    var path = "."
-
-    @Option(help: ArgumentHelp("Write each walkthrough as a transcript file into this folder.", valueName: "dir"))
-    var write: String?
-
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Replay these transcript files.", valueName: "file"))
-    var replay: [String] = []
-
-    @Option(help: "Play this many random playthroughs.")
-    var random: Int?
-
-    @Option(help: "The seed for --random.")
-    var seed: UInt64 = 1
-
-    @Option(help: "The longest random playthrough, in choices (default: 10 times the chapters).")
-    var maxLength: Int?
-
-    @Flag(help: "One JSON object instead of text.")
-    var json = false
+    @Argument(help: "A story folder or story.json (default: the current folder).") var path = "."
+    @Option(help: ArgumentHelp("Write each walkthrough as a transcript file into this folder.", valueName: "dir")) var write: String?
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Replay these transcript files.", valueName: "file")) var replay: [String] = []
+    @Option(help: "Play this many random playthroughs.") var random: Int?
+    @Option(help: "The seed for --random.") var seed: UInt64 = 1
+    @Option(help: "The longest random playthrough, in choices (default: 10 times the chapters).") var maxLength: Int?
+    @Flag(help: "One JSON object instead of text.") var json = false
 
     func validate() throws {
         if let random, !(1...1_000_000).contains(random) { throw ValidationError("--random takes a number from 1 to 1000000") }
@@ -47,31 +31,14 @@ struct Test: ParsableCommand {
         guard test.start != nil else { throw CLIError("no chapter is marked \"is_first_chapter\": true, so there is nothing to play") }
         let out = Terminal.standardOutput
         if !replay.isEmpty {
-            var failed = 0
-            var results: [JSONValue] = []
-            for file in replay {
-                let difference = try PlaytestWords.replay(file, in: test)
-                results.append(.object(["file": .string(file), "passed": .bool(difference == nil), "difference": difference.map { .string($0) } ?? .null]))
-                guard !json else {
-                    if difference != nil { failed += 1 }
-                    continue
-                }
-                switch difference {
-                case nil: out.write("pass  \(VisibleText.escape(file))\n")
-                case let difference?:
-                    failed += 1
-                    out.write("FAIL  \(VisibleText.escape(file))\n\(difference)")
-                }
-            }
-            out.write(json ? JSONValue.object(["transcripts": .array(results), "failed": .number(Double(failed))]).encoded + "\n"
-                : "\(plural(replay.count - failed, "transcript")) passed, \(failed) failed\n")
+            let (text, failed) = try PlaytestWords.replays(replay, in: test, json: json)
+            out.write(text)
             if failed > 0 { throw Exit.problemsFound }
             return
         }
         if let random {
             let walks = test.random(count: random, seed: seed, limit: maxLength ?? max(10, 10 * test.choices.count))
-            out.write(json ? PlaytestWords.randomJSON(walks, in: test, seed: seed).encoded + "\n" : PlaytestWords.random(walks, in: test, seed: seed))
-            return
+            return out.write(json ? PlaytestWords.randomJSON(walks, in: test, seed: seed).encoded + "\n" : PlaytestWords.random(walks, in: test, seed: seed))
         }
         let (walks, uncoverable) = test.coveringWalks()
         // What a playtest asserts: every choice a reader can reach is part of a way to an
@@ -81,27 +48,22 @@ struct Test: ParsableCommand {
         let stranding = uncoverable.filter { $0.reason != .unreachable }
         if json && write == nil {
             out.write(PlaytestWords.coverageJSON(walks, uncoverable, in: test).encoded + "\n")
-            if !stranding.isEmpty { throw Exit.problemsFound }
-            return
+        } else {
+            out.write(PlaytestWords.coverage(walks, uncoverable, in: test))
+            if let write { try Self.write(walks, of: test, into: write) }
+            out.write(PlaytestWords.verdict(stranding: stranding.count))
         }
-        out.write(PlaytestWords.coverage(walks, uncoverable, in: test))
-        if let write {
-            do {
-                if FileStatus(write) == nil { try FileManager.default.createDirectory(atPath: write, withIntermediateDirectories: true) }
-            } catch {
-                throw CLIError("cannot make the folder \(VisibleText.escape(write))")
-            }
-            for (number, walk) in walks.enumerated() {
-                let name = FileWriter.joined(write, String(format: "walkthrough-%03d.txt", number + 1))
-                do {
-                    try FileWriter.write(PlaytestWords.transcript(walk, test, number: number + 1, of: walks.count), to: name)
-                } catch {
-                    throw CLIError(error.description)
-                }
-            }
-            out.write("wrote \(plural(walks.count, "transcript")) to \(VisibleText.escape(write)); `cyd test --replay \(VisibleText.escape(FileWriter.joined(write, "*.txt")))` replays them\n")
-        }
-        out.write(PlaytestWords.verdict(stranding: stranding.count))
         if !stranding.isEmpty { throw Exit.problemsFound }
+    }
+
+    /// Each walkthrough as a transcript file in `folder` (made when missing).
+    static func write(_ walks: [Playtest.Walk], of test: Playtest, into folder: String) throws {
+        if FileStatus(folder) == nil { try FileWriter.makeFolder(folder) }
+        for (number, walk) in walks.enumerated() {
+            let name = FileWriter.joined(folder, String(format: "walkthrough-%03d.txt", number + 1))
+            try FileWriter.write(PlaytestWords.transcript(walk, test, number: number + 1, of: walks.count), to: name)
+        }
+        Terminal.standardOutput.write(
+            "wrote \(plural(walks.count, "transcript")) to \(VisibleText.escape(folder)); `cyd test --replay \(VisibleText.escape(FileWriter.joined(folder, "*.txt")))` replays them\n")
     }
 }

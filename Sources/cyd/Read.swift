@@ -1,17 +1,7 @@
-import LocalFiles
 import ArgumentParser
 import CydWords
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
 import StoryFormat
-import StoryCheck
-import StoryAnalysis
 import StoryReader
 import StorySources
 import StoryStore
@@ -25,40 +15,22 @@ struct Read: ParsableCommand {
         abstract: "Read a story in the terminal; you resume where you left off.",
         discussion: Help.read)
 
-    @Argument(help: "A library id, or a story folder or story.json.")
-    var story: String?
-
-    @Option(help: ArgumentHelp("Open the story at this chapter (its id, as `cyd search` shows it); where you were goes on your path, so b returns.", valueName: "id"))
-    var chapter: String?
-
-    @Flag(help: "Start again from the first chapter.")
-    var restart = false
-
-    @Option(help: "Whose progress to use; each profile has its own place, bookmarks and name.")
-    var profile = "default"
-
-    @Option(help: "The reader's first name, used for [[name]] (remembered for the profile). Without one (piped input and no --name), [[name]] reads \"Reader\".")
-    var name: String?
-
-    @Flag(help: "Plain text, no colour, even on a terminal.")
-    var plain = false
-
-    @Flag(help: "One JSON object per event (chapter shown, ending, error...).")
-    var json = false
-
-    @Option(help: "Colour on a terminal: auto (per NO_COLOR and CLICOLOR), always or never.")
-    var color: Terminal.ColorChoice = .auto
-
+    @Argument(help: "A library id, or a story folder or story.json.") var story: String?
+    @Option(help: ArgumentHelp("Open the story at this chapter (its id, as `cyd search` shows it); where you were goes on your path, so b returns.", valueName: "id")) var chapter: String?
+    @Flag(help: "Start again from the first chapter.") var restart = false
+    @Option(help: "Whose progress to use; each profile has its own place, bookmarks and name.") var profile = "default"
+    @Option(help: "The reader's first name, used for [[name]] (remembered for the profile). Without one (piped input and no --name), [[name]] reads \"Reader\".") var name: String?
+    @Flag(help: "Plain text, no colour, even on a terminal.") var plain = false
+    @Flag(help: "One JSON object per event (chapter shown, ending, error...).") var json = false
+    @Option(help: "Colour on a terminal: auto (per NO_COLOR and CLICOLOR), always or never.") var color: Terminal.ColorChoice = .auto
     @Option(help: ArgumentHelp(
         "How pictures are drawn on a terminal: auto (what the terminal supports, asked when the environment does not say), kitty, iterm, sixel, symbols or off. Default: CYD_PICTURES, else auto.",
         valueName: "how"))
     var pictures: PictureChoice?
-
     @Option(help: ArgumentHelp(
         "Read in this language when the story has it (a BCP 47 tag: fr, pt-BR; `original` for the story as written). Default: LC_ALL, LC_MESSAGES or LANG. Strings not translated are shown as written.",
         valueName: "tag"))
     var lang: String?
-
     @OptionGroup var library: LibraryOptions
 
     func validate() throws {
@@ -80,12 +52,11 @@ struct Read: ParsableCommand {
             // Asked of the terminal only when output is one; piped output and --json never draw.
             drawing = try PictureSupport.mode(pictures, onTerminal: mode == .terminal && interactive)
         } catch {
-            Terminal.standardError.write("cyd: \(error)\n")
-            throw Exit.failure
+            throw CLIError("\(error)")
         }
         let screen = ReaderScreen(mode: mode, colors: colors, pictures: drawing)
+        let library = try library.open()
         do {
-            let library = try library.open()
             guard var record = try pickStory(library, screen: screen, interactive: interactive) else { return }
             let language = try Self.language(lang, of: record, in: library)
             if let language {
@@ -107,27 +78,19 @@ struct Read: ParsableCommand {
                 + "cyd read \(record.id) takes you back"
             try ReaderLoop(session: session, screen: screen, interactive: interactive, words: .init(farewell: farewell, library: Words.library)).run()
         } catch let error as ReadingError {
-            Terminal.standardError.write("cyd: \(error.description)\n")
-            throw Exit.failure
+            throw CLIError(error.description)
         }
     }
 
-    /// The language to read `record` in: `--lang`, else the environment's (LC_ALL, LC_MESSAGES,
-    /// LANG), when the story has it (`fr-CA` reads `fr`); nil for the story as written. A
-    /// language asked for by --lang that the story lacks is said, with those it has.
+    /// The language to read `record` in (nil: as written); one asked for that it lacks is said.
     static func language(_ asked: String?, of record: StoryRecord, in library: StoryLibrary) throws -> StoryLanguage? {
-        if asked == "original" { return nil }
-        let requested = asked.map(LanguageTag.normalise) ?? LanguageTag.fromEnvironment(ProcessInfo.processInfo.environment)
-        guard let requested else { return nil }
-        let languages = try library.languages(of: record)
-        if let match = LanguageTag.best(for: requested, among: languages.map(\.language)) {
-            return languages.first { $0.language == match }
+        switch try ReadingLanguage.choose(asked, environment: ProcessInfo.processInfo.environment, of: record, in: library) {
+        case .original: return nil
+        case .translation(let language): return language
+        case .missing(let requested, let available):
+            Terminal.standardError.write(ReadingWords.notTranslated(record.title, into: requested, available: available) + "\n")
+            return nil
         }
-        if asked != nil {
-            let has = languages.isEmpty ? "it has no translations" : "it can be read in " + languages.map(\.language).joined(separator: ", ")
-            Terminal.standardError.write("cyd: “\(VisibleText.escape(record.title))” is not translated into \(VisibleText.escape(requested)); reading it as written (\(has))\n")
-        }
-        return nil
     }
 
     /// What [[name]] reads when the reader has given no name (piped input without --name): a
@@ -138,23 +101,15 @@ struct Read: ParsableCommand {
     /// stories not added yet (`ReaderQuestions`).
     func pickStory(_ library: StoryLibrary, screen: ReaderScreen, interactive: Bool) throws -> StoryRecord? {
         let importer = StoryImporter(library: library, certificateAuthorities: HTTPClient.caBundle)
-        if let story { return try StoryReferences.findOrAdd(story, importer: importer) }
-        let storedLocations = Set(try library.stories().map(\.source.location))
+        if let story { return try CatalogueLookup.findOrAdd(story, importer: importer) }
         let allBundled = BundledStories.folders()
-        let bundled = allBundled.enumerated().filter { !storedLocations.contains(LocalFile.realPath($0.element) ?? $0.element) }.map { index, folder in
-            // A story removed with its reader's place kept resumes there when it is added again.
-            let source = StorySource(kind: .folder, location: LocalFile.realPath(folder) ?? folder)
-            let kept = (try? library.progress(profile: profile, source: source))??.chapterKey
-            let story = BundledStories.story(in: folder)  // read once for its title and the kept chapter's
-            return ReaderQuestions.Bundled(
-                number: index + 1, folder: folder, title: BundledStories.title(of: story, in: folder), keptAt: kept.map { BundledStories.chapterTitle($0, of: story) })
-        }
-        guard !storedLocations.isEmpty || !bundled.isEmpty else {
+        let bundled = try ReaderQuestions.bundled(allBundled, library: library, profile: profile)
+        guard try !library.stories().isEmpty || !bundled.isEmpty else {
             throw CLIError("the library is empty and no bundled stories were found; `cyd add FOLDER` adds one")
         }
         switch try ReaderQuestions(screen: screen, interactive: interactive).pickStory(library: library, profile: profile, bundled: bundled, bundledCount: allBundled.count) {
         case .stored(let record): return record
-        case .bundled(let number): return try StoryReferences.findOrAdd(allBundled[number - 1], importer: importer)
+        case .bundled(let number): return try CatalogueLookup.findOrAdd(allBundled[number - 1], importer: importer)
         case .quit: return nil
         }
     }

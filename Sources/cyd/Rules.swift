@@ -2,20 +2,18 @@ import CydWords
 import ArgumentParser
 import StoryAnalysis
 import StoryCheck
+import StoryFormat
 import TerminalUI
 
 struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List every rule `cyd validate` checks.")
 
-    @Option(help: "Only rules of this category (\(RuleCategory.allCases.map(\.rawValue).joined(separator: ", "))).")
-    var category: String?
-
-    @Flag(help: "Print the catalogue as Markdown (as in docs/rules.md).")
-    var markdown = false
+    @Option(help: "Only rules of this category (\(RuleCategory.allCases.map(\.rawValue).joined(separator: ", "))).") var category: String?
+    @Flag(help: "Print the catalogue as Markdown (as in docs/rules.md).") var markdown = false
 
     func validate() throws {
         if let category, RuleCategory(rawValue: category) == nil {
-            throw ValidationError("unknown category '\(category)'; categories: \(RuleCategory.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError("unknown category '\(VisibleText.escape(category))'; categories: \(RuleCategory.allCases.map(\.rawValue).joined(separator: ", "))")
         }
     }
 
@@ -28,12 +26,11 @@ struct Rules: ParsableCommand {
 struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Explain a finding: what it means, why it matters, examples.")
 
-    @Argument(help: "A code such as CYD302, or a rule name such as missing-choice-target.")
-    var code: String
+    @Argument(help: "A code such as CYD302, or a rule name such as missing-choice-target.") var code: String
 
     func validate() throws {
         if RuleCatalogue.find(code) == nil {
-            throw ValidationError("no rule '\(code)'; `cyd rules` lists them")
+            throw ValidationError("no rule '\(VisibleText.escape(code))'; `cyd rules` lists them")
         }
     }
 

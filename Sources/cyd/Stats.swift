@@ -2,7 +2,6 @@ import ArgumentParser
 import CydWords
 import StoryAnalysis
 import StoryCheck
-import StoryFormat
 import TerminalUI
 
 struct Stats: ParsableCommand {
@@ -10,11 +9,8 @@ struct Stats: ParsableCommand {
         abstract: "Exact statistics of a story: words, reading time, endings, and every way through it.",
         discussion: Help.stats)
 
-    @Argument(help: "A story folder or story.json (default: the current folder).")
-    var path = "."
-
-    @Flag(help: "One JSON object; counts too large for a JSON number are strings of digits.")
-    var json = false
+    @Argument(help: "A story folder or story.json (default: the current folder).") var path = "."
+    @Flag(help: "One JSON object; counts too large for a JSON number are strings of digits.") var json = false
 
     func run() throws {
         let story = try StoryInput.story(path)

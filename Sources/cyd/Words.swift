@@ -1,9 +1,6 @@
-import CydWords
 import ArgumentParser
 import StoryCheck
-import StorySources
-import StoryStore
-import StorySync
+import StoryTranslation
 import TerminalUI
 
 // The library's option enums are the command line's values as they are: no mirror enum to keep
@@ -11,3 +8,4 @@ import TerminalUI
 extension ReportFormat: ExpressibleByArgument {}
 extension Terminal.ColorChoice: ExpressibleByArgument {}
 extension PictureChoice: ExpressibleByArgument {}
+extension TranslationFile.Format: ExpressibleByArgument {}

@@ -39,3 +39,42 @@ struct TranslationProjectTests {
         }
     }
 }
+
+@Suite("A story's translation files")
+struct TranslationProjectFilesTests {
+    static func project() throws -> (TemporaryFolder, TranslationProject) {
+        let folder = try TemporaryFolder()
+        _ = try folder.write("story.json", TestStory(id: "tide", title: "The Tide", summary: "s", chapters: [.init("a", name: "A", text: "Go.", isFirst: true)]).json)
+        return (folder, try TranslationProject.load(folder.url.path))
+    }
+
+    @Test("a language's file is found by its tag in any case; asking for none lists them all")
+    func languageFiles() throws {
+        let (folder, project) = try Self.project()
+        _ = try folder.write("translations/fr.po", "")
+        _ = try folder.write("translations/pt-BR.xlf", "")
+        _ = try folder.write("translations/notes.txt", "")
+        #expect(project.languageFile("FR")?.path == folder.path("translations/fr.po"))
+        #expect(project.languageFile("pt_br")?.format == .xliff)
+        #expect(project.languageFile("de") == nil)
+        #expect(project.languageFiles([]).map(\.language) == ["fr", "pt-BR"])
+        #expect(project.languageFiles(["pt-br", "de"]).map(\.language) == ["pt-BR"])
+    }
+
+    @Test("the template is written straight from the strings, and is what a merge with nothing gives; a translation keeps what it had")
+    func files() throws {
+        let (_, project) = try Self.project()
+        let template = project.file(.po, sourceLanguage: "en", comments: [])
+        #expect(template.counts == nil && template.entries > 0)
+        let merged = TranslationFolder.render(
+            TranslationMerge(units: project.units, existing: nil, grouped: true), storyID: "tide", storyName: "The Tide", language: nil, format: .po,
+            sourceLanguage: "en", header: nil, comments: [])
+        #expect(template.bytes == merged, "one template, however it is made")
+        let french = project.file(.po, language: "fr", sourceLanguage: "en", comments: [], now: 0)
+        let read = try TranslationFile.read(french.bytes, format: .po)
+        let again = project.file(.xliff, language: "fr", existing: read, sourceLanguage: "en", comments: [])
+        let counts = try #require(again.counts)
+        #expect(counts.madeFuzzy == 0 && counts.obsoleted == 0 && counts.followed == 0, "nothing changed in the story: \(counts)")
+        #expect(String(decoding: again.bytes, as: UTF8.self).contains("<xliff"))
+    }
+}

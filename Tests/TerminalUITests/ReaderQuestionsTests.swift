@@ -85,4 +85,20 @@ struct ReaderQuestionsTests {
         #expect(try piped.questions(interactive: false).pickStory(library: piped.fixture.library, profile: "p", bundled: bundled, bundledCount: 3) == .quit,
             "piped input that names nothing ends the picker")
     }
+
+    @Test("the bundled stories listed are those the library does not hold, numbered among all; one removed with its place kept shows where")
+    func bundledNotAdded() throws {
+        let fixture = try Fixture()
+        let folder = try TemporaryFolder()
+        _ = try folder.write("a-gull/story.json", TestStory.twoChapters(title: "Gull", id: "gull").json)
+        _ = try folder.write("b-tide/story.json", TestStory.twoChapters(title: "Tide", id: "tide").json)
+        let folders = [folder.path("a-gull"), folder.path("b-tide")]
+        let gull = try fixture.library.importFolder(folders[0]).story
+        #expect(try ReaderQuestions.bundled(folders, library: fixture.library, profile: "p").map(\.number) == [2])
+        try fixture.library.saveProgress(Progress(chapterKey: "b", history: ["a"], updatedAt: 0), profile: "p", story: gull, reachedEnding: false)
+        try fixture.library.remove(gull, forgetProgress: false)
+        let listed = try ReaderQuestions.bundled(folders, library: fixture.library, profile: "p")
+        #expect(listed.map(\.number) == [1, 2] && listed[0].title == "Gull" && listed[0].keptAt == "Cliff", "\(listed)")
+        #expect(listed[1].keptAt == nil)
+    }
 }

@@ -25,6 +25,15 @@ public struct CheckOptions: Sendable, Hashable {
         self.pointers = pointers
     }
 
+    /// The names in lists of codes, rule names or categories as people write them:
+    /// comma-separated, spaces ignored (`CYD101, unreachable-chapter`).
+    public static func names(in lists: [String]) -> [String] {
+        lists.flatMap { $0.split(separator: ",").map { $0.split(separator: " ").joined() }.filter { !$0.isEmpty } }
+    }
+
+    /// Whether `name` is a code, a rule's name or a category that `select` and `ignore` match.
+    public static func isKnown(_ name: String) -> Bool { RuleCatalogue.find(name) != nil || RuleCategory(rawValue: name) != nil }
+
     public func keeps(_ code: DiagnosticCode) -> Bool {
         let description = RuleCatalogue.description(of: code)
         let names: Set<String> = [code.rawValue.uppercased(), description?.name ?? "", description?.category.rawValue ?? ""]
