@@ -22,7 +22,7 @@ out=$build/$target
 mkdir -p "$out/corpus"
 # FUZZ_SKIP_BUILD=1 runs what was built (the smoke builds once, then runs targets side by side).
 if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ]; then
-  swift build --build-path "$build" --traits BrowserReader --product CydFuzz \
+  swift build --build-path "$build" --traits BrowserReader --product CydFuzz --disable-index-store \
     -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING -Xswiftc -gline-tables-only -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld 2>&1 | grep -E "error|warning: unre|Compiling CydFuzz|Build" || true
 fi
 binary=$build/debug/CydFuzz

@@ -11,12 +11,17 @@ cd "$(dirname "$0")/.."
 mkdir -p .build
 log=.build/test-build.log
 started=$(date +%s)
-if ! swift build --build-tests --traits BrowserReader >"$log" 2>&1; then
+# Line tables only as debug information, enough for a crash's backtrace: a fresh clone's build
+# took 6.6 CPU-minutes instead of 8.0 (`time swift build --build-tests` on two fresh clones).
+# The index store stays: SwiftPM's test discovery reads it. Every build and the suite pass the
+# same options, so nothing is compiled twice.
+build_options=(--traits BrowserReader -Xswiftc -gline-tables-only)
+if ! swift build --build-tests "${build_options[@]}" >"$log" 2>&1; then
   grep -E 'error:' "$log" | sort -u >&2 || true
   echo "the build failed; the whole log is in $log" >&2
   exit 1
 fi
-swift build --traits BrowserReader --product generate-manual >>"$log" 2>&1 || { tail -20 "$log" >&2; exit 1; }
+swift build "${build_options[@]}" --product generate-manual >>"$log" 2>&1 || { tail -20 "$log" >&2; exit 1; }
 # Our sources compile without a warning (what was compiled this time is counted: a fresh clone
 # compiles everything).
 warnings=$(grep -E '^/.*/Sources/[^:]+:[0-9]+:[0-9]+: warning:' "$log" | sort -u || true)
@@ -34,7 +39,7 @@ if [ "${FUZZ_SMOKE:-1}" != 0 ]; then
   fuzz_pid=$!
 fi
 status=0
-swift test --skip-build --disable-xctest --traits BrowserReader "$@" || status=$?
+swift test --skip-build --disable-xctest "${build_options[@]}" "$@" || status=$?
 if [ -n "$fuzz_pid" ]; then
   if wait "$fuzz_pid"; then
     grep -E '^fuzzing .*: no crash|^stat::number_of_executed_units|no crash' .build/fuzz-smoke.log | tail -8 || true
