@@ -32,12 +32,13 @@ if [ -z "$from" ]; then
   mkdir -p "$scratch"
   # The build's own output is kept: a release build of our sources must compile without a
   # warning (what was compiled this time is counted; a fresh clone compiles everything).
-  swift build -c release --product cyd --static-swift-stdlib --scratch-path "$scratch" >"$scratch/build.log" 2>&1 \
+  # With the browser reader, as the installed cyd: every documented command is in it.
+  swift build -c release --traits BrowserReader --product cyd --static-swift-stdlib --scratch-path "$scratch" >"$scratch/build.log" 2>&1 \
     || { cat "$scratch/build.log" >&2; exit 1; }
   warnings=$(grep -E '^/.*/Sources/[^:]+:[0-9]+:[0-9]+: warning:' "$scratch/build.log" | sort -u || true)
   echo "compiler warnings in Sources: $(printf '%s' "$warnings" | grep -c . || true)"
   [ -z "$warnings" ] || printf '%s\n' "$warnings"
-  cp "$(swift build -c release --product cyd --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/cyd" "$stripped/cyd"
+  cp "$(swift build -c release --traits BrowserReader --product cyd --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/cyd" "$stripped/cyd"
 else
   # The link SwiftPM makes for `--static-swift-stdlib`, on objects compiled against the shared
   # runtime: their autolink entries name Foundation alone, so the static Foundation's own

@@ -23,8 +23,9 @@ done
 # A separate scratch folder for the tool when asked (a test runs this while `swift test` holds .build).
 scratch=(--scratch-path "${CYD_TOOLS_SCRATCH:-.build}")
 if [ -z "$binary" ]; then
-  swift build -c release --product cyd >/dev/null
-  binary="$(swift build -c release --show-bin-path)/cyd"
+  # With the browser reader: every documented command is in the installed cyd.
+  swift build -c release --traits BrowserReader --product cyd >/dev/null
+  binary="$(swift build -c release --traits BrowserReader --show-bin-path)/cyd"
 fi
 [ -x "$binary" ] || { echo "install-cyd.sh: $binary is not an executable cyd" >&2; exit 2; }
 # swift-argument-parser's generate-manual: CYD_GENERATE_MANUAL when one is built already (the

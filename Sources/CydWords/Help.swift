@@ -164,7 +164,8 @@ public enum Help {
         the place in the browser, and back. By default only this machine can connect \
         (127.0.0.1). With --listen on a network address, anyone on that network who has the \
         link printed at start (it carries a key, kept in the library folder) can read; the link \
-        is also drawn as a QR code for a phone's camera. Ctrl-C stops the server.
+        is also drawn as a QR code for a phone's camera; --new-key makes a new key, so the old \
+        link no longer opens it. Ctrl-C stops the server.
         """
 
     public static let stats = """

@@ -31,6 +31,9 @@ public enum ServeWords {
         return out + "Ctrl-C stops the server.\n"
     }
 
+    /// Said first when `--new-key` made a new key.
+    public static let keyRenewed = "A new key: links and browsers given the old one no longer open this reader.\n"
+
     /// Why the server cannot listen on `host`:`port` (`code` the errno).
     public static func cannotListen(host: String, port: Int, code: Int32) -> String {
         let reason: String

@@ -87,6 +87,20 @@ public enum ServeToken {
 
     public static let fileName = "serve-token"
 
+    /// A new token in place of the one kept in `folder` (made when there is none): links and
+    /// browsers given the old one are refused from now on. The file is replaced whole, readable
+    /// by its owner only, and never over something that is not a regular file.
+    public static func renew(in folder: String, file: String = fileName) throws(Failure) -> String {
+        let path = folder + "/" + file
+        let token = Forms.secret()
+        do {
+            try AtomicFile.write(Array((token + "\n").utf8), to: path, mode: 0o600)
+        } catch {
+            throw .cannotKeep(path: path, reason: String(describing: error))
+        }
+        return token
+    }
+
     /// The token kept in `folder` (as `file`), made on first use.
     public static func load(in folder: String, file: String = fileName) throws(Failure) -> String {
         let path = folder + "/" + file

@@ -58,14 +58,21 @@ struct CYD: ParsableCommand {
     }
 }
 
-/// What `cyd --version` prints: cyd's version, then the C libraries it is running with.
+/// What `cyd --version` prints: cyd's version, the C libraries it is running with, and the
+/// features it was built with (`cyd serve` is the BrowserReader trait's).
 func versionReport() -> String {
-    """
-    cyd \(CydVersion.current)
-    libgit2 \(LibraryVersions.libgit2)
-    libcurl \(LibraryVersions.libcurl)
-    SQLite \(StoryLibrary.sqliteVersion)
-    """
+    #if BrowserReader
+    let features = "features: BrowserReader (cyd serve)"
+    #else
+    let features = "features: none (cyd serve needs a build with --traits BrowserReader)"
+    #endif
+    return """
+        cyd \(CydVersion.current)
+        libgit2 \(LibraryVersions.libgit2)
+        libcurl \(LibraryVersions.libcurl)
+        SQLite \(StoryLibrary.sqliteVersion)
+        \(features)
+        """
 }
 
 /// Ends the process with a status, on either C library.

@@ -59,10 +59,7 @@ struct Read: ParsableCommand {
         do {
             guard var record = try pickStory(library, screen: screen, interactive: interactive) else { return }
             let language = try Self.language(lang, of: record, in: library)
-            if let language {
-                record.title = language.title
-                record.summary = language.summary
-            }
+            if let language { (record.title, record.summary) = (language.title, language.summary) }
             guard let firstName = try ReaderQuestions(screen: screen, interactive: interactive).firstName(given: name, library: library, profile: profile, fallback: Self.fallbackName) else { return }
             let pictures = PictureFetcher(library: library, source: LibraryPictures(context: SourceContext(location: library.location, certificateAuthorities: HTTPClient.caBundle)))
             if drawing != .off { pictures.whenSettled { path, state in screen.pictureSettled(path, state) } }

@@ -22,6 +22,7 @@ struct Serve: ParsableCommand {
     var listen = "127.0.0.1:8080"
     @Option(help: "The profile browsers read as until they pick another (profiles are shared with cyd read --profile).") var profile = "default"
     @Flag(help: "Ask for the key even on this machine's own address (behind a proxy, or on a machine others log in to).") var key = false
+    @Flag(name: .customLong("new-key"), help: "Make a new key first: every link and browser given the old one is refused (a link shared too widely, a lost phone).") var newKey = false
     @Option(name: .customLong("request-timeout"), help: ArgumentHelp(
         "Seconds a browser has to send a whole request; a slower one is disconnected.", valueName: "seconds"))
     var requestTimeout: Double = 10
@@ -40,7 +41,9 @@ struct Serve: ParsableCommand {
         let (host, port) = ListenAddress.split(listen)!
         let importer = try library.importer()
         let loopback = ServeConfiguration.isLoopback(host)
-        let access: ServeConfiguration.Access = try loopback && !key ? .loopback : .token(Self.key(in: importer.library.location.dataDirectory))
+        let folder = importer.library.location.dataDirectory
+        let renewed = try newKey ? Self.key(in: folder, renew: true) : nil
+        let access: ServeConfiguration.Access = try loopback && !key ? .loopback : .token(renewed ?? Self.key(in: folder))
         let added = try BundledStories.addAll(BundledStories.folders(), toEmpty: importer)
         let configuration = ServeConfiguration(
             host: host, port: port, access: access, defaultProfile: profile, requestDeadline: requestTimeout, certificateAuthorities: HTTPClient.caBundle,
@@ -53,7 +56,8 @@ struct Serve: ParsableCommand {
                 let token: String? = if case .token(let token) = access { token } else { nil }
                 let links = ServeWords.links(hosts: hosts, port: bound, token: token)
                 let code = drawCode ? links.first.flatMap { QRCode($0) }?.terminalDrawing() : nil
-                Terminal.standardOutput.write(ServeWords.announcement(links: links, keyed: token != nil, loopback: loopback, added: added, code: code))
+                Terminal.standardOutput.write(
+                    (renewed != nil ? ServeWords.keyRenewed : "") + ServeWords.announcement(links: links, keyed: token != nil, loopback: loopback, added: added, code: code))
             }
         } catch ServeFailure.cannotListen(let host, let port, let code) {
             throw CLIError(ServeWords.cannotListen(host: host, port: port, code: code))
@@ -65,10 +69,10 @@ struct Serve: ParsableCommand {
         Terminal.standardOutput.write("Stopped.\n")
     }
 
-    /// The LAN key kept in the library's folder (made the first time), its problems in words.
-    static func key(in folder: String) throws -> String {
+    /// The LAN key kept in the library's folder (made the first time, or anew), its problems in words.
+    static func key(in folder: String, renew: Bool = false) throws -> String {
         do {
-            return try ServeToken.load(in: folder)
+            return try renew ? ServeToken.renew(in: folder) : ServeToken.load(in: folder)
         } catch {
             switch error {
             case .cannotKeep(let path, let reason): throw CLIError("cannot keep the reader's key in \(VisibleText.escape(path)): \(reason)")

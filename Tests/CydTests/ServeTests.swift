@@ -164,6 +164,33 @@ struct ServeTests {
         #expect(code.dropFirst(2).dropLast(2).allSatisfy { $0.contains("\u{1B}[30;") || $0.contains(";40m") }, "every line of the code has dark modules")
     }
 
+    @Test("--new-key revokes the key: the old link and a browser's old cookie are refused, the new link lets in; the key lasts across restarts otherwise")
+    func newKey() throws {
+        let folder = try TemporaryFolder()
+        let (library, _) = try Self.library(folder)
+        func keyed(_ arguments: [String]) throws -> (link: String, printed: [String]) {
+            let server = try Server(["--library", library, "--key"] + arguments)
+            defer { _ = server.stop() }
+            return (server.base, server.printed)
+        }
+        let first = try keyed([])
+        #expect(try keyed([]).link.components(separatedBy: "token=").last == first.link.components(separatedBy: "token=").last, "the key lasts across restarts")
+        let server = try Server(["--library", library, "--key", "--new-key"])
+        defer { _ = server.stop() }
+        #expect(server.printed.first == "A new key: links and browsers given the old one no longer open this reader.", "\(server.printed)")
+        let oldToken = try #require(first.link.components(separatedBy: "token=").last)
+        let newToken = try #require(server.base.components(separatedBy: "token=").last)
+        #expect(oldToken != newToken && newToken.count >= 32)
+        #expect(try fetch(server.root + "?token=" + oldToken).status == 403, "the old link is refused")
+        let oldCookie = try ChildProcess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "20", "-H", "Cookie: cyd_access=\(oldToken)", server.root])
+        #expect(oldCookie.standardOutput == "403", "a browser keeping the old key is refused: \(oldCookie.standardOutput)")
+        let jar = folder.path("cookies")
+        let newLink = try ChildProcess.run(["curl", "-s", "-L", "-c", jar, "-b", jar, "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "20", server.base])
+        #expect(newLink.standardOutput == "200", "the new link lets in, its cookie kept: \(newLink.standardOutput)")
+        var mode = stat()
+        #expect(stat(library + "/serve-token", &mode) == 0 && mode.st_mode & 0o777 == 0o600)
+    }
+
     @Test("a port in use is said in words, and the server stops cleanly on Ctrl-C")
     func portInUse() throws {
         let folder = try TemporaryFolder()

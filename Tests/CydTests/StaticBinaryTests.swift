@@ -37,5 +37,6 @@ import Testing
 
         let version = try Command.run(env, ["-i", cyd, "--version"])
         #expect(version.standardOutput.contains("libgit2 ") && version.standardOutput.contains("SQLite 3."), "\(version.standardOutput)")
+        #expect(version.standardOutput.contains("features: BrowserReader (cyd serve)"), "the static cyd serves too: \(version.standardOutput)")
     }
 }
