@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The fuzzing smoke of the README's test command and CI: 45 s of the validator, 15 s each of the
-# transcript reader and the language server's framing, 20 s of the picture code, 15 s each of
+# The fuzzing smoke of the README's test command and CI: libFuzzer, coverage-guided, on 45 s of
+# the validator, 15 s each of the transcript reader and the language server's framing and 20 s
+# of the picture code (small builds of their own modules); and 15 s each of random mutations of
 # the served reader fed raw HTTP, the catalogue's signed root and shard readers, and the form
-# readers (scripts/fuzz.sh and its siblings fuzz for as long as they are asked). Every target is built first, then they run in two lanes side by side (a
-# libFuzzer run uses one core; the machine has two), each lane a target after another. Each
-# target keeps its own corpus under .build/; the compiled modules are shared.
+# readers, on the debug CydFuzz the test command built (scripts/fuzz-mutate.sh: a libFuzzer build
+# of those compiles the package, SwiftNIO and Hummingbird a second time, more than the smoke is
+# worth; scripts/fuzz-served.sh fuzzes them coverage-guided in a session). Every libFuzzer target
+# is built first, then they run in two lanes side by side (a run uses one core; the machine has
+# two), each lane a target after another. Each target keeps its own corpus under .build/.
 #
 # FUZZ_STORY_SECONDS, FUZZ_SMALL_SECONDS and FUZZ_PICTURE_SECONDS change the times.
 set -euo pipefail
@@ -19,7 +22,6 @@ FUZZ_BUILD_ONLY=1 scripts/fuzz.sh
 FUZZ_BUILD_ONLY=1 FUZZ_TARGET=transcript FUZZ_DIR=.build/fuzz-transcript scripts/fuzz.sh
 FUZZ_BUILD_ONLY=1 FUZZ_TARGET=lsp-framing FUZZ_DIR=.build/fuzz-lsp-framing scripts/fuzz.sh
 FUZZ_BUILD_ONLY=1 scripts/fuzz-pictures.sh
-FUZZ_BUILD_ONLY=1 scripts/fuzz-served.sh serve-request
 
 # Two lanes of about 75 s each. A lane's output is kept in its own log and shown when it ends,
 # so the two do not interleave; the smoke fails when either lane does.
@@ -28,7 +30,7 @@ lane_a() {
   FUZZ_SKIP_BUILD=1 scripts/fuzz.sh "${FUZZ_STORY_SECONDS:-45}"
   for target in catalogue forms; do
     step "$target"
-    FUZZ_SKIP_BUILD=1 scripts/fuzz-served.sh "$target" "$small"
+    scripts/fuzz-mutate.sh "$target" "$small"
   done
 }
 lane_b() {
@@ -39,7 +41,7 @@ lane_b() {
   step "the picture code"
   FUZZ_SKIP_BUILD=1 scripts/fuzz-pictures.sh "${FUZZ_PICTURE_SECONDS:-20}"
   step "serve-request"
-  FUZZ_SKIP_BUILD=1 scripts/fuzz-served.sh serve-request "$small"
+  scripts/fuzz-mutate.sh serve-request "$small"
 }
 mkdir -p .build
 lane_a >.build/fuzz-lane-a.log 2>&1 &

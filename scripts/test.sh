@@ -35,7 +35,8 @@ echo "built in $(( $(date +%s) - started )) s, no warning in Sources"
 # the smoke uses what the suite leaves and the suite is not slowed by it.
 fuzz_pid=""
 if [ "${FUZZ_SMOKE:-1}" != 0 ]; then
-  nice -n 19 scripts/fuzz-smoke.sh >.build/fuzz-smoke.log 2>&1 &
+  # The served targets are mutated on the CydFuzz built here (scripts/fuzz-mutate.sh).
+  CYD_FUZZ_REPLAYER="$(swift build "${build_options[@]}" --show-bin-path)/CydFuzz" nice -n 19 scripts/fuzz-smoke.sh >.build/fuzz-smoke.log 2>&1 &
   fuzz_pid=$!
 fi
 status=0

@@ -28,4 +28,20 @@ struct FuzzReplayTests {
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("replayed \(inputs.count) inputs of \(target): no crash"), "\(result.standardOutput)")
     }
+
+    @Test("the mutation smoke runs each target on mutated inputs, and a crash ends it by its signal with the input kept")
+    func mutationSmoke() throws {
+        let folder = try TemporaryFolder()
+        let seeds = Command.packageRoot.path + "/Tests/Fixtures/fuzz-seeds/catalogue"
+        let inputs = try FileManager.default.contentsOfDirectory(atPath: seeds).map { seeds + "/" + $0 }
+        let clean = try Command.run(Self.replayer, ["catalogue", "--mutate", "1", "--seed", "3", "--crash", folder.path("crash")] + inputs)
+        #expect(clean.status == 0 && clean.standardOutput.contains("inputs of catalogue from \(inputs.count) seeds in 1.0 s (seed 3): no crash"), "\(clean.standardOutput)\(clean.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("crash")) == false)
+        // A fault planted on a token the mutations put in: the run ends by a signal, the input kept.
+        let planted = try Command.run(
+            Self.replayer, ["catalogue", "--mutate", "20", "--seed", "3", "--crash", folder.path("crash")] + inputs, environment: ["CYD_MUTATION_PLANT": "%ZZ"])
+        #expect(planted.status != 0, "\(planted.standardOutput)")
+        let kept = try Data(contentsOf: URL(fileURLWithPath: folder.path("crash")))
+        #expect(String(decoding: kept, as: UTF8.self).contains("%ZZ"), "the crashing input is kept: \(kept.count) bytes")
+    }
 }

@@ -2,7 +2,9 @@
 // SwiftPM rather than by hand: `scripts/fuzz-served.sh TARGET SECONDS` builds this executable
 // with libFuzzer (-sanitize=fuzzer -DFUZZING) and runs one target. Built as usual (no FUZZING),
 // it is a replay driver: `CydFuzz TARGET FILE...` runs each input once, which the test suite does
-// with every kept seed and regression.
+// with every kept seed and regression; and `CydFuzz TARGET --mutate SECONDS [--seed N] --crash
+// FILE FILE...` runs the files' inputs mutated at random for that long (no coverage guidance:
+// the test command's smoke, on the build the suite already made; libFuzzer is for sessions).
 //
 // Targets:
 //   serve-request  raw bytes as a client sends them to `cyd serve`: HTTP/1's decoder, RequestLine,
@@ -92,24 +94,46 @@ struct CydFuzz {
             say("\(name) is in debug builds with the BrowserReader trait only (it reaches internals with @testable)\n")
             exit(2)
         }
-        var count = 0
-        for path in arguments.dropFirst() {
-            guard let file = fopen(path, "rb") else {
-                say("cannot read \(path)\n")
-                exit(2)
+        var rest = Array(arguments.dropFirst())
+        var mutate: Double?
+        var seed: UInt64 = 1
+        var crashFile = "crash-input"
+        while let option = rest.first, option.hasPrefix("--") {
+            guard rest.count >= 2 else { say("\(option) needs a value\n"); exit(2) }
+            switch option {
+            case "--mutate": mutate = Double(rest[1])
+            case "--seed": seed = UInt64(rest[1]) ?? 1
+            case "--crash": crashFile = rest[1]
+            default: say("unknown option \(option)\n"); exit(2)
             }
-            var bytes: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let read = fread(&buffer, 1, buffer.count, file)
-                if read <= 0 { break }
-                bytes += buffer[..<read]
-            }
-            fclose(file)
-            target.run(bytes)
-            count += 1
+            rest.removeFirst(2)
         }
+        let inputs = rest.map(readInput)
+        if let seconds = mutate {
+            let runs = Mutation.run(target, seeds: inputs, seconds: seconds, seed: seed, crashFile: crashFile)
+            print("mutated \(runs) inputs of \(name) from \(inputs.count) seeds in \(seconds) s (seed \(seed)): no crash")
+            return
+        }
+        for bytes in inputs { target.run(bytes) }
+        let count = inputs.count
         print("replayed \(count) inputs of \(name): no crash")
         #endif
     }
+}
+
+/// A file's bytes, or exit 2 saying it cannot be read.
+func readInput(_ path: String) -> [UInt8] {
+    guard let file = fopen(path, "rb") else {
+        say("cannot read \(path)\n")
+        exit(2)
+    }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let read = fread(&buffer, 1, buffer.count, file)
+        if read <= 0 { break }
+        bytes += buffer[..<read]
+    }
+    return bytes
 }
