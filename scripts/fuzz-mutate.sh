@@ -18,7 +18,10 @@ out=.build/fuzz-mutate
 mkdir -p "$out"
 crash="$out/$target-crash"
 rm -f "$crash"
-inputs=$(find "Tests/Fixtures/fuzz-seeds/$target" "Tests/Fixtures/fuzz-regressions/$target" -type f 2>/dev/null | sort)
+# Its seeds, and its regressions when it has some (a folder that is not there adds nothing).
+inputs=$(for folder in "Tests/Fixtures/fuzz-seeds/$target" "Tests/Fixtures/fuzz-regressions/$target"; do
+  if [ -d "$folder" ]; then find "$folder" -type f; fi; done | sort)
+[ -n "$inputs" ] || { echo "$target has no seeds in Tests/Fixtures/fuzz-seeds/$target" >&2; exit 2; }
 # Bounded: an input that hangs the target ends the run (timeout), and that is a failure too.
 if ! timeout $(( seconds + 60 )) "$binary" "$target" --mutate "$seconds" --seed "$seed" --crash "$crash" $inputs; then
   echo "mutating $target failed (crash or hang) with FUZZ_SEED=$seed; the input it ran is $crash" >&2
