@@ -22,9 +22,10 @@ public enum TranslationWords {
     /// Why a language file cannot be brought up to date.
     public static func readProblem(_ error: TranslationFolder.ReadFailure) -> String {
         switch error {
-        case .unreadable(let path, let failure): "cannot read '\(VisibleText.escape(path))': \(failure.description)"
+        // The problem can quote the file (an unknown keyword): made safe like the path.
+        case .unreadable(let path, let failure): "cannot read '\(VisibleText.escape(path))': \(VisibleText.escape(failure.description))"
         case .syntax(let path, let syntax):
-            "'\(VisibleText.escape(path))' line \(syntax.line), column \(syntax.column): \(syntax.problem); fix it before updating (`cyd validate` shows the place)"
+            "'\(VisibleText.escape(path))' line \(syntax.line), column \(syntax.column): \(VisibleText.escape(syntax.problem)); fix it before updating (`cyd validate` shows the place)"
         }
     }
 
@@ -34,7 +35,8 @@ public enum TranslationWords {
         var lines = ["\(strings) strings"]
         let width = rows.map(\.1.language.count).max() ?? 2
         for (file, status) in rows {
-            let padded = status.language + String(repeating: " ", count: width - status.language.count)
+            // The language is a file's name: made safe (it may hold anything).
+            let padded = VisibleText.escape(status.language) + String(repeating: " ", count: max(0, width - status.language.count))
             let note = listed.contains(status.language.lowercased()) ? "" : "  (not in LINGUAS: readers of git and web copies do not get it)"
             lines.append(
                 "\(padded)  \(String(repeating: " ", count: 3 - String(status.percent).count))\(status.percent)%  \(status.translated) translated, \(status.fuzzy) fuzzy, \(status.missing) missing  \(VisibleText.escape(file.path))\(note)"
@@ -58,7 +60,7 @@ public enum TranslationWords {
 
     /// What `cyd l10n update` did to one language's file.
     public static func updated(_ file: TranslationFolder.LanguageFile, _ counts: TranslationMerge.Counts) -> String {
-        "\(file.language): \(counts.kept) kept, \(counts.madeFuzzy) made fuzzy (text changed), \(counts.followed) followed a renamed chapter, \(counts.added) new, \(counts.obsoleted) obsolete -> \(VisibleText.escape(file.path))"
+        "\(VisibleText.escape(file.language)): \(counts.kept) kept, \(counts.madeFuzzy) made fuzzy (text changed), \(counts.followed) followed a renamed chapter, \(counts.added) new, \(counts.obsoleted) obsolete -> \(VisibleText.escape(file.path))"
     }
 
     public static func updatedJSON(_ file: TranslationFolder.LanguageFile, _ counts: TranslationMerge.Counts) -> JSONValue {

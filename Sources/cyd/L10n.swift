@@ -117,7 +117,7 @@ struct L10n: ParsableCommand {
             let loaded = try story.load()
             let files = loaded.languageFiles(languages)
             if files.isEmpty, !languages.isEmpty {
-                throw CLIError("no translation of \(languages.joined(separator: ", ")) in \(VisibleText.escape(loaded.translations.path)); `cyd l10n init LANG` starts one")
+                throw CLIError("no translation of \(VisibleText.escape(languages.joined(separator: ", "))) in \(VisibleText.escape(loaded.translations.path)); `cyd l10n init LANG` starts one")
             }
             // The template first, in the format most files use.
             try L10n.write(loaded.file(.po, sourceLanguage: sourceLang, comments: TranslationWords.madeBy).bytes, to: loaded.translations.file("story.pot"), in: loaded)

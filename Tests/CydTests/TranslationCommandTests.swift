@@ -54,6 +54,30 @@ struct TranslationCommandTests {
         try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any], "\(result.standardOutput)\(result.standardError)")
     }
 
+    @Test("a translation file that starts with terminal escapes, or is named with them: l10n status, update and extract say so in words that reach the terminal safe")
+    func hostileTranslationFiles() throws {
+        let folder = try copyOfSevenStairs()
+        let hostile = "\u{1B}[2J\u{1B}]0;pwned\u{07}"
+        try Data((hostile + "\nmsgid \"a\"\nmsgstr \"b\"\n").utf8).write(to: URL(fileURLWithPath: folder + "/translations/de.po"))
+        try Data("msgid \"\"\nmsgstr \"\"\n".utf8).write(to: URL(fileURLWithPath: folder + "/translations/x\(hostile).po"))
+        defer {
+            try? FileManager.default.removeItem(atPath: folder + "/translations/de.po")
+            try? FileManager.default.removeItem(atPath: folder + "/translations/x\(hostile).po")
+        }
+        let runs = [
+            try cyd("l10n", "status", "--story", folder), try cyd("l10n", "update", "--story", folder, "--lang", "de"),
+            try cyd("l10n", "extract", "--story", folder, "--lang", "de", "-o", home.path("de.xlf"), "--format", "xliff"),
+            try cyd("l10n", "update", "--story", folder, "--lang", "zz\(hostile)"),
+        ]
+        for run in runs {
+            #expect(run.status != 0, "\(run.standardOutput)\(run.standardError)")
+            for text in [run.standardOutput, run.standardError] {
+                #expect(!text.contains("\u{1B}") && !text.contains("\u{07}"), "raw escapes reached the terminal: \(text.debugDescription)")
+            }
+        }
+        #expect(runs[0].standardError.contains("de.po"), "status names the file it cannot read: \(runs[0].standardError)")
+    }
+
     @Test("the bundled French translation is complete, current and clean: validate --lang fr finds nothing, status says 100%, the template is up to date")
     func bundledFrench() throws {
         let validate = try cyd("validate", "--lang", "fr", Self.bundled)

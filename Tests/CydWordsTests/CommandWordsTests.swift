@@ -46,6 +46,13 @@ struct CommandWordsTests {
         #expect(TranslationWords.loadProblem(.notAStory(displayPath: "s/story.json")).contains("`cyd validate` says why"))
         let syntax = TranslationWords.readProblem(.syntax(path: "fr.po", TranslationReadError(line: 3, column: 5, offset: 0, problem: "an unclosed string")))
         #expect(syntax == "'fr.po' line 3, column 5: an unclosed string; fix it before updating (`cyd validate` shows the place)")
+        // What the problem quotes of the file, and a language named by a file, never reach the terminal raw.
+        let quoted = TranslationWords.readProblem(.syntax(path: "fr.po", TranslationReadError(line: 1, column: 1, offset: 0, problem: "unknown keyword \(Self.hostile)")))
+        #expect(!quoted.contains("\u{1B}") && !quoted.contains("\u{07}"), "\(quoted)")
+        let file = TranslationFolder.LanguageFile(language: "x\(Self.hostile)", path: "t/x.po", format: .po)
+        #expect(!TranslationWords.updated(file, TranslationMerge.Counts()).contains("\u{1B}"))
+        let status = TranslationStatus(language: "x\(Self.hostile)", total: 2, translated: 1, fuzzy: 0, missing: 1)
+        #expect(TranslationWords.status([(file, status)], strings: 2, listed: []).allSatisfy { !$0.contains("\u{1B}") && !$0.contains("\u{07}") })
     }
 
     @Test("an update: a story kept at its checked commit is a note, not a failure; a failure names the story and why; the totals add up")
