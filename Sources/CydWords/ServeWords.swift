@@ -28,6 +28,10 @@ public enum ServeWords {
         }
         for link in links { out += "  \(link)\n" }
         if let code { out += "\n" + code + "\n" }
+        if keyed {
+            out += "Anyone with the link can read as any profile of this library (profiles keep places apart; they are not accounts).\n"
+            out += "cyd serve --new-key makes a new key; links given before it stop working.\n"
+        }
         return out + "Ctrl-C stops the server.\n"
     }
 

@@ -66,8 +66,11 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
             return ReaderServer.html(
                 Pages.message(
                     title: "This reader needs its link",
-                    ["Open the link (or scan the code) that \(server.configuration.words.server) printed when it started: it carries the key to this reader."],
-                    links: [], reader: nil), status: .forbidden)
+                    [
+                        "Open the link (or scan the code) that \(server.configuration.words.server) printed when it started: it carries the key to this reader.",
+                        "This browser had no key, or an old one: a reader started with a new key refuses the links given before it.",
+                    ],
+                    links: [], reader: nil, siteLinks: false), status: .forbidden)
         case .takeKey(let token):
             // The token leaves the URL (and the history) at once; the cookie carries it from now on.
             var response = ReaderServer.redirect(path)
@@ -165,11 +168,13 @@ extension ReaderServer {
     func admission(method: HTTPRequest.Method, authority: String?, path: String, query: String?, cookies: [String: String]) throws -> Admission {
         // The address as the server printed it is the common case, compared whole before parsing.
         guard let authority, authority == printedAuthority || Guards.isOurHost(authority, port: boundPort) else { return .misdirected }
+        // The stylesheet and script hold nothing of the library: the page that asks for the link
+        // is styled too.
+        if path.hasPrefix("/assets/") { return .asset }
         if case .token(let token) = configuration.access, !Forms.sameSecret(cookies[Cookies.access], token) {
             guard method == .get, Forms.sameSecret(Forms.fields(Array((query ?? "").utf8))["token"], token) else { return .needsLink }
             return .takeKey(token)
         }
-        if path.hasPrefix("/assets/") { return .asset }
         let version = cache.settle()
         if let chosen = chosenProfile(cookies) { return .admitted(Reading(version: version, profile: chosen, canChangeProfile: true)) }
         let others = try cache.otherProfiles(at: version) { try library.hasProfile(besides: configuration.defaultProfile) }
@@ -293,7 +298,7 @@ enum Guards {
     static let hostField = HTTPField.Name("Host")!
 
     static func refusal(_ status: HTTPResponse.Status, _ sentence: String) -> Response {
-        ReaderServer.html(Pages.message(title: status.reasonPhrase, [sentence], links: [], reader: nil), status: status)
+        ReaderServer.html(Pages.message(title: status.reasonPhrase, [sentence], links: [], reader: nil, siteLinks: false), status: status)
     }
 
     /// No inline script, no other origin's script, no framing, no sniffing, no referrer to other sites

@@ -21,18 +21,24 @@ enum Pages {
 
     static let layout = PageLayout(style: .linked("/assets/cyd.css"), script: "/assets/serve.js", referrer: "same-origin", followsColorScheme: true)
 
-    static func document(title: String, reader: Reader?, notice: String? = nil, bodyAttributes: [(String, String)] = [], main: String) -> String {
+    /// `siteLinks`: false on a page shown to a browser that is not let in (every link would be
+    /// refused too).
+    static func document(
+        title: String, reader: Reader?, notice: String? = nil, bodyAttributes: [(String, String)] = [], siteLinks: Bool = true, main: String
+    ) -> String {
         let profile = reader.map { (reader) -> String in
             let change = reader.canChangeProfile ? " (<a href=\"/profiles\">change</a>)" : ""
-            return "<li>Reading as <strong>\(HTML.text(reader.profile))</strong>\(change)</li>"
+            return "<li class=\"profile\"><span>Reading as <strong>\(HTML.text(reader.profile))</strong>\(change)</span></li>"
         } ?? ""
-        let header = """
-            <nav aria-label="Site"><ul class="site">
-            <li><a href="/">Stories</a></li>
-            <li><a href="/catalogue">Catalogue</a></li>
-            \(profile)
-            </ul></nav>
-            """
+        let header = siteLinks
+            ? """
+                <nav aria-label="Site"><ul class="site">
+                <li><a href="/">Stories</a></li>
+                <li><a href="/catalogue">Catalogue</a></li>
+                \(profile)
+                </ul></nav>
+                """
+            : "<p class=\"site\">ChooseYourDestiny</p>"
         return layout.document(title: title, bodyAttributes: bodyAttributes, header: header, status: notice ?? "", main: main)
     }
 
@@ -90,12 +96,25 @@ enum Pages {
         var languages: [StoryLanguage] = []
     }
 
-    static func library(_ shelves: [Shelf], reader: Reader, query: String = "", hits: [SearchHit]? = nil) -> String {
+    /// A search hit as the reader may see it.
+    struct Found {
+        var hit: SearchHit
+        /// The hit is in an ending this reader has not reached: its title and text stay hidden
+        /// (a search must not give the ending away).
+        var isUnreachedEnding = false
+    }
+
+    /// A hit's excerpt, the words searched for marked.
+    static func excerpt(_ pieces: [SearchHit.Piece]) -> String {
+        pieces.map { $0.isMatch ? "<mark>\(HTML.text($0.text))</mark>" : HTML.text($0.text) }.joined()
+    }
+
+    static func library(_ shelves: [Shelf], reader: Reader, query: String = "", found: [Found]? = nil) -> String {
         let items = shelves.map { (shelf) -> String in
             let place = shelf.place.map { "You are at “\(HTML.text($0))”." } ?? "Not started."
             return """
                 <li>
-                <h2><a href="\(storyURL(shelf.story))">\(HTML.text(title(shelf.story)))</a></h2>
+                <h3><a href="\(storyURL(shelf.story))">\(HTML.text(title(shelf.story)))</a></h3>
                 <p class="rating">Rated \(HTML.text(shelf.story.rating)) · \(shelf.story.chapterCount) chapters · endings found: \(shelf.endingsFound) of \(shelf.story.endingCount)</p>
                 <p>\(HTML.text(shelf.story.summary))</p>
                 \(languagesLine(shelf.languages))
@@ -105,19 +124,32 @@ enum Pages {
         }.joined(separator: "\n")
         let empty = shelves.isEmpty ? "<p>The library is empty. The <a href=\"/catalogue\">catalogue</a> lists stories to get.</p>" : ""
         var results = ""
-        if let hits {
-            let found = hits.map { (hit) -> String in
-                let target = hit.chapterKey.map { chapterURL(hit.story, $0) } ?? storyURL(hit.story)
-                let chapter = hit.chapterTitle.map { " · “\(HTML.text($0))”" } ?? ""
-                return "<li><a href=\"\(HTML.attribute(target))\">\(HTML.text(title(hit.story)))\(chapter)</a><p>\(HTML.text(hit.snippet))</p></li>"
-            }.joined(separator: "\n")
-            results = """
-                <section aria-labelledby="results"><h2 id="results">\(hits.count) \(hits.count == 1 ? "place" : "places") with “\(HTML.text(query))”</h2>
-                <ul class="hits">\(found)</ul></section>
-                """
+        if let found {
+            if found.isEmpty {
+                results = """
+                    <section aria-labelledby="results" class="results"><h2 id="results">No results for “\(HTML.text(query))”</h2>
+                    <p>No story in the library has these words in its title, summary or chapters. Try fewer words, or other ones.</p></section>
+                    """
+            } else {
+                let items = found.map { (found) -> String in
+                    let hit = found.hit
+                    if found.isUnreachedEnding {
+                        return "<li><a href=\"\(storyURL(hit.story))\">\(HTML.text(title(hit.story)))</a><p class=\"hidden-ending\">In an ending you have not reached yet: it stays hidden until you do.</p></li>"
+                    }
+                    let target = hit.chapterKey.map { chapterURL(hit.story, $0) } ?? storyURL(hit.story)
+                    let chapter = hit.chapterTitle.map { " · “\(HTML.text($0))”" } ?? ""
+                    return "<li><a href=\"\(HTML.attribute(target))\">\(HTML.text(title(hit.story)))\(chapter)</a><p>\(excerpt(hit.excerpt))</p></li>"
+                }.joined(separator: "\n")
+                results = """
+                    <section aria-labelledby="results" class="results"><h2 id="results">\(found.count) \(found.count == 1 ? "result" : "results") for “\(HTML.text(query))”</h2>
+                    <ul class="hits">\(items)</ul></section>
+                    """
+            }
         }
+        // Under a search, the library is a section of its own, named so it is not taken for results.
+        let shelfHeading = found == nil ? "<h2 class=\"visually-hidden\">Your stories</h2>" : "<h2>All your stories</h2>"
         return document(
-            title: "Stories", reader: reader,
+            title: found == nil ? "Stories" : "Search: \(query) · Stories", reader: reader,
             main: """
                 <h1>Stories</h1>
                 <form method="get" action="/search" role="search" class="search">
@@ -127,6 +159,7 @@ enum Pages {
                 </form>
                 \(results)
                 \(empty)
+                \(shelves.isEmpty ? "" : shelfHeading)
                 <ul class="stories">
                 \(items)
                 </ul>
@@ -143,6 +176,7 @@ enum Pages {
             main: """
                 <h1>Who is reading?</h1>
                 <p>Each profile has its own places, bookmarks, notes and name, the same as <code>\(HTML.text(option))</code> in the terminal.</p>
+                <p class="warning"><strong>Profiles are not accounts:</strong> anyone who has this reader's link can choose any profile here and read, or change, its places and notes.</p>
                 <ul class="profiles">
                 \(items)
                 </ul>
@@ -172,7 +206,7 @@ enum Pages {
                 <p>You are at “\(HTML.text(title(place)))”.</p>
                 <ul class="actions">
                 <li><a class="resume" href="\(chapterURL(story, place.key))">Resume</a></li>
-                <li>\(button("Start again", action: url + "/-/restart", reader: reader))</li>
+                <li><a href="\(url)/-/restart">Start again</a></li>
                 </ul>
                 """
         } else {
@@ -209,12 +243,17 @@ enum Pages {
         let chapter = view.record
         let url = storyURL(story)
         let heading = title(chapter)
+        // A tap on the picture opens it alone, full size, where a phone can zoom it.
         let picture = chapter.picPath.map { (_) -> String in
-            "<img class=\"picture\" src=\"\(url)/-/picture/\(segment(chapter.key))\" alt=\"\(HTML.attribute(chapter.picAlt ?? heading))\">"
+            let source = "\(url)/-/picture/\(segment(chapter.key))"
+            return "<a class=\"picture\" href=\"\(source)\" title=\"The picture, full size\"><img class=\"picture\" src=\"\(source)\" alt=\"\(HTML.attribute(chapter.picAlt ?? heading))\"\(lang)></a>"
         } ?? ""
         var elsewhere = ""
         if let place, !isPlace {
-            elsewhere = "<p class=\"elsewhere\">Your place in this story is “<a href=\"\(chapterURL(story, place.key))\">\(HTML.text(title(place)))</a>”; a choice here goes on from this chapter.</p>"
+            elsewhere = """
+                <div class="elsewhere" role="note"><p>This is not your place: your place in this story is “<a href="\(chapterURL(story, place.key))">\(HTML.text(title(place)))</a>”. A choice here goes on from this chapter.</p>
+                \(button("Go on from here", action: url + "/-/jump", reader: reader, fields: [("chapter", chapter.key)]))</div>
+                """
         }
         let text: String = view.paragraphs.map { "<p>" + HTML.text($0).split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "<br>\n") + "</p>" }
             .joined(separator: "\n")
@@ -231,7 +270,7 @@ enum Pages {
             }.joined(separator: "\n")
             choices = """
                 <form method="post" action="\(url)/-/choose" class="choices">
-                \(hidden("token", reader.formToken))\(hidden("from", chapter.key))
+                \(hidden("token", reader.formToken))\(hidden("from", chapter.key))\(hidden("at", place?.key ?? ""))
                 <nav aria-label="Choices"><ol class="choices">
                 \(items)
                 </ol></nav>
@@ -241,7 +280,7 @@ enum Pages {
         let here = [("from", chapter.key)]
         return document(
             title: "\(heading) · \(title(story))", reader: reader, notice: notice,
-            bodyAttributes: [("data-chapter", chapter.key)],
+            bodyAttributes: [("data-chapter", chapter.key), ("data-place", place?.key ?? ""), ("data-place-title", place.map { title($0) } ?? "")],
             main: """
                 <p class="story-title"><a href="\(url)"\(lang)>\(HTML.text(title(story)))</a></p>
                 <h1 tabindex="-1"\(lang)>\(HTML.text(heading))</h1>
@@ -254,12 +293,17 @@ enum Pages {
                 <nav aria-label="Reading" class="reading">
                 <ul class="actions">
                 <li>\(button("Back", action: url + "/-/back", reader: reader, fields: here))</li>
-                <li>\(button("Start again", action: url + "/-/restart", reader: reader))</li>
-                <li>\(button("Bookmark this chapter", action: url + "/-/bookmark", reader: reader, fields: here))</li>
+                <li><a href="\(url)/-/restart">Start again</a></li>
                 <li><a href="\(url)/-/marks">Bookmarks and notes</a></li>
                 <li><a href="\(url)/-/path">The path taken</a></li>
                 </ul>
                 </nav>
+                <form method="post" action="\(url)/-/bookmark" class="bookmark">
+                \(hidden("token", reader.formToken))\(hidden("from", chapter.key))
+                <label for="bookmark-name">Bookmark name <span class="optional">(optional: the chapter's title)</span></label>
+                <input id="bookmark-name" name="name" maxlength="60">
+                <button type="submit">Bookmark this chapter</button>
+                </form>
                 <form method="post" action="\(url)/-/note" class="note">
                 \(hidden("token", reader.formToken))\(hidden("from", chapter.key))
                 <label for="note-text">A note on this chapter</label>
@@ -274,17 +318,20 @@ enum Pages {
     static func marks(_ story: StoryRecord, bookmarks: [Bookmark], notes: [Note], titles: [String: String], reader: Reader, notice: String?) -> String {
         let url = storyURL(story)
         func name(_ key: String) -> String { titles[key].flatMap { $0.isEmpty ? nil : $0 } ?? key }
+        // A bookmark named after its chapter (the default) says the name once.
         let marks = bookmarks.isEmpty ? "<p>No bookmarks yet: “Bookmark this chapter” under a chapter adds one.</p>" : """
             <ul class="bookmarks">
             \(bookmarks.map { (mark) -> String in
-                "<li>\(HTML.text(mark.name)) · “\(HTML.text(name(mark.chapterKey)))” \(button("Go there", action: url + "/-/jump", reader: reader, fields: [("bookmark", mark.name)])) \(button("Remove", action: url + "/-/unmark", reader: reader, fields: [("bookmark", mark.name)]))</li>"
+                let chapter = name(mark.chapterKey)
+                let label = mark.name == chapter ? "" : "\(HTML.text(mark.name)) · "
+                return "<li>\(label)<a href=\"\(chapterURL(story, mark.chapterKey))\">\(HTML.text(chapter))</a> \(button("Go on from there", action: url + "/-/jump", reader: reader, fields: [("bookmark", mark.name)])) \(button("Remove", action: url + "/-/unmark", reader: reader, fields: [("bookmark", mark.name)]))</li>"
             }.joined(separator: "\n"))
             </ul>
             """
         let kept = notes.isEmpty ? "<p>No notes yet.</p>" : """
             <ul class="notes">
             \(notes.map { (note) -> String in
-                "<li><p>\(HTML.text(note.body))</p><p class=\"where\">on “\(HTML.text(name(note.chapterKey)))” \(button("Remove", action: url + "/-/unnote", reader: reader, fields: [("note", String(note.id))]))</p></li>"
+                "<li><p>\(HTML.text(note.body))</p><p class=\"where\">on “<a href=\"\(chapterURL(story, note.chapterKey))\">\(HTML.text(name(note.chapterKey)))</a>” \(button("Remove", action: url + "/-/unnote", reader: reader, fields: [("note", String(note.id))]))</p></li>"
             }.joined(separator: "\n"))
             </ul>
             """
@@ -313,6 +360,25 @@ enum Pages {
                 <p class="story-title"><a href="\(url)">\(HTML.text(title(story)))</a></p>
                 <h1>The path taken</h1>
                 \(steps.isEmpty ? "<p>Not started.</p>" : "<ol class=\"path\">\n\(items)\n</ol>")
+                """)
+    }
+
+    /// Asks before starting again: the path taken is cleared and Back cannot bring it back.
+    static func restart(_ story: StoryRecord, place: ChapterRecord, steps: Int, reader: Reader) -> String {
+        let url = storyURL(story)
+        let along = steps == 1 ? "1 chapter along" : "\(steps) chapters along"
+        return document(
+            title: "Start again? · \(title(story))", reader: reader,
+            main: """
+                <p class="story-title"><a href="\(url)">\(HTML.text(title(story)))</a></p>
+                <h1>Start “\(HTML.text(title(story)))” again?</h1>
+                <p>You are at “\(HTML.text(title(place)))”, \(along). Starting again takes you to the first chapter and clears the path taken: Back will not bring it back.</p>
+                <p>Your bookmarks, notes and the endings you have found are kept; a bookmark takes you back to a chapter later.</p>
+                <ul class="actions">
+                <li>\(button("Start again from the first chapter", action: url + "/-/restart", reader: reader, className: "begin"))</li>
+                <li><a class="resume" href="\(chapterURL(story, place.key))">Keep reading where you are</a></li>
+                <li><a href="\(url)/-/marks">Bookmark your place first</a></li>
+                </ul>
                 """)
     }
 
@@ -345,9 +411,9 @@ enum Pages {
 
     // MARK: Words of refusal
 
-    static func message(title: String, _ sentences: [String], links: [(String, String)] = [("/", "All stories")], reader: Reader?) -> String {
+    static func message(title: String, _ sentences: [String], links: [(String, String)] = [("/", "All stories")], reader: Reader?, siteLinks: Bool = true) -> String {
         document(
-            title: title, reader: reader,
+            title: title, reader: reader, siteLinks: siteLinks,
             main: """
                 <h1>\(HTML.text(title))</h1>
                 \(sentences.map { (sentence) -> String in "<p>\(HTML.text(sentence))</p>" }.joined(separator: "\n"))

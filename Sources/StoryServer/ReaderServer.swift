@@ -134,6 +134,9 @@ public final class ReaderServer: Sendable {
         router.get("/stories/:id/-/marks") { [self] request, context in
             try cached(request, context) { try withStory(context) { try marksPage($0, request, context) } }
         }
+        router.get("/stories/:id/-/restart") { [self] request, context in
+            try cached(request, context) { try withStory(context) { try restartPage($0, context) } }
+        }
         router.get("/stories/:id/-/path") { [self] request, context in try cached(request, context) { try withStory(context) { try pathPage($0, context) } } }
         router.get("/stories/:id/-/picture/:chapter") { [self] _, context in
             guard let id = context.parameters.get("id").flatMap({ Int64($0) }), let story = try library.story(id: id) else { return Response(status: .notFound) }
@@ -277,8 +280,19 @@ public final class ReaderServer: Sendable {
                 story: story, place: place.map(Pages.title), endingsFound: try library.endingsFound(profile: context.profile, story: story).count,
                 languages: languages[story.id] ?? [])
         }
-        let hits = query.isEmpty ? nil : try library.search(query)
-        return Rendered(Pages.library(shelves, reader: reader(context), query: query, hits: hits))
+        let found = query.isEmpty ? nil : try searchResults(query, context)
+        return Rendered(Pages.library(shelves, reader: reader(context), query: query, found: found))
+    }
+
+    /// What a search finds, as this reader may see it: a hit in an ending they have not reached
+    /// names the story only.
+    private func searchResults(_ query: String, _ context: ReaderContext) throws -> [Pages.Found] {
+        var reached: [Int64: Set<String>] = [:]
+        return try library.search(query).map { hit in
+            guard let key = hit.chapterKey, let chapter = try library.chapter(key, of: hit.story), chapter.endsReading else { return Pages.Found(hit: hit) }
+            if reached[hit.story.id] == nil { reached[hit.story.id] = Set(try library.endingsFound(profile: context.profile, story: hit.story)) }
+            return Pages.Found(hit: hit, isUnreachedEnding: reached[hit.story.id]?.contains(key) != true)
+        }
     }
 
     private func profilesPage(_ context: ReaderContext) throws -> Rendered {
@@ -342,6 +356,14 @@ public final class ReaderServer: Sendable {
         let session = try session(story, context)
         try session.begin()
         return Rendered(Pages.path(story, steps: try session.path(), reader: reader(context)))
+    }
+
+    /// Start again asks first when there is a place to lose; with none it is the story's page.
+    private func restartPage(_ story: StoryRecord, _ context: ReaderContext) throws -> Rendered {
+        guard let progress = try library.progress(profile: context.profile, story: story), let place = try library.chapter(progress.chapterKey, of: story) else {
+            return Rendered(Pages.message(title: "Not started", ["There is no place in this story to start again from."], links: [(Pages.storyURL(story), "Begin it")], reader: reader(context)))
+        }
+        return Rendered(Pages.restart(story, place: place, steps: progress.history.count, reader: reader(context)))
     }
 
     private func cataloguePage(_ request: Request, _ context: ReaderContext) throws -> Rendered {
@@ -421,6 +443,9 @@ public final class ReaderServer: Sendable {
             // (another window, the terminal), the reader goes on from that page all the same.
             if let from = form.carried("from"), from != session.current.record.key {
                 do { try session.jump(toChapter: from) } catch ReadingError.chapterMissing { return Self.redirect(Pages.storyURL(story), .chapterGone) }
+                // The page was shown as the place, and the place moved since (a terminal, another
+                // window): the reader goes on from the page they chose on, and is told.
+                if form.carried("at") == from { notice = .placeMoved }
             }
             guard let number = form.carried("choice").flatMap({ Int($0) }) else { return Self.redirect(chapter: session, story) }
             do { try session.choose(number) } catch let error as ReadingError {
@@ -437,13 +462,23 @@ public final class ReaderServer: Sendable {
             if let from = form.carried("from"), from != session.current.record.key { try? session.jump(toChapter: from) }
             let name = form.typed("name").map { String($0.trimmingBlanks.prefix(Self.nameLimit)) }
             let placed = try session.placeBookmark(name)
-            notice = placed.change == .alreadyHere ? .bookmarkKept : .bookmarked
+            switch placed.change {
+            case .added: notice = .bookmarked
+            case .alreadyHere: notice = .bookmarkKept
+            case .moved: notice = .bookmarkMoved
+            }
         case .unmark:
             _ = try session.removeBookmark(form.carried("bookmark") ?? "")
             return Self.redirect(Pages.storyURL(story) + "/-/marks", .bookmarkRemoved)
         case .jump:
             try session.begin()
-            do { try session.jump(to: form.carried("bookmark") ?? "") } catch is ReadingError { return Self.redirect(Pages.storyURL(story) + "/-/marks", .bookmarkGone) }
+            if let chapter = form.carried("chapter") {
+                // "Go on from here" on a chapter that is not the place.
+                do { try session.jump(toChapter: chapter) } catch is ReadingError { return Self.redirect(Pages.storyURL(story), .chapterGone) }
+                notice = .goneOnFromHere
+            } else {
+                do { try session.jump(to: form.carried("bookmark") ?? "") } catch is ReadingError { return Self.redirect(Pages.storyURL(story) + "/-/marks", .bookmarkGone) }
+            }
         case .note:
             try session.begin()
             if let from = form.carried("from"), from != session.current.record.key { try? session.jump(toChapter: from) }
@@ -539,6 +574,7 @@ enum Notice: String {
     case bookmarked, bookmarkKept = "bookmark-kept", bookmarkRemoved = "bookmark-removed", bookmarkGone = "bookmark-gone"
     case noted, noteRemoved = "note-removed", emptyNote = "empty-note", atStart = "at-start", nameKept = "name-kept"
     case unavailable, noSuchChoice = "no-such-choice", chapterGone = "chapter-gone"
+    case placeMoved = "place-moved", goneOnFromHere = "gone-on", bookmarkMoved = "bookmark-moved"
 
     static func from(_ request: Request) -> Notice? {
         Forms.fields(Array((request.uri.query ?? "").utf8))["said"].flatMap(Notice.init(rawValue:))
@@ -558,6 +594,9 @@ enum Notice: String {
         case .unavailable: "That way is not written yet: choose another."
         case .noSuchChoice: "That choice is not on this page any more: choose again."
         case .chapterGone: "That chapter is no longer in the story (it changed since the page was shown)."
+        case .placeMoved: "Your place had moved on in another window; you went on from the page you chose on, and this is your place now."
+        case .goneOnFromHere: "This chapter is your place now."
+        case .bookmarkMoved: "A bookmark of that name was on another chapter: it is on this one now."
         }
     }
 }

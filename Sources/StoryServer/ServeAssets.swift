@@ -8,7 +8,9 @@ enum ServeAssets {
     static let stylesheet = """
         .site { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; }
         .site a { display: inline-block; min-height: 44px; padding: .5rem 0; }
-        .site li:last-child { color: var(--muted); }
+        .site li { display: flex; align-items: center; min-height: 44px; }
+        .site li.profile { color: var(--muted); }
+        p.site { margin: 0; padding: .5rem 0; font-family: system-ui, sans-serif; color: var(--muted); }
         .status:empty { display: none; }
         .status { border-left: 4px solid var(--focus); padding: .25rem .75rem; font-family: system-ui, sans-serif; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
@@ -24,7 +26,16 @@ enum ServeAssets {
         button { color: var(--text); background: var(--back); border: 1px solid var(--line); border-radius: 6px; }
         textarea { font: inherit; width: 100%; max-width: 100%; }
         .note, .name, .search { margin-top: 1.5rem; font-family: system-ui, sans-serif; }
-        .elsewhere { font-family: system-ui, sans-serif; color: var(--muted); }
+        .elsewhere { font-family: system-ui, sans-serif; border: 2px solid var(--focus); border-radius: 6px; padding: .25rem .75rem .75rem; margin: 1rem 0; }
+        .elsewhere button, .begin button, .bookmark button { min-height: 44px; padding: .25rem .75rem; }
+        .bookmark { margin-top: 1rem; font-family: system-ui, sans-serif; display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+        .bookmark label { flex-basis: 100%; }
+        .bookmark input { min-height: 44px; flex: 1 1 12rem; font: inherit; }
+        .optional { color: var(--muted); }
+        .warning { border-left: 4px solid var(--focus); padding-left: .75rem; }
+        mark { background: var(--mark-back, #fde68a); color: var(--mark-text, #111); padding: 0 .1em; }
+        a.picture { display: block; }
+        a.picture img { display: block; }
         .bookmarks li, .notes li, .hits li, .profiles li { margin: .5rem 0; }
         .path li[aria-current] { font-weight: bold; }
         .the-end { margin: 1.5rem 0; }
@@ -48,23 +59,41 @@ enum ServeAssets {
             window.setTimeout(function () { live.textContent = text; }, 50);
           }
 
+          // The address without the notice (`said`): a notice is said once, and never again on
+          // Back, Forward or a reload.
+          function plain(url) {
+            var address = new URL(url, window.location.href);
+            address.searchParams.delete("said");
+            return address.href;
+          }
+
           // Puts the page fetched in place of this one: header, main, title; focus on its heading.
-          function show(html, url, push) {
+          // `push`: a new entry in the history when the page is another address; the same page
+          // (a bookmark, a note, a notice) replaces its entry. `said`: words for the status.
+          function show(html, url, push, said) {
             var next = new DOMParser().parseFromString(html, "text/html");
             var main = next.querySelector("main"), header = next.querySelector("header");
             if (!main) { window.location.assign(url); return; }
             document.querySelector("main").replaceChildren.apply(document.querySelector("main"), Array.from(main.childNodes).map(function (node) { return document.importNode(node, true); }));
             if (header) { document.querySelector("header").replaceChildren.apply(document.querySelector("header"), Array.from(header.childNodes).map(function (node) { return document.importNode(node, true); })); }
             document.title = next.title;
-            var chapter = next.body.getAttribute("data-chapter");
-            if (chapter === null) { document.body.removeAttribute("data-chapter"); } else { document.body.setAttribute("data-chapter", chapter); }
+            ["data-chapter", "data-place", "data-place-title"].forEach(function (name) {
+              var value = next.body.getAttribute(name);
+              if (value === null) { document.body.removeAttribute(name); } else { document.body.setAttribute(name, value); }
+            });
             document.body.setAttribute("data-shown", String(Number(document.body.getAttribute("data-shown") || "0") + 1));
-            if (push && url !== window.location.href) { window.history.pushState({ cyd: true }, "", url); }
+            var address = plain(url);
+            if (push && plain(window.location.href).split("#")[0] !== address.split("#")[0]) {
+              window.history.pushState({ cyd: true }, "", address);
+            } else if (address !== window.location.href) {
+              window.history.replaceState(window.history.state, "", address);
+            }
             window.scrollTo({ top: 0, behavior: smooth ? "smooth" : "auto" });
             var heading = document.querySelector("main h1");
             if (heading) { heading.setAttribute("tabindex", "-1"); heading.focus({ preventScroll: true }); }
             var status = document.getElementById("status");
-            var said = status && status.textContent ? " " + status.textContent : "";
+            if (said && status) { status.textContent = said; }
+            said = status && status.textContent ? " " + status.textContent : "";
             announce((heading ? heading.textContent : document.title) + "." + said);
           }
 
@@ -91,6 +120,29 @@ enum ServeAssets {
           window.addEventListener("popstate", function () {
             go({ url: window.location.href, method: "GET", body: null }, false, function () { window.location.reload(); });
           });
+
+          // Back in this window after reading elsewhere (the terminal, another tab): the page is
+          // fetched again, and a place that moved meanwhile is said and shown.
+          var checking = false;
+          function checkPlace() {
+            if (checking || document.visibilityState !== "visible" || !document.body.hasAttribute("data-place")) { return; }
+            checking = true;
+            var before = document.body.getAttribute("data-place");
+            window.fetch(window.location.href, { credentials: "same-origin" })
+              .then(function (response) { return response.ok ? response.text() : null; })
+              .then(function (html) {
+                checking = false;
+                if (html === null) { return; }
+                var next = new DOMParser().parseFromString(html, "text/html");
+                var place = next.body.getAttribute("data-place");
+                if (place === null || place === before) { return; }
+                var title = next.body.getAttribute("data-place-title") || place;
+                show(html, window.location.href, false, "Your place moved to “" + title + "” in another window.");
+              })
+              .catch(function () { checking = false; });
+          }
+          document.addEventListener("visibilitychange", checkPlace);
+          window.addEventListener("focus", checkPlace);
 
           // 1-9 take the choice of that number, unless the reader is typing.
           document.addEventListener("keydown", function (event) {

@@ -294,15 +294,60 @@ public struct SearchHit: Sendable, Hashable {
     public var chapterKey: String?
     /// That chapter's title.
     public var chapterTitle: String?
-    /// A short excerpt with the match between « and », on one line (line breaks and tabs of
-    /// the text are spaces here).
-    public var snippet: String
+    /// A short excerpt on one line (line breaks and tabs of the text are spaces here), in
+    /// pieces: the words that matched apart from the rest, for a page to mark up.
+    public var excerpt: [Piece]
 
-    init(story: StoryRecord, chapterKey: String? = nil, chapterTitle: String? = nil, snippet: String) {
+    /// A piece of an excerpt.
+    public struct Piece: Sendable, Hashable {
+        public var text: String
+        /// The words searched for.
+        public var isMatch: Bool
+
+        public init(text: String, isMatch: Bool) {
+            self.text = text
+            self.isMatch = isMatch
+        }
+    }
+
+    public init(story: StoryRecord, chapterKey: String?, chapterTitle: String?, excerpt: [Piece]) {
         self.story = story
         self.chapterKey = chapterKey
         self.chapterTitle = chapterTitle
-        self.snippet = Self.oneLine(snippet)
+        self.excerpt = excerpt
+    }
+
+    /// The excerpt with the match between « and ».
+    public var snippet: String { excerpt.map { $0.isMatch ? "«" + $0.text + "»" : $0.text }.joined() }
+
+    /// What SQLite's `snippet()` is asked to put around a match: control characters, which the
+    /// pieces never keep (a story's text could hold « and »; a French one does).
+    static let matchStart: Character = "\u{1}", matchEnd: Character = "\u{2}"
+
+    init(story: StoryRecord, chapterKey: String? = nil, chapterTitle: String? = nil, marked: String) {
+        self.story = story
+        self.chapterKey = chapterKey
+        self.chapterTitle = chapterTitle
+        excerpt = Self.pieces(Self.oneLine(marked))
+    }
+
+    static func pieces(_ marked: String) -> [Piece] {
+        var pieces: [Piece] = []
+        var text = ""
+        var inMatch = false
+        func close() {
+            if !text.isEmpty { pieces.append(Piece(text: text, isMatch: inMatch)) }
+            text = ""
+        }
+        for character in marked {
+            switch character {
+            case matchStart: close(); inMatch = true
+            case matchEnd: close(); inMatch = false
+            default: text.append(character)
+            }
+        }
+        close()
+        return pieces
     }
 
     /// Runs of white space (paragraph breaks included) as one space.

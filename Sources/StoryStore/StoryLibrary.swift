@@ -267,18 +267,18 @@ public final class StoryLibrary: Sendable {
             let storyRows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT s.*, snippet(story_search, -1, '«', '»', '…', 12) AS excerpt
+                    SELECT s.*, snippet(story_search, -1, char(1), char(2), '…', 12) AS excerpt
                     FROM story_search JOIN story s ON s.id = story_search.rowid
                     WHERE story_search MATCH ? ORDER BY story_search.rank LIMIT ?
                     """,
                 arguments: [match, limit])
             for row in storyRows where seen.insert(row["id"]).inserted {
-                hits.append(SearchHit(story: try StoryRecord(row: row), chapterKey: nil, snippet: row["excerpt"]))
+                hits.append(SearchHit(story: try StoryRecord(row: row), chapterKey: nil, marked: row["excerpt"]))
             }
             let chapterRows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT c.story_id, c.key, c.name, snippet(chapter_search, -1, '«', '»', '…', 12) AS excerpt
+                    SELECT c.story_id, c.key, c.name, snippet(chapter_search, -1, char(1), char(2), '…', 12) AS excerpt
                     FROM chapter_search JOIN chapter c ON c.id = chapter_search.rowid
                     WHERE chapter_search MATCH ? ORDER BY chapter_search.rank LIMIT 500
                     """,
@@ -288,7 +288,7 @@ public final class StoryLibrary: Sendable {
                 let storyID: Int64 = row["story_id"]
                 if stories[storyID] == nil { stories[storyID] = try StoryRecord.fetchOne(db, sql: "SELECT * FROM story WHERE id = ?", arguments: [storyID]) }
                 guard let story = stories[storyID] else { continue }
-                hits.append(SearchHit(story: story, chapterKey: row["key"], chapterTitle: row["name"], snippet: row["excerpt"]))
+                hits.append(SearchHit(story: story, chapterKey: row["key"], chapterTitle: row["name"], marked: row["excerpt"]))
             }
             return hits
         }

@@ -104,6 +104,34 @@ struct ServeTests {
         #expect(check.standardOutput.contains("all passed"))
     }
 
+    @Test("in Chromium, a phone reader's day: search says “no results” and hides unreached endings, bookmarks and notes leave the history alone, the browser's Back is marked as not the place with “Go on from here”, a place moved in the terminal is said, Start again asks first, pictures open full size")
+    func phoneReadersDay() throws {
+        let folder = try TemporaryFolder()
+        let (library, _) = try Self.library(folder)
+        let server = try Server(["--library", library])
+        defer { _ = server.stop() }
+        let check = try ChildProcess.run(
+            [
+                "python3", Command.packageRoot.path + "/Tests/Support/serve_day.py", "day", server.root, "2",
+                Command.packageRoot.path + "/Stories/the-keeper-of-gull-rock/story.json", Command.cyd.path, library,
+            ], in: folder.url.path)
+        #expect(check.status == 0, "\(check.standardOutput)\n\(check.standardError)")
+        #expect(check.standardOutput.contains("all passed"))
+    }
+
+    @Test("with a key, a browser without it gets a styled page with no link that would be refused too; the printed link says anyone with it can read as any profile")
+    func lockedOut() throws {
+        let folder = try TemporaryFolder()
+        let (library, _) = try Self.library(folder)
+        let server = try Server(["--library", library, "--key", "--no-qr"])
+        defer { _ = server.stop() }
+        let check = try ChildProcess.run(["python3", Command.packageRoot.path + "/Tests/Support/serve_day.py", "locked", server.root], in: folder.url.path)
+        #expect(check.status == 0, "\(check.standardOutput)\n\(check.standardError)")
+        #expect(check.standardOutput.contains("all passed"))
+        let said = server.stop().standardOutput + server.printed.joined(separator: "\n")
+        #expect(said.contains("Anyone with the link can read as any profile"), "\(said)")
+    }
+
     @Test("a story removed while a browser shows it: the next page and the next choice say so in words")
     func removedWhileShown() throws {
         let folder = try TemporaryFolder()

@@ -58,7 +58,14 @@ struct ServerPiecesTests {
         let reader = Pages.Reader(profile: Self.hostile, canChangeProfile: true, formToken: "t")
         let view = ChapterView(record: chapter, paragraphs: [Self.hostile])
         let pages = [
-            Pages.library([Pages.Shelf(story: story, place: Self.hostile, endingsFound: 0)], reader: reader, query: Self.hostile, hits: []),
+            Pages.library([Pages.Shelf(story: story, place: Self.hostile, endingsFound: 0)], reader: reader, query: Self.hostile, found: []),
+            Pages.library(
+                [Pages.Shelf(story: story, place: Self.hostile, endingsFound: 0)], reader: reader, query: Self.hostile,
+                found: [
+                    Pages.Found(hit: SearchHit(story: story, chapterKey: Self.hostile, chapterTitle: Self.hostile, excerpt: [.init(text: Self.hostile, isMatch: true), .init(text: Self.hostile, isMatch: false)])),
+                    Pages.Found(hit: SearchHit(story: story, chapterKey: Self.hostile, chapterTitle: Self.hostile, excerpt: []), isUnreachedEnding: true),
+                ]),
+            Pages.restart(story, place: chapter, steps: 3, reader: reader),
             Pages.profiles([Self.hostile], current: Self.hostile, option: Self.hostile, reader: reader),
             Pages.catalogue([], inLibrary: [:], fetchedBy: Self.hostile, reader: reader, notice: Self.hostile),
             Pages.story(story, place: chapter, endings: 0, firstName: Self.hostile, reader: reader, notice: Self.hostile),
