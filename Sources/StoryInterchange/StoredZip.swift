@@ -1,3 +1,5 @@
+import StoryFormat
+
 /// A ZIP archive of stored (uncompressed) entries, in the order added: what an EPUB needs (its
 /// `mimetype` must come first, stored, with no extra field). PKWARE's APPNOTE: a local header and
 /// the bytes for each entry, then the central directory and its end record. No ZIP64: an entry
@@ -80,22 +82,5 @@ struct StoredZip {
 
     private static func append32(_ out: inout [UInt8], _ value: UInt32) {
         for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8((value >> UInt32(shift)) & 0xFF)) }
-    }
-}
-
-/// CRC-32 (IEEE 802.3, reflected, as ZIP uses), a table of 256 made once.
-enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-        return value
-    }
-
-    static func checksum(_ data: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        data.withUnsafeBufferPointer { buffer in
-            for byte in buffer { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        }
-        return crc ^ 0xFFFF_FFFF
     }
 }

@@ -29,6 +29,8 @@ public struct PageLayout: Sendable {
     /// XHTML, as an EPUB holds its pages: the XML declaration, the namespaces, `xml:lang`, void
     /// elements closed; no viewport or referrer (a reading system has neither).
     public var xhtml = false
+    /// `<link>`s of the head besides the stylesheet: a favicon, a web app manifest.
+    public var links: [(rel: String, href: String, type: String?)] = []
 
     public init(
         style: Style, script: String? = nil, policyInPage: String? = nil, referrer: String = "no-referrer", followsColorScheme: Bool = false,
@@ -73,6 +75,9 @@ public struct PageLayout: Sendable {
         switch style {
         case .linked(let href): head += "<link rel=\"stylesheet\"\(xhtml ? " type=\"text/css\"" : "") href=\"\(HTML.attribute(href))\"\(close)\n"
         case .inline(let css): head += "<style>\n\(css)\n</style>\n"
+        }
+        for link in links {
+            head += "<link rel=\"\(HTML.attribute(link.rel))\" href=\"\(HTML.attribute(link.href))\"\(link.type.map { " type=\"\(HTML.attribute($0))\"" } ?? "")\(close)\n"
         }
         if let script { head += "<script src=\"\(HTML.attribute(script))\" defer></script>\n" }
         let attributes = bodyAttributes.map { " \($0.0)=\"\(HTML.attribute($0.1))\"" }.joined()

@@ -25,7 +25,8 @@ public enum SiteAssets {
         .stories li { padding: 1rem 0; border-bottom: 1px solid var(--line); }
         .choices, .after { padding-left: 1.75rem; margin: 1.5rem 0; }
         .choices li, .after li { margin: .5rem 0; }
-        .choices a, .after a, .begin, .resume { display: inline-block; min-height: 44px; padding: .5rem .25rem; }
+        .choices a, .after a, .begin, .resume, .reading a, header a.home { display: inline-block; min-height: 44px; min-width: 44px; padding: .5rem .25rem; }
+        .reading { list-style: none; padding: 0; margin: 1rem 0; font-family: system-ui, sans-serif; font-size: 1rem; }
         .unavailable { color: var(--muted); }
         button, input { font: inherit; min-height: 44px; padding: .25rem .75rem; }
         input { max-width: 100%; }
@@ -79,16 +80,61 @@ public enum SiteAssets {
                 if (place.path.length > 500) place.path.shift();
               }
               place.page = page;
+              var heading = document.querySelector("main h1");
+              place.title = heading ? heading.textContent : page;
               if (body.getAttribute("data-ending") === "true" && place.endings.indexOf(page) < 0) place.endings.push(page);
               save(key, place);
             }
           }
 
+          function endingsLine(kept, total) {
+            var count = kept && Array.isArray(kept.endings) ? kept.endings.length : 0;
+            return "Endings found: " + count + " of " + total + ".";
+          }
+
+          // An ending says how many of the story's endings this browser has found.
+          if (key && body.getAttribute("data-ending") === "true") {
+            var foundHere = document.querySelector(".the-end .found");
+            if (foundHere) foundHere.textContent = endingsLine(place, Number(body.getAttribute("data-endings")) || 0);
+          }
+
+          // The library says where this browser is in each story.
+          var shelves = document.querySelectorAll("li[data-story]");
+          for (var s = 0; s < shelves.length; s++) {
+            var folder = shelves[s].getAttribute("data-story");
+            var kept = load("cyd:story:" + folder, null);
+            var line = shelves[s].querySelector(".place");
+            if (!line) continue;
+            var total = Number(shelves[s].getAttribute("data-endings")) || 0;
+            if (kept && typeof kept === "object" && typeof kept.page === "string" && pageName.test(kept.page)) {
+              line.textContent = "You are at “" + (typeof kept.title === "string" && kept.title ? kept.title : kept.page) + "”. " + endingsLine(kept, total);
+            } else if (kept && Array.isArray(kept.endings) && kept.endings.length > 0) {
+              line.textContent = endingsLine(kept, total);
+            } else {
+              line.textContent = "Not started.";
+            }
+            line.hidden = false;
+          }
+
+          // Start again asks first: the path taken is cleared (the endings found are kept).
+          function startAgain(event) {
+            if (!window.confirm("Start again from the first chapter? The path you took is cleared; the endings you found are kept.")) {
+              event.preventDefault();
+              return false;
+            }
+            place.page = null;
+            place.path = [];
+            save(key, place);
+            return true;
+          }
+          var restartLinks = key ? document.querySelectorAll("a.restart") : [];
+          for (var r = 0; r < restartLinks.length; r++) restartLinks[r].addEventListener("click", startAgain);
+
           var progress = document.querySelector(".progress");
           if (key && progress) {
             var total = Number(body.getAttribute("data-endings")) || 0;
             var found = document.querySelector(".found");
-            if (found) found.textContent = "Endings found: " + place.endings.length + " of " + total + ".";
+            if (found) found.textContent = endingsLine(place, total);
             var resume = document.querySelector(".resume");
             if (resume && typeof place.page === "string" && pageName.test(place.page)) {
               resume.setAttribute("href", place.page);
@@ -98,10 +144,8 @@ public enum SiteAssets {
               progress.hidden = false;
             }
             var restart = document.querySelector(".restart");
-            if (restart) restart.addEventListener("click", function () {
-              place.page = null;
-              place.path = [];
-              save(key, place);
+            if (restart) restart.addEventListener("click", function (event) {
+              if (!startAgain(event)) return;
               var first = body.getAttribute("data-first");
               location.href = pageName.test(first || "") ? first : "index.html";
             });
@@ -150,18 +194,22 @@ public enum SiteAssets {
         // network when there is one (so a rebuilt site is seen at once) and from this cache when
         // there is not. Opening a story asks for all its files (its offline.json).
         "use strict";
-        var CACHE = "cyd-site-1";
+        var CACHE = "cyd-site-2";
         var folderName = /^[A-Za-z0-9_-]+$/;
 
         self.addEventListener("install", function (event) {
           event.waitUntil(caches.open(CACHE).then(function (cache) {
-            return cache.addAll(["index.html", "cyd.css", "cyd.js"]);
+            // The library under both its names: a reader who first came by a deep link still
+            // finds it offline at the site's bare address.
+            return cache.addAll(["./", "index.html", "cyd.css", "cyd.js", "offline.html", "manifest.webmanifest", "icon-192.png"]);
           }));
           self.skipWaiting();
         });
 
         self.addEventListener("activate", function (event) {
-          event.waitUntil(self.clients.claim());
+          event.waitUntil(caches.keys().then(function (names) {
+            return Promise.all(names.filter(function (name) { return name.indexOf("cyd-site-") === 0 && name !== CACHE; }).map(function (name) { return caches.delete(name); }));
+          }).then(function () { return self.clients.claim(); }));
         });
 
         // A story is fetched whole once; after that its pages are kept fresh one by one as they
@@ -199,7 +247,15 @@ public enum SiteAssets {
             return response;
           }).catch(function () {
             return caches.match(request, { ignoreSearch: true }).then(function (cached) {
-              return cached || Response.error();
+              if (cached) return cached;
+              var url = new URL(request.url);
+              var folderPage = url.pathname.slice(-1) === "/" ? caches.match(new URL("index.html", url).href) : Promise.resolve(undefined);
+              return folderPage.then(function (page) {
+                if (page) return page;
+                // A page never kept: our own page that says so, not the browser's error.
+                if (request.mode === "navigate") return Response.redirect(new URL("offline.html", self.registration.scope).href, 302);
+                return Response.error();
+              });
             });
           }));
         });

@@ -79,7 +79,9 @@ public enum StaticSite {
             ("cyd.css", Array(SiteAssets.stylesheet.utf8)),
             ("cyd.js", Array(SiteAssets.script.utf8)),
             ("sw.js", Array(SiteAssets.serviceWorker.utf8)),
-        ]
+            ("offline.html", Array(WebPages.offline().utf8)),
+            ("manifest.webmanifest", Array(SiteIcon.manifest().utf8)),
+        ] + SiteIcon.sizes.map { (SiteIcon.fileName($0), SiteIcon.png(size: $0)) }
         for site in stories {
             var offline = ["index.html"]
             files.append((site.folder + "/index.html", Array(WebPages.story(site).utf8)))

@@ -12,23 +12,31 @@ public enum WebPages {
     /// no inline script and no other origin's script), header with the site's name, and `main`.
     static func document(title: String, depth: Depth, bodyAttributes: [(String, String)] = [], main: String) -> String {
         let up = depth == .root ? "" : "../"
-        let layout = PageLayout(
+        var layout = PageLayout(
             style: .linked(up + "cyd.css"), script: up + "cyd.js", policyInPage: ContentPolicy.page(pictures: .ownOriginAndWeb, asHeader: false),
             referrer: "no-referrer")
+        layout.links = [
+            ("manifest", up + "manifest.webmanifest", nil), ("icon", up + SiteIcon.fileName(192), "image/png"),
+            ("apple-touch-icon", up + SiteIcon.fileName(192), nil),
+        ]
         return layout.document(
-            title: title, bodyAttributes: bodyAttributes + [("data-root", up.isEmpty ? "./" : up)], header: "<a href=\"\(up)index.html\">Stories</a>", main: main)
+            title: title, bodyAttributes: bodyAttributes + [("data-root", up.isEmpty ? "./" : up)],
+            header: "<nav aria-label=\"Site\"><a class=\"home\" href=\"\(up)index.html\">Stories</a></nav>", main: main)
     }
 
     /// The site's front page: every story, with its summary and a link to begin.
     public static func library(_ stories: [SiteStory]) -> String {
+        // Each story's place and endings found are this browser's (cyd.js fills `.place` in).
         let items = stories.map { story in
-            """
-            <li>
-            <h2><a href="\(HTML.pathSegment(story.folder))/index.html">\(HTML.text(story.story.name.isEmpty ? "Untitled story" : story.story.name))</a></h2>
-            <p class="rating">Rated \(HTML.text(story.story.rating)) · \(story.story.chapters.count) chapters</p>
-            <p>\(HTML.text(story.story.summary))</p>
-            </li>
-            """
+            let endings = story.story.chapters.count(where: \.choices.isEmpty)
+            return """
+                <li data-story="\(HTML.attribute(story.folder))" data-endings="\(endings)">
+                <h2><a href="\(HTML.pathSegment(story.folder))/index.html">\(HTML.text(story.story.name.isEmpty ? "Untitled story" : story.story.name))</a></h2>
+                <p class="rating">Rated \(HTML.text(story.story.rating)) · \(story.story.chapters.count) chapters · \(endings) \(endings == 1 ? "ending" : "endings")</p>
+                <p>\(HTML.text(story.story.summary))</p>
+                <p class="place" hidden></p>
+                </li>
+                """
         }.joined(separator: "\n")
         return document(
             title: "Stories", depth: .root,
@@ -82,11 +90,14 @@ public enum WebPages {
         } ?? ""
         let ids = Set(site.story.chapters.map(\.id))
         let ending = chapter.choices.isEmpty
+        let first = site.story.firstChapter.map { site.page(of: $0.id) } ?? "index.html"
+        let endings = site.story.chapters.count(where: \.choices.isEmpty)
         let choices: String
         if ending {
             choices = """
-                <p class="the-end"><strong>The end.</strong></p>
+                <p class="the-end"><strong>The end.</strong> <span class="found"></span></p>
                 <nav aria-label="After the end"><ul class="after">
+                <li><a class="restart" href="\(HTML.attribute(first))">Start again</a></li>
                 <li><a href="index.html">Back to the story</a></li>
                 <li><a href="../index.html">All stories</a></li>
                 </ul></nav>
@@ -101,11 +112,15 @@ public enum WebPages {
                 <nav aria-label="Choices"><ol class="choices">
                 \(items)
                 </ol></nav>
+                <ul class="reading"><li><a class="restart" href="\(HTML.attribute(first))">Start again</a></li></ul>
                 """
         }
         return document(
             title: "\(title) · \(site.story.name)", depth: .story,
-            bodyAttributes: [("data-story", site.folder), ("data-chapter", chapter.id), ("data-ending", ending ? "true" : "false")],
+            bodyAttributes: [
+                ("data-story", site.folder), ("data-chapter", chapter.id), ("data-ending", ending ? "true" : "false"), ("data-first", first),
+                ("data-endings", String(endings)),
+            ],
             main: """
                 <p class="story-title"><a href="index.html">\(HTML.text(site.story.name))</a></p>
                 <h1>\(HTML.text(title))</h1>
@@ -114,6 +129,18 @@ public enum WebPages {
                 \(HTML.paragraphs(of: chapter))
                 </div>
                 \(choices)
+                """)
+    }
+
+    /// What the service worker shows, offline, for a page this browser never kept.
+    public static func offline() -> String {
+        document(
+            title: "Not saved for offline reading yet", depth: .root,
+            main: """
+                <h1>Not saved for offline reading yet</h1>
+                <p>This page was never opened on this device while it was online, so it was not kept for reading offline.</p>
+                <p>Every story you have opened here is kept whole: open it from the list of stories. Once you are online again, any story can be opened, and is kept from then on.</p>
+                <p><a class="begin" href="index.html">All stories</a></p>
                 """)
     }
 }

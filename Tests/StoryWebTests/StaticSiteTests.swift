@@ -30,7 +30,7 @@ struct StaticSiteTests {
     func escapedEverywhere() {
         let pages = Self.site(pictures: ["https://example.invalid/\"onerror=\"alert(3)": .link("https://example.invalid/\"onerror=\"alert(3)")])
             .filter { $0.path.hasSuffix(".html") }
-        #expect(pages.count == 4, "the library, the story, and two chapters: \(pages.map(\.path))")
+        #expect(pages.count == 5, "the library, the offline page, the story, and two chapters: \(pages.map(\.path))")
         for page in pages {
             // The only script element is the site's own, from its own file.
             let scripts = page.text.components(separatedBy: "<script").count - 1

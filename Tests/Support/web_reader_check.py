@@ -101,6 +101,28 @@ with sync_playwright() as playwright:
     page.on("pageerror", lambda error: errors.append(str(error)))
     titles, ended = play(page)
     check("keyboard-only playthrough to an ending (scripts on)", ended, f"passed {titles}")
+    found_here = page.inner_text(".the-end .found") if page.query_selector(".the-end .found") else ""
+    check("an ending says how many endings are found", found_here.startswith("Endings found: 1 of "), found_here)
+    page.goto(base + "index.html")
+    shelf = page.inner_text(f"li[data-story='{STORY}'] .place") if page.query_selector(f"li[data-story='{STORY}'] .place:not([hidden])") else ""
+    check("the library page says where the reader is in a story, and its endings found", shelf.startswith("You are at “") and "Endings found: 1 of " in shelf, shelf)
+    others = page.eval_on_selector_all(f"li[data-story]:not([data-story='{STORY}']) .place", "ps => ps.map(p => p.textContent)")
+    check("and says “Not started.” of the others", others and all(text == "Not started." for text in others), str(others))
+    # Start again from a chapter page: asked first; no keeps the place, yes goes to the first chapter.
+    page.goto(base + STORY + "/index.html")
+    page.wait_for_selector(".progress:not([hidden])", timeout=5000)
+    resume = page.get_attribute(".resume", "href")
+    page.goto(base + STORY + "/" + resume)
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("a.restart")
+    page.wait_for_timeout(200)
+    check("Start again on a chapter page asks first; no keeps the place", asked and page.url.endswith("/" + resume), f"{asked} {page.url}")
+    page.once("dialog", lambda dialog: dialog.accept())
+    with page.expect_navigation():
+        page.click("a.restart")
+    first_page = page.evaluate("document.body.getAttribute('data-first')")
+    check("yes goes to the first chapter", page.url.endswith("/" + first_page), page.url)
     page.goto(base + STORY + "/index.html")
     page.wait_for_selector(".progress:not([hidden])", timeout=5000)
     found = page.inner_text(".found")
@@ -176,6 +198,63 @@ with sync_playwright() as playwright:
         check(f"no sideways scrolling at 375 px: {url[len(base):]}", width <= 375, f"scroll width {width}")
     phone.close()
 
+    # Installable: a manifest Chromium reads without errors, icons of the sizes it names, a favicon.
+    context = browser.new_context(viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(base + "index.html")
+    for _ in range(100):
+        if page.evaluate("navigator.serviceWorker.controller !== null"):
+            break
+        page.wait_for_timeout(100)
+    box = page.eval_on_selector("header a", "a => { const r = a.getBoundingClientRect(); return [r.width, r.height]; }")
+    check("the header's link is a 44 px target", box[0] >= 44 and box[1] >= 44, str(box))
+    cdp = context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    check("Chromium reads the web app manifest without errors", manifest.get("url", "").endswith("manifest.webmanifest") and not manifest.get("errors"), str(manifest)[:500])
+    # A Playwright context is an incognito profile, which no site can be installed from: that
+    # one finding is the test's, not the site's.
+    installability = [e for e in cdp.send("Page.getInstallabilityErrors").get("installabilityErrors", []) if e.get("errorId") != "in-incognito"]
+    check("Chromium finds nothing else that stops the site being installed (manifest, icons, service worker)", not installability, str(installability))
+    data = json.load(open(f"{SITE}/manifest.webmanifest"))
+    for icon in data["icons"]:
+        png = open(f"{SITE}/{icon['src']}", "rb").read()
+        width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+        check(f"the icon {icon['src']} is a PNG of the size the manifest says", png[:8] == b"\x89PNG\r\n\x1a\n" and f"{width}x{height}" == icon["sizes"], f"{width}x{height}")
+    loaded = page.evaluate("async () => { const link = document.querySelector('link[rel=icon]'); const r = await fetch(link.href); return r.ok && (await r.blob()).type; }")
+    check("the page names a favicon that loads", loaded == "image/png", str(loaded))
+    context.close()
+
+    # Offline, having arrived by a deep link: the bare address and a story never opened are pages of ours.
+    context = browser.new_context()
+    page = context.new_page()
+    deep = [name for name in json.load(open(f"{SITE}/{STORY}/offline.json"))["files"] if name.endswith(".html") and name != "index.html"][0]
+    page.goto(base + STORY + "/" + deep)
+    ready = False
+    for _ in range(100):
+        ready = page.evaluate("""async () => {
+            if (!navigator.serviceWorker.controller) return false;
+            const cache = await caches.open('cyd-site-2');
+            return (await cache.match(location.origin + '/')) !== undefined && (await cache.match(location.origin + '/offline.html')) !== undefined;
+        }""")
+        if ready:
+            break
+        page.wait_for_timeout(100)
+    check("the service worker keeps the library and its offline page at once", ready)
+    context.set_offline(True)
+    try:
+        page.goto(base)
+        check("offline, the bare address opens the library after arriving by a deep link", page.inner_text("h1") == "Stories", page.content()[:200])
+    except Exception as error:  # noqa: BLE001 - the failure is the finding
+        check("offline, the bare address opens the library after arriving by a deep link", False, str(error))
+    try:
+        page.goto(base + HOSTILE + "/index.html")
+        check("offline, a story never opened says so in a page of ours", page.inner_text("h1") == "Not saved for offline reading yet", page.content()[:200])
+        result = axe.run(page, options={"runOnly": {"type": "tag", "values": WCAG}})
+        check("axe: no violations on the offline page", result.violations_count == 0, result.generate_report())
+    except Exception as error:  # noqa: BLE001
+        check("offline, a story never opened says so in a page of ours", False, str(error))
+    context.close()
+
     # Offline after one visit: the service worker keeps the opened story whole.
     context = browser.new_context()
     page = context.new_page()
@@ -184,7 +263,7 @@ with sync_playwright() as playwright:
     kept = 0
     for _ in range(100):
         kept = page.evaluate(f"""async () => {{
-            const cache = await caches.open('cyd-site-1');
+            const cache = await caches.open('cyd-site-2');
             const keys = await cache.keys();
             return keys.filter(k => new URL(k.url).pathname.startsWith('/{STORY}/')).length;
         }}""")
