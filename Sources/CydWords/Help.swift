@@ -10,7 +10,9 @@ public enum Help {
         scripts on, the reader's place, name and endings found are kept in their browser, \
         number keys take choices, and a story once opened stays readable offline. Pictures \
         in the story's folder are copied beside the pages, named by their content; https \
-        pictures are fetched now (or linked, with --no-fetch).
+        pictures are fetched now (or linked, with --no-fetch). Each translation in a story's \
+        translations/ folder (or those --lang names) is built beside it, with a switch to the \
+        same page in each language on every page; the reader's place is one in all of them.
         """
 
     public static let cyd = """
@@ -100,7 +102,7 @@ public enum Help {
         the same from one export to the next). Pictures go inside the book, https ones fetched \
         now (left out with --no-fetch: a book cannot link to them), each with its pic_alt; a \
         cover page, a table of contents and accessibility metadata come with it. [[name]] reads \
-        --reader-name, else "you".
+        --reader-name, else "Reader" (as every reader of cyd's says it).
         """
 
     public static let l10n = """
@@ -165,7 +167,9 @@ public enum Help {
         (127.0.0.1). With --listen on a network address, anyone on that network who has the \
         link printed at start (it carries a key, kept in the library folder) can read; the link \
         is also drawn as a QR code for a phone's camera; --new-key makes a new key, so the old \
-        link no longer opens it. Ctrl-C stops the server.
+        link no longer opens it. Stories are shown in each browser's language where they are \
+        translated, or in --lang's; "Stories in" at the top of every page lets a reader choose. \
+        Ctrl-C stops the server.
         """
 
     public static let stats = """

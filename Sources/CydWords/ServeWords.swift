@@ -35,6 +35,14 @@ public enum ServeWords {
         return out + "Ctrl-C stops the server.\n"
     }
 
+    /// `cyd serve` in a cyd built without the trait.
+    public static let builtWithout =
+        "this cyd was built without the browser reader; build it with `swift build -c release --traits BrowserReader` (Hummingbird adds a few minutes to the build)"
+
+    public static func badLanguage(_ value: String) -> String {
+        "--lang takes a language tag such as fr or pt-BR, or original, not '\(VisibleText.escape(value))'"
+    }
+
     /// Said first when `--new-key` made a new key.
     public static let keyRenewed = "A new key: links and browsers given the old one no longer open this reader.\n"
 

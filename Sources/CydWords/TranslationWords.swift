@@ -29,6 +29,20 @@ public enum TranslationWords {
         }
     }
 
+    /// What a site or a book leaves out of a story's translations, a line each: a file that
+    /// cannot be read (the story is built without that language) or a language asked for that
+    /// the story has no file for.
+    public static func siteProblems(_ found: Translations.Found, story: String) -> [String] {
+        let unreadable = found.problems.map { problem -> String in
+            switch problem {
+            case .unreadable(let path, let failure): "cyd: cannot read '\(VisibleText.escape(path))': \(VisibleText.escape(failure.description)); built without that language"
+            case .syntax(let path, let syntax):
+                "cyd: '\(VisibleText.escape(path))' line \(syntax.line), column \(syntax.column): \(VisibleText.escape(syntax.problem)); built without that language (`cyd validate --lang` shows the place)"
+            }
+        }
+        return unreadable + found.missing.map { "cyd: \(VisibleText.escape(story)) has no translation into '\(VisibleText.escape($0))' (`cyd l10n init \(VisibleText.escape($0))` starts one)" }
+    }
+
     /// `cyd l10n status` as text: the story's string count, then a line a language.
     public static func status(_ rows: [(TranslationFolder.LanguageFile, TranslationStatus)], strings: Int, listed: Set<String>) -> [String] {
         guard !rows.isEmpty else { return ["\(strings) strings; no translations yet (`cyd l10n init LANG` starts one)"] }

@@ -8,7 +8,7 @@ import StoryWeb
 /// one place (`MarkupText`, after control characters are made visible: XML forbids most of them).
 public enum Gamebook {
     public struct Options: Sendable {
-        /// What [[name]] reads (default: "you").
+        /// What [[name]] reads (default: `ReaderName.fallback`).
         public var readerName: String?
         /// The shuffle's seed.
         public var seed: UInt64
@@ -90,7 +90,7 @@ public enum Gamebook {
                 sections.append(file)
                 let page = section(
                     number: number, chapter: chapter, title: title, picture: picture(chapter.picPath)?.file, numbers: numbers, file: sectionFile,
-                    readerName: options.readerName ?? "you", language: options.language)
+                    readerName: options.readerName ?? ReaderName.fallback, language: options.language)
                 try zip.add("OEBPS/" + file, Array(page.utf8))
             }
             try zip.add("OEBPS/nav.xhtml", Array(navigation(title: title, first: sectionFile(1), count: byNumber.count, language: options.language).utf8))

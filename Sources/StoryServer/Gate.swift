@@ -110,6 +110,8 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
         // a page it asks for is the picker first.
         context.version = reading.version
         context.canChangeProfile = reading.canChangeProfile
+        context.language = cookies[Cookies.language].flatMap(LanguageChoice.init)
+        if request.method == .get || request.method == .head { context.path = path }
         if let profile = reading.profile {
             context.profile = profile
         } else if request.method == .get, path != "/profiles" {
@@ -192,7 +194,8 @@ extension ReaderServer {
         guard case .admitted(let reading)? = try? admission(method: .get, authority: head.authority, path: uri.path, query: uri.query, cookies: cookies),
             let profile = reading.profile
         else { return nil }  // a refusal, an asset, a picker first, or the library could not say
-        return cache.page(Self.cacheKey(profile: profile, path: uri.path, query: uri.query, languages: head.headerFields[.acceptLanguage]), at: reading.version)
+        let languages = Self.languageKey(chosen: cookies[Cookies.language].flatMap(LanguageChoice.init), accepted: head.headerFields[.acceptLanguage])
+        return cache.page(Self.cacheKey(profile: profile, path: uri.path, query: uri.query, languages: languages), at: reading.version)
     }
 }
 
@@ -322,6 +325,8 @@ enum Guards {
 enum Cookies {
     static let access = "cyd_access"
     static let profile = "cyd_profile"
+    /// The language chosen on a page: `original` or a language tag.
+    static let language = "cyd_lang"
 }
 
 /// Closes a connection whose client does not send a whole request (headers and body) within

@@ -17,6 +17,35 @@ enum Pages {
         var canChangeProfile: Bool
         /// The anti-forgery token every form carries.
         var formToken: String
+        /// The languages the library's stories are translated into (the language switch offers them).
+        var languages: [String] = []
+        /// The reader's choice on a page, if they chose.
+        var language: LanguageChoice? = nil
+        /// The server's language (`--lang`), if it has one.
+        var serverLanguage: LanguageChoice? = nil
+        /// The page's path, where the language switch comes back to.
+        var path = "/"
+    }
+
+    /// The language switch in every page's header (when any story is translated): a form, so it
+    /// works with scripts off.
+    static func languageSwitch(_ reader: Reader) -> String {
+        guard !reader.languages.isEmpty else { return "" }
+        let fallback = reader.serverLanguage.map { choice -> String in
+            switch choice {
+            case .original: "This reader's: as written"
+            case .language(let tag): "This reader's: \(tag)"
+            }
+        } ?? "Your browser's languages"
+        var options = [("", fallback, nil as String?), ("original", "As written", nil)]
+        options += reader.languages.map { ($0, $0, $0) }
+        let chosen = reader.language?.value ?? ""
+        let items = options.map { (value, label, lang) in
+            "<option value=\"\(HTML.attribute(value))\"\(value == chosen ? " selected" : "")\(Pages.lang(lang))>\(HTML.text(label))</option>"
+        }.joined()
+        return """
+            <li class="language"><form method="post" action="/language">\(hidden("token", reader.formToken))\(hidden("back", reader.path))<label for="language">Stories in</label> <select id="language" name="lang">\(items)</select> <button type="submit">Show</button></form></li>
+            """
     }
 
     static let layout = PageLayout(style: .linked("/assets/cyd.css"), script: "/assets/serve.js", referrer: "same-origin", followsColorScheme: true)
@@ -36,6 +65,7 @@ enum Pages {
                 <li><a href="/">Stories</a></li>
                 <li><a href="/catalogue">Catalogue</a></li>
                 \(profile)
+                \(reader.map(languageSwitch) ?? "")
                 </ul></nav>
                 """
             : "<p class=\"site\">ChooseYourDestiny</p>"
@@ -94,6 +124,8 @@ enum Pages {
         var place: String?
         var endingsFound: Int
         var languages: [StoryLanguage] = []
+        /// The language the story is shown in, when not as written.
+        var language: String? = nil
     }
 
     /// A search hit as the reader may see it.
@@ -111,12 +143,12 @@ enum Pages {
 
     static func library(_ shelves: [Shelf], reader: Reader, query: String = "", found: [Found]? = nil) -> String {
         let items = shelves.map { (shelf) -> String in
-            let place = shelf.place.map { "You are at “\(HTML.text($0))”." } ?? "Not started."
+            let place = shelf.place.map { "You are at “<span\(lang(shelf.language))>\(HTML.text($0))</span>”." } ?? "Not started."
             return """
                 <li>
-                <h3><a href="\(storyURL(shelf.story))">\(HTML.text(title(shelf.story)))</a></h3>
+                <h3\(lang(shelf.language))><a href="\(storyURL(shelf.story))">\(HTML.text(title(shelf.story)))</a></h3>
                 <p class="rating">Rated \(HTML.text(shelf.story.rating)) · \(shelf.story.chapterCount) chapters · endings found: \(shelf.endingsFound) of \(shelf.story.endingCount)</p>
-                <p>\(HTML.text(shelf.story.summary))</p>
+                <p\(lang(shelf.language))>\(HTML.text(shelf.story.summary))</p>
                 \(languagesLine(shelf.languages))
                 <p class="place">\(place)</p>
                 </li>
@@ -197,13 +229,13 @@ enum Pages {
     ) -> String {
         let shownIn = language.map { language in
             let rest = language.translated < language.total ? "; the rest as the author wrote it" : ""
-            return "<p class=\"languages\">In <span lang=\"\(HTML.attribute(language.language))\">\(HTML.text(language.language))</span>, your browser's language: \(language.percent)% translated\(rest).</p>"
+            return "<p class=\"languages\">In <span lang=\"\(HTML.attribute(language.language))\">\(HTML.text(language.language))</span>: \(language.percent)% translated\(rest). “Stories in” at the top of every page changes the language.</p>"
         } ?? ""
         let url = storyURL(story)
         let begin: String
         if let place {
             begin = """
-                <p>You are at “\(HTML.text(title(place)))”.</p>
+                <p>You are at “<span\(lang(language?.language))>\(HTML.text(title(place)))</span>”.</p>
                 <ul class="actions">
                 <li><a class="resume" href="\(chapterURL(story, place.key))">Resume</a></li>
                 <li><a href="\(url)/-/restart">Start again</a></li>
@@ -251,7 +283,7 @@ enum Pages {
         var elsewhere = ""
         if let place, !isPlace {
             elsewhere = """
-                <div class="elsewhere" role="note"><p>This is not your place: your place in this story is “<a href="\(chapterURL(story, place.key))">\(HTML.text(title(place)))</a>”. A choice here goes on from this chapter.</p>
+                <div class="elsewhere" role="note"><p>This is not your place: your place in this story is “<a href="\(chapterURL(story, place.key))"\(lang)>\(HTML.text(title(place)))</a>”. A choice here goes on from this chapter.</p>
                 \(button("Go on from here", action: url + "/-/jump", reader: reader, fields: [("chapter", chapter.key)]))</div>
                 """
         }

@@ -23,6 +23,10 @@ struct ReaderContext: RequestContext {
     var form = Form()
     /// The library's version when the request came (`PageCache`).
     var version: Int?
+    /// The language this browser chose on a page (its cookie), if it chose.
+    var language: LanguageChoice?
+    /// A GET's path: where the language switch comes back to.
+    var path = "/"
 
     init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
 
@@ -124,6 +128,7 @@ public final class ReaderServer: Sendable {
         router.get("/search") { [self] request, context in try cached(request, context) { try library(request, context) } }
         router.get("/profiles") { [self] request, context in try cached(request, context) { try profilesPage(context) } }
         router.post("/profiles") { [self] _, context in try chooseProfile(context) }  // changes no page: a cookie
+        router.post("/language") { [self] _, context in chooseLanguage(context) }  // a cookie, which pages are kept by
         router.get("/catalogue") { [self] request, context in try cached(request, context) { try cataloguePage(request, context) } }
         router.post("/catalogue/get") { [self] _, context in await getStory(context) }
         router.get("/assets/:name") { _, context in Self.asset(context.parameters.get("name") ?? "") }
@@ -181,7 +186,12 @@ public final class ReaderServer: Sendable {
     /// Where a GET's page is kept: who reads it, its address, and the languages the browser
     /// asks for (a story is shown in the first it has).
     static func cacheKey(_ request: Request, _ context: ReaderContext) -> String {
-        cacheKey(profile: context.profile, path: request.uri.path, query: request.uri.query, languages: request.headers[.acceptLanguage])
+        cacheKey(profile: context.profile, path: request.uri.path, query: request.uri.query, languages: languageKey(chosen: context.language, accepted: request.headers[.acceptLanguage]))
+    }
+
+    /// What decides a page's language: the reader's choice on a page, else the browser's.
+    static func languageKey(chosen: LanguageChoice?, accepted: String?) -> String {
+        (chosen?.value ?? "") + "\u{0}" + (accepted ?? "")
     }
 
     static func cacheKey(profile: String, path: String, query: String?, languages: String?) -> String {
@@ -219,22 +229,30 @@ public final class ReaderServer: Sendable {
     }
 
     func reader(_ context: ReaderContext) -> Pages.Reader {
-        Pages.Reader(profile: context.profile, canChangeProfile: context.canChangeProfile, formToken: formToken)
+        let languages = ((try? library.languagesByStory()) ?? [:]).values.flatMap { $0.map(\.language) }
+        return Pages.Reader(
+            profile: context.profile, canChangeProfile: context.canChangeProfile, formToken: formToken, languages: Array(Set(languages)).sorted(),
+            language: context.language, serverLanguage: configuration.language, path: context.path)
     }
 
     private func session(_ story: StoryRecord, _ context: ReaderContext, language: String? = nil) throws -> ReadingSession {
         let name = try library.firstName(profile: context.profile)
-        return try ReadingSession(library: library, story: story, profile: context.profile, firstName: name ?? "Reader", pictures: pictures, language: language)
+        return try ReadingSession(library: library, story: story, profile: context.profile, firstName: name ?? ReaderName.fallback, pictures: pictures, language: language)
     }
 
-    /// The language to show a story in: the first of the browser's (Accept-Language, by
-    /// weight) that the story has a translation into, or nil for the story as written. The
-    /// original counts as English (story.json names no language; cyd's templates say `en`), so a
-    /// browser that prefers English to French reads the original.
-    func language(of story: StoryRecord, _ request: Request) throws -> StoryLanguage? {
-        guard let header = request.headers[.acceptLanguage], !header.isEmpty else { return nil }
+    /// The language to show a story in: the one the reader chose on a page, else the server's
+    /// (`--lang`), else the first of the browser's (Accept-Language, by weight) that the story
+    /// has a translation into; nil for the story as written. The original counts as English
+    /// (story.json names no language; cyd's templates say `en`), so a browser that prefers
+    /// English to French reads the original.
+    func language(of story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> StoryLanguage? {
         let languages = try library.languages(of: story)
         guard !languages.isEmpty else { return nil }
+        if let choice = context.language ?? configuration.language {
+            guard case .language(let tag) = choice, let match = LanguageTag.best(for: tag, among: languages.map(\.language)) else { return nil }
+            return languages.first { $0.language == match }
+        }
+        guard let header = request.headers[.acceptLanguage], !header.isEmpty else { return nil }
         let tags = Self.acceptedLanguages(header)
         for tag in tags {
             if let match = LanguageTag.best(for: tag, among: languages.map(\.language)) { return languages.first { $0.language == match } }
@@ -275,10 +293,12 @@ public final class ReaderServer: Sendable {
         let query = Forms.fields(Array((request.uri.query ?? "").utf8))["q"].map { String($0.prefix(200)) } ?? ""
         let languages = try library.languagesByStory()
         let shelves = try library.stories().map { story in
-            let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story) }
+            let language = try language(of: story, request, context)
+            let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story, language: language?.language) }
             return Pages.Shelf(
-                story: story, place: place.map(Pages.title), endingsFound: try library.endingsFound(profile: context.profile, story: story).count,
-                languages: languages[story.id] ?? [])
+                story: Self.shown(story, in: language), place: place.map(Pages.title),
+                endingsFound: try library.endingsFound(profile: context.profile, story: story).count,
+                languages: languages[story.id] ?? [], language: language?.language)
         }
         let found = query.isEmpty ? nil : try searchResults(query, context)
         return Rendered(Pages.library(shelves, reader: reader(context), query: query, found: found))
@@ -301,6 +321,26 @@ public final class ReaderServer: Sendable {
         return Rendered(Pages.profiles(names, current: context.profile.isEmpty ? nil : context.profile, option: configuration.words.profileOption, reader: reader(context)))
     }
 
+    /// The language switch of every page: kept in a cookie (the pages are kept by it), then back
+    /// to the page it was on.
+    private func chooseLanguage(_ context: ReaderContext) -> Response {
+        let back = context.form.carried("back").flatMap { Self.isOwnPath($0) ? $0 : nil } ?? "/"
+        var response = Self.redirect(back)
+        if let choice = context.form.carried("lang").flatMap(LanguageChoice.init) {
+            response.headers.append(HTTPField(name: .setCookie, value: "\(Cookies.language)=\(choice.value); Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000"))
+        } else {
+            response.headers.append(HTTPField(name: .setCookie, value: "\(Cookies.language)=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0"))
+        }
+        return response
+    }
+
+    /// A path of this server's: one `/` first, never `//` or a backslash (which a browser reads
+    /// as another host).
+    static func isOwnPath(_ path: String) -> Bool {
+        path.hasPrefix("/") && !path.hasPrefix("//") && !path.contains("\\") && path.utf8.count <= 2048
+            && path.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F }
+    }
+
     private func chooseProfile(_ context: ReaderContext) throws -> Response {
         let name = (context.form.carried("chosen") ?? context.form.typed("profile") ?? "").trimmingBlanks
         guard !name.isEmpty, name.count <= Self.nameLimit else {
@@ -314,7 +354,7 @@ public final class ReaderServer: Sendable {
     }
 
     private func storyPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Rendered {
-        let language = try language(of: story, request)
+        let language = try language(of: story, request, context)
         let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story, language: language?.language) }
         let endings = try library.endingsFound(profile: context.profile, story: story).count
         let name = try library.firstName(profile: context.profile)
@@ -326,7 +366,7 @@ public final class ReaderServer: Sendable {
 
     private func chapterPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Rendered {
         let key = Pages.chapterKey(fromSegment: context.parameters.get("chapter") ?? "")
-        let language = try language(of: story, request)
+        let language = try language(of: story, request, context)
         let session = try session(story, context, language: language?.language)
         guard let chapter = try library.chapter(key, of: story, language: language?.language) else {
             return Rendered(

@@ -10,6 +10,8 @@ enum ServeAssets {
         .site a { display: inline-block; min-height: 44px; padding: .5rem 0; }
         .site li { display: flex; align-items: center; min-height: 44px; }
         .site li.profile { color: var(--muted); }
+        .site li.language form { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem .5rem; }
+        .site select, .site button { min-height: 44px; font: inherit; }
         p.site { margin: 0; padding: .5rem 0; font-family: system-ui, sans-serif; color: var(--muted); }
         .status:empty { display: none; }
         .status { border-left: 4px solid var(--focus); padding: .25rem .75rem; font-family: system-ui, sans-serif; }

@@ -6,6 +6,35 @@ import Glibc
 import Darwin
 #endif
 import LocalFiles
+import StoryTranslation
+
+/// Which language the served reader shows stories in.
+public enum LanguageChoice: Sendable, Equatable, Hashable {
+    /// As the author wrote them.
+    case original
+    /// In this language where a story has a translation into it (the best match of its
+    /// languages), else as written.
+    case language(String)
+
+    /// `original`, or a well-formed language tag; nil for anything else.
+    public init?(_ value: String) {
+        if value == "original" {
+            self = .original
+        } else if value.utf8.count <= 35, LanguageTag.isWellFormed(LanguageTag.normalise(value)) {
+            self = .language(LanguageTag.normalise(value))
+        } else {
+            return nil
+        }
+    }
+
+    /// As a cookie and a form carry it.
+    public var value: String {
+        switch self {
+        case .original: "original"
+        case .language(let tag): tag
+        }
+    }
+}
 
 /// How `cyd serve` is reached and by whom.
 public struct ServeConfiguration: Sendable {
@@ -32,6 +61,9 @@ public struct ServeConfiguration: Sendable {
     public var describe: @Sendable (any Error) -> String
     /// The command line's own words that pages quote (its commands and flags).
     public var words: Words
+    /// The language stories are shown in until a reader chooses on the page (`--lang`); nil
+    /// follows each browser's languages (Accept-Language).
+    public var language: LanguageChoice?
 
     /// Sentences naming the command line's commands and flags, which pages show and only the
     /// command line may word.
@@ -55,8 +87,10 @@ public struct ServeConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, access: Access = .loopback, defaultProfile: String = "default",
-        requestDeadline: Double = 10, certificateAuthorities: String? = nil, words: Words, describe: @escaping @Sendable (any Error) -> String
+        requestDeadline: Double = 10, certificateAuthorities: String? = nil, words: Words, describe: @escaping @Sendable (any Error) -> String,
+        language: LanguageChoice? = nil
     ) {
+        self.language = language
         self.words = words
         self.host = host
         self.port = port

@@ -135,3 +135,43 @@ public enum Translations {
             story: translated, status: TranslationStatus(language: language, total: total, translated: done, fuzzy: fuzzy, missing: total - done - fuzzy))
     }
 }
+
+extension Translations {
+    /// What a story folder's translations/ holds for `story`, each file applied.
+    public struct Found: Sendable {
+        /// Each language read, in the folder's order of file names.
+        public var stories: [TranslatedStory] = []
+        /// Files that could not be read (said, and left out).
+        public var problems: [TranslationFolder.ReadFailure] = []
+        /// Languages asked for that the folder has no file for.
+        public var missing: [String] = []
+    }
+
+    /// The translations of the story in `storyFolder`: every language file there, or only those
+    /// `languages` names (best match of each; `original` alone asks for none).
+    public static func found(in storyFolder: String, of story: Story, languages: [String]? = nil) -> Found {
+        var found = Found()
+        let files = TranslationFolder(storyFolder: storyFolder).languageFiles
+        var chosen = files
+        if let languages {
+            let asked = languages.filter { $0 != "original" }.map(LanguageTag.normalise)
+            chosen = []
+            for language in asked {
+                guard let match = LanguageTag.best(for: language, among: files.map(\.language)), let file = files.first(where: { $0.language == match }) else {
+                    found.missing.append(language)
+                    continue
+                }
+                if !chosen.contains(file) { chosen.append(file) }
+            }
+        }
+        for file in chosen {
+            do {
+                let read = try TranslationFolder.read(file)
+                found.stories.append(apply(read.file, language: file.language, to: story))
+            } catch {
+                found.problems.append(error)
+            }
+        }
+        return found
+    }
+}

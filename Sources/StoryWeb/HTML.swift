@@ -23,11 +23,11 @@ public enum HTML {
     private static func entities(_ value: String) -> String { MarkupText.escaped(value) }
 
     /// A chapter's paragraphs as `<p>` elements, each `[[name]]` a span the page's script fills
-    /// with the reader's name (without a script, or before a name is given: `you`).
+    /// with the reader's name (without a script, or before a name is given: `ReaderName.fallback`).
     public static func paragraphs(of chapter: Chapter) -> String {
         chapter.paragraphs.map { paragraph in
             let pieces = paragraph.components(separatedBy: "[[name]]").map(text)
-            let lines = pieces.joined(separator: #"<span class="reader-name">you</span>"#)
+            let lines = pieces.joined(separator: "<span class=\"reader-name\">\(text(ReaderName.fallback))</span>")
             return "<p>" + lines.replacingOccurrences(of: "\n", with: "<br>\n") + "</p>"
         }.joined(separator: "\n")
     }

@@ -26,6 +26,9 @@ public enum SiteAssets {
         .choices, .after { padding-left: 1.75rem; margin: 1.5rem 0; }
         .choices li, .after li { margin: .5rem 0; }
         .choices a, .after a, .begin, .resume, .reading a, header a.home { display: inline-block; min-height: 44px; min-width: 44px; padding: .5rem .25rem; }
+        nav.languages ul { list-style: none; padding: 0; margin: .5rem 0 0; display: flex; flex-wrap: wrap; gap: .25rem 1rem; font-family: system-ui, sans-serif; font-size: 1rem; }
+        nav.languages a, nav.languages span[aria-current] { display: inline-block; min-height: 44px; min-width: 44px; padding: .5rem .25rem; }
+        nav.languages span[aria-current] { font-weight: bold; }
         .reading { list-style: none; padding: 0; margin: 1rem 0; font-family: system-ui, sans-serif; font-size: 1rem; }
         .unavailable { color: var(--muted); }
         button, input { font: inherit; min-height: 44px; padding: .25rem .75rem; }
@@ -45,6 +48,8 @@ public enum SiteAssets {
           "use strict";
           var body = document.body;
           var story = body.getAttribute("data-story");
+          // The folder of the page's own language (the place is kept under the story as written).
+          var folderHere = body.getAttribute("data-folder") || story;
           var root = body.getAttribute("data-root") || "./";
           var pageName = /^[A-Za-z0-9_-]+\\.html$/;
 
@@ -161,7 +166,7 @@ public enum SiteAssets {
               name = input.value.trim().slice(0, 60);
               save("cyd:name", name);
               var status = document.querySelector(".found");
-              if (status) status.textContent = name ? "You will be called " + name + "." : "You will be called you.";
+              if (status) status.textContent = name ? "You will be called " + name + "." : "You will be called Reader.";
             });
           }
 
@@ -182,7 +187,7 @@ public enum SiteAssets {
             navigator.serviceWorker.register(root + "sw.js").then(function () {
               return navigator.serviceWorker.ready;
             }).then(function (registration) {
-              if (story && registration.active) registration.active.postMessage({ keep: story });
+              if (folderHere && registration.active) registration.active.postMessage({ keep: folderHere });
             }).catch(function () { /* offline reading is a bonus */ });
           }
         })();

@@ -29,8 +29,29 @@ public struct SiteStory: Sendable {
     public var pictures: [String: String]
     /// Picture files to write: name inside `folder` → bytes.
     var pictureFiles: [(name: String, bytes: [UInt8])]
+    /// The language of a translation's folder; nil for the story as written.
+    public var language: String? = nil
+    /// Where this browser keeps the reader's place: the folder of the story as written, so the
+    /// place, the endings found and the name are one in every language.
+    public var placeKey: String = ""
+    /// The story as written and each translation, with their folders (for the language switch).
+    public var versions: [(language: String?, folder: String)] = []
 
     func page(of chapterID: String) -> String { pages[chapterID] ?? "index.html" }
+}
+
+/// A story to put in a site: its pictures, and its translations (each a folder of its own with
+/// the same page names, and a switch between them on every page).
+public struct SiteEntry: Sendable {
+    public var story: Story
+    public var pictures: [String: SitePicture]
+    public var translations: [(language: String, story: Story)]
+
+    public init(story: Story, pictures: [String: SitePicture], translations: [(language: String, story: Story)] = []) {
+        self.story = story
+        self.pictures = pictures
+        self.translations = translations
+    }
 }
 
 /// A static site of stories: HTML pages that need no server, the site's stylesheet, script and
@@ -45,37 +66,63 @@ public enum StaticSite {
     /// Decides every name in the site: folders for stories, pages for chapters, files for pictures.
     /// `pictures` says, for each story (same order), where each of its `pic_path` values comes from.
     public static func plan(_ stories: [(story: Story, pictures: [String: SitePicture])]) -> [SiteStory] {
-        var folders = UniqueNames(reserved: ["index", "cyd", "sw"])
-        return stories.map { entry in
-            let story = entry.story
-            let folder = folders.claim(slug(story.id, fallback: "story"))
-            var pageNames = UniqueNames(reserved: ["index", "offline", "pictures"])
-            var pages: [String: String] = [:]
-            for chapter in story.chapters where pages[chapter.id] == nil {  // a duplicated id: the first wins, as readers do
-                pages[chapter.id] = pageNames.claim(slug(chapter.id, fallback: "chapter")) + ".html"
+        plan(stories.map { SiteEntry(story: $0.story, pictures: $0.pictures) })
+    }
+
+    /// The plan of a site whose stories may have translations: each story as written, then its
+    /// translations, in the order given.
+    public static func plan(_ entries: [SiteEntry]) -> [SiteStory] {
+        var folders = UniqueNames(reserved: ["index", "cyd", "sw", "offline", "manifest", "icon-192", "icon-512"])
+        var planned: [SiteStory] = []
+        for entry in entries {
+            var original = plan(entry.story, pictures: entry.pictures, folders: &folders)
+            original.placeKey = original.folder
+            var group = [original]
+            for (language, story) in entry.translations {
+                var translated = original
+                translated.story = story
+                translated.language = language
+                translated.folder = folders.claim(slug(entry.story.id + "-" + language, fallback: "story-" + language))
+                group.append(translated)
             }
-            var sources: [String: String] = [:]
-            var files: [(name: String, bytes: [UInt8])] = []
-            for (path, source) in entry.pictures.sorted(by: { $0.key < $1.key }) {
-                switch source {
-                case .bytes(let bytes):
-                    let name = "pictures/" + hex(FNV1a.hash(bytes)) + "." + pictureExtension(bytes)
-                    if !files.contains(where: { $0.name == name }) { files.append((name, bytes)) }
-                    sources[path] = name
-                case .link(let url):
-                    sources[path] = url
-                case .missing:
-                    break
-                }
+            let versions = group.map { (language: $0.language, folder: $0.folder) }
+            planned += group.map { site in
+                var site = site
+                site.versions = versions
+                return site
             }
-            return SiteStory(story: story, folder: folder, pages: pages, pictures: sources, pictureFiles: files)
         }
+        return planned
+    }
+
+    private static func plan(_ story: Story, pictures: [String: SitePicture], folders: inout UniqueNames) -> SiteStory {
+        let folder = folders.claim(slug(story.id, fallback: "story"))
+        var pageNames = UniqueNames(reserved: ["index", "offline", "pictures"])
+        var pages: [String: String] = [:]
+        for chapter in story.chapters where pages[chapter.id] == nil {  // a duplicated id: the first wins, as readers do
+            pages[chapter.id] = pageNames.claim(slug(chapter.id, fallback: "chapter")) + ".html"
+        }
+        var sources: [String: String] = [:]
+        var files: [(name: String, bytes: [UInt8])] = []
+        for (path, source) in pictures.sorted(by: { $0.key < $1.key }) {
+            switch source {
+            case .bytes(let bytes):
+                let name = "pictures/" + hex(FNV1a.hash(bytes)) + "." + pictureExtension(bytes)
+                if !files.contains(where: { $0.name == name }) { files.append((name, bytes)) }
+                sources[path] = name
+            case .link(let url):
+                sources[path] = url
+            case .missing:
+                break
+            }
+        }
+        return SiteStory(story: story, folder: folder, pages: pages, pictures: sources, pictureFiles: files)
     }
 
     /// Every file of the site: relative path → bytes.
     public static func files(_ stories: [SiteStory]) -> [(path: String, bytes: [UInt8])] {
         var files: [(path: String, bytes: [UInt8])] = [
-            ("index.html", Array(WebPages.library(stories).utf8)),
+            ("index.html", Array(WebPages.library(stories.filter { $0.language == nil }).utf8)),
             ("cyd.css", Array(SiteAssets.stylesheet.utf8)),
             ("cyd.js", Array(SiteAssets.script.utf8)),
             ("sw.js", Array(SiteAssets.serviceWorker.utf8)),

@@ -24,6 +24,21 @@ public enum WebPages {
             header: "<nav aria-label=\"Site\"><a class=\"home\" href=\"\(up)index.html\">Stories</a></nav>", main: main)
     }
 
+    /// ` lang="fr"` on an element holding a translation's text.
+    static func lang(_ site: SiteStory) -> String { site.language.map { " lang=\"\(HTML.attribute($0))\"" } ?? "" }
+
+    /// Links to the same page in the story's other languages (nothing when it has none).
+    static func languageSwitch(_ site: SiteStory, page: String) -> String {
+        guard site.versions.count > 1 else { return "" }
+        let items = site.versions.map { version -> String in
+            let label = version.language.map { "<span lang=\"\(HTML.attribute($0))\">\(HTML.text($0))</span>" } ?? "As written"
+            if version.folder == site.folder { return "<li><span aria-current=\"page\">\(label)</span></li>" }
+            let hreflang = version.language.map { " hreflang=\"\(HTML.attribute($0))\"" } ?? ""
+            return "<li><a href=\"../\(HTML.pathSegment(version.folder))/\(HTML.attribute(page))\"\(hreflang)>\(label)</a></li>"
+        }.joined()
+        return "<nav aria-label=\"Languages\" class=\"languages\"><ul>\(items)</ul></nav>"
+    }
+
     /// The site's front page: every story, with its summary and a link to begin.
     public static func library(_ stories: [SiteStory]) -> String {
         // Each story's place and endings found are this browser's (cyd.js fills `.place` in).
@@ -34,6 +49,7 @@ public enum WebPages {
                 <h2><a href="\(HTML.pathSegment(story.folder))/index.html">\(HTML.text(story.story.name.isEmpty ? "Untitled story" : story.story.name))</a></h2>
                 <p class="rating">Rated \(HTML.text(story.story.rating)) · \(story.story.chapters.count) chapters · \(endings) \(endings == 1 ? "ending" : "endings")</p>
                 <p>\(HTML.text(story.story.summary))</p>
+                \(alsoIn(story))
                 <p class="place" hidden></p>
                 </li>
                 """
@@ -48,23 +64,34 @@ public enum WebPages {
                 """)
     }
 
+    /// "Also in fr, de." with links, on the library page.
+    static func alsoIn(_ site: SiteStory) -> String {
+        let others = site.versions.compactMap { version in
+            version.language.map { "<a href=\"\(HTML.pathSegment(version.folder))/index.html\" lang=\"\(HTML.attribute($0))\" hreflang=\"\(HTML.attribute($0))\">\(HTML.text($0))</a>" }
+        }
+        return others.isEmpty ? "" : "<p class=\"languages\">Also in \(others.joined(separator: ", ")).</p>"
+    }
+
     /// A story's page: its picture, summary and rating; begin. With the script: resume, restart,
     /// endings found, and the reader's name.
     public static func story(_ site: SiteStory) -> String {
         var story = site.story
         if story.name.isEmpty { story.name = "Untitled story" }
         let first = story.firstChapter.map { site.page(of: $0.id) } ?? "index.html"
+        let lang = lang(site)
         let picture = story.picPath.flatMap { site.pictures[$0] }.map { source in
-            "<img class=\"picture\" src=\"\(HTML.attribute(source))\" alt=\"\(HTML.attribute(story.name))\">"
+            "<img class=\"picture\" src=\"\(HTML.attribute(source))\" alt=\"\(HTML.attribute(story.name))\"\(lang)>"
         } ?? ""
         let endings = story.chapters.count(where: \.choices.isEmpty)
         return document(
-            title: story.name, depth: .story, bodyAttributes: [("data-story", site.folder), ("data-first", first), ("data-endings", String(endings))],
+            title: story.name, depth: .story,
+            bodyAttributes: [("data-story", site.placeKey), ("data-folder", site.folder), ("data-first", first), ("data-endings", String(endings))],
             main: """
-                <h1>\(HTML.text(story.name))</h1>
+                \(languageSwitch(site, page: "index.html"))
+                <h1\(lang)>\(HTML.text(story.name))</h1>
                 \(picture)
                 <p class="rating">Rated \(HTML.text(story.rating)) · \(story.chapters.count) chapters · \(endings) \(endings == 1 ? "ending" : "endings")</p>
-                <p>\(HTML.text(story.summary))</p>
+                <p\(lang)>\(HTML.text(story.summary))</p>
                 <p><a class="begin" href="\(HTML.attribute(first))">Begin</a></p>
                 <div class="progress" hidden>
                 <p class="found" role="status"></p>
@@ -85,8 +112,9 @@ public enum WebPages {
     public static func chapter(_ chapter: Chapter, of site: SiteStory) -> String {
         // A page's heading is never empty (an empty `h1` names nothing to a screen reader).
         let title = chapter.name.isEmpty ? "Untitled chapter" : chapter.name
+        let lang = lang(site)
         let picture = chapter.picPath.flatMap { site.pictures[$0] }.map { source in
-            "<img class=\"picture\" src=\"\(HTML.attribute(source))\" alt=\"\(HTML.attribute(chapter.picAlt ?? title))\">"
+            "<img class=\"picture\" src=\"\(HTML.attribute(source))\" alt=\"\(HTML.attribute(chapter.picAlt ?? title))\"\(lang)>"
         } ?? ""
         let ids = Set(site.story.chapters.map(\.id))
         let ending = chapter.choices.isEmpty
@@ -105,8 +133,8 @@ public enum WebPages {
         } else {
             let items = chapter.choices.map { choice in
                 ids.contains(choice.chapterID)
-                    ? "<li><a href=\"\(HTML.attribute(site.page(of: choice.chapterID)))\">\(HTML.text(choice.text))</a></li>"
-                    : "<li><span class=\"unavailable\">\(HTML.text(choice.text)) (this way is not written yet)</span></li>"
+                    ? "<li><a href=\"\(HTML.attribute(site.page(of: choice.chapterID)))\"\(lang)>\(HTML.text(choice.text))</a></li>"
+                    : "<li><span class=\"unavailable\"><span\(lang)>\(HTML.text(choice.text))</span> (this way is not written yet)</span></li>"
             }.joined(separator: "\n")
             choices = """
                 <nav aria-label="Choices"><ol class="choices">
@@ -118,14 +146,15 @@ public enum WebPages {
         return document(
             title: "\(title) · \(site.story.name)", depth: .story,
             bodyAttributes: [
-                ("data-story", site.folder), ("data-chapter", chapter.id), ("data-ending", ending ? "true" : "false"), ("data-first", first),
+                ("data-story", site.placeKey), ("data-folder", site.folder), ("data-chapter", chapter.id), ("data-ending", ending ? "true" : "false"), ("data-first", first),
                 ("data-endings", String(endings)),
             ],
             main: """
-                <p class="story-title"><a href="index.html">\(HTML.text(site.story.name))</a></p>
-                <h1>\(HTML.text(title))</h1>
+                \(languageSwitch(site, page: site.page(of: chapter.id)))
+                <p class="story-title"><a href="index.html"\(lang)>\(HTML.text(site.story.name))</a></p>
+                <h1\(lang)>\(HTML.text(title))</h1>
                 \(picture)
-                <div class="text">
+                <div class="text"\(lang)>
                 \(HTML.paragraphs(of: chapter))
                 </div>
                 \(choices)

@@ -3,6 +3,7 @@ import CydWords
 import Foundation
 import StoryFormat
 import StorySources
+import StoryTranslation
 import StoryWeb
 import TerminalUI
 
@@ -22,6 +23,7 @@ struct BuildWeb: ParsableCommand {
     @Argument(help: ArgumentHelp("The folder to write the site into (made if missing).", valueName: "folder")) var folder: String
     @Argument(help: ArgumentHelp("Story folders or story files (default: the bundled stories).", valueName: "story")) var stories: [String] = []
     @Flag(name: .customLong("no-fetch"), help: "Link https pictures instead of fetching them now.") var noFetch = false
+    @Option(name: .customLong("lang"), help: "Build this translation of each story (repeat for more; original for none). Default: every language in its translations folder.") var languages: [String] = []
 
     func run() throws {
         let inputs = stories.isEmpty ? BundledStories.folders() : stories
@@ -38,7 +40,9 @@ struct BuildWeb: ParsableCommand {
                 case .leftOut: .missing
                 }
             }
-            return (story, pictures)
+            let found = Translations.found(in: target.folder?.root.path ?? "", of: story, languages: languages.isEmpty ? nil : languages)
+            for line in TranslationWords.siteProblems(found, story: input) { Terminal.standardError.write(line + "\n") }
+            return SiteEntry(story: story, pictures: pictures, translations: found.stories.map { ($0.status.language, $0.story) })
         }
         let site = StaticSite.plan(entries)
         let removed: [String]
@@ -51,6 +55,6 @@ struct BuildWeb: ParsableCommand {
             }
         }
         let pages = site.reduce(0) { $0 + $1.pages.count + 1 } + 1
-        for line in InterchangeWords.builtSite(pages: pages, stories: site.count, folder: folder, removed: removed) { print(line) }
+        for line in InterchangeWords.builtSite(pages: pages, stories: site.count(where: { $0.language == nil }), folder: folder, removed: removed) { print(line) }
     }
 }

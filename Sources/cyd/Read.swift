@@ -90,9 +90,8 @@ struct Read: ParsableCommand {
         }
     }
 
-    /// What [[name]] reads when the reader has given no name (piped input without --name): a
-    /// neutral word, so the placeholder itself never reaches the page.
-    static let fallbackName = "Reader"
+    /// What [[name]] reads when the reader has given no name (piped input without --name).
+    static let fallbackName = ReaderName.fallback
 
     /// The story named on the command line, or one picked from the library and the bundled
     /// stories not added yet (`ReaderQuestions`).

@@ -4,6 +4,7 @@ import Foundation
 import LocalFiles
 import StoryFormat
 import StorySources
+import StoryTranslation
 import TerminalUI
 import Transport
 
@@ -26,6 +27,7 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("request-timeout"), help: ArgumentHelp(
         "Seconds a browser has to send a whole request; a slower one is disconnected.", valueName: "seconds"))
     var requestTimeout: Double = 10
+    @Option(help: "Show stories in this language where they are translated (a tag such as fr, or original); a reader may choose another on the page.") var lang: String?
     @Flag(inversion: .prefixedNo, help: "Draw the link as a QR code (default: when listening beyond this machine and printing to a terminal).") var qr: Bool?
     @OptionGroup var library: LibraryOptions
 
@@ -33,6 +35,7 @@ struct Serve: ParsableCommand {
         guard ListenAddress.split(listen) != nil else { throw ValidationError("--listen takes ADDRESS:PORT, such as 127.0.0.1:8080 or 0.0.0.0:8080 (port 0 picks a free one)") }
         if profile.isEmpty { throw ValidationError("--profile needs a name") }
         if !(0.5...600).contains(requestTimeout) { throw ValidationError("--request-timeout takes 0.5 to 600 seconds") }
+        if let lang, lang != "original", !LanguageTag.isWellFormed(LanguageTag.normalise(lang)) { throw ValidationError(ServeWords.badLanguage(lang)) }
     }
 
     #if BrowserReader
@@ -48,7 +51,7 @@ struct Serve: ParsableCommand {
         let configuration = ServeConfiguration(
             host: host, port: port, access: access, defaultProfile: profile, requestDeadline: requestTimeout, certificateAuthorities: HTTPClient.caBundle,
             words: .init(server: "cyd serve", removal: "cyd remove", catalogueFetch: "cyd sync", profileOption: "--profile"),
-            describe: { error in (error as? SourceError).map(Words.source) ?? Words.of(error) })
+            describe: { error in (error as? SourceError).map(Words.source) ?? Words.of(error) }, language: lang.flatMap(LanguageChoice.init))
         let drawCode = qr ?? (access != .loopback && !loopback && Terminal.standardOutput.isTerminal)
         do {
             try ReaderServer(library: importer.library, configuration: configuration).runBlocking { bound in
@@ -81,10 +84,6 @@ struct Serve: ParsableCommand {
         }
     }
     #else
-    func run() throws {
-        throw CLIError(
-            "this cyd was built without the browser reader; build it with `swift build -c release --traits BrowserReader` (Hummingbird adds a few minutes to the build)"
-        )
-    }
+    func run() throws { throw CLIError(ServeWords.builtWithout) }
     #endif
 }

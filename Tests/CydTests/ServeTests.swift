@@ -259,7 +259,60 @@ struct ServeTests {
             #expect(none.contains("The First Landing"))
         }
         let storyPage = try get("/stories/1", languages: "fr")
-        #expect(storyPage.contains("<h1 lang=\"fr\">Sept étages</h1>") && storyPage.contains("your browser's language: 100% translated"), "\(storyPage)")
+        #expect(storyPage.contains("<h1 lang=\"fr\">Sept étages</h1>") && storyPage.contains("100% translated"), "\(storyPage)")
+        let frenchShelf = try get("/", languages: "fr")
+        #expect(frenchShelf.contains("<h3 lang=\"fr\"><a href=\"/stories/1\">Sept étages</a></h3>"), "the library page follows the browser's language too: \(frenchShelf)")
+        let picture = try get("/stories/1/landing", languages: "fr")
+        #expect(picture.firstMatch(of: /<img class="picture" src="[^"]+" alt="[^"]+" lang="fr">/) != nil, "\(picture)")
+    }
+
+    @Test("the language switch on every page: --lang sets the reader's language, a choice on the page overrides it and the browser's, kept per browser in a cookie, and the way back is only ever a path of this server's")
+    func languageSwitch() throws {
+        let folder = try TemporaryFolder()
+        let library = folder.path("library")
+        for story in ["seven-stairs", "the-night-market"] {
+            let added = try Command.cyd(["add", "--library", library, Command.packageRoot.path + "/Stories/" + story])
+            #expect(added.status == 0, "\(added.standardError)")
+        }
+        let refused = try Command.cyd(["serve", "--library", library, "--lang", "fr\u{1B}[2J"])
+        #expect(refused.status == 64 || refused.status == 2, "\(refused.status)")
+        #expect(refused.standardError.contains("--lang takes a language tag") && !refused.standardError.contains("\u{1B}"), "\(refused.standardError)")
+
+        let server = try Server(["--library", library, "--lang", "fr"])
+        defer { _ = server.stop() }
+        let jar = folder.path("cookies")
+        func get(_ path: String, languages: String? = nil) throws -> String {
+            var arguments = ["curl", "-s", "--max-time", "20", "-b", jar, "-c", jar]
+            if let languages { arguments += ["-H", "Accept-Language: \(languages)"] }
+            return try ChildProcess.run(arguments + [server.root + path]).standardOutput
+        }
+        func choose(_ language: String, back: String) throws -> String {
+            let page = try get("/")
+            let token = try #require(page.firstMatch(of: /name="token" value="([0-9a-f]+)"/)?.1)
+            return try ChildProcess.run(
+                ["curl", "-s", "-i", "--max-time", "20", "-b", jar, "-c", jar, "--data", "token=\(token)&lang=\(language)&back=\(back)", server.root + "language"]
+            ).standardOutput
+        }
+        let shelf = try get("/", languages: "en")
+        #expect(shelf.contains("<h3 lang=\"fr\"><a href=\"/stories/1\">Sept étages</a></h3>"), "--lang fr wins over the browser's English: \(shelf)")
+        #expect(shelf.contains("<h3><a href=\"/stories/2\">The Night Market</a></h3>"), "a story without French is shown as written")
+        #expect(shelf.contains("<select id=\"language\" name=\"lang\">") && shelf.contains("<option value=\"\" selected>This reader&#39;s: fr</option>"), "\(shelf)")
+        for path in ["/stories/1", "/stories/1/landing", "/stories/1/-/marks", "/catalogue", "/search?q=cat"] {
+            #expect(try get(path).contains("<label for=\"language\">Stories in</label>"), "the switch is on \(path)")
+        }
+
+        let answer = try choose("original", back: "%2Fstories%2F1%2Flanding")
+        #expect(answer.contains("303") && answer.contains("Location: /stories/1/landing"), "\(answer)")
+        #expect(answer.contains("cyd_lang=original; Path=/; HttpOnly; SameSite=Lax"), "\(answer)")
+        let written = try get("/stories/1/landing", languages: "fr")
+        #expect(written.contains("<h1 tabindex=\"-1\">The First Landing</h1>"), "the reader's choice wins over --lang and the browser's: \(written)")
+        #expect(written.contains("<option value=\"original\" selected>As written</option>"))
+
+        let offsite = try choose("fr", back: "%2F%2Fevil.example%2F")
+        #expect(offsite.contains("Location: /\r\n"), "a way back to another host goes to the library instead: \(offsite)")
+        #expect(try get("/stories/1/landing").contains("Le premier palier"))
+        let cleared = try choose("", back: "%2F")
+        #expect(cleared.contains("cyd_lang=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0"), "\(cleared)")
     }
 
     /// A GET (or a form POST) that follows redirects, as a browser without scripts would.

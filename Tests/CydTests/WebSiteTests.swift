@@ -50,4 +50,35 @@ struct WebSiteTests {
         #expect(broken.status != 0)
         #expect(broken.standardError.contains("cannot be read as a story; `cyd validate"), "\(broken.standardError)")
     }
+
+    @Test("a story's translations are built beside it (every language it has, or those --lang names); a language it lacks or a file that cannot be read is said, and the rest is built")
+    func translations() throws {
+        let folder = try TemporaryFolder()
+        let story = Command.packageRoot.path + "/Stories/seven-stairs"
+        let all = try Command.cyd(["build", "web", folder.path("all"), story])
+        #expect(all.status == 0, "\(all.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("all") + "/seven-stairs-fr/landing.html"), "the French pages are built by default")
+        let french = try String(contentsOfFile: folder.path("all") + "/seven-stairs-fr/landing.html", encoding: .utf8)
+        #expect(french.contains("<h1 lang=\"fr\">Le premier palier</h1>") && french.contains("<html lang=\"en\">"), "\(french)")
+        #expect(french.contains("data-story=\"seven-stairs\""), "the place is kept under the story as written")
+        #expect(french.contains("<a href=\"../seven-stairs/landing.html\">As written</a>"))
+        let library = try String(contentsOfFile: folder.path("all") + "/index.html", encoding: .utf8)
+        #expect(library.components(separatedBy: "<li data-story=").count == 2, "the library lists the story once, its translation linked from it")
+
+        let none = try Command.cyd(["build", "web", folder.path("none"), story, "--lang", "original"])
+        #expect(none.status == 0 && !FileManager.default.fileExists(atPath: folder.path("none") + "/seven-stairs-fr"), "\(none.standardError)")
+        let german = try Command.cyd(["build", "web", folder.path("de"), story, "--lang", "de", "--lang", "fr-CA"])
+        #expect(german.status == 0, "\(german.standardError)")
+        #expect(german.standardError.contains("has no translation into 'de'"), "\(german.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("de") + "/seven-stairs-fr/landing.html"), "fr-CA is read as fr")
+
+        let copy = folder.path("copy")
+        try FileManager.default.copyItem(atPath: story, toPath: copy)
+        try Data("msgid \"\"\nmsgstr \"\"\n\nmsgid \"x\u{1B}[2J\" bad\n".utf8).write(to: URL(fileURLWithPath: copy + "/translations/fr.po"))
+        let broken = try Command.cyd(["build", "web", folder.path("broken"), copy])
+        #expect(broken.status == 0, "\(broken.standardError)")
+        #expect(broken.standardError.contains("fr.po' line 4") && broken.standardError.contains("built without that language"), "\(broken.standardError)")
+        #expect(!broken.standardError.contains("\u{1B}"), "the file's bytes are made safe")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("broken") + "/seven-stairs-fr"))
+    }
 }

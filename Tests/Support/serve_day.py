@@ -232,6 +232,21 @@ def day(base, story_id, story_json, cyd, library):
         else:
             check("the first chapter has a picture (to tap)", False)
 
+        # The language switch, on the library page: French where a story has it, then as written.
+        page.goto(base)
+        page.select_option("#language", "fr")
+        before = shown(page)
+        page.click("li.language button")
+        wait_shown(page, before)
+        french = page.evaluate("Array.from(document.querySelectorAll('.stories h3[lang=fr]')).map(h => h.textContent)")
+        check("choosing fr on the page shows the library's French stories in French, marked lang", "Sept étages" in french, french)
+        axe_clean(axe, page, "the library in French")
+        page.select_option("#language", "original")
+        before = shown(page)
+        page.click("li.language button")
+        wait_shown(page, before)
+        check("choosing “As written” shows them as written", page.query_selector(".stories h3[lang]") is None and "Seven Stairs" in page.inner_text(".stories"))
+
         page.goto(base + "profiles")
         check("the profile picker says profiles are not accounts", "not accounts" in page.inner_text("main"), page.inner_text("main")[:300])
         check("no script error on any page", not errors, errors)

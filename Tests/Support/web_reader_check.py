@@ -198,6 +198,28 @@ with sync_playwright() as playwright:
         check(f"no sideways scrolling at 375 px: {url[len(base):]}", width <= 375, f"scroll width {width}")
     phone.close()
 
+    # A translated story has its own pages, a switch to the same page in each language, and one place.
+    context = browser.new_context()
+    page = context.new_page()
+    french = "seven-stairs-fr"
+    page.goto(base + "seven-stairs/index.html")
+    with page.expect_navigation():
+        page.click(".begin")
+    here = page.url.rsplit("/", 1)[1]
+    with page.expect_navigation():
+        page.click("nav.languages a[hreflang=fr]")
+    check("the language switch goes to the same chapter in French", page.url.endswith(f"/{french}/{here}"), page.url)
+    check("its text is marked lang=fr in an English page", page.get_attribute("h1", "lang") == "fr" and page.get_attribute("html", "lang") == "en"
+          and page.get_attribute(".text", "lang") == "fr", page.content()[:300])
+    result = axe.run(page, options={"runOnly": {"type": "tag", "values": WCAG}})
+    check("axe: no violations on a translated chapter", result.violations_count == 0, result.generate_report())
+    page.goto(base + french + "/index.html")
+    page.wait_for_selector(".progress:not([hidden])", timeout=5000)
+    check("the place is one in both languages: the French story page resumes there", page.get_attribute(".resume", "href") == here, page.get_attribute(".resume", "href"))
+    page.goto(base + "index.html")
+    check("the library links the translation from its story", page.query_selector(f"a[href='{french}/index.html'][lang=fr]") is not None)
+    context.close()
+
     # Installable: a manifest Chromium reads without errors, icons of the sizes it names, a favicon.
     context = browser.new_context(viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True)
     page = context.new_page()

@@ -248,3 +248,11 @@ public enum MediaReference: Sendable, Hashable {
         self = value.hasPrefix("https") ? .web(value) : .repository(value)
     }
 }
+
+/// The reader's name, which `[[name]]` in a chapter's text stands for.
+public enum ReaderName {
+    /// What `[[name]]` reads when the reader has given no name: one word for every reader of
+    /// ours (the terminal, the browser reader, the static site, a book), so a story reads the same
+    /// in each, and the placeholder itself never reaches the page.
+    public static let fallback = "Reader"
+}
