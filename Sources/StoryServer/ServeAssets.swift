@@ -36,8 +36,6 @@ enum ServeAssets {
         .optional { color: var(--muted); }
         .warning { border-left: 4px solid var(--focus); padding-left: .75rem; }
         mark { background: var(--mark-back, #fde68a); color: var(--mark-text, #111); padding: 0 .1em; }
-        a.picture { display: block; }
-        a.picture img { display: block; }
         .bookmarks li, .notes li, .hits li, .profiles li { margin: .5rem 0; }
         .path li[aria-current] { font-weight: bold; }
         .the-end { margin: 1.5rem 0; }

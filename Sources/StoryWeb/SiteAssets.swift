@@ -21,6 +21,7 @@ public enum SiteAssets {
         h2 { font-size: 1.3rem; margin: 0 0 .25rem; }
         .story-title, .rating { color: var(--muted); font-family: system-ui, sans-serif; font-size: .95rem; margin: .75rem 0 0; }
         .picture { display: block; max-width: 100%; height: auto; margin: 1rem 0; border-radius: 4px; }
+        a.picture img.picture { margin: 0; }
         .stories { list-style: none; padding: 0; }
         .stories li { padding: 1rem 0; border-bottom: 1px solid var(--line); }
         .choices, .after { padding-left: 1.75rem; margin: 1.5rem 0; }

@@ -113,8 +113,9 @@ public enum WebPages {
         // A page's heading is never empty (an empty `h1` names nothing to a screen reader).
         let title = chapter.name.isEmpty ? "Untitled chapter" : chapter.name
         let lang = lang(site)
+        // A tap on the picture opens it alone, full size, where a phone can zoom it.
         let picture = chapter.picPath.flatMap { site.pictures[$0] }.map { source in
-            "<img class=\"picture\" src=\"\(HTML.attribute(source))\" alt=\"\(HTML.attribute(chapter.picAlt ?? title))\"\(lang)>"
+            "<a class=\"picture\" href=\"\(HTML.attribute(source))\"><img class=\"picture\" src=\"\(HTML.attribute(source))\" alt=\"\(HTML.attribute(chapter.picAlt ?? title))\"\(lang)></a>"
         } ?? ""
         let ids = Set(site.story.chapters.map(\.id))
         let ending = chapter.choices.isEmpty

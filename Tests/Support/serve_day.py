@@ -250,6 +250,33 @@ def day(base, story_id, story_json, cyd, library):
         page.goto(base + "profiles")
         check("the profile picker says profiles are not accounts", "not accounts" in page.inner_text("main"), page.inner_text("main")[:300])
         check("no script error on any page", not errors, errors)
+        context.close()
+
+        # Scripts off: the same forms work as plain POSTs and redirects.
+        context = browser.new_context(java_script_enabled=False)
+        page = context.new_page()
+        page.goto(base + f"stories/{story_id}/{visited[1]}")
+        if page.query_selector(".elsewhere button"):
+            with page.expect_navigation():
+                page.click(".elsewhere button")
+            check("scripts off: “Go on from here” moves the place", page.inner_text("#status") == "This chapter is your place now.", page.inner_text("#status"))
+        else:
+            check("scripts off: a chapter that is not the place offers “Go on from here”", False, page.inner_text("main")[:300])
+        page.goto(base + f"stories/{story_id}")
+        with page.expect_navigation():
+            page.click("a:has-text('Start again')")
+        with page.expect_navigation():
+            page.click("button:has-text('Start again from the first chapter')")
+        check("scripts off: Start again, asked and confirmed, goes to the first chapter", page.evaluate("document.body.getAttribute('data-chapter')") == visited[0], page.url)
+        page.goto(base)
+        page.select_option("#language", "fr")
+        with page.expect_navigation():
+            page.click("li.language button")
+        check("scripts off: the language switch works", "Sept étages" in page.inner_text(".stories"), page.inner_text(".stories")[:200])
+        page.fill("#q", "zqxjkw")
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        check("scripts off: search says no results", page.inner_text("#results").startswith("No results for"))
         browser.close()
 
 

@@ -186,6 +186,10 @@ with sync_playwright() as playwright:
         alt = picture.get_attribute("alt")
         loaded = page.evaluate("img => img.complete && img.naturalWidth > 0", picture)
         check("a chapter's picture loads and says what it shows (its pic_alt)", loaded and alt == EXPECTED_ALT, f"alt={alt!r} loaded={loaded}")
+        src = picture.get_attribute("src")
+        with page.expect_navigation():
+            page.click("main a.picture")
+        check("a tap on the picture opens it alone, full size", page.url.endswith("/" + src), f"{page.url} {src}")
     else:
         check("the first chapter of the story played has a picture", False, "no picture")
 
