@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "StoryInterchange", targets: ["StoryInterchange"]),
         .library(name: "StoryTranslation", targets: ["StoryTranslation"]),
         .library(name: "StoryValidation", targets: ["StoryValidation"]),
+        .library(name: "StoryDiff", targets: ["StoryDiff"]),
         .executable(name: "cyd", targets: ["cyd"]),
     ],
     traits: [
@@ -93,6 +94,9 @@ let package = Package(
         // the one way to validate anything (a folder, story.json, authors.json, Twee, a
         // translation; a path or bytes): used by the CLI, the language server, the importer and the sync
         .target(name: "StoryValidation", dependencies: ["StoryFormat", "StoryCheck", "StoryInterchange", "StoryTranslation", "LocalFiles"]),
+        // what a change does to a story (`cyd diff`): two versions from folders, files or git
+        // revisions (libgit2, no checkout), compared as chapters, choices, endings and findings
+        .target(name: "StoryDiff", dependencies: ["StoryFormat", "StoryCheck", "StoryAnalysis", "StoryTranslation", "StoryValidation", "Transport", "LocalFiles"]),
         // `cyd serve`: the browser reader over HTTP (Hummingbird): pages from the library, places
         // shared with the terminal reader, LAN access by token, anti-forgery, bounded requests.
         // Its sources and its Hummingbird and NIO dependencies are the trait's alone: a build of
@@ -119,14 +123,17 @@ let package = Package(
         // name cyd's flags and commands, and prints nothing itself (cyd writes what it makes)
         .target(
             name: "CydWords",
-            dependencies: ["StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StorySources", "StorySync", "StoryTranslation", "StoryValidation", "StoryWeb", "StoryInterchange", "LocalFiles", "TerminalUI"]),
+            dependencies: [
+                "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StorySources", "StorySync", "StoryTranslation", "StoryValidation", "StoryWeb", "StoryInterchange",
+                "StoryDiff", "LocalFiles", "TerminalUI",
+            ]),
         // the command line: the commands and their flags, calls into the libraries, exit codes
         .executableTarget(
             name: "cyd",
             dependencies: [
                 "CydWords",
                 "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
-                "StoryLanguageServer", "StoryWeb", "StoryInterchange", "StoryTranslation", "StoryValidation", "TerminalUI", "TerminalPictures",
+                "StoryLanguageServer", "StoryWeb", "StoryInterchange", "StoryTranslation", "StoryValidation", "StoryDiff", "TerminalUI", "TerminalPictures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .target(name: "StoryServer", condition: .when(traits: ["BrowserReader"])),
             ]
@@ -138,6 +145,7 @@ let package = Package(
         .testTarget(name: "StoryAnalysisTests", dependencies: ["StoryAnalysis", "StoryCheck", "StoryFormat"]),
         .testTarget(name: "CydWordsTests", dependencies: ["CydWords", "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StorySources", "StorySync", "StoryTranslation"]),
         .testTarget(name: "StoryValidationTests", dependencies: ["StoryValidation", "StoryCheck", "StoryFormat", "TestSupport"]),
+        .testTarget(name: "StoryDiffTests", dependencies: ["StoryDiff", "StoryFormat", "StoryAnalysis", "TestSupport"]),
         // fuzz targets that need the package's dependencies: built with libFuzzer by
         // scripts/fuzz-served.sh, and as a replay driver of the kept inputs by the test suite
         .executableTarget(

@@ -8,6 +8,9 @@
 #        scripts/github-action.sh validate   check INPUT_PATH: annotations (--format github),
 #                                            a Markdown summary, SARIF to INPUT_SARIF if set;
 #                                            fails on errors (or on warnings with INPUT_STRICT=true)
+#        scripts/github-action.sh diff       on a pull request (GITHUB_EVENT_NAME, GITHUB_BASE_REF),
+#                                            what it does to the story in INPUT_DIFF, as Markdown,
+#                                            appended to the job summary; never fails the job
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 release_base=${CYD_RELEASE_BASE_URL:-https://github.com/ChooseYourDestiny/ChooseYourDestiny/releases/download}
@@ -107,8 +110,31 @@ PY
   exit "$status"
 }
 
+# What the pull request does to the story, from where it left its base branch (git merge-base),
+# as Markdown in the job summary. A summary that cannot be made is said there and in the log;
+# it never fails the job (the validate step decides that).
+diff() {
+  [ "${GITHUB_EVENT_NAME:-}" = "pull_request" ] || { echo "cyd: not a pull request: no story diff"; return 0; }
+  local cyd
+  cyd=$(command -v cyd) || fail "cyd is not on PATH (the install step puts it there)"
+  local folder=${INPUT_DIFF:-.}
+  local base_ref=${GITHUB_BASE_REF:-}
+  [[ "$base_ref" =~ ^[A-Za-z0-9._/-]+$ ]] || { echo "::warning title=cyd::no base branch to compare with (GITHUB_BASE_REF)"; return 0; }
+  local base
+  if ! base=$(git -C "$folder" merge-base "origin/$base_ref" HEAD 2>/dev/null); then
+    printf '## Story change\n\nThe base branch `%s` is not in this checkout: give actions/checkout `fetch-depth: 0`.\n' "$base_ref" >>"${GITHUB_STEP_SUMMARY:-/dev/null}"
+    echo "::warning title=cyd::origin/$base_ref is not in this checkout (actions/checkout needs fetch-depth: 0)"
+    return 0
+  fi
+  local status=0
+  "$cyd" diff "$base" HEAD --story "$folder" --format markdown >>"${GITHUB_STEP_SUMMARY:-/dev/null}" || status=$?
+  [ "$status" -le 1 ] || echo "::warning title=cyd::cyd diff could not compare the story (exit $status)"
+  return 0
+}
+
 case "${1:-}" in
   install) install ;;
   validate) validate ;;
-  *) echo "usage: scripts/github-action.sh install|validate" >&2; exit 2 ;;
+  diff) diff ;;
+  *) echo "usage: scripts/github-action.sh install|validate|diff" >&2; exit 2 ;;
 esac

@@ -18,6 +18,10 @@
     F(int, git_libgit2_init, (void), ())                                                                                   \
     F(int, git_libgit2_version, (int *major, int *minor, int *rev), (major, minor, rev))                                  \
     V(git_object_free, (git_object *object), (object))                                                                     \
+    F(const git_oid *, git_object_id, (const git_object *obj), (obj))                                                      \
+    F(int, git_repository_open_ext, (git_repository **out, const char *path, unsigned int flags, const char *ceiling_dirs), \
+      (out, path, flags, ceiling_dirs))                                                                                    \
+    F(const char *, git_repository_workdir, (const git_repository *repo), (repo))                                          \
     F(int, git_oid_fromstr, (git_oid *out, const char *str), (out, str))                                                   \
     F(int, git_object_lookup, (git_object **object, git_repository *repo, const git_oid *id, git_object_t type),           \
       (object, repo, id, type))                                                                                            \

@@ -15,6 +15,18 @@ public enum Help {
         same page in each language on every page; the reader's place is one in all of them.
         """
 
+    public static let diff = """
+        OLD and NEW are story folders, story.json files, or revisions of the git repository the \
+        story's folder is in (HEAD~1, main, a commit), read with libgit2 without a checkout; \
+        with NEW left out, the folder as it is now. A chapter whose id changed is recognised by \
+        its words and reported renamed; its choices and translations follow it. Findings are \
+        compared by rule and message, wherever they moved. Exit 0 when both sides were read \
+        (changed or not), 1 when one could not be (the other is still described), 2 on a usage \
+        error. As git's tools: `git difftool -y -x 'cyd diff' -- story.json`, or \
+        `git config diff.cyd.textconv 'cyd diff --format outline'` with `story.json diff=cyd` in \
+        .gitattributes, so `git diff` compares chapters.
+        """
+
     public static let cyd = """
         Stories are story.json chapter graphs that authors publish as git repositories.
         Exit codes: 0 success; 1 the command worked and found problems; 2 usage, I/O or internal error.

@@ -112,7 +112,8 @@ public enum RepositoryTemplates {
 
     public static let workflow = """
         # Validates story.json on every push and pull request with the cyd GitHub Action:
-        # findings become annotations and a summary, and errors or warnings fail the job.
+        # findings become annotations and a summary, and errors or warnings fail the job. On a
+        # pull request the summary also says what the change does to the story (cyd diff).
         name: validate
         on: [push, pull_request]
         jobs:
@@ -121,10 +122,13 @@ public enum RepositoryTemplates {
             container: swift:6.0-bookworm   # the action builds cyd with Swift (or set version: to download one)
             steps:
               - uses: actions/checkout@v4
+                with:
+                  fetch-depth: 0   # the base branch's history, for the story diff
               - uses: \(ProjectHome.repository)@\(ProjectHome.branch)
                 with:
                   path: .
                   strict: true
+                  diff: .
 
         """
 

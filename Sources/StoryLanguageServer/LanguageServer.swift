@@ -321,14 +321,7 @@ public final class LanguageServer {
         return ["contents": ["kind": "markdown", "value": .string(text)], "range": document.range(navigation.document.range(site.node))]
     }
 
-    static func markdownEscaped(_ text: String) -> String {
-        var out = ""
-        for character in VisibleText.escape(text) {
-            if "\\`*_{}[]()<>#+-.!|~".contains(character) { out.append("\\") }
-            out.append(character)
-        }
-        return out
-    }
+    static func markdownEscaped(_ text: String) -> String { MarkdownText.escaped(text) }
 
     static func codeSpan(_ text: String) -> String { String(VisibleText.escape(text).map { $0 == "`" ? "'" : $0 }) }
 

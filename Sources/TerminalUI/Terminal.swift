@@ -32,6 +32,15 @@ package enum Terminal {
     }
 
     package static let standardOutput = Stream(descriptor: STDOUT_FILENO)
+
+    /// Ends the process with a status, on either C library.
+    package static func end(_ status: Int32) -> Never {
+        #if canImport(Glibc)
+        Glibc.exit(status)
+        #elseif canImport(Darwin)
+        Darwin.exit(status)
+        #endif
+    }
     package static let standardError = Stream(descriptor: STDERR_FILENO)
 
     package enum ColorChoice: String, CaseIterable { case auto, always, never }

@@ -296,6 +296,30 @@ public final class GitRepository: @unchecked Sendable {
         return Self.hex(oid)
     }
 
+    /// The repository a work tree's folder (or any folder inside it) belongs to, found upward as
+    /// git does; nil when the folder is in none.
+    public static func containing(_ folder: String) throws(GitError) -> GitRepository? {
+        try load()
+        var repository: OpaquePointer?
+        let code = git_repository_open_ext(&repository, folder, 0, nil)
+        if code == GIT_ENOTFOUND.rawValue { return nil }
+        guard code == 0, let repository else { throw GitError.last(code, "cannot open the repository of \(folder)") }
+        return GitRepository(handle: repository, path: folder)
+    }
+
+    /// The work tree's folder, ending in `/`; nil for a bare repository.
+    public var workTree: String? { git_repository_workdir(handle).map { String(cString: $0) } }
+
+    /// The commit a revision names (`HEAD~1`, `main`, a hex id, as `git rev-parse` reads it);
+    /// nil when it names none.
+    public func commit(_ revision: String) -> String? {
+        var object: OpaquePointer?
+        guard !revision.hasPrefix("-"), !revision.contains(":"), git_revparse_single(&object, handle, revision + "^{commit}") == 0, let object else { return nil }
+        defer { git_object_free(object) }
+        guard let id = git_object_id(object) else { return nil }
+        return Self.hex(id.pointee)
+    }
+
     /// The bytes of the file at `path` in `commit` (a hex id), or nil when there is none.
     public func file(_ path: String, at commit: String) throws(GitError) -> [UInt8]? {
         var object: OpaquePointer?

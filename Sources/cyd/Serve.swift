@@ -39,6 +39,8 @@ struct Serve: ParsableCommand {
     }
 
     #if BrowserReader
+    static let isBuiltIn = true
+
     func run() throws {
         _ = ReaderServer.runTasksOnEventLoops()
         let (host, port) = ListenAddress.split(listen)!
@@ -84,6 +86,7 @@ struct Serve: ParsableCommand {
         }
     }
     #else
+    static let isBuiltIn = false
     func run() throws { throw CLIError(ServeWords.builtWithout) }
     #endif
 }

@@ -22,6 +22,8 @@ struct ArchitectureTests {
         "StoryTranslation": ["StoryFormat", "StoryCheck", "LocalFiles"],
         // the one way to validate anything
         "StoryValidation": ["StoryFormat", "StoryCheck", "StoryInterchange", "StoryTranslation", "LocalFiles"],
+        // a story change as a story change, its versions from folders, files and git revisions
+        "StoryDiff": ["StoryFormat", "StoryCheck", "StoryAnalysis", "StoryTranslation", "StoryValidation", "Transport", "LocalFiles"],
         "StoryWeb": ["StoryFormat", "LocalFiles"],
         // storage knows the format only
         "StoryStore": ["StoryFormat", "GRDB", "GRDBSQLite"],
@@ -39,10 +41,13 @@ struct ArchitectureTests {
         ],
         "TerminalUI": ["StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "CLineEditor", "TerminalPictures"],
         // the command line's words, below cyd
-        "CydWords": ["StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StorySources", "StorySync", "StoryTranslation", "StoryValidation", "StoryWeb", "StoryInterchange", "LocalFiles", "TerminalUI"],
+        "CydWords": [
+            "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StorySources", "StorySync", "StoryTranslation", "StoryValidation", "StoryWeb", "StoryInterchange",
+            "StoryDiff", "LocalFiles", "TerminalUI",
+        ],
         "cyd": [
             "CydWords", "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
-            "StoryLanguageServer", "StoryWeb", "StoryInterchange", "StoryTranslation", "StoryValidation", "TerminalUI", "TerminalPictures",
+            "StoryLanguageServer", "StoryWeb", "StoryInterchange", "StoryTranslation", "StoryValidation", "StoryDiff", "TerminalUI", "TerminalPictures",
             "ArgumentParser", "StoryServer",
         ],
         // beside the tests
@@ -58,7 +63,7 @@ struct ArchitectureTests {
     static let ours: Set<String> = [
         "StoryFormat", "LocalFiles", "StoryCheck", "StoryAnalysis", "Transport", "StoryStore", "StoryReader", "StorySources", "StorySync",
         "TerminalPictures", "StoryLanguageServer", "TerminalUI", "StoryWeb", "StoryServer", "StoryInterchange",
-        "StoryTranslation", "StoryValidation", "CydWords",
+        "StoryTranslation", "StoryValidation", "StoryDiff", "CydWords",
     ]
     /// The command line's modules: they alone name cyd's flags and commands (CydWords makes the
     /// words, cyd parses the flags and writes the words out).

@@ -38,6 +38,45 @@ import TestSupport
         return (result, read(summary), read(output), read(path))
     }
 
+    /// A repository whose `origin/main` is the pull request's base and whose HEAD is its head.
+    func pullRequest(base: String, head: String) throws -> String {
+        let repository = folder.appendingPathComponent("repo").path
+        try FileManager.default.createDirectory(atPath: repository, withIntermediateDirectories: true)
+        func git(_ arguments: [String]) throws {
+            let run = try ChildProcess.run(["git", "-c", "user.name=T", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"] + arguments, in: repository)
+            #expect(run.status == 0, "\(arguments) \(run.standardError)")
+        }
+        try git(["init", "-q", "-b", "main"])
+        try Data(base.utf8).write(to: URL(fileURLWithPath: repository + "/story.json"))
+        try git(["add", "story.json"])
+        try git(["commit", "-q", "-m", "base"])
+        try git(["update-ref", "refs/remotes/origin/main", "HEAD"])
+        try git(["checkout", "-q", "-b", "change"])
+        try Data(head.utf8).write(to: URL(fileURLWithPath: repository + "/story.json"))
+        try git(["commit", "-q", "-am", "change"])
+        return repository
+    }
+
+    @Test func onAPullRequestTheSummarySaysWhatTheChangeDoesToTheStory() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let hostile = story(choiceTo: "end").replacingOccurrences(of: "\"Done.\"", with: "\"Done. <img src=x onerror=alert(1)> [a](javascript:x) **bold**\"")
+        let repository = try pullRequest(base: story(choiceTo: "end"), head: hostile)
+        let pullRequest = ["GITHUB_EVENT_NAME": "pull_request", "GITHUB_BASE_REF": "main", "INPUT_DIFF": repository]
+        let run = try runAction("diff", pullRequest)
+        #expect(run.result.status == 0, "\(run.result.standardOutput)\(run.result.standardError)")
+        #expect(run.summary.contains("## Story change:") && run.summary.contains("### Text"), "\(run.summary)")
+        #expect(run.summary.contains("“End \\| with a pipe” (`end`)"), "a title is escaped for Markdown: \(run.summary)")
+        #expect(run.summary.contains("\\<img") && run.summary.firstMatch(of: /[^\\]</) == nil, "every < of the story is escaped: \(run.summary)")
+        #expect(!run.summary.contains("](javascript") && !run.summary.contains("**bold**"), "story text never becomes markup: \(run.summary)")
+
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent("summary.md"))
+        let push = try runAction("diff", ["GITHUB_EVENT_NAME": "push", "INPUT_DIFF": repository])
+        #expect(push.result.status == 0 && push.summary.isEmpty, "not a pull request: no diff")
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent("summary.md"))
+        let shallow = try runAction("diff", ["GITHUB_EVENT_NAME": "pull_request", "GITHUB_BASE_REF": "release", "INPUT_DIFF": repository])
+        #expect(shallow.result.status == 0 && shallow.summary.contains("fetch-depth: 0"), "a base not fetched is said, and the job goes on: \(shallow.summary)")
+    }
+
     @Test func aBrokenStoryFailsTheJobWithAnnotationsASummaryAndSARIF() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("story.json")

@@ -516,6 +516,8 @@ struct InitCommandTests {
             ["python3", "-c", "import sys, ruamel.yaml as y; [y.YAML(typ='safe').load(open(f)) for f in sys.argv[1:]]",
              story + "/.pre-commit-config.yaml", story + "/.github/workflows/validate.yml"])
         #expect(yaml.status == 0, "\(yaml.standardError)")
+        let workflow = try String(contentsOfFile: story + "/.github/workflows/validate.yml", encoding: .utf8)
+        #expect(workflow.contains("fetch-depth: 0") && workflow.contains("diff: ."), "a pull request's summary says what it does to the story: \(workflow)")
         // Nothing is overwritten.
         let again = try Command.cyd(["init", story])
         #expect(again.status == 2 && again.standardError.contains("already holds a story.json"))

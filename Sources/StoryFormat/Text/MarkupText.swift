@@ -61,3 +61,17 @@ public enum MarkupText {
         return index
     }
 }
+
+/// Text for Markdown (a pull-request comment, a job summary, an editor's hover): made visible as
+/// a terminal shows it (`VisibleText`), then every ASCII punctuation character Markdown gives a
+/// meaning to escaped with a backslash, so no text of a story becomes a link, a heading or HTML.
+public enum MarkdownText {
+    public static func escaped(_ text: String) -> String {
+        var out = ""
+        for character in VisibleText.escape(text) {
+            if "\\`*_{}[]()<>#+-.!|~&".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+}

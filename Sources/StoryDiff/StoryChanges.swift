@@ -1,0 +1,422 @@
+import StoryAnalysis
+import StoryCheck
+import StoryFormat
+import StoryTranslation
+import StoryValidation
+
+/// What a change does to a story, as a story: chapters added, removed and renamed, choices
+/// added, removed and retargeted, text changed word by word, endings gained and lost, chapters
+/// that became reachable or unreachable, playthroughs and the shortest and longest way, findings
+/// new and fixed, pictures and translations affected. Either side may be unreadable: the other is
+/// still described, and the problem said.
+public struct StoryChanges: Sendable {
+    /// A chapter as a change names it.
+    public struct Chapter: Sendable, Hashable {
+        public var id: String
+        public var title: String
+    }
+
+    /// One side, described.
+    public struct Side: Sendable {
+        public var label: String
+        /// Why it could not be read, when it could not.
+        public var problem: Problem?
+        public var title: String?
+        public var chapters = 0
+        public var endings = 0
+        public var playthroughs: PathAnalysis.Count?
+        /// Chapters read on the shortest and the longest way to an ending (longest: nil when a loop
+        /// makes it unbounded).
+        public var shortest: Int?
+        public var longest: Int?
+        /// Every finding of `cyd validate` on the side's story.json.
+        public var findings: [Finding] = []
+    }
+
+    public enum Problem: Sendable, Equatable {
+        /// The version could not be found or read (StoryVersion's problem).
+        case version(StoryVersion.Problem)
+        /// Read, and not a story: the first error, at its place.
+        case notAStory(Finding?)
+    }
+
+    public struct Finding: Sendable, Hashable {
+        public var code: String
+        public var severity: Severity
+        public var message: String
+        public var position: SourcePosition
+    }
+
+    public struct Rename: Sendable, Hashable {
+        public var from: Chapter
+        public var to: Chapter
+        /// How alike their text and choices are, in percent (100: only the id changed).
+        public var similarity: Int
+    }
+
+    public enum ChoiceChange: Sendable, Hashable {
+        case added(in: Chapter, text: String, to: String)
+        case removed(in: Chapter, text: String, to: String)
+        /// The same words now lead elsewhere.
+        case retargeted(in: Chapter, text: String, from: String, to: String)
+        /// The choice to the same chapter is worded differently.
+        case reworded(in: Chapter, to: String, WordDiff)
+    }
+
+    /// A chapter whose title, text or picture's alt text changed.
+    public struct TextChange: Sendable, Hashable {
+        public var chapter: Chapter
+        public var title: WordDiff?
+        public var text: WordDiff?
+        public var pictureAlt: WordDiff?
+    }
+
+    /// The story's own title, summary or rating.
+    public struct FieldChange: Sendable, Hashable {
+        public var field: String
+        public var change: WordDiff
+    }
+
+    public struct PictureChange: Sendable, Hashable {
+        public enum Kind: String, Sendable, Hashable { case added, removed, changed }
+        public var path: String
+        public var kind: Kind
+        /// The chapters that show it (on the new side, else the old).
+        public var chapters: [String]
+    }
+
+    public struct TranslationImpact: Sendable, Hashable {
+        public var language: String
+        /// Strings translated before the change whose text changed: `cyd l10n update` marks them
+        /// fuzzy for the translator.
+        public var becomeFuzzy: Int
+        /// Translated strings whose place is gone (a chapter, a paragraph or a choice removed).
+        public var lost: Int
+        /// A few of them, by their string's id.
+        public var examples: [String]
+    }
+
+    public var old: Side
+    public var new: Side
+    public var story: [FieldChange] = []
+    public var added: [Chapter] = []
+    public var removed: [Chapter] = []
+    public var renamed: [Rename] = []
+    public var choices: [ChoiceChange] = []
+    public var texts: [TextChange] = []
+    public var endingsAdded: [Chapter] = []
+    public var endingsLost: [Chapter] = []
+    public var becameUnreachable: [Chapter] = []
+    public var becameReachable: [Chapter] = []
+    public var findingsNew: [Finding] = []
+    public var findingsFixed: [Finding] = []
+    public var pictures: [PictureChange] = []
+    public var translations: [TranslationImpact] = []
+
+    /// Nothing a reader, an author or a translator would notice changed.
+    public var isEmpty: Bool {
+        story.isEmpty && added.isEmpty && removed.isEmpty && renamed.isEmpty && choices.isEmpty && texts.isEmpty && endingsAdded.isEmpty
+            && endingsLost.isEmpty && becameUnreachable.isEmpty && becameReachable.isEmpty && findingsNew.isEmpty && findingsFixed.isEmpty
+            && pictures.isEmpty && translations.isEmpty && old.playthroughs == new.playthroughs
+    }
+
+    /// The most pairs of removed × added chapters compared for renames by their words (a larger
+    /// change pairs only chapters whose content is the same).
+    public static let renameComparisons = 1_000_000
+    /// The least similarity (percent) for a removed and an added chapter to be one renamed.
+    public static let renameThreshold = 50
+
+    /// The changes from `old` to `new`, each a version or why it could not be had.
+    public init(old: Result<StoryVersion, StoryVersion.Problem>, new: Result<StoryVersion, StoryVersion.Problem>, labels: (String, String)) {
+        let before = Reading(old, label: labels.0)
+        let after = Reading(new, label: labels.1)
+        self.old = before.side
+        self.new = after.side
+        guard let a = before.story, let b = after.story else { return }
+        compare(a, b, before: before, after: after)
+    }
+
+    // MARK: One side read
+
+    struct Reading {
+        var side: Side
+        var story: Story?
+        var version: StoryVersion?
+        var reachable: [Bool] = []
+        var index: [String: Int] = [:]
+
+        init(_ result: Result<StoryVersion, StoryVersion.Problem>, label: String) {
+            side = Side(label: label)
+            switch result {
+            case .failure(let problem):
+                side.problem = .version(problem)
+                return
+            case .success(let version):
+                self.version = version
+                side.label = version.label
+                let path = label.hasSuffix(".json") ? label : "story.json"
+                let lines = LineIndex(version.bytes)
+                let reports = Validation.check(bytes: version.bytes, path: path)
+                side.findings = reports.flatMap(\.diagnostics).map { diagnostic in
+                    Finding(code: diagnostic.code.rawValue, severity: diagnostic.severity, message: diagnostic.message, position: lines.position(of: diagnostic.range.lowerBound))
+                }
+                guard let syntax = LoadedFile.asReadersRead(version.bytes, fileName: path).story, let story = StoryJSON.model(syntax) else {
+                    side.problem = .notAStory(side.findings.first { $0.severity == .error })
+                    return
+                }
+                self.story = story
+                describe(story)
+            }
+        }
+
+        mutating func describe(_ story: Story) {
+            side.title = story.name
+            side.chapters = story.chapters.count
+            for (position, chapter) in story.chapters.enumerated() where index[chapter.id] == nil { index[chapter.id] = position }
+            let successors = story.chapters.map { chapter in chapter.choices.compactMap { index[$0.chapterID] } }
+            guard let first = story.firstChapter, let start = index[first.id] else {
+                reachable = Array(repeating: false, count: story.chapters.count)
+                return
+            }
+            reachable = StoryGraph.readerReachability(successors: successors, start: start).reachable
+            let paths = PathAnalysis(successors: successors, start: start)
+            side.playthroughs = paths.playthroughs
+            side.endings = paths.endings.count
+            side.shortest = paths.endings.map(\.fewestChapters).min()
+            side.longest = paths.longestPath
+        }
+
+        func chapter(_ id: String) -> Chapter? {
+            guard let position = index[id], let story else { return nil }
+            return Chapter(id: id, title: story.chapters[position].name)
+        }
+
+        func isEnding(_ id: String) -> Bool {
+            guard let position = index[id], let story else { return false }
+            return reachable[position] && story.chapters[position].choices.isEmpty
+        }
+    }
+
+    // MARK: Comparing
+
+    private mutating func compare(_ a: Story, _ b: Story, before: Reading, after: Reading) {
+        for (field, old, new) in [("title", a.name, b.name), ("summary", a.summary, b.summary), ("rating", a.rating, b.rating)] where old != new {
+            story.append(FieldChange(field: field, change: WordDiff(old: old, new: new)))
+        }
+        let oldIDs = Set(before.index.keys), newIDs = Set(after.index.keys)
+        let gone = a.chapters.filter { !newIDs.contains($0.id) && before.index[$0.id] != nil }
+        let arrived = b.chapters.filter { !oldIDs.contains($0.id) && after.index[$0.id] != nil }
+        let pairs = Self.renames(gone, arrived)
+        // old id → new id, for every chapter on both sides.
+        var map: [String: String] = [:]
+        for id in oldIDs where newIDs.contains(id) { map[id] = id }
+        for pair in pairs { map[pair.from.id] = pair.to.id }
+        renamed = pairs
+        let renamedFrom = Set(pairs.map(\.from.id)), renamedTo = Set(pairs.map(\.to.id))
+        removed = gone.filter { !renamedFrom.contains($0.id) }.map { Chapter(id: $0.id, title: $0.name) }
+        added = arrived.filter { !renamedTo.contains($0.id) }.map { Chapter(id: $0.id, title: $0.name) }
+
+        var oldOf: [String: String] = [:]  // new id → old id
+        for (from, to) in map { oldOf[to] = from }
+        for (position, chapter) in b.chapters.enumerated() where after.index[chapter.id] == position {
+            guard let oldID = oldOf[chapter.id], let oldPosition = before.index[oldID] else { continue }
+            let old = a.chapters[oldPosition]
+            let here = Chapter(id: chapter.id, title: chapter.name)
+            var change = TextChange(chapter: here)
+            if old.name != chapter.name { change.title = WordDiff(old: old.name, new: chapter.name) }
+            if old.text != chapter.text { change.text = WordDiff(old: old.text, new: chapter.text) }
+            if old.picAlt != chapter.picAlt { change.pictureAlt = WordDiff(old: old.picAlt ?? "", new: chapter.picAlt ?? "") }
+            if change.title != nil || change.text != nil || change.pictureAlt != nil { texts.append(change) }
+            choices += Self.choiceChanges(old.choices, chapter.choices, in: here, map: map)
+        }
+
+        // Endings and reachability, as a reader finds them.
+        for (position, chapter) in b.chapters.enumerated() where after.index[chapter.id] == position {
+            let here = Chapter(id: chapter.id, title: chapter.name)
+            let oldID = oldOf[chapter.id]
+            if after.isEnding(chapter.id), !(oldID.map(before.isEnding) ?? false) { endingsAdded.append(here) }
+            guard let oldID, let oldPosition = before.index[oldID] else { continue }
+            if before.reachable[oldPosition], !after.reachable[position] { becameUnreachable.append(here) }
+            if !before.reachable[oldPosition], after.reachable[position] { becameReachable.append(here) }
+        }
+        for (position, chapter) in a.chapters.enumerated() where before.index[chapter.id] == position && before.isEnding(chapter.id) {
+            if let newID = map[chapter.id], after.isEnding(newID) { continue }
+            endingsLost.append(Chapter(id: map[chapter.id] ?? chapter.id, title: chapter.name))
+        }
+
+        (findingsNew, findingsFixed) = Self.findingChanges(old: before.side.findings, new: after.side.findings)
+        if let oldVersion = before.version, let newVersion = after.version {
+            pictures = Self.pictureChanges(a, b, old: oldVersion, new: newVersion)
+            translations = Self.translationImpact(a, b, map: map, old: oldVersion, new: newVersion)
+        }
+    }
+
+    /// Removed and added chapters that are one chapter under a new id: the same content first,
+    /// then the most alike by their words, at least `renameThreshold` percent.
+    static func renames(_ gone: [StoryFormat.Chapter], _ arrived: [StoryFormat.Chapter]) -> [Rename] {
+        guard !gone.isEmpty, !arrived.isEmpty else { return [] }
+        func content(_ chapter: StoryFormat.Chapter) -> String {
+            ([chapter.name, chapter.text] + chapter.choices.map { $0.text + "\u{0}" + $0.chapterID }).joined(separator: "\u{1}")
+        }
+        var pairs: [Rename] = []
+        var usedNew = Set<Int>()
+        var byContent: [String: [Int]] = [:]
+        for (index, chapter) in arrived.enumerated() { byContent[content(chapter), default: []].append(index) }
+        var left: [Int] = []
+        for (index, chapter) in gone.enumerated() {
+            if let match = byContent[content(chapter)]?.first(where: { !usedNew.contains($0) }) {
+                usedNew.insert(match)
+                pairs.append(Rename(from: Chapter(id: chapter.id, title: chapter.name), to: Chapter(id: arrived[match].id, title: arrived[match].name), similarity: 100))
+            } else {
+                left.append(index)
+            }
+        }
+        let right = arrived.indices.filter { !usedNew.contains($0) }
+        guard !left.isEmpty, !right.isEmpty, left.count * right.count <= renameComparisons else { return pairs }
+        func words(_ chapter: StoryFormat.Chapter) -> Set<Substring> {
+            Set((chapter.name + " " + chapter.text + " " + chapter.choices.map(\.text).joined(separator: " ")).split(whereSeparator: { !$0.isLetter && !$0.isNumber }))
+        }
+        let leftWords = left.map { words(gone[$0]) }, rightWords = right.map { words(arrived[$0]) }
+        var candidates: [(score: Int, l: Int, r: Int)] = []
+        for (li, lw) in leftWords.enumerated() {
+            for (ri, rw) in rightWords.enumerated() {
+                let union = lw.union(rw).count
+                guard union > 0 else { continue }
+                let score = lw.intersection(rw).count * 100 / union
+                if score >= renameThreshold { candidates.append((score, li, ri)) }
+            }
+        }
+        var takenLeft = Set<Int>(), takenRight = Set<Int>()
+        for candidate in candidates.sorted(by: { ($0.score, -$0.l, -$0.r) > ($1.score, -$1.l, -$1.r) }) {
+            guard !takenLeft.contains(candidate.l), !takenRight.contains(candidate.r) else { continue }
+            takenLeft.insert(candidate.l)
+            takenRight.insert(candidate.r)
+            let from = gone[left[candidate.l]], to = arrived[right[candidate.r]]
+            pairs.append(Rename(from: Chapter(id: from.id, title: from.name), to: Chapter(id: to.id, title: to.name), similarity: candidate.score))
+        }
+        return pairs
+    }
+
+    /// One chapter's choices, old against new (old targets seen through renames): the same words
+    /// to another chapter are retargeted, other words to the same chapter reworded.
+    static func choiceChanges(_ old: [Choice], _ new: [Choice], in chapter: Chapter, map: [String: String]) -> [ChoiceChange] {
+        var oldLeft = old.map { (text: $0.text, target: map[$0.chapterID] ?? $0.chapterID) }
+        var newLeft = new.map { (text: $0.text, target: $0.chapterID) }
+        // Unchanged.
+        var index = 0
+        while index < newLeft.count {
+            if let match = oldLeft.firstIndex(where: { $0.text == newLeft[index].text && $0.target == newLeft[index].target }) {
+                oldLeft.remove(at: match)
+                newLeft.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+        var changes: [ChoiceChange] = []
+        index = 0
+        while index < newLeft.count {
+            let choice = newLeft[index]
+            if let match = oldLeft.firstIndex(where: { $0.text == choice.text }) {
+                changes.append(.retargeted(in: chapter, text: choice.text, from: oldLeft[match].target, to: choice.target))
+            } else if let match = oldLeft.firstIndex(where: { $0.target == choice.target }) {
+                changes.append(.reworded(in: chapter, to: choice.target, WordDiff(old: oldLeft[match].text, new: choice.text)))
+            } else {
+                index += 1
+                continue
+            }
+            oldLeft.remove(at: oldLeft.firstIndex(where: { $0.text == choice.text }) ?? oldLeft.firstIndex(where: { $0.target == choice.target })!)
+            newLeft.remove(at: index)
+        }
+        changes += oldLeft.map { .removed(in: chapter, text: $0.text, to: $0.target) }
+        changes += newLeft.map { .added(in: chapter, text: $0.text, to: $0.target) }
+        return changes
+    }
+
+    /// Findings by code and message (their places move with any edit): new on the new side,
+    /// fixed from the old.
+    static func findingChanges(old: [Finding], new: [Finding]) -> (new: [Finding], fixed: [Finding]) {
+        func key(_ finding: Finding) -> String { finding.code + "\u{0}" + finding.message }
+        var oldCount: [String: Int] = [:]
+        for finding in old { oldCount[key(finding), default: 0] += 1 }
+        var newCount: [String: Int] = [:]
+        for finding in new { newCount[key(finding), default: 0] += 1 }
+        var seen: [String: Int] = [:]
+        let added = new.filter { finding in
+            seen[key(finding), default: 0] += 1
+            return seen[key(finding)]! > oldCount[key(finding), default: 0]
+        }
+        seen = [:]
+        let fixed = old.filter { finding in
+            seen[key(finding), default: 0] += 1
+            return seen[key(finding)]! > newCount[key(finding), default: 0]
+        }
+        return (added, fixed)
+    }
+
+    /// Pictures named on either side: added, removed, or the same path with other bytes.
+    static func pictureChanges(_ a: Story, _ b: Story, old: StoryVersion, new: StoryVersion) -> [PictureChange] {
+        func uses(_ story: Story) -> [String: [String]] {
+            var uses: [String: [String]] = [:]
+            if let path = story.picPath { uses[path, default: []].append("the story's page") }
+            for chapter in story.chapters { if let path = chapter.picPath { uses[path, default: []].append(chapter.id) } }
+            return uses
+        }
+        let before = uses(a), after = uses(b)
+        var changes: [PictureChange] = []
+        for path in Set(before.keys).union(after.keys).sorted() {
+            switch (before[path], after[path]) {
+            case (nil, let chapters?): changes.append(PictureChange(path: path, kind: .added, chapters: chapters))
+            case (let chapters?, nil): changes.append(PictureChange(path: path, kind: .removed, chapters: chapters))
+            case (_, let chapters?):
+                guard !path.contains("://") else { continue }
+                if old.file(path) != new.file(path) { changes.append(PictureChange(path: path, kind: .changed, chapters: chapters)) }
+            default: break
+            }
+        }
+        return changes
+    }
+
+    /// For each language of the story's translations (the new side's files, else the old
+    /// side's): how many translated strings the change makes fuzzy or leaves without a place.
+    static func translationImpact(_ a: Story, _ b: Story, map: [String: String], old: StoryVersion, new: StoryVersion) -> [TranslationImpact] {
+        let listing = new.file(Linguas.folder + "/" + Linguas.fileName) ?? old.file(Linguas.folder + "/" + Linguas.fileName)
+        guard let listing else { return [] }
+        let oldUnits = TranslationUnits.extract(a)
+        var newUnits: [String: TranslationUnit] = [:]
+        for unit in TranslationUnits.extract(b) { newUnits[unit.id] = unit }
+        // A unit's id begins with its chapter's id: a renamed chapter's strings are under its new id.
+        let renamed = map.filter { $0.key != $0.value }
+        func newID(_ id: String) -> String {
+            for (from, to) in renamed where id.hasPrefix(from + ".") { return to + id.dropFirst(from.count) }
+            return id
+        }
+        var impacts: [TranslationImpact] = []
+        for (language, stem) in Linguas.languageFiles(Linguas.languages(listing)) {
+            var file: TranslationFile?
+            for format in TranslationFile.Format.allCases {
+                let path = Linguas.folder + "/" + stem + "." + format.fileExtension
+                if let bytes = new.file(path) ?? old.file(path), let read = try? TranslationFile.read(bytes, format: format) {
+                    file = read
+                    break
+                }
+            }
+            guard let file else { continue }
+            let lookup = TranslationLookup(file)
+            var impact = TranslationImpact(language: language, becomeFuzzy: 0, lost: 0, examples: [])
+            for unit in oldUnits {
+                guard let entry = lookup.entry(for: unit), !entry.translation.isEmpty, !entry.isFuzzy, entry.source == unit.source else { continue }
+                guard let now = newUnits[newID(unit.id)] else {
+                    impact.lost += 1
+                    if impact.examples.count < 5 { impact.examples.append(unit.id) }
+                    continue
+                }
+                if now.source != unit.source {
+                    impact.becomeFuzzy += 1
+                    if impact.examples.count < 5 { impact.examples.append(now.id) }
+                }
+            }
+            if impact.becomeFuzzy + impact.lost > 0 { impacts.append(impact) }
+        }
+        return impacts
+    }
+}

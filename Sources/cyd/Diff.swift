@@ -1,0 +1,22 @@
+import ArgumentParser
+import CydWords
+import StoryDiff
+import TerminalUI
+
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "What a change does to a story: chapters, choices, text, endings, playthroughs, findings, translations.", discussion: Help.diff)
+
+    @Argument(help: ArgumentHelp("The story before: a folder, a story.json, or a git revision of the story's repository (HEAD~1, main).", valueName: "old")) var old: String
+    @Argument(help: ArgumentHelp("The story after, named the same ways (default: the story's folder as it is now).", valueName: "new")) var new: String?
+    @Option(help: ArgumentHelp("The story's folder, where revisions are read from (default: the current folder).", valueName: "folder")) var story = "."
+    @Option(help: "text, markdown (a pull request's comment, a job summary), json, or outline (OLD alone, a chapter a paragraph: git's textconv).") var format: DiffWords.Format = .text
+
+    func run() throws {
+        if format == .outline { return Terminal.standardOutput.write(try DiffWords.outline(StoryVersion.result(old, storyFolder: story))) }
+        let changes = StoryChanges(old: StoryVersion.result(old, storyFolder: story), new: StoryVersion.result(new ?? story, storyFolder: story), labels: (old, new ?? story))
+        Terminal.standardOutput.write(DiffWords.report(changes, format: format, colour: Terminal.useColor(.auto, for: Terminal.standardOutput)))
+        if changes.old.problem != nil || changes.new.problem != nil { throw Exit.problemsFound }
+    }
+}
+
+extension DiffWords.Format: ExpressibleByArgument {}

@@ -1,0 +1,188 @@
+import Foundation
+import StoryAnalysis
+@testable import StoryDiff
+import StoryFormat
+import TestSupport
+import Testing
+
+/// A story change as a story change: versions read from folders, files and real git histories
+/// (libgit2, no checkout), compared as chapters, choices, text, endings, findings and translations.
+@Suite("What a change does to a story")
+struct StoryChangesTests {
+    /// The lighthouse story of these tests: a start, two ways, a ledger that leads on, two endings.
+    static func lighthouse(ledgerID: String = "ledger", ledgerText: String = "The ledger is heavy. Wind west, glass falling, lamp lit at six.") -> TestStory {
+        TestStory(
+            id: "gull", title: "Gull Rock",
+            chapters: [
+                .init("arrival", name: "Gull Rock", text: "The boat leaves you on the jetty.", choices: [(ledgerID, "Read the ledger"), ("tower", "Climb the tower")], isFirst: true),
+                .init(ledgerID, name: "The Ledger", text: ledgerText, choices: [("tower", "Climb after all")]),
+                .init("tower", name: "The Tower", text: "The lamp is cold.", choices: [("light", "Light it"), ("leave", "Leave it dark")]),
+                .init("light", name: "Light", text: "The beam sweeps the sea.", isEnding: true),
+                .init("leave", name: "Dark", text: "The grey ship comes.", isEnding: true),
+            ])
+    }
+
+    /// A git repository with one commit a version; returns its folder.
+    static func history(_ folder: TemporaryFolder, _ versions: [[String: [UInt8]]]) throws -> String {
+        let repository = folder.path("repo")
+        try FileManager.default.createDirectory(atPath: repository, withIntermediateDirectories: true)
+        try git(["init", "-q", "-b", "main"], in: repository)
+        for (index, files) in versions.enumerated() {
+            for (path, bytes) in files {
+                let target = repository + "/" + path
+                try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Data(bytes).write(to: URL(fileURLWithPath: target))
+            }
+            try git(["add", "-A"], in: repository)
+            try git(["commit", "-q", "-m", "version \(index + 1)"], in: repository)
+        }
+        return repository
+    }
+
+    @discardableResult
+    static func git(_ arguments: [String], in folder: String) throws -> String {
+        let run = try ChildProcess.run(["git", "-c", "user.name=Test", "-c", "user.email=test@example.invalid", "-c", "commit.gpgsign=false"] + arguments, in: folder)
+        guard run.status == 0 else { throw TestSupportError("git \(arguments): \(run.standardError)") }
+        return run.standardOutput
+    }
+
+    static func changes(_ old: String, _ new: String, in folder: String) -> StoryChanges {
+        StoryChanges(old: StoryVersion.result(old, storyFolder: folder), new: StoryVersion.result(new, storyFolder: folder), labels: (old, new))
+    }
+
+    @Test("a chapter renamed and edited in one commit is one chapter renamed, its choices followed (not retargeted), its text changed word by word, its translation fuzzy under its new id")
+    func renameWithEdits() throws {
+        let folder = try TemporaryFolder()
+        let po = """
+            msgid ""
+            msgstr ""
+            "Content-Type: text/plain; charset=UTF-8\\n"
+
+            msgctxt "The Ledger"
+            msgid "The ledger is heavy. Wind west, glass falling, lamp lit at six."
+            msgstr "Le registre est lourd. Vent d'ouest, baromètre en baisse, lampe allumée à six heures."
+
+            msgctxt "Gull Rock"
+            msgid "The boat leaves you on the jetty."
+            msgstr "Le bateau vous laisse sur la jetée."
+
+            """
+        let repository = try Self.history(
+            folder,
+            [
+                ["story.json": Self.lighthouse().bytes, "translations/LINGUAS": Array("fr\n".utf8), "translations/fr.po": Array(po.utf8)],
+                ["story.json": Self.lighthouse(ledgerID: "logbook", ledgerText: "The ledger is heavy. Wind east, glass falling, lamp lit at six.").bytes],
+            ])
+        let changes = Self.changes("HEAD~1", "HEAD", in: repository)
+        #expect(changes.old.problem == nil && changes.new.problem == nil)
+        #expect(changes.renamed.map { "\($0.from.id)→\($0.to.id)" } == ["ledger→logbook"], "\(changes.renamed)")
+        #expect(changes.added.isEmpty && changes.removed.isEmpty, "a rename is neither an addition nor a removal")
+        #expect(changes.choices.isEmpty, "the choice to the renamed chapter follows it: \(changes.choices)")
+        let text = try #require(changes.texts.first { $0.chapter.id == "logbook" }?.text)
+        #expect(text.runs.filter { $0.kind != .kept }.map(\.text) == ["west", "east"], "\(text.runs)")
+        #expect(text.removedWords == 1 && text.addedWords == 1)
+        let french = try #require(changes.translations.first { $0.language == "fr" })
+        #expect(french.becomeFuzzy == 1 && french.lost == 0 && french.examples == ["logbook.text.1"], "\(french)")
+        #expect(changes.endingsAdded.isEmpty && changes.endingsLost.isEmpty && changes.becameUnreachable.isEmpty)
+    }
+
+    @Test("choices added, removed and retargeted; an ending gained and one lost; a chapter cut off; playthroughs and the longest way; findings new and fixed")
+    func theShapeOfTheStory() throws {
+        let folder = try TemporaryFolder()
+        var new = Self.lighthouse()
+        new.chapters[0].choices = [("ledger", "Read the ledger"), ("light", "Climb the tower")]  // retargeted; the tower is cut off
+        new.chapters[1].choices = [("tower", "Climb after all"), ("bell", "Ring the bell")]  // added, to a new ending
+        new.chapters.append(.init("bell", name: "The Bell", text: "Three long, two short.", isEnding: true))
+        new.chapters[2].choices = [("light", "Light it")]  // "Leave it dark" removed: the dark ending is lost
+        let old = try folder.write("old.json", Self.lighthouse().bytes).path
+        let newPath = try folder.write("new.json", new.bytes).path
+        let changes = Self.changes(old, newPath, in: folder.url.path)
+        #expect(changes.added.map(\.id) == ["bell"])
+        #expect(changes.removed.isEmpty && changes.renamed.isEmpty)
+        #expect(changes.choices.contains(.retargeted(in: .init(id: "arrival", title: "Gull Rock"), text: "Climb the tower", from: "tower", to: "light")), "\(changes.choices)")
+        #expect(changes.choices.contains(.added(in: .init(id: "ledger", title: "The Ledger"), text: "Ring the bell", to: "bell")))
+        #expect(changes.choices.contains(.removed(in: .init(id: "tower", title: "The Tower"), text: "Leave it dark", to: "leave")))
+        #expect(changes.endingsAdded.map(\.id) == ["bell"])
+        #expect(changes.endingsLost.map(\.id) == ["leave"], "the dark ending is no longer reachable: \(changes.endingsLost)")
+        #expect(changes.becameUnreachable.map(\.id) == ["leave"] || changes.becameUnreachable.map(\.id).contains("leave"), "\(changes.becameUnreachable)")
+        #expect(changes.old.playthroughs == .finite(BigCount(4)) && changes.new.playthroughs == .finite(BigCount(3)), "\(changes.old.playthroughs as Any) \(changes.new.playthroughs as Any)")
+        #expect(changes.findingsNew.contains { $0.code == "CYD402" || $0.message.contains("leave") }, "an unreachable chapter is a new finding: \(changes.findingsNew)")
+        #expect(changes.findingsFixed.isEmpty)
+    }
+
+    @Test("a merge: the merged branch against the main line before it, and the merge against the branch, read from the history with no checkout")
+    func merge() throws {
+        let folder = try TemporaryFolder()
+        let repository = try Self.history(folder, [["story.json": Self.lighthouse().bytes]])
+        try Self.git(["checkout", "-q", "-b", "feature"], in: repository)
+        var feature = Self.lighthouse()
+        feature.chapters[3].text = "The beam sweeps the sea, and the grey ship turns away."
+        try Data(feature.bytes).write(to: URL(fileURLWithPath: repository + "/story.json"))
+        try Self.git(["commit", "-q", "-am", "the beam"], in: repository)
+        try Self.git(["checkout", "-q", "main"], in: repository)
+        var main = Self.lighthouse()
+        main.title = "The Keeper of Gull Rock"
+        try Data(main.bytes).write(to: URL(fileURLWithPath: repository + "/story.json"))
+        try Self.git(["commit", "-q", "-am", "the title"], in: repository)
+        try Self.git(["merge", "-q", "--no-edit", "-X", "theirs", "feature"], in: repository)
+        // The work tree is made to differ: revisions must be read from git, not from the folder.
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: repository + "/story.json"))
+        let merged = Self.changes("HEAD^1", "HEAD", in: repository)
+        #expect(merged.texts.map(\.chapter.id) == ["light"], "the merge brings the branch's text: \(merged.texts)")
+        #expect(merged.story.isEmpty, "the title came before the merge on main")
+        let branch = Self.changes("feature", "main", in: repository)
+        #expect(branch.story.map(\.field) == ["title"] && branch.texts.isEmpty, "\(branch.story) \(branch.texts)")
+    }
+
+    @Test("hostile sides: a missing commit, a file too large, invalid JSON on one side; the other side is still described and the problem said")
+    func hostileSides() throws {
+        let folder = try TemporaryFolder()
+        let repository = try Self.history(folder, [["story.json": Self.lighthouse().bytes], ["story.json": Array("{\"story\": {\"id\": \"gull\",".utf8)]])
+        let broken = Self.changes("HEAD~1", "HEAD", in: repository)
+        #expect(broken.old.problem == nil && broken.old.chapters == 5 && broken.old.endings == 2, "the readable side is described")
+        guard case .notAStory(let finding?)? = broken.new.problem else { Issue.record("\(broken.new.problem as Any)"); return }
+        #expect(finding.position.line == 1, "the parse error is said at its place: \(finding)")
+        let missing = Self.changes("0123456789abcdef0123456789abcdef01234567", "HEAD~1", in: repository)
+        #expect(missing.old.problem == .version(.notFound("0123456789abcdef0123456789abcdef01234567", repository: repository + "/")), "\(missing.old.problem as Any)")
+        #expect(missing.new.problem == nil && missing.new.chapters == 5)
+        let dashed = Self.changes("--output=/tmp/x", "HEAD~1", in: repository)
+        #expect(dashed.old.problem != nil, "a revision that looks like an option is none")
+        let huge = folder.path("huge.json")
+        #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: huge))
+        try handle.truncate(atOffset: UInt64(StoryVersion.largestStory + 1))
+        try handle.close()
+        let large = Self.changes(huge, "HEAD~1", in: repository)
+        #expect(large.old.problem == .version(.tooLarge(huge, limit: StoryVersion.largestStory)), "\(large.old.problem as Any)")
+        let outside = Self.changes("HEAD", "HEAD", in: folder.path("nowhere-\(UUID())"))
+        #expect(outside.old.problem == .version(.notFound("HEAD", repository: nil)), "\(outside.old.problem as Any)")
+    }
+
+    @Test("a story in a folder of a repository: revisions read story.json from that folder; a picture's bytes changed at the same path is a changed picture")
+    func storyInASubfolder() throws {
+        let folder = try TemporaryFolder()
+        var story = Self.lighthouse()
+        story.chapters[0].picture = "resources/rock.png"
+        let repository = try Self.history(
+            folder,
+            [
+                ["stories/gull/story.json": story.bytes, "stories/gull/resources/rock.png": [0x89, 0x50, 0x4E, 0x47, 1]],
+                ["stories/gull/resources/rock.png": [0x89, 0x50, 0x4E, 0x47, 2]],
+            ])
+        let changes = Self.changes("HEAD~1", "HEAD", in: repository + "/stories/gull")
+        #expect(changes.old.problem == nil, "\(changes.old.problem as Any)")
+        #expect(changes.pictures == [.init(path: "resources/rock.png", kind: .changed, chapters: ["arrival"])], "\(changes.pictures)")
+        #expect(changes.texts.isEmpty && changes.choices.isEmpty)
+    }
+
+    @Test("words: the common beginning and end are kept, the middle compared word by word, white space kept as written")
+    func words() {
+        let diff = WordDiff(old: "The lamp is cold and dark.", new: "The lamp is warm and bright.")
+        #expect(diff.runs.map(\.kind) == [.kept, .removed, .added, .kept, .removed, .added, .kept], "\(diff.runs)")
+        #expect(diff.runs.map(\.text).joined(separator: "|") == "The lamp is |cold|warm| and |dark|bright|.")
+        #expect(WordDiff(old: "same", new: "same").runs == [.init(kind: .kept, text: "same")])
+        let long = String(repeating: "a ", count: 3000), other = String(repeating: "b ", count: 3000)
+        let whole = WordDiff(old: long, new: other)
+        #expect(whole.removedWords == 3000 && whole.addedWords == 3000, "a change too large to compare word by word is whole")
+    }
+}
