@@ -105,6 +105,7 @@ let package = Package(
             name: "StoryServer",
             dependencies: [
                 "StoryWeb", "StoryReader", "StoryStore", "StorySources", "StoryFormat", "StoryTranslation", "LocalFiles", "Transport",
+                "StoryCheck", "StoryAnalysis", "StoryValidation", "StoryDiff",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["BrowserReader"])), .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["BrowserReader"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["BrowserReader"])), .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["BrowserReader"])),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["BrowserReader"])), .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras", condition: .when(traits: ["BrowserReader"])),

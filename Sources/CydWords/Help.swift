@@ -15,6 +15,16 @@ public enum Help {
         same page in each language on every page; the reader's place is one in all of them.
         """
 
+    public static let preview = """
+        The folder is served on 127.0.0.1 only, for its author: each chapter at /chapter/ID as \
+        readers will see it, with every finding of `cyd validate` about it beside it, all \
+        findings at /findings, and the chapter map at /map. When story.json, a picture or a \
+        translation is saved, the page follows without a reload and stays on its chapter (a \
+        renamed chapter is followed; a save that does not parse is said, and the last good \
+        story stays). The author's place is the page's address: no reader's place changes. In \
+        an editor with `cyd lsp`, "Preview this chapter" above each chapter moves the preview there.
+        """
+
     public static let diff = """
         OLD and NEW are story folders, story.json files, or revisions of the git repository the \
         story's folder is in (HEAD~1, main, a commit), read with libgit2 without a checkout; \

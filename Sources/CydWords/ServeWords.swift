@@ -43,6 +43,20 @@ public enum ServeWords {
         "--lang takes a language tag such as fr or pt-BR, or original, not '\(VisibleText.escape(value))'"
     }
 
+    public static func noStoryToPreview(_ folder: String) -> String {
+        "\(VisibleText.escape(folder)) holds no story.json to preview (`cyd init` starts one)"
+    }
+
+    /// What `cyd preview` says once it listens.
+    public static func previewing(_ folder: String, port: Int, polling: Bool) -> String {
+        """
+        Previewing \(VisibleText.escape(folder)): open http://127.0.0.1:\(port)/
+        The page follows every save of story.json, its pictures and translations (\(polling ? "looking every 0.1 s" : "told by the system")); findings are beside each chapter.
+        Ctrl-C stops the preview.
+
+        """
+    }
+
     /// Said first when `--new-key` made a new key.
     public static let keyRenewed = "A new key: links and browsers given the old one no longer open this reader.\n"
 

@@ -1,3 +1,4 @@
+import Dispatch
 import StoryAnalysis
 import StoryCheck
 import StoryFormat
@@ -128,8 +129,14 @@ public struct StoryChanges: Sendable {
 
     /// The changes from `old` to `new`, each a version or why it could not be had.
     public init(old: Result<StoryVersion, StoryVersion.Problem>, new: Result<StoryVersion, StoryVersion.Problem>, labels: (String, String)) {
-        let before = Reading(old, label: labels.0)
-        let after = Reading(new, label: labels.1)
+        // The two sides are read, checked and analysed at once, one a core.
+        let readings = Lock()
+        nonisolated(unsafe) var sides: [Reading?] = [nil, nil]
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let reading = index == 0 ? Reading(old, label: labels.0) : Reading(new, label: labels.1)
+            readings.withLock { sides[index] = reading }
+        }
+        let before = sides[0]!, after = sides[1]!
         self.old = before.side
         self.new = after.side
         guard let a = before.story, let b = after.story else { return }
@@ -156,11 +163,14 @@ public struct StoryChanges: Sendable {
                 side.label = version.label
                 let path = label.hasSuffix(".json") ? label : "story.json"
                 let lines = LineIndex(version.bytes)
-                let reports = Validation.check(bytes: version.bytes, path: path)
+                // Read once, as `cyd validate` reads it, for its findings and for the story;
+                // a file only readers' leniency reads (a trailing comma) is read again so.
+                let file = LoadedFile.load(version.bytes, fileName: path)
+                let reports = Validation.check(loaded: file, bytes: version.bytes, path: path)
                 side.findings = reports.flatMap(\.diagnostics).map { diagnostic in
                     Finding(code: diagnostic.code.rawValue, severity: diagnostic.severity, message: diagnostic.message, position: lines.position(of: diagnostic.range.lowerBound))
                 }
-                guard let syntax = LoadedFile.asReadersRead(version.bytes, fileName: path).story, let story = StoryJSON.model(syntax) else {
+                guard let syntax = file.story ?? LoadedFile.asReadersRead(version.bytes, fileName: path).story, let story = StoryJSON.model(syntax) else {
                     side.problem = .notAStory(side.findings.first { $0.severity == .error })
                     return
                 }
@@ -218,9 +228,14 @@ public struct StoryChanges: Sendable {
 
         var oldOf: [String: String] = [:]  // new id → old id
         for (from, to) in map { oldOf[to] = from }
-        for (position, chapter) in b.chapters.enumerated() where after.index[chapter.id] == position {
-            guard let oldID = oldOf[chapter.id], let oldPosition = before.index[oldID] else { continue }
-            let old = a.chapters[oldPosition]
+        for position in b.chapters.indices {
+            let id = b.chapters[position].id
+            guard after.index[id] == position, let oldID = oldOf[id], let oldPosition = before.index[oldID] else { continue }
+            let same = a.chapters[oldPosition].name == b.chapters[position].name && a.chapters[oldPosition].text == b.chapters[position].text
+                && a.chapters[oldPosition].picAlt == b.chapters[position].picAlt && a.chapters[oldPosition].choices.count == b.chapters[position].choices.count
+                && zip(a.chapters[oldPosition].choices, b.chapters[position].choices).allSatisfy { $0.text == $1.text && (map[$0.chapterID] ?? $0.chapterID) == $1.chapterID }
+            if same { continue }
+            let old = a.chapters[oldPosition], chapter = b.chapters[position]
             let here = Chapter(id: chapter.id, title: chapter.name)
             var change = TextChange(chapter: here)
             if old.name != chapter.name { change.title = WordDiff(old: old.name, new: chapter.name) }
@@ -231,17 +246,24 @@ public struct StoryChanges: Sendable {
         }
 
         // Endings and reachability, as a reader finds them.
-        for (position, chapter) in b.chapters.enumerated() where after.index[chapter.id] == position {
-            let here = Chapter(id: chapter.id, title: chapter.name)
-            let oldID = oldOf[chapter.id]
-            if after.isEnding(chapter.id), !(oldID.map(before.isEnding) ?? false) { endingsAdded.append(here) }
-            guard let oldID, let oldPosition = before.index[oldID] else { continue }
-            if before.reachable[oldPosition], !after.reachable[position] { becameUnreachable.append(here) }
-            if !before.reachable[oldPosition], after.reachable[position] { becameReachable.append(here) }
+        for position in b.chapters.indices {
+            let id = b.chapters[position].id
+            guard after.index[id] == position else { continue }
+            let oldID = oldOf[id]
+            let oldPosition = oldID.flatMap { before.index[$0] }
+            let wasEnding = oldID.map(before.isEnding) ?? false, isEnding = after.isEnding(id)
+            let wasReachable = oldPosition.map { before.reachable[$0] }, isReachable = after.reachable[position]
+            guard isEnding != wasEnding || (wasReachable != nil && wasReachable != isReachable) else { continue }
+            let here = Chapter(id: id, title: b.chapters[position].name)
+            if isEnding, !wasEnding { endingsAdded.append(here) }
+            if wasReachable == true, !isReachable { becameUnreachable.append(here) }
+            if wasReachable == false, isReachable { becameReachable.append(here) }
         }
-        for (position, chapter) in a.chapters.enumerated() where before.index[chapter.id] == position && before.isEnding(chapter.id) {
-            if let newID = map[chapter.id], after.isEnding(newID) { continue }
-            endingsLost.append(Chapter(id: map[chapter.id] ?? chapter.id, title: chapter.name))
+        for position in a.chapters.indices {
+            let id = a.chapters[position].id
+            guard before.index[id] == position, before.isEnding(id) else { continue }
+            if let newID = map[id], after.isEnding(newID) { continue }
+            endingsLost.append(Chapter(id: map[id] ?? id, title: a.chapters[position].name))
         }
 
         (findingsNew, findingsFixed) = Self.findingChanges(old: before.side.findings, new: after.side.findings)
@@ -253,7 +275,7 @@ public struct StoryChanges: Sendable {
 
     /// Removed and added chapters that are one chapter under a new id: the same content first,
     /// then the most alike by their words, at least `renameThreshold` percent.
-    static func renames(_ gone: [StoryFormat.Chapter], _ arrived: [StoryFormat.Chapter]) -> [Rename] {
+    public static func renames(_ gone: [StoryFormat.Chapter], _ arrived: [StoryFormat.Chapter]) -> [Rename] {
         guard !gone.isEmpty, !arrived.isEmpty else { return [] }
         func content(_ chapter: StoryFormat.Chapter) -> String {
             ([chapter.name, chapter.text] + chapter.choices.map { $0.text + "\u{0}" + $0.chapterID }).joined(separator: "\u{1}")

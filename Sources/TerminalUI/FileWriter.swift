@@ -56,6 +56,23 @@ package enum FileWriter {
         try write(Array(text.utf8), to: path)
     }
 
+    /// Writes a new file (never over one that is there), making its folder first.
+    package static func writeNew(_ text: String, to path: String) throws(WriteError) {
+        try requireNothing(at: path)
+        if let slash = path.lastIndex(of: "/") { try makeFolder(String(path[..<slash])) }
+        try write(text, to: path)
+    }
+
+    /// Nothing is at `path` yet.
+    package static func requireNothing(at path: String) throws(WriteError) {
+        if FileStatus(path) != nil { throw WriteError(description: "\(VisibleText.escape(path)) is there already; nothing was written") }
+    }
+
+    /// `folder` is a folder, or nothing yet.
+    package static func requireFolder(_ folder: String) throws(WriteError) {
+        if let status = FileStatus(folder), !status.isDirectory { throw WriteError(description: "\(VisibleText.escape(folder)) is not a folder") }
+    }
+
     package static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
         do {
             try AtomicFile.write(bytes, to: target(path))

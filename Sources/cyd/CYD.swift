@@ -14,7 +14,7 @@ struct CYD: ParsableCommand {
         abstract: "Read, check and collect branching \"choose your destiny\" stories.",
         discussion: Help.cyd,
         version: CydVersion.current,
-        subcommands: [Read.self, Validate.self, Rules.self, Explain.self, Stats.self, Graph.self, Diff.self, Test.self, Fix.self, Init.self, Add.self, List.self, Remove.self, Search.self, Sync.self, Get.self, Update.self, CatalogueCommand.self, Build.self, Serve.self, ImportCommand.self, ExportCommand.self, L10n.self, LanguageServerCommand.self]
+        subcommands: [Read.self, Validate.self, Rules.self, Explain.self, Stats.self, Graph.self, Diff.self, Preview.self, Test.self, Fix.self, Init.self, Add.self, List.self, Remove.self, Search.self, Sync.self, Get.self, Update.self, CatalogueCommand.self, Build.self, Serve.self, ImportCommand.self, ExportCommand.self, L10n.self, LanguageServerCommand.self]
     )
 
     /// Runs the command with cyd's exit codes: usage errors exit 2, not ArgumentParser's 64.

@@ -25,42 +25,27 @@ struct Init: ParsableCommand {
         if catalogue { return try makeCatalogue() }
         if FileStatus(folder + "/story.json") != nil {
             guard pages else { throw CLIError("\(VisibleText.escape(folder)) already holds a story.json; nothing was written") }
-            let path = try Self.new(folder + "/" + RepositoryTemplates.pagesPath)
-            try Self.write(RepositoryTemplates.pagesWorkflow, to: path)
+            let path = folder + "/" + RepositoryTemplates.pagesPath
+            try FileWriter.writeNew(RepositoryTemplates.pagesWorkflow, to: path)
             return Terminal.standardOutput.write(RepositoryTemplates.addedPages(path))
         }
-        try Self.requireFolder(folder)
+        try FileWriter.requireFolder(folder)
         // An existing README or workflow is the author's: kept.
         for (name, text) in RepositoryTemplates.storyFiles(title: title, pages: pages) where FileStatus(folder + "/" + name) == nil {
-            try Self.write(text, to: folder + "/" + name)
+            try FileWriter.writeNew(text, to: folder + "/" + name)
         }
         let totals = ReportTotals(try ValidationTarget.resolve(folder).check(options: CheckOptions()))
         Terminal.standardOutput.write(RepositoryTemplates.madeStory(in: folder, pages: pages, phrase: totals.phrase, inGit: LocalFile.isInGitWorkTree(folder)))
     }
 
-    /// Writes a file, making its folder first.
-    static func write(_ text: String, to path: String) throws {
-        try FileWriter.makeFolder(String(path[..<path.lastIndex(of: "/")!]))
-        try FileWriter.write(text, to: path)
-    }
-
-    /// `path`, when nothing is there yet.
-    static func new(_ path: String) throws -> String {
-        if FileStatus(path) != nil { throw CLIError("\(VisibleText.escape(path)) is there already; nothing was written") }
-        return path
-    }
-
-    static func requireFolder(_ folder: String) throws {
-        if let status = FileStatus(folder), !status.isDirectory { throw CLIError("\(VisibleText.escape(folder)) is not a folder") }
-    }
-
     /// authors.json (when missing) and the catalogue workflow (never over one).
     func makeCatalogue() throws {
-        try Self.requireFolder(folder)
-        let path = try Self.new(folder + "/" + RepositoryTemplates.cataloguePath)
+        try FileWriter.requireFolder(folder)
+        let path = folder + "/" + RepositoryTemplates.cataloguePath
+        try FileWriter.requireNothing(at: path)
         let authors = FileStatus(folder + "/authors.json") == nil
-        if authors { try Self.write(RepositoryTemplates.authors, to: folder + "/authors.json") }
-        try Self.write(RepositoryTemplates.catalogueWorkflow, to: path)
+        if authors { try FileWriter.writeNew(RepositoryTemplates.authors, to: folder + "/authors.json") }
+        try FileWriter.writeNew(RepositoryTemplates.catalogueWorkflow, to: path)
         Terminal.standardOutput.write(RepositoryTemplates.madeCatalogue(in: folder, written: (authors ? ["authors.json"] : []) + [RepositoryTemplates.cataloguePath]))
     }
 }

@@ -17,16 +17,11 @@ struct Serve: ParsableCommand {
         abstract: "Read the library's stories in a browser, on this machine or on phones nearby.",
         discussion: Help.serve)
 
-    @Option(help: ArgumentHelp(
-        "Where to listen, ADDRESS:PORT. A non-loopback address (0.0.0.0:8080, 192.168.1.5:8080) lets other machines in, with a key.",
-        valueName: "address:port"))
-    var listen = "127.0.0.1:8080"
+    @Option(help: ArgumentHelp("Where to listen, ADDRESS:PORT. A non-loopback address (0.0.0.0:8080, 192.168.1.5:8080) lets other machines in, with a key.", valueName: "address:port")) var listen = "127.0.0.1:8080"
     @Option(help: "The profile browsers read as until they pick another (profiles are shared with cyd read --profile).") var profile = "default"
     @Flag(help: "Ask for the key even on this machine's own address (behind a proxy, or on a machine others log in to).") var key = false
     @Flag(name: .customLong("new-key"), help: "Make a new key first: every link and browser given the old one is refused (a link shared too widely, a lost phone).") var newKey = false
-    @Option(name: .customLong("request-timeout"), help: ArgumentHelp(
-        "Seconds a browser has to send a whole request; a slower one is disconnected.", valueName: "seconds"))
-    var requestTimeout: Double = 10
+    @Option(name: .customLong("request-timeout"), help: ArgumentHelp("Seconds a browser has to send a whole request; a slower one is disconnected.", valueName: "seconds")) var requestTimeout: Double = 10
     @Option(help: "Show stories in this language where they are translated (a tag such as fr, or original); a reader may choose another on the page.") var lang: String?
     @Flag(inversion: .prefixedNo, help: "Draw the link as a QR code (default: when listening beyond this machine and printing to a terminal).") var qr: Bool?
     @OptionGroup var library: LibraryOptions
@@ -89,4 +84,24 @@ struct Serve: ParsableCommand {
     static let isBuiltIn = false
     func run() throws { throw CLIError(ServeWords.builtWithout) }
     #endif
+}
+
+struct Preview: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show a story folder in a browser as readers will see it, following every save, with its findings beside each chapter.", discussion: Help.preview)
+    @Argument(help: ArgumentHelp("The story folder (default: the current folder).", valueName: "folder")) var folder = "."
+    @Option(help: ArgumentHelp("Open at this chapter (default: the first).", valueName: "id")) var chapter: String?
+    @Option(help: ArgumentHelp("Preview this translation (a tag such as fr).", valueName: "tag")) var lang: String?
+    @Option(help: "The port on 127.0.0.1 (default: any free one).") var port = 0
+    @Flag(help: "Look at the files every 0.1 s instead of asking the system (folders inotify does not see: network mounts).") var poll = false
+    func validate() throws { if let lang, !LanguageTag.isWellFormed(LanguageTag.normalise(lang)) { throw ValidationError(ServeWords.badLanguage(lang)) } }
+
+    func run() throws {
+        guard FileStatus(folder + "/story.json")?.isRegularFile == true else { throw CLIError(ServeWords.noStoryToPreview(folder)) }
+        #if BrowserReader
+        let server = PreviewServer(configuration: .init(folder: folder, port: port, language: lang.map(LanguageTag.normalise), chapter: chapter, forcePolling: poll, environment: ProcessInfo.processInfo.environment))
+        do { try server.runBlocking { port, method in Terminal.standardOutput.write(ServeWords.previewing(folder, port: port, polling: method == .polling)) } } catch ServeFailure.cannotListen(let host, let port, let code) { throw CLIError(ServeWords.cannotListen(host: host, port: port, code: code)) }
+        #else
+        throw CLIError(ServeWords.builtWithout)
+        #endif
+    }
 }

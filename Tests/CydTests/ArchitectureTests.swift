@@ -37,6 +37,7 @@ struct ArchitectureTests {
         "StoryLanguageServer": ["StoryFormat", "StoryCheck", "StoryAnalysis", "StoryTranslation", "StoryValidation", "LocalFiles"],
         "StoryServer": [
             "StoryWeb", "StoryReader", "StoryStore", "StorySources", "StoryFormat", "StoryTranslation", "LocalFiles", "Transport",
+            "StoryCheck", "StoryAnalysis", "StoryValidation", "StoryDiff",
             "Hummingbird", "HummingbirdCore", "NIOCore", "NIOPosix", "NIOHTTPTypes", "NIOHTTPTypesHTTP1", "NIOHTTP1", "Logging", "HTTPTypes",
         ],
         "TerminalUI": ["StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "CLineEditor", "TerminalPictures"],
