@@ -176,6 +176,8 @@ public final class LanguageServer {
         case "textDocument/rename": return try rename(params)
         case "textDocument/codeAction": return try codeActions(params)
         case "textDocument/documentSymbol": return try documentSymbols(params)
+        case "textDocument/codeLens": return try codeLenses(params)
+        case "workspace/executeCommand": return try executeCommand(params)
         default:
             throw Failure.error(code: -32601, message: "this language server does not answer \(method)")
         }
@@ -192,6 +194,8 @@ public final class LanguageServer {
             "renameProvider": ["prepareProvider": true],
             "codeActionProvider": ["codeActionKinds": ["quickfix", "source.fixAll"]],
             "documentSymbolProvider": true,
+            "codeLensProvider": ["resolveProvider": false],
+            "executeCommandProvider": ["commands": [.string(LanguageServer.previewCommand)]],
         ],
         "serverInfo": ["name": "ChooseYourDestiny"],
     ]
@@ -433,6 +437,39 @@ public final class LanguageServer {
             if let id { symbol.append(("detail", .string(VisibleText.escape(id)))) }
             return .object(symbol)
         })
+    }
+
+    // MARK: The live preview
+
+    /// The command a "Preview this chapter" lens runs: (story folder, chapter id).
+    static let previewCommand = "cyd.previewChapter"
+
+    /// Above each chapter of a story.json in a folder: "Preview this chapter", which moves a
+    /// running preview of that folder to the chapter.
+    private func codeLenses(_ params: JSONValue) throws -> JSONValue {
+        let document = try document(params)
+        guard let folder = Self.location(of: document.uri).folder?.root.path, let navigation = navigation(for: document) else { return [] }
+        return .array(navigation.syntax.chapters.compactMap { chapter -> JSONValue? in
+            guard let id = chapter.id else { return nil }
+            return [
+                "range": document.range(navigation.document.range(id.node)),
+                "command": ["title": "Preview this chapter", "command": .string(Self.previewCommand), "arguments": [.string(folder), .string(id.value)]],
+            ]
+        })
+    }
+
+    /// Runs "Preview this chapter": leaves the request where the folder's preview looks for it
+    /// (`PreviewRendezvous`); says so when no preview of that folder runs.
+    private func executeCommand(_ params: JSONValue) throws -> JSONValue {
+        guard params["command"]?.string == Self.previewCommand, case .array(let arguments)? = params["arguments"], arguments.count == 2,
+            let folder = arguments[0].string, let chapter = arguments[1].string
+        else { throw Failure.invalidParams("unknown command, or not (folder, chapter id)") }
+        guard let rendezvous = PreviewRendezvous(storyFolder: folder, environment: ProcessInfo.processInfo.environment) else {
+            throw Failure.invalidParams("no folder \(folder)")
+        }
+        if rendezvous.port() == nil { showMessage("No live preview of this story is running: start one in its folder, then ask again.") }
+        do { try rendezvous.ask(chapter: chapter) } catch { throw Failure.error(code: -32603, message: "cannot reach the preview: \(error)") }
+        return .null
     }
 
     private func logMessage(_ text: String) {
