@@ -137,10 +137,36 @@ public struct StoryChanges: Sendable {
             readings.withLock { sides[index] = reading }
         }
         let before = sides[0]!, after = sides[1]!
-        self.old = before.side
-        self.new = after.side
-        guard let a = before.story, let b = after.story else { return }
-        compare(a, b, before: before, after: after)
+        // Then the playthroughs of each side (exact counts: the costly part) beside the
+        // comparison; a side whose chapters lead to the same chapters as the other's has the
+        // same playthroughs, counted once.
+        let sameShape = before.story != nil && before.start == after.start && before.successors == after.successors
+        nonisolated(unsafe) var changes = StoryChanges(old: before.side, new: after.side)
+        nonisolated(unsafe) var paths: [PathAnalysis?] = [nil, nil]
+        DispatchQueue.concurrentPerform(iterations: 2) { task in
+            if task == 0 {
+                let analysis = before.paths()
+                readings.withLock { paths[0] = analysis }
+                if sameShape { readings.withLock { paths[1] = analysis } }
+            } else {
+                if !sameShape {
+                    let analysis = after.paths()
+                    readings.withLock { paths[1] = analysis }
+                }
+                if let a = before.story, let b = after.story { changes.compare(a, b, before: before, after: after) }
+            }
+        }
+        var described = (before, after)
+        described.0.describe(paths[0] ?? nil)
+        described.1.describe(paths[1] ?? nil)
+        self = changes
+        self.old = described.0.side
+        self.new = described.1.side
+    }
+
+    private init(old: Side, new: Side) {
+        self.old = old
+        self.new = new
     }
 
     // MARK: One side read
@@ -175,21 +201,33 @@ public struct StoryChanges: Sendable {
                     return
                 }
                 self.story = story
-                describe(story)
+                index(story)
             }
         }
 
-        mutating func describe(_ story: Story) {
+        /// Each chapter's choices as the chapters they lead to (as readers follow them), and
+        /// where reading starts.
+        var successors: [[Int]] = []
+        var start: Int?
+
+        /// The graph as a reader moves through it: ids, choices' targets, what is reachable.
+        mutating func index(_ story: Story) {
             side.title = story.name
             side.chapters = story.chapters.count
             for (position, chapter) in story.chapters.enumerated() where index[chapter.id] == nil { index[chapter.id] = position }
-            let successors = story.chapters.map { chapter in chapter.choices.compactMap { index[$0.chapterID] } }
-            guard let first = story.firstChapter, let start = index[first.id] else {
+            successors = story.chapters.map { chapter in chapter.choices.compactMap { index[$0.chapterID] } }
+            start = story.firstChapter.flatMap { index[$0.id] }
+            guard let start else {
                 reachable = Array(repeating: false, count: story.chapters.count)
                 return
             }
             reachable = StoryGraph.readerReachability(successors: successors, start: start).reachable
-            let paths = PathAnalysis(successors: successors, start: start)
+        }
+
+        func paths() -> PathAnalysis? { start.map { PathAnalysis(successors: successors, start: $0) } }
+
+        mutating func describe(_ paths: PathAnalysis?) {
+            guard let paths else { return }
             side.playthroughs = paths.playthroughs
             side.endings = paths.endings.count
             side.shortest = paths.endings.map(\.fewestChapters).min()
@@ -213,24 +251,24 @@ public struct StoryChanges: Sendable {
         for (field, old, new) in [("title", a.name, b.name), ("summary", a.summary, b.summary), ("rating", a.rating, b.rating)] where old != new {
             story.append(FieldChange(field: field, change: WordDiff(old: old, new: new)))
         }
-        let oldIDs = Set(before.index.keys), newIDs = Set(after.index.keys)
-        let gone = a.chapters.filter { !newIDs.contains($0.id) && before.index[$0.id] != nil }
-        let arrived = b.chapters.filter { !oldIDs.contains($0.id) && after.index[$0.id] != nil }
+        let gone = a.chapters.filter { after.index[$0.id] == nil }
+        let arrived = b.chapters.filter { before.index[$0.id] == nil }
         let pairs = Self.renames(gone, arrived)
-        // old id → new id, for every chapter on both sides.
+        // Renamed chapters: old id → new id (any other id is the same chapter on both sides).
         var map: [String: String] = [:]
-        for id in oldIDs where newIDs.contains(id) { map[id] = id }
         for pair in pairs { map[pair.from.id] = pair.to.id }
         renamed = pairs
         let renamedFrom = Set(pairs.map(\.from.id)), renamedTo = Set(pairs.map(\.to.id))
         removed = gone.filter { !renamedFrom.contains($0.id) }.map { Chapter(id: $0.id, title: $0.name) }
         added = arrived.filter { !renamedTo.contains($0.id) }.map { Chapter(id: $0.id, title: $0.name) }
 
-        var oldOf: [String: String] = [:]  // new id → old id
-        for (from, to) in map { oldOf[to] = from }
+        var oldOfRenamed: [String: String] = [:]  // a renamed chapter's new id → its old id
+        for (from, to) in map { oldOfRenamed[to] = from }
+        func oldID(_ id: String) -> String? { oldOfRenamed[id] ?? (before.index[id] != nil ? id : nil) }
+        func newID(_ id: String) -> String? { map[id] ?? (after.index[id] != nil ? id : nil) }
         for position in b.chapters.indices {
             let id = b.chapters[position].id
-            guard after.index[id] == position, let oldID = oldOf[id], let oldPosition = before.index[oldID] else { continue }
+            guard after.index[id] == position, let oldID = oldID(id), let oldPosition = before.index[oldID] else { continue }
             let same = a.chapters[oldPosition].name == b.chapters[position].name && a.chapters[oldPosition].text == b.chapters[position].text
                 && a.chapters[oldPosition].picAlt == b.chapters[position].picAlt && a.chapters[oldPosition].choices.count == b.chapters[position].choices.count
                 && zip(a.chapters[oldPosition].choices, b.chapters[position].choices).allSatisfy { $0.text == $1.text && (map[$0.chapterID] ?? $0.chapterID) == $1.chapterID }
@@ -249,7 +287,7 @@ public struct StoryChanges: Sendable {
         for position in b.chapters.indices {
             let id = b.chapters[position].id
             guard after.index[id] == position else { continue }
-            let oldID = oldOf[id]
+            let oldID = oldID(id)
             let oldPosition = oldID.flatMap { before.index[$0] }
             let wasEnding = oldID.map(before.isEnding) ?? false, isEnding = after.isEnding(id)
             let wasReachable = oldPosition.map { before.reachable[$0] }, isReachable = after.reachable[position]
@@ -262,7 +300,7 @@ public struct StoryChanges: Sendable {
         for position in a.chapters.indices {
             let id = a.chapters[position].id
             guard before.index[id] == position, before.isEnding(id) else { continue }
-            if let newID = map[id], after.isEnding(newID) { continue }
+            if let newID = newID(id), after.isEnding(newID) { continue }
             endingsLost.append(Chapter(id: map[id] ?? id, title: a.chapters[position].name))
         }
 
