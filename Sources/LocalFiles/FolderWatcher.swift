@@ -20,23 +20,35 @@ public final class FolderWatcher: @unchecked Sendable {
     public static let settle = 0.015
 
     private let onChange: @Sendable () -> Void
+    /// Whether a change to `name` in the folder at `index` of `folders` matters (an editor's
+    /// temporary file does not).
+    private let matters: @Sendable (_ index: Int, _ name: String) -> Bool
+    private var watches: [Int32: Int] = [:]
     private var descriptor: Int32 = -1
     private var stopped = false
     private var thread: pthread_t?
 
     /// Starts watching `folders` (missing ones are skipped); `forcePolling` for tests and for
     /// file systems inotify does not see (network mounts).
-    public init(folders: [String], forcePolling: Bool = false, onChange: @escaping @Sendable () -> Void) {
+    public init(
+        folders: [String], forcePolling: Bool = false, matters: @escaping @Sendable (_ index: Int, _ name: String) -> Bool = { _, _ in true },
+        onChange: @escaping @Sendable () -> Void
+    ) {
         self.folders = folders
         self.onChange = onChange
+        self.matters = matters
         #if os(Linux)
         if !forcePolling {
             let fd = inotify_init1(Int32(IN_CLOEXEC))
             if fd >= 0 {
-                let mask = UInt32(IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ATTRIB)
-                var watched = 0
-                for folder in folders where inotify_add_watch(fd, folder, mask) >= 0 { watched += 1 }
-                if watched > 0 {
+                // Written and closed, moved in or out, deleted: not created (a file is written
+                // after it is made, and an editor's temporary file is made first).
+                let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ATTRIB)
+                for (index, folder) in folders.enumerated() {
+                    let watch = inotify_add_watch(fd, folder, mask)
+                    if watch >= 0 { watches[watch] = index }
+                }
+                if !watches.isEmpty {
                     descriptor = fd
                     method = .inotify
                 } else {
@@ -74,18 +86,32 @@ public final class FolderWatcher: @unchecked Sendable {
         method == .inotify ? watchEvents() : pollFiles()
     }
 
-    /// Waits for events (a quarter second at a time, to see `stop`), then for quiet.
+    /// Waits for events that matter (a quarter second at a time, to see `stop`), then for quiet.
     private func watchEvents() {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while !stopped {
-            guard wait(milliseconds: 250) else { continue }
-            _ = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard wait(milliseconds: 250), readEvents(&buffer) else { continue }
             // A save is several events: drain them until the folder is quiet.
-            while !stopped, wait(milliseconds: Int32(Self.settle * 1000)) {
-                _ = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            }
+            while !stopped, wait(milliseconds: Int32(Self.settle * 1000)) { _ = readEvents(&buffer) }
             if !stopped { onChange() }
         }
+    }
+
+    /// Reads the events waiting; true when one of them matters.
+    private func readEvents(_ buffer: inout [UInt8]) -> Bool {
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return false }
+        var offset = 0
+        var any = false
+        // struct inotify_event: wd, mask, cookie, len (4 bytes each), then len bytes of name.
+        while offset + 16 <= count {
+            let watch = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: Int32.self) }
+            let length = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
+            let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
+            if let index = watches[watch], matters(index, String(decoding: nameBytes, as: UTF8.self)) { any = true }
+            offset += 16 + length
+        }
+        return any
     }
 
     private func wait(milliseconds: Int32) -> Bool {
@@ -96,8 +122,8 @@ public final class FolderWatcher: @unchecked Sendable {
     /// Every file's size and change time in the folders, as one fingerprint.
     private func fingerprint() -> [String: [Int]] {
         var seen: [String: [Int]] = [:]
-        for folder in folders {
-            for name in LocalFile.names(in: folder) {
+        for (index, folder) in folders.enumerated() {
+            for name in LocalFile.names(in: folder) where matters(index, name) {
                 let path = folder + "/" + name
                 var info = stat()
                 guard stat(path, &info) == 0 else { continue }

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import LocalFiles
 import StoryCheck
 import StoryFormat
@@ -100,6 +105,16 @@ public enum Validation {
     /// storing or using it and for checking it).
     public static func check(loaded file: LoadedFile, bytes: [UInt8], path: String, options: Options = .init()) -> [FileReport] {
         Checker.check(file, bytes: bytes, path: path, options: options.check)
+    }
+
+    /// A story folder whose story.json is already read (`file`, from `bytes`): what `check(path:)`
+    /// finds in the folder, without reading story.json again (the live preview reads it once
+    /// for its findings and its story).
+    public static func check(storyFolder folder: String, loaded file: LoadedFile, bytes: [UInt8], options: Options = .init()) -> [FileReport] {
+        let shown = folder.hasSuffix("/") ? folder + "story.json" : folder + "/story.json"
+        var reports = Checker.check(file, bytes: bytes, path: shown, folder: StoryFolder(root: URL(fileURLWithPath: folder)), options: options.check)
+        reports += (try? translations(ofFolder: folder, shownAs: shown, options: options)) ?? []
+        return reports
     }
 
     /// A translation's bytes, whose story and LINGUAS are already known: the importer's files.

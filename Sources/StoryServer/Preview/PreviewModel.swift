@@ -1,5 +1,6 @@
 // The browser reader is built with the package trait BrowserReader only.
 #if BrowserReader
+import Dispatch
 import Foundation
 import LocalFiles
 import StoryAnalysis
@@ -62,15 +63,38 @@ public enum PreviewReading {
         next.problem = nil
         let storyPath = folder + "/story.json"
         let options = Validation.Options(check: CheckOptions(pointers: true), languages: language.map { [$0] } ?? [])
-        let reports = (try? Validation.check(path: folder, options: options)) ?? []
+        // story.json is read once: its tree gives the findings, as `cyd validate` finds them in
+        // the folder, and the story.
+        let bytes = try? LocalFile.read(storyPath, limit: StoryVersion.largestStory)
+        let loaded = bytes.map { LoadedFile.load($0, fileName: storyPath) }
+        // The findings, and beside them (the other core) the story, its map and its renames.
+        let results = Lock()
+        nonisolated(unsafe) var reports: [FileReport] = []
+        nonisolated(unsafe) var shown: (story: Story, syntax: StorySyntax, map: ChapterMap, renamed: [String: String])?
+        DispatchQueue.concurrentPerform(iterations: 2) { task in
+            guard let bytes else { return }
+            if task == 0 {
+                let found = Validation.check(storyFolder: folder, loaded: loaded!, bytes: bytes, options: options)
+                results.withLock { reports = found }
+                return
+            }
+            // A story only readers' leniency reads (a trailing comma) is read again so.
+            guard let syntax = loaded?.story ?? LoadedFile.asReadersRead(bytes).story, var story = StoryJSON.model(syntax) else { return }
+            if let language, let translated = Translations.found(in: folder, of: story, languages: [language]).stories.first { story = translated.story }
+            var renamed: [String: String] = [:]
+            if let old = previous.story {
+                let newIDs = Set(story.chapters.map(\.id)), oldIDs = Set(old.chapters.map(\.id))
+                let gone = old.chapters.filter { !newIDs.contains($0.id) }, arrived = story.chapters.filter { !oldIDs.contains($0.id) }
+                for rename in StoryChanges.renames(gone, arrived) { renamed[rename.from.id] = rename.to.id }
+            }
+            let map = ChapterMap(syntax, graph: StoryGraph(syntax))
+            results.withLock { shown = (story, syntax, map, renamed) }
+        }
         var findings: [PreviewFinding] = []
         var pointers: [String] = []
-        var storyBytes: [UInt8]?
-        for report in reports {
-            let bytes = report.bytes.array
-            let lines = LineIndex(bytes)
+        for report in reports where !report.diagnostics.isEmpty {
+            let lines = LineIndex(report.bytes.array)
             let file = report.path.hasPrefix(folder + "/") ? String(report.path.dropFirst(folder.count + 1)) : report.path
-            if file == "story.json" { storyBytes = bytes }
             for diagnostic in report.diagnostics {
                 findings.append(
                     PreviewFinding(
@@ -79,21 +103,14 @@ public enum PreviewReading {
                 pointers.append(file == "story.json" ? diagnostic.pointer : "")
             }
         }
-        let bytes = storyBytes ?? (try? LocalFile.read(storyPath, limit: StoryVersion.largestStory))
-        if let bytes, let syntax = LoadedFile.asReadersRead(bytes).story, var story = StoryJSON.model(syntax) {
-            let chapterIDs = syntax.chapters.map { $0.id?.value }
+        if let shown {
             // A finding's pointer names its chapter by position: /story/chapters/12/...
             for (position, pointer) in pointers.enumerated() {
-                if let number = chapterNumber(pointer), number < chapterIDs.count { findings[position].chapter = chapterIDs[number] }
+                if let number = chapterNumber(pointer), number < shown.syntax.chapters.count { findings[position].chapter = shown.syntax.chapters[number].id?.value }
             }
-            if let language, let translated = Translations.found(in: folder, of: story, languages: [language]).stories.first { story = translated.story }
-            if let old = previous.story {
-                let newIDs = Set(story.chapters.map(\.id)), oldIDs = Set(old.chapters.map(\.id))
-                let gone = old.chapters.filter { !newIDs.contains($0.id) }, arrived = story.chapters.filter { !oldIDs.contains($0.id) }
-                for rename in StoryChanges.renames(gone, arrived) { next.renamed[rename.from.id] = rename.to.id }
-            }
-            next.story = story
-            next.map = ChapterMap(syntax, graph: StoryGraph(syntax))
+            next.story = shown.story
+            next.map = shown.map
+            next.renamed = shown.renamed
         } else {
             next.problem = findings.first { $0.file == "story.json" && $0.severity == .error }
                 ?? PreviewFinding(file: "story.json", code: "", severity: .error, message: bytes == nil ? "story.json cannot be read" : "story.json is not a story", position: SourcePosition(line: 1, column: 1), chapter: nil)

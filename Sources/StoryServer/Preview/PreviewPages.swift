@@ -98,7 +98,7 @@ enum PreviewPages {
             snapshot, title: "All findings",
             main: """
                 <h1>All findings (\(snapshot.findings.count))</h1>
-                \(snapshot.findings.isEmpty ? "<p>`cyd validate` finds nothing in this story.</p>" : "<ul class=\"findings\">\n\(items)\n</ul>")
+                \(snapshot.findings.isEmpty ? "<p>The checks find nothing in this story.</p>" : "<ul class=\"findings\">\n\(items)\n</ul>")
                 """)
     }
 
@@ -131,7 +131,7 @@ enum PreviewPages {
             snapshot, title: "Chapter map", chapter: nil,
             main: """
                 <h1>Chapter map</h1>
-                <p class="legend">Each chapter, in the order story.json gives them, and where its choices lead. <span class="start">The first chapter</span>, <span class="ending">endings</span>, <span class="unreachable">chapters no reader reaches</span> and <span class="dead-end">chapters with no way to an ending</span> are marked as `cyd graph` colours them.</p>
+                <p class="legend">Each chapter, in the order story.json gives them, and where its choices lead. <span class="start">The first chapter</span>, <span class="ending">endings</span>, <span class="unreachable">chapters no reader reaches</span> and <span class="dead-end">chapters with no way to an ending</span> are marked, in the colours of the drawn map.</p>
                 <ol class="map">
                 \(items)
                 </ol>

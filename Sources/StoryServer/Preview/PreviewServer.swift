@@ -82,7 +82,15 @@ public final class PreviewServer: Sendable {
         let folders = [folder, folder + "/resources", folder + "/translations"].filter { FileStatus($0)?.isDirectory == true }
         try? rendezvous?.prepare()
         let watched = folders + (rendezvous.map { [$0.folder] } ?? [])
-        let watcher = FolderWatcher(folders: watched, forcePolling: configuration.forcePolling) { [self] in
+        // In the story's folder only story.json matters (not an editor's temporary or backup
+        // file); in resources/ and translations/ every file; in the rendezvous, the request.
+        let chapterFile = rendezvous.map { String($0.chapterFile.split(separator: "/").last ?? "") }
+        let watcher = FolderWatcher(
+            folders: watched, forcePolling: configuration.forcePolling,
+            matters: { index, name in
+                index == 0 ? name == "story.json" : index < folders.count ? !name.hasPrefix(".") && !name.hasSuffix("~") : name == chapterFile
+            }
+        ) { [self] in
             // The rendezvous folder is watched too: the editor's request is taken first, so
             // the page that follows it is made from the folder as it is now.
             _ = takeAsked()
