@@ -89,17 +89,9 @@ public enum DiffWords {
     static func count(_ count: PathAnalysis.Count?) -> String {
         switch count {
         case nil: "none"
-        case .finite(let number)?: abbreviated(number.description)
+        case .finite(let number)?: number.abbreviated
         case .unbounded?: "unbounded (a loop)"
         }
-    }
-
-    /// A count of more than 15 digits as its first three and its power of ten (a story of
-    /// 100,000 chapters has counts of thousands of digits).
-    static func abbreviated(_ digits: String) -> String {
-        guard digits.count > 15 else { return digits }
-        let first = Array(digits.prefix(3))
-        return "about \(first[0]).\(first[1])\(first[2])×10^\(digits.count - 1)"
     }
 
     static func number(_ value: Int?) -> String { value.map(String.init) ?? "–" }

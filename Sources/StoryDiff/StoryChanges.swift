@@ -162,7 +162,13 @@ public struct StoryChanges: Sendable {
         self = changes
         self.old = described.0.side
         self.new = described.1.side
+        // The two stories are given back with the changes, not freed here: a caller about to
+        // end (the command line) need not wait for 200,000 chapters to be freed one by one.
+        retained = [before, after]
     }
+
+    /// The two sides as read (kept with the changes; see `init`).
+    private var retained: [Reading] = []
 
     private init(old: Side, new: Side) {
         self.old = old
@@ -188,13 +194,14 @@ public struct StoryChanges: Sendable {
                 self.version = version
                 side.label = version.label
                 let path = label.hasSuffix(".json") ? label : "story.json"
-                let lines = LineIndex(version.bytes)
                 // Read once, as `cyd validate` reads it, for its findings and for the story;
                 // a file only readers' leniency reads (a trailing comma) is read again so.
                 let file = LoadedFile.load(version.bytes, fileName: path)
                 let reports = Validation.check(loaded: file, bytes: version.bytes, path: path)
-                side.findings = reports.flatMap(\.diagnostics).map { diagnostic in
-                    Finding(code: diagnostic.code.rawValue, severity: diagnostic.severity, message: diagnostic.message, position: lines.position(of: diagnostic.range.lowerBound))
+                let diagnostics = reports.flatMap(\.diagnostics)
+                let lines = diagnostics.isEmpty ? nil : LineIndex(version.bytes)
+                side.findings = diagnostics.map { diagnostic in
+                    Finding(code: diagnostic.code.rawValue, severity: diagnostic.severity, message: diagnostic.message, position: lines!.position(of: diagnostic.range.lowerBound))
                 }
                 guard let syntax = file.story ?? LoadedFile.asReadersRead(version.bytes, fileName: path).story, let story = StoryJSON.model(syntax) else {
                     side.problem = .notAStory(side.findings.first { $0.severity == .error })
@@ -214,6 +221,7 @@ public struct StoryChanges: Sendable {
         mutating func index(_ story: Story) {
             side.title = story.name
             side.chapters = story.chapters.count
+            index.reserveCapacity(story.chapters.count)
             for (position, chapter) in story.chapters.enumerated() where index[chapter.id] == nil { index[chapter.id] = position }
             successors = story.chapters.map { chapter in chapter.choices.compactMap { index[$0.chapterID] } }
             start = story.firstChapter.flatMap { index[$0.id] }

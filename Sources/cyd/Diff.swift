@@ -15,7 +15,7 @@ struct Diff: ParsableCommand {
         if format == .outline { return Terminal.standardOutput.write(try DiffWords.outline(StoryVersion.result(old, storyFolder: story))) }
         let changes = StoryChanges(old: StoryVersion.result(old, storyFolder: story), new: StoryVersion.result(new ?? story, storyFolder: story), labels: (old, new ?? story))
         Terminal.standardOutput.write(DiffWords.report(changes, format: format, colour: Terminal.useColor(.auto, for: Terminal.standardOutput)))
-        if changes.old.problem != nil || changes.new.problem != nil { throw Exit.problemsFound }
+        Terminal.end(changes.old.problem != nil || changes.new.problem != nil ? 1 : 0)  // the stories are freed with the process, at once
     }
 }
 

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Benchmark: the author's loop, in one run.
+# - `cyd preview`: from a save of story.json (a new file renamed over the old, as editors save)
+#   to the page made from it, at 10,000 and 100,000 generated chapters. Targets: 300 ms and 1 s.
+# - `cyd diff` of two versions of the 100,000-chapter story (1% of chapters' text edited, 100
+#   chapters renamed) against `cyd validate` of one, side by side with hyperfine. Target: within 3x.
+# Prints medians and ratios. Needs hyperfine and python3 (scripts/install-deps.sh installs them).
+#
+# usage: scripts/bench-author.sh        BENCH_DIR=folder keeps the generated stories
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=${BENCH_DIR:-$(mktemp -d)}
+mkdir -p "$work"
+swift build -c release --product cyd --traits BrowserReader >/dev/null
+cyd=$(swift build -c release --traits BrowserReader --show-bin-path)/cyd
+
+for size in 10000 100000; do
+  mkdir -p "$work/s$size"
+  [ -f "$work/s$size/story.json" ] || python3 scripts/generate-story.py "$size" "$work/s$size/story.json"
+done
+[ -f "$work/s100000-b.json" ] || python3 scripts/author-bench.py edit "$work/s100000/story.json" "$work/s100000-b.json"
+
+echo "== cyd diff against cyd validate (100,000 chapters)"
+hyperfine -N --style none --warmup 1 --runs 7 --export-json "$work/diff.json" \
+  -n validate "$cyd validate $work/s100000/story.json" \
+  -n diff "$cyd diff $work/s100000/story.json $work/s100000-b.json" >/dev/null
+python3 - "$work/diff.json" <<'PY'
+import json, sys
+runs = {r["command"]: r["median"] for r in json.load(open(sys.argv[1]))["results"]}
+ratio = runs["diff"] / runs["validate"]
+print(f"validate {runs['validate']:.3f} s   diff {runs['diff']:.3f} s   diff/validate {ratio:.2f}x   target <= 3x: {'met' if ratio <= 3 else 'NOT met'}")
+PY
+
+echo "== cyd preview: save to page"
+for size in 10000 100000; do
+  runs=9
+  [ "$size" -ge 100000 ] && runs=5
+  target=300
+  [ "$size" -ge 100000 ] && target=1000
+  result=$(python3 scripts/author-bench.py latency "$cyd" "$work/s$size" "$runs")
+  python3 - "$size" "$target" "$result" <<'PY'
+import json, sys
+size, target, result = int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])
+median = result["median_ms"]
+print(f"{size:>7} chapters: median {median:.0f} ms, worst {result['max_ms']:.0f} ms (target {target} ms: {'met' if median <= target else 'NOT met'})")
+PY
+done
