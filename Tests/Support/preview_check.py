@@ -17,16 +17,10 @@ import subprocess
 import sys
 import time
 
+from checks import WCAG, check, failures, wait_until
+
 BASE, FOLDER, CYD = sys.argv[1:4]
 STORY = os.path.join(FOLDER, "story.json")
-WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
-failures = []
-
-
-def check(name, condition, detail=""):
-    print(("ok   " if condition else "FAIL ") + name + ("" if condition else ": " + str(detail)[:1500]), flush=True)
-    if not condition:
-        failures.append(name)
 
 
 def save(text):
@@ -35,15 +29,6 @@ def save(text):
         out.write(text)
     os.replace(STORY + ".tmp", STORY)
     return time.monotonic()
-
-
-def wait_until(page, script, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if page.evaluate(script):
-            return time.monotonic()
-        time.sleep(0.01)
-    return None
 
 
 def edited(story, chapter_id, change):

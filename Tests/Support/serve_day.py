@@ -23,36 +23,7 @@ import time
 import urllib.request
 import urllib.error
 
-failures = []
-
-
-def check(name, condition, detail=""):
-    print(("ok   " if condition else "FAIL ") + name + ("" if condition else ": " + str(detail)[:1500]), flush=True)
-    if not condition:
-        failures.append(name)
-
-
-def finish():
-    print(f"{len(failures)} failed" if failures else "all passed")
-    sys.exit(1 if failures else 0)
-
-
-def wait_until(page, script, timeout=10000):
-    deadline = time.monotonic() + timeout / 1000
-    while time.monotonic() < deadline:
-        if page.evaluate(script):
-            return True
-        time.sleep(0.05)
-    return False
-
-
-WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
-
-
-def axe_clean(axe, page, name):
-    result = axe.run(page, options={"runOnly": {"type": "tag", "values": WCAG}})
-    violations = result.response.get("violations", [])
-    check(f"axe finds nothing on {name}", not violations, [(v["id"], [n["html"][:120] for n in v["nodes"][:2]]) for v in violations])
+from checks import axe_clean, check, finish, wait_until
 
 
 def words(text):
