@@ -14,22 +14,30 @@ public final class TestGitServer: @unchecked Sendable {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-git-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("work"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("served"), withIntermediateDirectories: true)
-        port = try Self.freePort()
-        daemon = try ChildProcess(
-            [
-                "git", "daemon", "--reuseaddr", "--export-all", "--listen=127.0.0.1", "--port=\(port)",
-                "--base-path=\(root.appendingPathComponent("served").path)", root.appendingPathComponent("served").path,
-            ], takesInput: false, output: .discarded, errors: .discarded, ownGroup: true)
-        // Bounded wait until it accepts connections (generous: a loaded 2-core machine running
-        // every suite at once can take seconds to start a process).
-        var tries = 0
-        while tries < 400, !Self.accepts(port) {
-            tries += 1
-            Thread.sleep(forTimeInterval: 0.05)
+        // A port found free can be taken before the daemon binds it (as the local port of any
+        // connection the other suites open): a daemon that exits is started again on another.
+        var started: (port: Int, daemon: ChildProcess)?
+        for _ in 0..<5 where started == nil {
+            let candidate = try Self.freePort()
+            let daemon = try ChildProcess(
+                [
+                    "git", "daemon", "--reuseaddr", "--export-all", "--listen=127.0.0.1", "--port=\(candidate)",
+                    "--base-path=\(root.appendingPathComponent("served").path)", root.appendingPathComponent("served").path,
+                ], takesInput: false, output: .discarded, errors: .discarded, ownGroup: true)
+            // Bounded wait until it accepts connections (generous: a loaded 2-core machine running
+            // every suite at once can take seconds to start a process).
+            var tries = 0
+            while tries < 400, daemon.poll() == nil, !Self.accepts(candidate) {
+                tries += 1
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            if daemon.poll() == nil, Self.accepts(candidate) { started = (candidate, daemon) }
         }
-        guard Self.accepts(port) else {
-            throw NSError(domain: "TestGitServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "git daemon did not start on port \(port) within 20 s"])
+        guard let started else {
+            throw NSError(domain: "TestGitServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "git daemon did not start in five tries of 20 s"])
         }
+        port = started.port
+        daemon = started.daemon
     }
 
     deinit {
