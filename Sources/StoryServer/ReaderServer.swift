@@ -334,11 +334,11 @@ public final class ReaderServer: Sendable {
         return response
     }
 
-    /// A path of this server's: one `/` first, never `//` or a backslash (which a browser reads
-    /// as another host).
+    /// A path of this server's, as a request carries it (percent-encoded, printable ASCII): one
+    /// `/` first, never `//` or a backslash (which a browser reads as another host).
     static func isOwnPath(_ path: String) -> Bool {
         path.hasPrefix("/") && !path.hasPrefix("//") && !path.contains("\\") && path.utf8.count <= 2048
-            && path.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F }
+            && path.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
     private func chooseProfile(_ context: ReaderContext) throws -> Response {

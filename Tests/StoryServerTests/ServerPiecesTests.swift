@@ -45,6 +45,14 @@ struct ServerPiecesTests {
         #expect(Guards.isOurHost("127.0.0.1", port: 80))
     }
 
+    @Test("the language switch's way back is only ever a path of this server's, as a request carries it")
+    func ownPaths() {
+        for path in ["/", "/stories/1/landing", "/search?q=cat", "/stories/1/%C3%A9t%C3%A9"] { #expect(ReaderServer.isOwnPath(path), "\(path)") }
+        for path in ["", "//evil.example/", "/\\evil.example", "http://evil.example/", "/a b", "/été", "/a\u{7F}", String(repeating: "/a", count: 1100)] {
+            #expect(!ReaderServer.isOwnPath(path), "\(path)")
+        }
+    }
+
     static let hostile = "<script>alert(1)</script> \"quoted\" 'single' </textarea> & \u{202E}reversed\u{1B}[31m"
 
     @Test("every page shows a hostile string as text: no tag, no raw quote in an attribute, bidi and escape characters visible")
