@@ -85,6 +85,20 @@ struct PreviewTests {
             shown = try get("chapter/landing").body.contains("alert(2)")
         }
         #expect(shown, "polling sees a save within its interval")
+
+        // A chapter renamed to an id a browser would rewrite: the address the page is sent to
+        // is made as the pages make theirs.
+        let now = try get("chapter/landing").body.firstMatch(of: /data-version="([0-9]+)"/).map { Int($0.1)! } ?? seen
+        let renamed = hostile.replacingOccurrences(of: "alert(1)", with: "alert(2)").replacingOccurrences(of: "\"second\"", with: "\"-\"")
+        try Data(renamed.utf8).write(to: URL(fileURLWithPath: story + "/story.json"))
+        var followed = false
+        var answer = ""
+        while !followed, Date().timeIntervalSince(started) < 15 {
+            answer = try get("changes?since=\(now)&asked=0").body
+            followed = answer.contains(#""second":"\/chapter\/~-""#) || answer.contains(#""second":"/chapter/~-""#)
+        }
+        #expect(followed, "\(answer)")
+        #expect(try get("chapter/~-").status == 200)
     }
 
     @Test("a folder without story.json is said; --lang takes a language tag")

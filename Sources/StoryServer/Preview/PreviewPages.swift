@@ -197,11 +197,12 @@ enum PreviewPages {
                 var target = window.location.pathname + window.location.search;
                 var said = "";
                 var chapter = body.getAttribute("data-chapter");
+                // Addresses come from the server, made as its pages make theirs.
                 if (typeof change.chapter === "string" && change.asked > asked) {
-                  target = "/chapter/" + encodeURIComponent(change.chapter);
+                  target = change.chapter;
                   said = "Showing the chapter your editor asked for.";
                 } else if (chapter !== null && change.renamed && typeof change.renamed[chapter] === "string") {
-                  target = "/chapter/" + encodeURIComponent(change.renamed[chapter]) + "?from=" + encodeURIComponent(chapter);
+                  target = change.renamed[chapter] + "?from=" + encodeURIComponent(chapter);
                 }
                 asked = change.asked || asked;
                 if (change.version <= number("data-version") && !said) { return null; }

@@ -148,7 +148,8 @@ public final class PreviewServer: Sendable {
 
 
     /// Waits (at most 25 s, looking every 10 ms) until the folder was read again or the editor
-    /// asked for a chapter, then says so: `{"version": N, "asked": K, "chapter": ID, "renamed": {...}}`.
+    /// asked for a chapter, then says so: `{"version": N, "asked": K, "chapter": ADDRESS,
+    /// "renamed": {OLD ID: ADDRESS}}`.
     func changes(since: Int, asked seen: Int) async -> Response {
         let deadline = Date().addingTimeInterval(25)
         while Date() < deadline {
@@ -156,10 +157,12 @@ public final class PreviewServer: Sendable {
             if now.version > since || now.asked > seen {
                 var members: [String: JSONValue] = [
                     "version": .number(Double(now.version)), "asked": .number(Double(now.asked)),
-                    "renamed": .object(now.renamed.mapValues { .string($0) }),
+                    // Old id → the new chapter's address, made as the pages make theirs (an id
+                    // a browser would rewrite, `.` or `-`, gets its `~`).
+                    "renamed": .object(now.renamed.mapValues { .string("/chapter/" + Pages.segment($0)) }),
                     "seconds": .number(now.seconds),
                 ]
-                if now.asked > seen, let chapter = now.askedChapter { members["chapter"] = .string(chapter) }
+                if now.asked > seen, let chapter = now.askedChapter { members["chapter"] = .string("/chapter/" + Pages.segment(chapter)) }
                 return json(.object(members))
             }
             try? await Task.sleep(for: .milliseconds(10))
