@@ -101,6 +101,29 @@ struct PreviewTests {
         #expect(try get("chapter/~-").status == 200)
     }
 
+    @Test("--lang previews a translation, its text marked lang; a language the folder lacks is said on the page, the story shown as written")
+    func languages() throws {
+        let story = try story()
+        for (language, expected) in [("fr", "lang=\"fr\">Le premier palier</h1>"), ("de", "no translation into <span lang=\"de\">de</span>")] {
+            let preview = try Preview([story, "--lang", language])
+            defer { preview.stop() }
+            let page = try ChildProcess.run(["curl", "-s", "--max-time", "20", preview.base + "chapter/landing"]).standardOutput
+            #expect(page.contains(expected), "\(language): \(page.prefix(800))")
+        }
+    }
+
+    @Test("Ctrl-C stops the preview at once, even while a page waits for the next reading")
+    func stopsAtOnce() throws {
+        let story = try story()
+        let preview = try Preview([story])
+        let waiting = try ChildProcess(["curl", "-s", "--max-time", "60", preview.base + "changes?since=999999&asked=999999"], takesInput: false)
+        Thread.sleep(forTimeInterval: 0.5)
+        let began = Date()
+        preview.stop()
+        #expect(Date().timeIntervalSince(began) < 5, "it waited \(Date().timeIntervalSince(began)) s")
+        _ = waiting.finish()
+    }
+
     @Test("a folder without story.json is said; --lang takes a language tag")
     func refusals() throws {
         let empty = folder.path("empty")

@@ -38,6 +38,9 @@ public struct PreviewSnapshot: Sendable {
     public var problem: PreviewFinding?
     /// Chapters renamed by the last change: old id → new id (a page on the old id follows).
     public var renamed: [String: String] = [:]
+    /// The language asked for (`--lang`) when the folder has no translation into it: the story
+    /// is shown as written, and the page says so.
+    public var missingLanguage: String?
     /// How many times the editor asked for a chapter, and the last it asked for.
     public var asked = 0
     public var askedChapter: String?
@@ -70,7 +73,7 @@ public enum PreviewReading {
         // The findings, and beside them (the other core) the story, its map and its renames.
         let results = Lock()
         nonisolated(unsafe) var reports: [FileReport] = []
-        nonisolated(unsafe) var shown: (story: Story, syntax: StorySyntax, map: ChapterMap, renamed: [String: String])?
+        nonisolated(unsafe) var shown: (story: Story, syntax: StorySyntax, map: ChapterMap, renamed: [String: String], missing: String?)?
         DispatchQueue.concurrentPerform(iterations: 2) { task in
             guard let bytes else { return }
             if task == 0 {
@@ -80,7 +83,11 @@ public enum PreviewReading {
             }
             // A story only readers' leniency reads (a trailing comma) is read again so.
             guard let syntax = loaded?.story ?? LoadedFile.asReadersRead(bytes).story, var story = StoryJSON.model(syntax) else { return }
-            if let language, let translated = Translations.found(in: folder, of: story, languages: [language]).stories.first { story = translated.story }
+            var missing: String?
+            if let language {
+                let found = Translations.found(in: folder, of: story, languages: [language])
+                if let translated = found.stories.first { story = translated.story } else { missing = language }
+            }
             var renamed: [String: String] = [:]
             if let old = previous.story {
                 let newIDs = Set(story.chapters.map(\.id)), oldIDs = Set(old.chapters.map(\.id))
@@ -88,7 +95,7 @@ public enum PreviewReading {
                 for rename in StoryChanges.renames(gone, arrived) { renamed[rename.from.id] = rename.to.id }
             }
             let map = ChapterMap(syntax, graph: StoryGraph(syntax))
-            results.withLock { shown = (story, syntax, map, renamed) }
+            results.withLock { shown = (story, syntax, map, renamed, missing) }
         }
         var findings: [PreviewFinding] = []
         var pointers: [String] = []
@@ -111,6 +118,7 @@ public enum PreviewReading {
             next.story = shown.story
             next.map = shown.map
             next.renamed = shown.renamed
+            next.missingLanguage = shown.missing
         } else {
             next.problem = findings.first { $0.file == "story.json" && $0.severity == .error }
                 ?? PreviewFinding(file: "story.json", code: "", severity: .error, message: bytes == nil ? "story.json cannot be read" : "story.json is not a story", position: SourcePosition(line: 1, column: 1), chapter: nil)

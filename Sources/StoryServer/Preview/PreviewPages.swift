@@ -23,8 +23,11 @@ enum PreviewPages {
         var attributes = [("data-version", String(snapshot.version)), ("data-asked", String(snapshot.asked))]
         if let chapter { attributes.append(("data-chapter", chapter)) }
         var top = ""
+        if let missing = snapshot.missingLanguage {
+            top += "<p class=\"problem\">This folder has no translation into <span lang=\"\(HTML.attribute(missing))\">\(HTML.text(missing))</span> (translations/\(HTML.text(missing)).po or .xlf): the story is shown as written.</p>\n"
+        }
         if let problem = snapshot.problem {
-            top = """
+            top += """
                 <div class="problem" role="alert"><p><strong>The last save of story.json is not shown:</strong> \(HTML.text(problem.file)):\(problem.position) \(HTML.text(problem.code)) \(HTML.text(problem.message)).</p>
                 <p>This is the last version that could be read; the page follows as soon as story.json reads again.</p></div>
                 """

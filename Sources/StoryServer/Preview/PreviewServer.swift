@@ -43,6 +43,9 @@ public final class PreviewServer: Sendable {
     public let configuration: PreviewConfiguration
     private let snapshot: Mutex<PreviewSnapshot>
     private let boundPort = Atomic<Int>(0)
+    /// Set when the process is asked to stop: a page waiting for the next reading is answered
+    /// at once, so Ctrl-C does not wait for it.
+    private let stopping = Atomic<Bool>(false)
     let rendezvous: PreviewRendezvous?
 
     public init(configuration: PreviewConfiguration) {
@@ -100,6 +103,15 @@ public final class PreviewServer: Sendable {
             watcher.stop()
             try? rendezvous?.announce(port: nil)
         }
+        // The server stops on SIGINT and SIGTERM (Hummingbird's service lifecycle), after the
+        // requests in hand: the waiting ones are told to answer now.
+        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in stopping.store(true, ordering: .relaxed) }
+            source.resume()
+            return source
+        }
+        defer { signals.forEach { $0.cancel() } }
         let failure = Mutex<(any Error)?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
@@ -152,7 +164,7 @@ public final class PreviewServer: Sendable {
     /// "renamed": {OLD ID: ADDRESS}}`.
     func changes(since: Int, asked seen: Int) async -> Response {
         let deadline = Date().addingTimeInterval(25)
-        while Date() < deadline {
+        while Date() < deadline, !stopping.load(ordering: .relaxed) {
             let now = current
             if now.version > since || now.asked > seen {
                 var members: [String: JSONValue] = [
