@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Where a running `cyd preview` and an editor's language server find each other: a folder of
+/// Where a running live preview and an editor's language server find each other: a folder of
 /// the user's own (`$XDG_RUNTIME_DIR`, else `/tmp/cyd-UID`, mode 0700), and in it, per story
 /// folder (named by a hash of its real path), the preview's address and the chapter the editor
 /// last asked it to show. Files, not a socket: the language server needs no HTTP, and only the

@@ -30,7 +30,7 @@ public struct StoryChanges: Sendable {
         /// makes it unbounded).
         public var shortest: Int?
         public var longest: Int?
-        /// Every finding of `cyd validate` on the side's story.json.
+        /// Every finding of the validator (StoryValidation) on the side's story.json.
         public var findings: [Finding] = []
     }
 
@@ -88,7 +88,7 @@ public struct StoryChanges: Sendable {
 
     public struct TranslationImpact: Sendable, Hashable {
         public var language: String
-        /// Strings translated before the change whose text changed: `cyd l10n update` marks them
+        /// Strings translated before the change whose text changed: updating the translation marks them
         /// fuzzy for the translator.
         public var becomeFuzzy: Int
         /// Translated strings whose place is gone (a chapter, a paragraph or a choice removed).
@@ -194,7 +194,7 @@ public struct StoryChanges: Sendable {
                 self.version = version
                 side.label = version.label
                 let path = label.hasSuffix(".json") ? label : "story.json"
-                // Read once, as `cyd validate` reads it, for its findings and for the story;
+                // Read once, as the validator reads it, for its findings and for the story;
                 // a file only readers' leniency reads (a trailing comma) is read again so.
                 let file = LoadedFile.load(version.bytes, fileName: path)
                 let reports = Validation.check(loaded: file, bytes: version.bytes, path: path)
@@ -242,11 +242,6 @@ public struct StoryChanges: Sendable {
             side.longest = paths.longestPath
         }
 
-        func chapter(_ id: String) -> Chapter? {
-            guard let position = index[id], let story else { return nil }
-            return Chapter(id: id, title: story.chapters[position].name)
-        }
-
         func isEnding(_ id: String) -> Bool {
             guard let position = index[id], let story else { return false }
             return reachable[position] && story.chapters[position].choices.isEmpty
@@ -266,12 +261,10 @@ public struct StoryChanges: Sendable {
         var map: [String: String] = [:]
         for pair in pairs { map[pair.from.id] = pair.to.id }
         renamed = pairs
-        let renamedFrom = Set(pairs.map(\.from.id)), renamedTo = Set(pairs.map(\.to.id))
-        removed = gone.filter { !renamedFrom.contains($0.id) }.map { Chapter(id: $0.id, title: $0.name) }
-        added = arrived.filter { !renamedTo.contains($0.id) }.map { Chapter(id: $0.id, title: $0.name) }
-
         var oldOfRenamed: [String: String] = [:]  // a renamed chapter's new id → its old id
         for (from, to) in map { oldOfRenamed[to] = from }
+        removed = gone.filter { map[$0.id] == nil }.map { Chapter(id: $0.id, title: $0.name) }
+        added = arrived.filter { oldOfRenamed[$0.id] == nil }.map { Chapter(id: $0.id, title: $0.name) }
         func oldID(_ id: String) -> String? { oldOfRenamed[id] ?? (before.index[id] != nil ? id : nil) }
         func newID(_ id: String) -> String? { map[id] ?? (after.index[id] != nil ? id : nil) }
         for position in b.chapters.indices {

@@ -21,7 +21,7 @@ enum Pages {
         var languages: [String] = []
         /// The reader's choice on a page, if they chose.
         var language: LanguageChoice? = nil
-        /// The server's language (`--lang`), if it has one.
+        /// The server's language (`ServeConfiguration.language`), if it has one.
         var serverLanguage: LanguageChoice? = nil
         /// The page's path, where the language switch comes back to.
         var path = "/"

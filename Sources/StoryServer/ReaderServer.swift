@@ -241,7 +241,7 @@ public final class ReaderServer: Sendable {
     }
 
     /// The language to show a story in: the one the reader chose on a page, else the server's
-    /// (`--lang`), else the first of the browser's (Accept-Language, by weight) that the story
+    /// (`ServeConfiguration.language`), else the first of the browser's (Accept-Language, by weight) that the story
     /// has a translation into; nil for the story as written. The original counts as English
     /// (story.json names no language; cyd's templates say `en`), so a browser that prefers
     /// English to French reads the original.

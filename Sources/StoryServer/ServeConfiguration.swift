@@ -61,7 +61,7 @@ public struct ServeConfiguration: Sendable {
     public var describe: @Sendable (any Error) -> String
     /// The command line's own words that pages quote (its commands and flags).
     public var words: Words
-    /// The language stories are shown in until a reader chooses on the page (`--lang`); nil
+    /// The language stories are shown in until a reader chooses on the page; nil
     /// follows each browser's languages (Accept-Language).
     public var language: LanguageChoice?
 

@@ -113,7 +113,9 @@ public enum Validation {
     public static func check(storyFolder folder: String, loaded file: LoadedFile, bytes: [UInt8], options: Options = .init()) -> [FileReport] {
         let shown = folder.hasSuffix("/") ? folder + "story.json" : folder + "/story.json"
         var reports = Checker.check(file, bytes: bytes, path: shown, folder: StoryFolder(root: URL(fileURLWithPath: folder)), options: options.check)
-        reports += (try? translations(ofFolder: folder, shownAs: shown, options: options)) ?? []
+        // The translations are checked against the story already read, not story.json read again.
+        let units = { file.story.flatMap(TranslationUnits.extract) ?? TranslationUnits.extract(storyFile: bytes) }
+        reports += (try? translations(ofFolder: folder, shownAs: shown, options: options, units: units)) ?? []
         return reports
     }
 
@@ -126,7 +128,11 @@ public enum Validation {
 
     /// Every translation file of a story folder against its story.json (shown as `storyPath`);
     /// with `options.languages`, those only, and each must have a file.
-    static func translations(ofFolder folder: String, shownAs storyPath: String, options: Options) throws(InputError) -> [FileReport] {
+    /// `units`: the story's strings, when the story is already read (made only if a translation
+    /// is there to check).
+    static func translations(
+        ofFolder folder: String, shownAs storyPath: String, options: Options, units storyUnits: (() -> [TranslationUnit]?)? = nil
+    ) throws(InputError) -> [FileReport] {
         let translations = TranslationFolder(storyFolder: folder)
         let names = LocalFile.names(in: translations.path).filter { TranslationFile.Format(fileName: $0) != nil }.sorted()
         let shownFolder = storyPath.hasSuffix("story.json") ? String(storyPath.dropLast("story.json".count)) : ""
@@ -138,7 +144,7 @@ public enum Validation {
             throw .noTranslation(folder: shownFolder + Linguas.folder, language: language)
         }
         guard !candidates.isEmpty else { return [] }
-        let units = storyUnits(folder + "/story.json")
+        let units = storyUnits?() ?? Self.storyUnits(folder + "/story.json")
         let listed = translations.listed
         var reports: [FileReport] = []
         for name in candidates {

@@ -29,18 +29,7 @@ import threading
 import time
 import urllib.parse
 
-failures = []
-
-
-def check(name, condition, detail=""):
-    print(("ok   " if condition else "FAIL ") + name + ("" if condition else ": " + str(detail)[:2000]), flush=True)
-    if not condition:
-        failures.append(name)
-
-
-def finish():
-    print(f"{len(failures)} failed" if failures else "all passed")
-    sys.exit(1 if failures else 0)
+from checks import WCAG, check, finish
 
 
 def wait_until(page, script, timeout=10000, arg=None):
@@ -52,9 +41,6 @@ def wait_until(page, script, timeout=10000, arg=None):
             return True
         time.sleep(0.05)
     raise TimeoutError(f"never true: {script}")
-
-
-WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
 
 def browser_checks(base, story, hostile, expected_alt, cyd, library):

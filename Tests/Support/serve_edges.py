@@ -24,18 +24,7 @@ import sys
 import time
 import urllib.parse
 
-failures = []
-
-
-def check(name, condition, detail=""):
-    print(("ok   " if condition else "FAIL ") + name + ("" if condition else ": " + str(detail)[:1500]), flush=True)
-    if not condition:
-        failures.append(name)
-
-
-def finish():
-    print(f"{len(failures)} failed" if failures else "all passed")
-    sys.exit(1 if failures else 0)
+from checks import check, finish
 
 
 class Client:

@@ -22,13 +22,13 @@ public struct PreviewFinding: Sendable, Hashable {
 }
 
 /// The story folder as the preview last read it: the last story that could be read (a save
-/// that does not parse keeps it, and says why), every finding of `cyd validate` on the folder,
+/// that does not parse keeps it, and says why), every finding of the validator on the folder,
 /// and the chapter map. Made anew on each change; a value, so a page is made from one
 /// consistent reading.
 public struct PreviewSnapshot: Sendable {
     /// Counts readings: a page knows it is out of date when the count moved on.
     public var version = 0
-    /// The story shown (translated with `--lang`), from the last reading that could be read.
+    /// The story shown (translated into the language asked for), from the last reading that could be read.
     public var story: Story?
     /// The chapter map of that story.
     public var map: ChapterMap?
@@ -38,7 +38,7 @@ public struct PreviewSnapshot: Sendable {
     public var problem: PreviewFinding?
     /// Chapters renamed by the last change: old id → new id (a page on the old id follows).
     public var renamed: [String: String] = [:]
-    /// The language asked for (`--lang`) when the folder has no translation into it: the story
+    /// The language asked for when the folder has no translation into it: the story
     /// is shown as written, and the page says so.
     public var missingLanguage: String?
     /// How many times the editor asked for a chapter, and the last it asked for.
@@ -55,7 +55,7 @@ public struct PreviewSnapshot: Sendable {
 
 /// Reads a story folder for the preview.
 public enum PreviewReading {
-    /// The folder read again after `previous`: story.json checked as `cyd validate` checks the
+    /// The folder read again after `previous`: story.json checked as the validator checks the
     /// folder (with the translation into `language`), the story kept from `previous` when the
     /// new bytes are not a story.
     public static func read(folder: String, language: String?, after previous: PreviewSnapshot) -> PreviewSnapshot {
@@ -66,7 +66,7 @@ public enum PreviewReading {
         next.problem = nil
         let storyPath = folder + "/story.json"
         let options = Validation.Options(check: CheckOptions(pointers: true), languages: language.map { [$0] } ?? [])
-        // story.json is read once: its tree gives the findings, as `cyd validate` finds them in
+        // story.json is read once: its tree gives the findings, as the validator finds them in
         // the folder, and the story.
         let bytes = try? LocalFile.read(storyPath, limit: StoryVersion.largestStory)
         let loaded = bytes.map { LoadedFile.load($0, fileName: storyPath) }

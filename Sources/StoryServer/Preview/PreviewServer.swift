@@ -11,13 +11,13 @@ import StoryFormat
 import StoryWeb
 import Synchronization
 
-/// What `cyd preview` serves and watches.
+/// What the live preview serves and watches.
 public struct PreviewConfiguration: Sendable {
     /// The story folder (story.json, resources/, translations/).
     public var folder: String
     /// 0 picks a free port; the preview listens on 127.0.0.1 only.
     public var port: Int
-    /// The translation to preview (`--lang`), or nil for the story as written.
+    /// The translation to preview, or nil for the story as written.
     public var language: String?
     /// The chapter to open at; nil for the first.
     public var chapter: String?
