@@ -94,7 +94,7 @@ public struct PathAnalysis: Sendable {
         }
 
         // Counts and longest ways over the loop-free part, in topological order (Kahn).
-        var ways = [BigCount](repeating: .zero, count: count)
+        var ways = [PendingCount](repeating: PendingCount(), count: count)
         var longest = [Int](repeating: 0, count: count)
         var inDegree = [Int](repeating: 0, count: count)
         for node in 0..<count where onWay[node] && !unbounded[node] {
@@ -109,10 +109,11 @@ public struct PathAnalysis: Sendable {
         while head < queue.count {
             let node = queue[head]
             head += 1
+            ways[node].settle()
             let incoming = ways[node]
             for next in successors[node] where onWay[next] && !unbounded[next] {
                 if !incoming.isZero {
-                    ways[next] += incoming
+                    ways[next].add(incoming)
                     longest[next] = max(longest[next], longest[node] + 1)
                 }
                 inDegree[next] -= 1
@@ -120,22 +121,26 @@ public struct PathAnalysis: Sendable {
             }
             // Passed on: only the endings' counts are needed after this, so memory holds the
             // counts of the frontier, not of every chapter.
-            if !successors[node].isEmpty { ways[node] = .zero }
+            if !successors[node].isEmpty { ways[node] = PendingCount() }
         }
 
         let cycle = cyclic.firstIndex(of: true).map { Self.cycle(through: $0, successors, components) }
         endings = endingNodes.map { node in
             Ending(
                 chapter: node, fewestChapters: fewest[node], mostChapters: unbounded[node] ? nil : longest[node],
-                playthroughs: unbounded[node] ? .unbounded(cycle: cycle ?? []) : .finite(ways[node]))
+                playthroughs: unbounded[node] ? .unbounded(cycle: cycle ?? []) : .finite(ways[node].value))
         }
         if let cycle, endingNodes.contains(where: { unbounded[$0] }) {
             playthroughs = .unbounded(cycle: cycle)
             longestPath = nil
         } else {
-            var total = BigCount.zero
-            for node in endingNodes { total += ways[node] }
-            playthroughs = .finite(total)
+            var total = PendingCount()
+            for node in endingNodes {
+                var ending = ways[node]
+                ending.settle()
+                total.add(ending)
+            }
+            playthroughs = .finite(total.value)
             longestPath = endingNodes.map { longest[$0] }.max()
         }
         everyReaderPasses = Self.commonDominators(of: endingNodes, start: start, successors: successors, reachable: reachable)

@@ -130,6 +130,75 @@ struct PathAnalysisTests {
         #expect(analysis.longestPath == steps + 1 && analysis.everyReaderPasses.count == steps + 1)
     }
 
+    /// Decimal digits, least significant first: a second, plain way of adding, to check the
+    /// counting's own against.
+    static func decimalSum(_ numbers: [[UInt8]]) -> [UInt8] {
+        var sum: [UInt8] = []
+        for number in numbers {
+            var carry = 0
+            for index in 0..<max(sum.count, number.count) {
+                if index == sum.count { sum.append(0) }
+                let digit = Int(sum[index]) + (index < number.count ? Int(number[index]) : 0) + carry
+                sum[index] = UInt8(digit % 10)
+                carry = digit / 10
+            }
+            if carry > 0 { sum.append(UInt8(carry)) }
+        }
+        return sum
+    }
+
+    static func decimalText(_ digits: [UInt8]) -> String {
+        let trimmed = digits.reversed().drop { $0 == 0 }
+        return trimmed.isEmpty ? "0" : String(trimmed.map { Character(String($0)) })
+    }
+
+    @Test("counts summed from many ways at once carry exactly: chapters with a dozen ways in, sums whose digits are all ones, and random graphs checked against plain decimal sums")
+    func manyWaysIn() {
+        // A ladder of doubling steps, every step also leading to the ending, and the start
+        // leading there directly: the ending's count is 1 + (1 + 2 + ... + 2^(n-1)) + 2^n, which
+        // is 2^(n+1), so adding its ways in makes a carry through every digit.
+        let steps = 300
+        var successors: [[Int]] = (0..<steps).map { [$0 + 1, $0 + 1, steps + 1] }
+        successors.append([steps + 1])  // the top of the ladder
+        successors.append([])  // the ending
+        successors[0].append(steps + 1)
+        let analysis = PathAnalysis(successors: successors, start: 0)
+        var expected: [UInt8] = [1]
+        var power: [UInt8] = [1]
+        for _ in 0..<steps {
+            expected = Self.decimalSum([expected, power])
+            power = Self.decimalSum([power, power])
+        }
+        expected = Self.decimalSum([expected, power])
+        guard case .finite(let count) = analysis.playthroughs else {
+            Issue.record("a loop-free ladder is finite")
+            return
+        }
+        #expect(count.description == Self.decimalText(expected), "2^\(steps + 1) ways")
+
+        // Random graphs with many choices a chapter, each count checked by decimal sums.
+        for seed in 1...200 as ClosedRange<UInt64> {
+            var random = Generator(state: seed)
+            let size = Int.random(in: 2...60, using: &random)
+            let graph = (0..<size).map { node in
+                node + 1 < size ? (0..<Int.random(in: 1...14, using: &random)).map { _ in Int.random(in: (node + 1)..<size, using: &random) } : []
+            }
+            var ways = [[UInt8]](repeating: [], count: size)
+            ways[0] = [1]
+            for node in 0..<size {
+                for next in graph[node] { ways[next] = Self.decimalSum([ways[next], ways[node]]) }
+            }
+            let analysis = PathAnalysis(successors: graph, start: 0)
+            for ending in analysis.endings {
+                guard case .finite(let count) = ending.playthroughs else {
+                    Issue.record("seed \(seed): a loop-free graph is finite")
+                    continue
+                }
+                #expect(count.description == Self.decimalText(ways[ending.chapter]), "seed \(seed) ending \(ending.chapter)")
+            }
+        }
+    }
+
     @Test("big counts add and print exactly")
     func bigCount() {
         var value = BigCount(UInt64.max)
