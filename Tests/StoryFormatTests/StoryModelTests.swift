@@ -109,4 +109,61 @@ struct StoryModelTests {
         #expect(syntax.chapters[1].label == "chapter 3")
         #expect(syntax.chapters.map(\.ordinal) == [0, 2, 3])
     }
+
+    @Test("whether a file makes a story is said without making one, by the same rules as the model: every way a story falls short")
+    func makesModelAgreesWithTheModel() {
+        let base = StoryModelTests.valid
+        let variants: [(String, String)] = [
+            ("as written", base),
+            ("no rating", base.replacingOccurrences(of: #""rating": "PG", "#, with: "")),
+            ("a name that is a number", base.replacingOccurrences(of: #""name": "The Tide""#, with: #""name": 3"#)),
+            ("a chapter without text", base.replacingOccurrences(of: #""text": "You row.", "#, with: "")),
+            ("a chapter without a name", base.replacingOccurrences(of: #""name": "The Boat", "#, with: "")),
+            ("a chapter without an id", base.replacingOccurrences(of: #"{ "id": "boat", "#, with: "{ ")),
+            ("an id with a NUL", base.replacingOccurrences(of: #"{ "id": "boat""#, with: #"{ "id": "bo\u0000at""#)),
+            ("an id with an escape character", base.replacingOccurrences(of: #"{ "id": "shore""#, with: #"{ "id": "sh\u001bore""#)),
+            ("an id with a right-to-left mark", base.replacingOccurrences(of: #"{ "id": "shore""#, with: #"{ "id": "sh\u200fore""#)),
+            ("an id with a tab", base.replacingOccurrences(of: #"{ "id": "shore""#, with: #"{ "id": "sh\tore""#)),
+            ("a choice without text", base.replacingOccurrences(of: #", "text": "Take the boat""#, with: "")),
+            ("a choice without a chapter", base.replacingOccurrences(of: #""chapter_id": "boat", "#, with: "")),
+            ("a choice to a chapter id with a bell", base.replacingOccurrences(of: #""chapter_id": "boat""#, with: #""chapter_id": "bo\u0007at""#)),
+            ("a choice to a chapter that is not there", base.replacingOccurrences(of: #""chapter_id": "boat""#, with: #""chapter_id": "raft""#)),
+            ("a flag that is a string", base.replacingOccurrences(of: #""is_ending": true"#, with: #""is_ending": "yes""#)),
+            ("no chapters", base.replacingOccurrences(of: #""chapters": ["#, with: #""pages": ["#)),
+            ("a chapter that is a number", base.replacingOccurrences(of: #"{ "id": "boat", "name": "The Boat", "text": "You row.", "is_ending": true, "pic_path": "https://example.com/boat.jpg" }"#, with: "7")),
+        ]
+        for (name, text) in variants {
+            #expect(text != base || name == "as written", "the variant '\(name)' changed nothing")
+            guard let syntax = LoadedFile.load(Array(text.utf8)).story ?? LoadedFile.asReadersRead(Array(text.utf8)).story else { continue }
+            #expect(syntax.makesModel == (syntax.model() != nil), "\(name): makesModel \(syntax.makesModel), model \(syntax.model() != nil)")
+        }
+    }
+
+    @Test("a string in one file and one in another hold the same text when their bytes are the same, escapes and all, or when they decode to text Swift calls equal")
+    func sameTextAcrossFiles() throws {
+        func node(_ json: String) throws -> (JSONDocument, Int) {
+            let file = LoadedFile.load(Array(json.utf8))
+            let story = try #require(file.story, "\(json)")
+            return (story.document, try #require(story.chapters[0].textNode))
+        }
+        func story(_ text: String) -> String {
+            #"{"story":{"id":"s","name":"n","rating":"G","summary":"s","chapters":[{"id":"a","name":"A","is_first_chapter":true,"text":"\#(text)"}]}}"#
+        }
+        let pairs: [(String, String, Bool)] = [
+            (#"Caf\u00e9 at\n\nnoon"#, #"Caf\u00e9 at\n\nnoon"#, true),
+            ("Café", #"Caf\u00e9"#, true),
+            (#"Caf\u00e9"#, #"Cafe\u0301"#, true),
+            ("Café", "Cafe", false),
+            (#"a\nb"#, #"a\rb"#, false),
+            ("", "", true),
+            ("", " ", false),
+            (String(repeating: "long text ", count: 40), String(repeating: "long text ", count: 40), true),
+            (String(repeating: "long text ", count: 40), String(repeating: "long text ", count: 39) + "long texT ", false),
+        ]
+        for (left, right, same) in pairs {
+            let (a, nodeA) = try node(story(left)), (b, nodeB) = try node(story(right))
+            #expect(a.sameText(nodeA, as: nodeB, in: b) == same, "'\(left)' and '\(right)'")
+            #expect(a.sameText(nodeA, as: nodeB, in: b) == (a.string(nodeA) == b.string(nodeB)), "as Swift compares: '\(left)' and '\(right)'")
+        }
+    }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The kind of a JSON value.
 public enum JSONKind: UInt8, Sendable {
     case object, array, string, number, `true`, `false`, null
@@ -124,6 +130,18 @@ public final class JSONDocument: Sendable {
         let rb = contentRange(b)
         guard ra.count == rb.count else { return false }
         return bytes.withUnsafeBufferPointer { memEqual($0.baseAddress! + ra.lowerBound, $0.baseAddress! + rb.lowerBound, ra.count) }
+    }
+
+    /// Whether a string node here and one in `other` hold the same text: the same bytes as
+    /// written (escapes and all) are; other bytes are decoded and compared as Swift compares
+    /// strings (an escape for a letter, another normalization).
+    public func sameText(_ node: Int, as otherNode: Int, in other: JSONDocument) -> Bool {
+        let here = contentRange(node), there = other.contentRange(otherNode)
+        let sameBytes = here.count == there.count
+            && bytes.withUnsafeBufferPointer { left in
+                other.bytes.withUnsafeBufferPointer { right in here.isEmpty || memEqual(left.baseAddress! + here.lowerBound, right.baseAddress! + there.lowerBound, here.count) }
+            }
+        return sameBytes || string(node) == other.string(otherNode)
     }
 
     /// Calls `body` with the raw bytes of a string node's contents when it has no escapes (so the
@@ -311,6 +329,8 @@ public final class JSONDocument: Sendable {
 
 @inline(__always)
 func memEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    // Long runs (chapter texts) by the C library's vectorised compare; ids byte by byte.
+    if count >= 32 { return memcmp(a, b, count) == 0 }
     var i = 0
     while i < count {
         if a[i] != b[i] { return false }

@@ -59,15 +59,38 @@ public struct StorySyntax: Sendable {
             picPath: picPath?.value, vidPath: vidPath?.value, chapters: chapters)
     }
 
+    /// Whether `model()` makes a story, found by the same rules without making one: a reader of
+    /// two versions of a large story compares them where they are written.
+    public var makesModel: Bool {
+        guard id != nil, name != nil, rating != nil, summary != nil, chaptersNode != nil else { return false }
+        for chapter in chapters {
+            guard chapter.id != nil, Self.isKey(chapter.idValue) else { return false }
+            for field in ChapterField.all where field != .id && field.isRequired {
+                switch field.kind {
+                case .text, .nonEmptyText: if chapter.node(field) == nil { return false }
+                case .flag: if chapter.flag(field) == nil { return false }
+                case .choices: break
+                }
+            }
+            for choice in choices(of: chapter) {
+                guard let target = target(of: choice), Self.isKey(target.value), choice.textNode != nil else { return false }
+            }
+        }
+        return true
+    }
+
+    /// Whether a chapter id can be stored and read back as it is: no character `VisibleText`
+    /// calls unsafe, bidirectional controls, tabs and line breaks aside.
+    static func isKey(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { VisibleText.isUnsafe($0) && !VisibleText.isBidiControl($0.value) && $0 != "\t" && $0 != "\n" && $0 != "\r" }
+    }
+
     /// The chapters in `range` as plain values, or nil when one cannot be (see `model()`).
     public func chapterModels(_ range: Range<Int>) -> [Chapter]? {
-        func isKey(_ text: String) -> Bool {
-            !text.unicodeScalars.contains { VisibleText.isUnsafe($0) && !VisibleText.isBidiControl($0.value) && $0 != "\t" && $0 != "\n" && $0 != "\r" }
-        }
         var chapters: [Chapter] = []
         chapters.reserveCapacity(range.count)
         for chapter in self.chapters[range] {
-            guard let chapterID = chapter.id, isKey(chapterID.value) else { return nil }
+            guard let chapterID = chapter.id, Self.isKey(chapterID.value) else { return nil }
             var model = Chapter(id: chapterID.value, name: "", text: "")
             for field in ChapterField.all where field != .id {
                 let value: ChapterValue?
@@ -77,7 +100,7 @@ public struct StorySyntax: Sendable {
                 case .choices:
                     var choices: [Choice] = []
                     for choice in self.choices(of: chapter) {
-                        guard let target = target(of: choice), isKey(target.value), let textNode = choice.textNode else { return nil }
+                        guard let target = target(of: choice), Self.isKey(target.value), let textNode = choice.textNode else { return nil }
                         choices.append(Choice(chapterID: target.value, text: document.string(textNode)))
                     }
                     value = .choices(choices)
