@@ -3,7 +3,9 @@
 # - `cyd preview`: from a save of story.json (a new file renamed over the old, as editors save)
 #   to the page made from it, at 10,000 and 100,000 generated chapters. Targets: 300 ms and 1 s.
 # - `cyd diff` of two versions of the 100,000-chapter story (1% of chapters' text edited, 100
-#   chapters renamed) against `cyd validate` of one, side by side with hyperfine. Target: within 3x.
+#   chapters renamed; the second version minified) against `cyd validate` of one, side by side
+#   with hyperfine. Target: within 3x. The same for a flawed story (2,000 flaws: about 7,000
+#   findings a side), the bad day.
 # Prints medians and ratios. Needs hyperfine and python3 (scripts/install-deps.sh installs them).
 #
 # usage: scripts/bench-author.sh        BENCH_DIR=folder keeps the generated stories
@@ -19,17 +21,23 @@ for size in 10000 100000; do
   [ -f "$work/s$size/story.json" ] || python3 scripts/generate-story.py "$size" "$work/s$size/story.json"
 done
 [ -f "$work/s100000-b.json" ] || python3 scripts/author-bench.py edit "$work/s100000/story.json" "$work/s100000-b.json"
+[ -f "$work/flawed.json" ] || python3 scripts/generate-story.py 100000 "$work/flawed.json" --flaws 2000
+[ -f "$work/flawed-b.json" ] || python3 scripts/author-bench.py edit "$work/flawed.json" "$work/flawed-b.json"
 
-echo "== cyd diff against cyd validate (100,000 chapters)"
-hyperfine -N --style none --warmup 1 --runs 7 --export-json "$work/diff.json" \
-  -n validate "$cyd validate $work/s100000/story.json" \
-  -n diff "$cyd diff $work/s100000/story.json $work/s100000-b.json" >/dev/null
-python3 - "$work/diff.json" <<'PY'
+for story in s100000/story.json flawed.json; do
+  second=$([ "$story" = flawed.json ] && echo flawed-b.json || echo s100000-b.json)
+  echo "== cyd diff against cyd validate (100,000 chapters: $story)"
+  # validate exits 1 on the flawed story's errors, and diff on nothing: -i keeps both timed.
+  hyperfine -N -i --style none --warmup 1 --runs 7 --export-json "$work/diff.json" \
+    -n validate "$cyd validate $work/$story" \
+    -n diff "$cyd diff $work/$story $work/$second" >/dev/null
+  python3 - "$work/diff.json" <<'PY'
 import json, sys
 runs = {r["command"]: r["median"] for r in json.load(open(sys.argv[1]))["results"]}
 ratio = runs["diff"] / runs["validate"]
 print(f"validate {runs['validate']:.3f} s   diff {runs['diff']:.3f} s   diff/validate {ratio:.2f}x   target <= 3x: {'met' if ratio <= 3 else 'NOT met'}")
 PY
+done
 
 echo "== cyd preview: save to page"
 for size in 10000 100000; do

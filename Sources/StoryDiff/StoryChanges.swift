@@ -129,18 +129,31 @@ public struct StoryChanges: Sendable {
 
     /// The changes from `old` to `new`, each a version or why it could not be had.
     public init(old: Result<StoryVersion, StoryVersion.Problem>, new: Result<StoryVersion, StoryVersion.Problem>, labels: (String, String)) {
-        // The two sides are read, checked and analysed at once, one a core.
+        self.init(loading: { old }, { new }, labels: labels)
+    }
+
+    /// The changes between two versions named as `StoryVersion.load` names them, each read
+    /// from `storyFolder` (its repository for a revision); both are found and read at once.
+    public init(old: String, new: String, storyFolder: String) {
+        self.init(loading: { StoryVersion.result(old, storyFolder: storyFolder) }, { StoryVersion.result(new, storyFolder: storyFolder) }, labels: (old, new))
+    }
+
+    private init(
+        loading old: @Sendable () -> Result<StoryVersion, StoryVersion.Problem>, _ new: @Sendable () -> Result<StoryVersion, StoryVersion.Problem>,
+        labels: (String, String)
+    ) {
+        // The two sides are found, read, checked and analysed at once, one a core.
         let readings = Lock()
         nonisolated(unsafe) var sides: [Reading?] = [nil, nil]
         DispatchQueue.concurrentPerform(iterations: 2) { index in
-            let reading = index == 0 ? Reading(old, label: labels.0) : Reading(new, label: labels.1)
+            let reading = index == 0 ? Reading(old(), label: labels.0) : Reading(new(), label: labels.1)
             readings.withLock { sides[index] = reading }
         }
         let before = sides[0]!, after = sides[1]!
         // Then the playthroughs of each side (exact counts: the costly part) beside the
         // comparison; a side whose chapters lead to the same chapters as the other's has the
         // same playthroughs, counted once.
-        let sameShape = before.story != nil && before.start == after.start && before.successors == after.successors
+        let sameShape = before.syntax != nil && before.start == after.start && before.successors == after.successors
         nonisolated(unsafe) var changes = StoryChanges(old: before.side, new: after.side)
         nonisolated(unsafe) var paths: [PathAnalysis?] = [nil, nil]
         DispatchQueue.concurrentPerform(iterations: 2) { task in
@@ -153,7 +166,7 @@ public struct StoryChanges: Sendable {
                     let analysis = after.paths()
                     readings.withLock { paths[1] = analysis }
                 }
-                if let a = before.story, let b = after.story { changes.compare(a, b, before: before, after: after) }
+                if before.syntax != nil, after.syntax != nil { changes.compare(before, after) }
             }
         }
         var described = (before, after)
@@ -179,10 +192,14 @@ public struct StoryChanges: Sendable {
 
     struct Reading {
         var side: Side
-        var story: Story?
+        /// The story as written: chapters are compared where they are written, and only those
+        /// that changed are made into values (`chapter(_:)`).
+        var syntax: StorySyntax?
         var version: StoryVersion?
         var reachable: [Bool] = []
         var index: [String: Int] = [:]
+        /// Whether a chapter is the first of its id (a later one of the same id is never read).
+        var isFirst: [Bool] = []
 
         init(_ result: Result<StoryVersion, StoryVersion.Problem>, label: String) {
             side = Side(label: label)
@@ -199,34 +216,52 @@ public struct StoryChanges: Sendable {
                 let file = LoadedFile.load(version.bytes, fileName: path)
                 let reports = Validation.check(loaded: file, bytes: version.bytes, path: path)
                 let diagnostics = reports.flatMap(\.diagnostics)
-                let lines = diagnostics.isEmpty ? nil : LineIndex(version.bytes)
-                side.findings = diagnostics.map { diagnostic in
-                    Finding(code: diagnostic.code.rawValue, severity: diagnostic.severity, message: diagnostic.message, position: lines!.position(of: diagnostic.range.lowerBound))
+                // Places in one sweep: a minified story is one line, and counting each finding's
+                // column from the line's start would cost findings × file.
+                let places = LineIndex.locate(diagnostics.map(\.range.lowerBound), in: version.bytes)
+                side.findings = zip(diagnostics, places).map { diagnostic, place in
+                    Finding(code: diagnostic.code.rawValue, severity: diagnostic.severity, message: diagnostic.message, position: place.position)
                 }
-                guard let syntax = file.story ?? LoadedFile.asReadersRead(version.bytes, fileName: path).story, let story = StoryJSON.model(syntax) else {
+                guard let syntax = file.story ?? LoadedFile.asReadersRead(version.bytes, fileName: path).story, syntax.makesModel else {
                     side.problem = .notAStory(side.findings.first { $0.severity == .error })
                     return
                 }
-                self.story = story
-                index(story)
+                self.syntax = syntax
+                index(syntax)
             }
         }
 
         /// Each chapter's choices as the chapters they lead to (as readers follow them), and
         /// where reading starts.
         var successors: [[Int]] = []
+        /// Each chapter's choices' chapters, choice by choice (-1: no such chapter).
+        var targets: [[Int]] = []
         var start: Int?
 
         /// The graph as a reader moves through it: ids, choices' targets, what is reachable.
-        mutating func index(_ story: Story) {
-            side.title = story.name
-            side.chapters = story.chapters.count
-            index.reserveCapacity(story.chapters.count)
-            for (position, chapter) in story.chapters.enumerated() where index[chapter.id] == nil { index[chapter.id] = position }
-            successors = story.chapters.map { chapter in chapter.choices.compactMap { index[$0.chapterID] } }
-            start = story.firstChapter.flatMap { index[$0.id] }
+        mutating func index(_ syntax: StorySyntax) {
+            side.title = syntax.name?.value
+            let count = syntax.chapters.count
+            side.chapters = count
+            index.reserveCapacity(count)
+            isFirst = Array(repeating: false, count: count)
+            syntax.chapters.withUnsafeBufferPointer { chapters in
+                for position in 0..<count {
+                    // A later chapter of an id already seen does not take the first one's place.
+                    if let earlier = index.updateValue(position, forKey: chapters[position].idValue) {
+                        index[chapters[position].idValue] = earlier
+                    } else {
+                        isFirst[position] = true
+                    }
+                }
+            }
+            let document = syntax.document
+            targets = syntax.chapters.map { chapter in syntax.choices(of: chapter).map { index[document.string(Int($0.targetNode))] ?? -1 } }
+            // A choice to no chapter leads nowhere for a reader (the validator says so).
+            successors = targets.contains { $0.contains(-1) } ? targets.map { $0.filter { $0 >= 0 } } : targets
+            start = syntax.chapters.firstIndex { $0.isFirstChapter?.value == true }.flatMap { index[syntax.chapters[$0].idValue] }
             guard let start else {
-                reachable = Array(repeating: false, count: story.chapters.count)
+                reachable = Array(repeating: false, count: count)
                 return
             }
             reachable = StoryGraph.readerReachability(successors: successors, start: start).reachable
@@ -242,39 +277,78 @@ public struct StoryChanges: Sendable {
             side.longest = paths.longestPath
         }
 
-        func isEnding(_ id: String) -> Bool {
-            guard let position = index[id], let story else { return false }
-            return reachable[position] && story.chapters[position].choices.isEmpty
+        func isEnding(_ position: Int) -> Bool { reachable[position] && syntax!.chapters[position].hasNoChoices }
+
+        /// The chapter at `position`, as a value.
+        func chapter(_ position: Int) -> StoryFormat.Chapter { syntax!.chapterModels(position..<(position + 1))![0] }
+
+        /// The chapter at `position` as a change names it.
+        func named(_ position: Int) -> Chapter {
+            let chapter = syntax!.chapters[position]
+            return Chapter(id: chapter.idValue, title: chapter.nameNode.map(syntax!.document.string) ?? "")
         }
+
+        /// The whole story as a value (for what reads every chapter's strings: translations).
+        func model() -> Story? { syntax.flatMap(StoryJSON.model) }
     }
 
     // MARK: Comparing
 
-    private mutating func compare(_ a: Story, _ b: Story, before: Reading, after: Reading) {
-        for (field, old, new) in [("title", a.name, b.name), ("summary", a.summary, b.summary), ("rating", a.rating, b.rating)] where old != new {
-            story.append(FieldChange(field: field, change: WordDiff(old: old, new: new)))
+    private mutating func compare(_ before: Reading, _ after: Reading) {
+        let a = before.syntax!, b = after.syntax!
+        let oldDocument = a.document, newDocument = b.document
+        for (field, old, new) in [("title", a.name?.value, b.name?.value), ("summary", a.summary?.value, b.summary?.value), ("rating", a.rating?.value, b.rating?.value)]
+        where old != new {
+            story.append(FieldChange(field: field, change: WordDiff(old: old ?? "", new: new ?? "")))
         }
-        let gone = a.chapters.filter { after.index[$0.id] == nil }
-        let arrived = b.chapters.filter { before.index[$0.id] == nil }
+        // Each chapter's place on the other side (-1: none), by id: a chapter at the same place
+        // first (an edit seldom moves chapters), else by the other side's index; then renames.
+        var newOf = [Int](repeating: -1, count: a.chapters.count)
+        var oldOf = [Int](repeating: -1, count: b.chapters.count)
+        for position in a.chapters.indices where before.isFirst[position] {
+            let id = a.chapters[position].idValue
+            let there = position < b.chapters.count && after.isFirst[position] && b.chapters[position].idValue == id ? position : after.index[id] ?? -1
+            guard there >= 0 else { continue }
+            newOf[position] = there
+            oldOf[there] = position
+        }
+        let gone = a.chapters.indices.filter { before.isFirst[$0] && newOf[$0] < 0 }.map(before.chapter)
+        let arrived = b.chapters.indices.filter { after.isFirst[$0] && oldOf[$0] < 0 }.map(after.chapter)
         let pairs = Self.renames(gone, arrived)
         // Renamed chapters: old id → new id (any other id is the same chapter on both sides).
         var map: [String: String] = [:]
-        for pair in pairs { map[pair.from.id] = pair.to.id }
+        for pair in pairs {
+            map[pair.from.id] = pair.to.id
+            let from = before.index[pair.from.id]!, to = after.index[pair.to.id]!
+            newOf[from] = to
+            oldOf[to] = from
+        }
         renamed = pairs
-        var oldOfRenamed: [String: String] = [:]  // a renamed chapter's new id → its old id
-        for (from, to) in map { oldOfRenamed[to] = from }
         removed = gone.filter { map[$0.id] == nil }.map { Chapter(id: $0.id, title: $0.name) }
-        added = arrived.filter { oldOfRenamed[$0.id] == nil }.map { Chapter(id: $0.id, title: $0.name) }
-        func oldID(_ id: String) -> String? { oldOfRenamed[id] ?? (before.index[id] != nil ? id : nil) }
-        func newID(_ id: String) -> String? { map[id] ?? (after.index[id] != nil ? id : nil) }
-        for position in b.chapters.indices {
-            let id = b.chapters[position].id
-            guard after.index[id] == position, let oldID = oldID(id), let oldPosition = before.index[oldID] else { continue }
-            let same = a.chapters[oldPosition].name == b.chapters[position].name && a.chapters[oldPosition].text == b.chapters[position].text
-                && a.chapters[oldPosition].picAlt == b.chapters[position].picAlt && a.chapters[oldPosition].choices.count == b.chapters[position].choices.count
-                && zip(a.chapters[oldPosition].choices, b.chapters[position].choices).allSatisfy { $0.text == $1.text && (map[$0.chapterID] ?? $0.chapterID) == $1.chapterID }
-            if same { continue }
-            let old = a.chapters[oldPosition], chapter = b.chapters[position]
+        added = arrived.filter { oldOf[after.index[$0.id]!] < 0 }.map { Chapter(id: $0.id, title: $0.name) }
+
+        // Two strings as written in the two files (see JSONDocument.sameText).
+        func same(_ old: Int?, _ new: Int?) -> Bool {
+            guard let old, let new else { return old == nil && new == nil }
+            return oldDocument.sameText(old, as: new, in: newDocument)
+        }
+        for position in b.chapters.indices where after.isFirst[position] && oldOf[position] >= 0 {
+            let oldPosition = oldOf[position]
+            let oldChapter = a.chapters[oldPosition], newChapter = b.chapters[position]
+            let oldTargets = before.targets[oldPosition], newTargets = after.targets[position]
+            // A choice leads to the same chapter when its old chapter is on the new side
+            // (renamed or not) at the new choice's chapter; when the old one is gone or was
+            // never there, when the ids are the same.
+            func sameChoice(_ index: Int) -> Bool {
+                let old = a.choices[Int(oldChapter.choiceStart) + index], new = b.choices[Int(newChapter.choiceStart) + index]
+                guard same(old.textNode, new.textNode) else { return false }
+                let target = oldTargets[index]
+                return target >= 0 && newOf[target] >= 0 ? newOf[target] == newTargets[index] : same(Int(old.targetNode), Int(new.targetNode))
+            }
+            let unchanged = same(oldChapter.nameNode, newChapter.nameNode) && same(oldChapter.textNode, newChapter.textNode)
+                && same(oldChapter.picAltNode, newChapter.picAltNode) && oldTargets.count == newTargets.count && oldTargets.indices.allSatisfy(sameChoice)
+            if unchanged { continue }
+            let old = before.chapter(oldPosition), chapter = after.chapter(position)
             let here = Chapter(id: chapter.id, title: chapter.name)
             var change = TextChange(chapter: here)
             if old.name != chapter.name { change.title = WordDiff(old: old.name, new: chapter.name) }
@@ -285,30 +359,26 @@ public struct StoryChanges: Sendable {
         }
 
         // Endings and reachability, as a reader finds them.
-        for position in b.chapters.indices {
-            let id = b.chapters[position].id
-            guard after.index[id] == position else { continue }
-            let oldID = oldID(id)
-            let oldPosition = oldID.flatMap { before.index[$0] }
-            let wasEnding = oldID.map(before.isEnding) ?? false, isEnding = after.isEnding(id)
+        for position in b.chapters.indices where after.isFirst[position] {
+            let oldPosition = oldOf[position] >= 0 ? oldOf[position] : nil
+            let wasEnding = oldPosition.map(before.isEnding) ?? false, isEnding = after.isEnding(position)
             let wasReachable = oldPosition.map { before.reachable[$0] }, isReachable = after.reachable[position]
             guard isEnding != wasEnding || (wasReachable != nil && wasReachable != isReachable) else { continue }
-            let here = Chapter(id: id, title: b.chapters[position].name)
+            let here = after.named(position)
             if isEnding, !wasEnding { endingsAdded.append(here) }
             if wasReachable == true, !isReachable { becameUnreachable.append(here) }
             if wasReachable == false, isReachable { becameReachable.append(here) }
         }
-        for position in a.chapters.indices {
-            let id = a.chapters[position].id
-            guard before.index[id] == position, before.isEnding(id) else { continue }
-            if let newID = newID(id), after.isEnding(newID) { continue }
-            endingsLost.append(Chapter(id: map[id] ?? id, title: a.chapters[position].name))
+        for position in a.chapters.indices where before.isFirst[position] && before.isEnding(position) {
+            if newOf[position] >= 0, after.isEnding(newOf[position]) { continue }
+            let lost = before.named(position)
+            endingsLost.append(Chapter(id: map[lost.id] ?? lost.id, title: lost.title))
         }
 
         (findingsNew, findingsFixed) = Self.findingChanges(old: before.side.findings, new: after.side.findings)
         if let oldVersion = before.version, let newVersion = after.version {
             pictures = Self.pictureChanges(a, b, old: oldVersion, new: newVersion)
-            translations = Self.translationImpact(a, b, map: map, old: oldVersion, new: newVersion)
+            translations = Self.translationImpact(before.model, after.model, map: map, old: oldVersion, new: newVersion)
         }
     }
 
@@ -415,11 +485,12 @@ public struct StoryChanges: Sendable {
     }
 
     /// Pictures named on either side: added, removed, or the same path with other bytes.
-    static func pictureChanges(_ a: Story, _ b: Story, old: StoryVersion, new: StoryVersion) -> [PictureChange] {
-        func uses(_ story: Story) -> [String: [String]] {
+    static func pictureChanges(_ a: StorySyntax, _ b: StorySyntax, old: StoryVersion, new: StoryVersion) -> [PictureChange] {
+        func uses(_ story: StorySyntax) -> [String: [String]] {
             var uses: [String: [String]] = [:]
-            if let path = story.picPath { uses[path, default: []].append("the story's page") }
-            for chapter in story.chapters { if let path = chapter.picPath { uses[path, default: []].append(chapter.id) } }
+            for media in story.media where media.isPicture {
+                uses[media.path.value, default: []].append(media.chapter.map { story.chapters[$0].idValue } ?? "the story's page")
+            }
             return uses
         }
         let before = uses(a), after = uses(b)
@@ -439,9 +510,9 @@ public struct StoryChanges: Sendable {
 
     /// For each language of the story's translations (the new side's files, else the old
     /// side's): how many translated strings the change makes fuzzy or leaves without a place.
-    static func translationImpact(_ a: Story, _ b: Story, map: [String: String], old: StoryVersion, new: StoryVersion) -> [TranslationImpact] {
+    static func translationImpact(_ a: () -> Story?, _ b: () -> Story?, map: [String: String], old: StoryVersion, new: StoryVersion) -> [TranslationImpact] {
         let listing = new.file(Linguas.folder + "/" + Linguas.fileName) ?? old.file(Linguas.folder + "/" + Linguas.fileName)
-        guard let listing else { return [] }
+        guard let listing, let a = a(), let b = b() else { return [] }
         let oldUnits = TranslationUnits.extract(a)
         var newUnits: [String: TranslationUnit] = [:]
         for unit in TranslationUnits.extract(b) { newUnits[unit.id] = unit }

@@ -51,16 +51,34 @@ public struct WordDiff: Sendable, Hashable {
         func kind(_ character: Character) -> Class {
             character.isWhitespace ? .space : (character.isLetter || character.isNumber || character == "'" || character == "’") ? .word : .other
         }
+        func kind(ascii byte: UInt8) -> Class {
+            switch byte {
+            case 0x09...0x0D, 0x20: .space
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "'"): .word
+            default: .other
+            }
+        }
+        let utf8 = text.utf8
         var tokens: [Substring] = []
         var start = text.startIndex
         var current: Class?
-        for index in text.indices {
-            let here = kind(text[index])
+        var index = text.startIndex
+        while index < text.endIndex {
+            // An ASCII character followed by another (or the end) is a character of its own,
+            // classed without Unicode's tables; anything else is read as a whole character.
+            let byte = utf8[index], following = utf8.index(after: index)
+            let here: Class, next: String.Index
+            if byte < 0x80, following == utf8.endIndex || utf8[following] < 0x80 {
+                (here, next) = (kind(ascii: byte), following)
+            } else {
+                (here, next) = (kind(text[index]), text.index(after: index))
+            }
             if let current, current != here || here == .other {
                 tokens.append(text[start..<index])
                 start = index
             }
             current = here
+            index = next
         }
         if start < text.endIndex { tokens.append(text[start...]) }
         return tokens

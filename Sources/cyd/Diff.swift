@@ -13,7 +13,7 @@ struct Diff: ParsableCommand {
 
     func run() throws {
         if format == .outline { return Terminal.standardOutput.write(try DiffWords.outline(StoryVersion.result(old, storyFolder: story))) }
-        let changes = StoryChanges(old: StoryVersion.result(old, storyFolder: story), new: StoryVersion.result(new ?? story, storyFolder: story), labels: (old, new ?? story))
+        let changes = StoryChanges(old: old, new: new ?? story, storyFolder: story)
         Terminal.standardOutput.write(DiffWords.report(changes, format: format, colour: Terminal.useColor(.auto, for: Terminal.standardOutput)))
         Terminal.end(changes.old.problem != nil || changes.new.problem != nil ? 1 : 0)  // the stories are freed with the process, at once
     }

@@ -185,4 +185,61 @@ struct StoryChangesTests {
         let whole = WordDiff(old: long, new: other)
         #expect(whole.removedWords == 3000 && whole.addedWords == 3000, "a change too large to compare word by word is whole")
     }
+
+    @Test("words are cut the same whether a character is read by Unicode's rules or, for ASCII, at once: accents, emoji, line ends and curly quotes")
+    func wordsByEitherRoad() {
+        // The rule written plainly: a token is a run of word characters or of white space, or one
+        // other character.
+        func plainTokens(_ text: String) -> [Substring] {
+            enum Class { case word, space, other }
+            func kind(_ character: Character) -> Class {
+                character.isWhitespace ? .space : (character.isLetter || character.isNumber || character == "'" || character == "’") ? .word : .other
+            }
+            var tokens: [Substring] = []
+            var start = text.startIndex
+            var current: Class?
+            for index in text.indices {
+                let here = kind(text[index])
+                if let current, current != here || here == .other {
+                    tokens.append(text[start..<index])
+                    start = index
+                }
+                current = here
+            }
+            if start < text.endIndex { tokens.append(text[start...]) }
+            return tokens
+        }
+        let pieces = ["a", "Z", "9", " ", "\t", "\r\n", "\n", "\r", ",", ".", "'", "’", "é", "e\u{301}", "a\u{308}", "👩‍👩‍👧", "🇫🇷", "«", "—", "\u{A0}", "日本", "-", "\u{85}"]
+        var random = SplitMix64(state: 7)
+        for round in 0..<2000 {
+            let text = (0..<Int.random(in: 0...12, using: &random)).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &random)] }.joined()
+            #expect(WordDiff.tokens(text) == plainTokens(text), "round \(round): \(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
+    @Test("a minified story, one line, with 20,000 findings on each side: every finding placed on its line and column in one sweep, not counted from the line's start for each", .timeLimit(.minutes(1)))
+    func minifiedFindings() throws {
+        let folder = try TemporaryFolder()
+        // The first chapter leads nowhere; the 20,000 after it cannot be reached: a finding each.
+        var story = TestStory(id: "wide", title: "Wide", chapters: [.init("start", name: "Start", text: "Here.", isFirst: true)])
+        for index in 1...20_000 {
+            story.chapters.append(.init("c\(index)", name: "Chapter \(index)", text: String(repeating: "Words no reader sees. ", count: 8)))
+        }
+        let old = story.value.encoded
+        story.chapters[0].text = "Here, and now."
+        let new = story.value.encoded
+        #expect(!old.contains("\n") && !new.contains("\n"), "one line each")
+        let changes = Self.changes(try folder.write("old.json", Array(old.utf8)).path, try folder.write("new.json", Array(new.utf8)).path, in: folder.url.path)
+        #expect(changes.texts.map(\.chapter.id) == ["start"])
+        for side in [changes.old, changes.new] {
+            #expect(side.findings.count >= 20_000, "\(side.findings.count)")
+            #expect(side.findings.allSatisfy { $0.position.line == 1 })
+            let columns = side.findings.filter { $0.message.contains("c1") }.map(\.position.column)
+            #expect(!columns.isEmpty && columns.allSatisfy { $0 > 1 && $0 <= old.utf8.count + 5 })
+        }
+        // Where chapter c20000 is written, counted in characters as editors count columns.
+        let last = try #require(changes.new.findings.last { $0.message.contains("'c20000'") })
+        let written = try #require(new.range(of: #"{"id":"c20000""#))
+        #expect(abs(last.position.column - (new.distance(from: new.startIndex, to: written.lowerBound) + 1)) < 40, "\(last)")
+    }
 }
