@@ -28,8 +28,9 @@ public final class FolderWatcher: @unchecked Sendable {
     private var stopped = false
     private var thread: pthread_t?
 
-    /// Starts watching `folders` (missing ones are skipped); `forcePolling` for tests and for
-    /// file systems inotify does not see (network mounts).
+    /// Starts watching `folders`; `forcePolling` for tests and for file systems inotify does not
+    /// see (network mounts). A folder missing now is watched from when it is made (or made again
+    /// after it was deleted), and its making is a change.
     public init(
         folders: [String], forcePolling: Bool = false, matters: @escaping @Sendable (_ index: Int, _ name: String) -> Bool = { _, _ in true },
         onChange: @escaping @Sendable () -> Void
@@ -41,18 +42,13 @@ public final class FolderWatcher: @unchecked Sendable {
         if !forcePolling {
             let fd = inotify_init1(Int32(IN_CLOEXEC))
             if fd >= 0 {
-                // Written and closed, moved in or out, deleted: not created (a file is written
-                // after it is made, and an editor's temporary file is made first).
-                let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ATTRIB)
-                for (index, folder) in folders.enumerated() {
-                    let watch = inotify_add_watch(fd, folder, mask)
-                    if watch >= 0 { watches[watch] = index }
-                }
+                descriptor = fd
+                _ = watchMissing()
                 if !watches.isEmpty {
-                    descriptor = fd
                     method = .inotify
                 } else {
                     close(fd)
+                    descriptor = -1
                 }
             }
         }
@@ -97,19 +93,60 @@ public final class FolderWatcher: @unchecked Sendable {
         }
     }
 
-    /// Reads the events waiting; true when one of them matters.
+    /// Adds a watch for each folder that has none (missing at the start, deleted or moved away
+    /// since);
+    /// true when one was added. Events: written and closed, moved in or out, deleted, and
+    /// created, which only makes the watcher look for its missing folders (a file is written
+    /// after it is made, and an editor's temporary file is made first).
+    private func watchMissing() -> Bool {
+        #if os(Linux)
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ATTRIB | IN_CREATE | IN_MOVE_SELF)
+        let watched = Set(watches.values)
+        var added = false
+        for (index, folder) in folders.enumerated() where !watched.contains(index) {
+            let watch = inotify_add_watch(descriptor, folder, mask)
+            if watch >= 0 {
+                watches[watch] = index
+                added = true
+            }
+        }
+        return added
+        #else
+        return false
+        #endif
+    }
+
+    /// Reads the events waiting; true when one of them matters, or a missing folder was made.
     private func readEvents(_ buffer: inout [UInt8]) -> Bool {
         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         guard count > 0 else { return false }
         var offset = 0
         var any = false
+        var looked = false
         // struct inotify_event: wd, mask, cookie, len (4 bytes each), then len bytes of name.
         while offset + 16 <= count {
             let watch = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: Int32.self) }
+            let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
             let length = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
             let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
-            if let index = watches[watch], matters(index, String(decoding: nameBytes, as: UTF8.self)) { any = true }
             offset += 16 + length
+            #if os(Linux)
+            if mask & UInt32(IN_IGNORED | IN_MOVE_SELF) != 0 {
+                // The folder itself was deleted or moved away: what it held is gone, a change,
+                // and the watch is dropped so that a folder made at its path is watched instead.
+                if watches.removeValue(forKey: watch) != nil {
+                    if mask & UInt32(IN_MOVE_SELF) != 0 { inotify_rm_watch(descriptor, watch) }
+                    any = true
+                }
+                continue
+            }
+            if mask & UInt32(IN_CREATE) != 0 {
+                if !looked, watches.count < folders.count { any = watchMissing() || any }
+                looked = true
+                continue
+            }
+            #endif
+            if let index = watches[watch], matters(index, String(decoding: nameBytes, as: UTF8.self)) { any = true }
         }
         return any
     }

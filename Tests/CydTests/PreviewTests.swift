@@ -112,6 +112,50 @@ struct PreviewTests {
         }
     }
 
+    @Test("a translations folder made after the preview started is watched: the translation shows when its file is written, and again after the folder is deleted or moved away and made anew")
+    func foldersMadeLater() throws {
+        for watching in [[], ["--poll"]] {
+            try foldersMadeLater(watching)
+        }
+    }
+
+    func foldersMadeLater(_ watching: [String]) throws {
+        let story = folder.path("stairs-\(watching.count)")
+        try FileManager.default.copyItem(atPath: Command.packageRoot.path + "/Stories/seven-stairs", toPath: story)
+        let held = folder.path("held-\(watching.count)")
+        try FileManager.default.moveItem(atPath: story + "/translations", toPath: held)
+        let preview = try Preview([story, "--lang", "fr"] + watching)
+        defer { preview.stop() }
+        func page() throws -> String { try ChildProcess.run(["curl", "-s", "--max-time", "20", preview.base + "chapter/landing"]).standardOutput }
+        func waitFor(_ text: String, _ what: String) throws {
+            let started = Date()
+            var shown = false
+            var last = ""
+            while !shown, Date().timeIntervalSince(started) < 10 {
+                last = try page()
+                shown = last.contains(text)
+                if !shown { Thread.sleep(forTimeInterval: 0.1) }
+            }
+            #expect(shown, "\(watching) \(what): \(last.prefix(600))")
+        }
+        try waitFor("no translation into", "the folder lacks French at the start")
+        for round in 1...3 {
+            // An author's way: make the folder, then write the files into it.
+            try FileManager.default.createDirectory(atPath: story + "/translations", withIntermediateDirectories: false)
+            for name in ["LINGUAS", "fr.po"] {
+                try Data(contentsOf: URL(fileURLWithPath: held + "/" + name)).write(to: URL(fileURLWithPath: story + "/translations/" + name))
+            }
+            try waitFor("lang=\"fr\">Le premier palier</h1>", "round \(round): the translation written into a new folder is read")
+            // Deleted the first time, moved away the second (a watch would follow the moved folder).
+            if round == 1 {
+                try FileManager.default.removeItem(atPath: story + "/translations")
+            } else {
+                try FileManager.default.moveItem(atPath: story + "/translations", toPath: folder.path("moved-away-\(round)\(watching.count)"))
+            }
+            try waitFor("no translation into", "round \(round): the folder deleted or moved away")
+        }
+    }
+
     @Test("Ctrl-C stops the preview at once, even while a page waits for the next reading")
     func stopsAtOnce() throws {
         let story = try story()

@@ -82,7 +82,8 @@ public final class PreviewServer: Sendable {
     /// seen (inotify or polling).
     public func runBlocking(onStarted: @escaping @Sendable (Int, FolderWatcher.Method) -> Void) throws {
         let folder = configuration.folder
-        let folders = [folder, folder + "/resources", folder + "/translations"].filter { FileStatus($0)?.isDirectory == true }
+        // resources/ and translations/ are watched even when missing: made later, they are seen.
+        let folders = [folder, folder + "/resources", folder + "/translations"]
         try? rendezvous?.prepare()
         let watched = folders + (rendezvous.map { [$0.folder] } ?? [])
         // In the story's folder only story.json matters (not an editor's temporary or backup
