@@ -60,7 +60,9 @@ public enum Gamebook {
             byNumber.append((numbers[chapter.id]!, chapter))
         }
         byNumber.sort { $0.0 < $1.0 }
-        let title = story.name.isEmpty ? "Untitled story" : story.name
+        // A book's title and description must hold text (EPUB's package rules): a blank one is
+        // left out, or named plainly.
+        let title = isBlank(story.name) ? "Untitled story" : story.name
         let digits = String(byNumber.count).count
 
         // Pictures, each once, named by their order of first use.
@@ -111,6 +113,8 @@ public enum Gamebook {
     /// them, then the five specials).
     static func text(_ value: String) -> String { HTML.text(value) }
 
+    static func isBlank(_ value: String) -> Bool { value.allSatisfy(\.isWhitespace) }
+
     static let container = """
         <?xml version="1.0" encoding="UTF-8"?>
         <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
@@ -145,8 +149,7 @@ public enum Gamebook {
             body: """
                 <section class="cover" epub:type="cover">
                 <h1>\(text(title))</h1>
-                \(image)
-                <p>\(text(summary))</p>
+                \(image)\(isBlank(summary) ? "" : "\n<p>\(text(summary))</p>")
                 <p>Begin at section 1. At the end of each section, choose, and turn to the section your choice names.</p>
                 </section>
                 """)
@@ -208,6 +211,7 @@ public enum Gamebook {
             manifest += "<item id=\"p\(index + 1)\" href=\"\(file)\" media-type=\"\(type)\"\(property)/>\n"
         }
         let spine = (["cover"] + sections.indices.map { "s\($0 + 1)" }).map { "<itemref idref=\"\($0)\"/>" }.joined(separator: "\n")
+        let description = isBlank(story.summary) ? "" : "\n<dc:description>\(text(story.summary))</dc:description>"
         let visual = pictures.isEmpty ? "" : "\n<meta property=\"schema:accessMode\">visual</meta>\n<meta property=\"schema:accessibilityFeature\">alternativeText</meta>"
         return """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -215,8 +219,7 @@ public enum Gamebook {
             <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
             <dc:identifier id="book-id">urn:uuid:\(ifid)</dc:identifier>
             <dc:title>\(text(title))</dc:title>
-            <dc:language>\(text(options.language))</dc:language>
-            <dc:description>\(text(story.summary))</dc:description>
+            <dc:language>\(text(options.language))</dc:language>\(description)
             <meta property="dcterms:modified">\(text(options.modified))</meta>
             <meta property="schema:accessMode">textual</meta>\(visual)
             <meta property="schema:accessModeSufficient">textual</meta>

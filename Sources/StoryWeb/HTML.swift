@@ -20,7 +20,21 @@ public enum HTML {
     /// escaped as an attribute.
     public static func pathSegment(_ value: String) -> String { PercentEncoding.encode(value) }
 
-    private static func entities(_ value: String) -> String { MarkupText.escaped(value) }
+    private static func entities(_ value: String) -> String {
+        let escaped = MarkupText.escaped(value)
+        // U+FFFE and U+FFFF are not characters to XML (an EPUB's pages would not parse), nor
+        // anything a reader can see: shown as VisibleText shows a control, by its code.
+        guard escaped.utf8.contains(0xEF), escaped.unicodeScalars.contains(where: { $0.value == 0xFFFE || $0.value == 0xFFFF }) else { return escaped }
+        var out = String.UnicodeScalarView()
+        for scalar in escaped.unicodeScalars {
+            if scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                for piece in "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars { out.append(piece) }
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
 
     /// A chapter's paragraphs as `<p>` elements, each `[[name]]` a span the page's script fills
     /// with the reader's name (without a script, or before a name is given: `ReaderName.fallback`).

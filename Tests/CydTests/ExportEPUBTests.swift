@@ -41,4 +41,49 @@ struct ExportEPUBTests {
         let checked = try check(folder.path("big.epub"), browser: false)
         #expect(checked.status == 0 && checked.standardOutput.contains("all passed"), "\(checked.standardOutput)\(checked.standardError)")
     }
+
+    @Test("any story cyd validates makes a book EPUBCheck passes: one imported from Twee (no summary), a minimal one, and a hostile one (blank title and summary, markup, controls, bidi overrides, noncharacters, odd ids, a picture outside the folder)")
+    func importedMinimalHostile() throws {
+        let folder = try TemporaryFolder()
+        let twee = try folder.write("lamp.twee", Array("""
+            :: StoryTitle
+            Lamp
+
+            :: StoryData
+            {"ifid":"D674C58C-DEFA-4F70-B7A2-27742230C0FC","format":"Harlowe","format-version":"3.3.8","start":"Start"}
+
+            :: Start
+            A lamp. [[Light it->End]]
+
+            :: End
+            Light.
+
+            """.utf8)).path
+        let imported = try Command.cyd(["import", "twee", twee, "-o", folder.path("lamp")])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let minimal = #"{"story":{"id":"m","name":"M","rating":"G","summary":"","chapters":[{"id":"only","name":"Only","text":"","is_first_chapter":true}]}}"#
+        let hostile = #"""
+            {"story":{"id":"h","name":"   ","rating":"","summary":" \n\t ","pic_path":"../../../etc/passwd","chapters":[
+            {"id":"a b/../c","name":"<script>alert(1)</script> & ]]>","is_first_chapter":true,
+             "text":"Bell \u0007, escape \u001b[2J, bidi \u202eevil\u202c, nonchars \ufffe\uffff, a lone \ud800 half, emoji 🦉, ]]> and <b>&amp;</b>.\n\nA second paragraph.",
+             "pic_path":"resources/missing.png","pic_alt":"\u0000\"quoted\"",
+             "choices":[{"chapter_id":"é","text":"<a href=x>go</a> \u2066on\u2069"}]},
+            {"id":"é","name":"\u00a0","text":"[[name]] ends here."}]}}
+            """#
+        var books: [String] = []
+        for (name, json) in [("minimal", minimal), ("hostile", hostile)] {
+            try FileManager.default.createDirectory(atPath: folder.path(name), withIntermediateDirectories: true)
+            _ = try folder.write(name + "/story.json", Array(json.utf8))
+        }
+        for story in ["lamp", "minimal", "hostile"] {
+            let book = folder.path(story + ".epub")
+            let made = try Command.cyd(["export", "epub", folder.path(story), "-o", book])
+            #expect(made.status == 0, "\(story): \(made.standardError)")
+            books.append(book)
+        }
+        for book in books {
+            let checked = try check(book, browser: false)
+            #expect(checked.status == 0 && checked.standardOutput.contains("all passed"), "\(book):\n\(checked.standardOutput)\(checked.standardError)")
+        }
+    }
 }
