@@ -6,14 +6,30 @@ import StorySources
 /// What the import and export commands say: findings at file:line:column, and why a story
 /// cannot be written in another format.
 public enum InterchangeWords {
-    /// Each finding of an import, a line each, worded as `cyd validate FILE` words it.
-    public static func findings(_ findings: [TweeFinding], in bytes: [UInt8], file: String) -> [String] {
+    /// Each finding of an import, a line each, worded as `cyd validate FILE` words it; past
+    /// `maximumPerRule` findings of one code, the rest are counted in one line (as validate's
+    /// text does: a macro in each of 50,000 passages would bury everything else).
+    public static func findings(_ findings: [TweeFinding], in bytes: [UInt8], file: String, maximumPerRule: Int = 50) -> [String] {
         guard !findings.isEmpty else { return [] }
         let report = FileReport(path: file, bytes: bytes, kind: .story, diagnostics: TweeValidation.diagnostics(findings, in: bytes))
-        return ResolvedReport(report).diagnostics.map { finding in
+        var shown: [DiagnosticCode: Int] = [:]
+        var cut: [DiagnosticCode] = []
+        var lines: [String] = []
+        for finding in ResolvedReport(report).diagnostics {
             let diagnostic = finding.diagnostic
-            return "\(VisibleText.escape(file)):\(finding.start.line):\(finding.start.column): \(diagnostic.severity.rawValue)[\(diagnostic.code)]: \(VisibleText.escape(diagnostic.message))"
+            let count = shown[diagnostic.code, default: 0]
+            shown[diagnostic.code] = count + 1
+            if count >= maximumPerRule {
+                if count == maximumPerRule { cut.append(diagnostic.code) }
+                continue
+            }
+            lines.append("\(VisibleText.escape(file)):\(finding.start.line):\(finding.start.column): \(diagnostic.severity.rawValue)[\(diagnostic.code)]: \(VisibleText.escape(diagnostic.message))")
         }
+        for code in cut {
+            let name = RuleCatalogue.description(of: code).map { " (\($0.name))" } ?? ""
+            lines.append("… and \(plural(shown[code]! - maximumPerRule, "more finding")) of \(code)\(name), not shown: `cyd validate \(VisibleText.escape(file)) --max-per-rule 0` shows every one")
+        }
+        return lines
     }
 
     public static let noMetadata = "note: Twee has no rating or summary: the story's rating is G and its summary empty; set them in story.json"

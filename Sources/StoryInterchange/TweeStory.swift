@@ -387,19 +387,28 @@ public enum TweeStory {
         var passages: [TweeDocument.Passage] = []
         passages.reserveCapacity(document.passages.count)
         var names = Set<String>(minimumCapacity: document.passages.count)
+        var storyPassagesRead = Set<String>()
         for passage in document.passages {
             switch passage.name {
-            case "StoryTitle":
-                title = passage.content
-                places.storyTitle = passage.line
-            case "StoryData":
-                data = JSONValue.parse(Array(passage.content.utf8))
-                places.storyData = passage.line
-                if data == nil { findings.append(TweeFinding(kind: .unreadableData(passage: passage.name), line: passage.line + 1, column: 1)) }
-            case metadataPassage:
-                metadata = JSONValue.parse(Array(passage.content.utf8))
-                places.metadata = passage.line
-                if metadata == nil { findings.append(TweeFinding(kind: .unreadableData(passage: passage.name), line: passage.line + 1, column: 1)) }
+            // A second StoryTitle, StoryData or metadata passage is left out and said, as any
+            // second passage of a name is: the first one read is the story's.
+            case "StoryTitle", "StoryData", metadataPassage:
+                guard storyPassagesRead.insert(passage.name).inserted else {
+                    findings.append(TweeFinding(kind: .duplicatePassage(passage.name), line: passage.line, column: 1))
+                    continue
+                }
+                if passage.name == "StoryTitle" {
+                    title = passage.content
+                    places.storyTitle = passage.line
+                } else if passage.name == "StoryData" {
+                    data = JSONValue.parse(Array(passage.content.utf8))
+                    places.storyData = passage.line
+                    if data == nil { findings.append(TweeFinding(kind: .unreadableData(passage: passage.name), line: passage.line + 1, column: 1)) }
+                } else {
+                    metadata = JSONValue.parse(Array(passage.content.utf8))
+                    places.metadata = passage.line
+                    if metadata == nil { findings.append(TweeFinding(kind: .unreadableData(passage: passage.name), line: passage.line + 1, column: 1)) }
+                }
             default:
                 if specialPassages.contains(passage.name) || !codeTags.isDisjoint(with: passage.tags) {
                     findings.append(TweeFinding(kind: .codeLeftOut(passage: passage.name), line: passage.line, column: 1))

@@ -104,6 +104,8 @@ public enum TweeValidation {
             return (.tweeMacro, "\(quoted(code)) in passage \(quoted(passage)) is story-format code; readers here show it as text", "rewrite it as text and choices")
         case .setterLeftOut(let passage, let setter):
             return (.tweeLinkSetter, "the link in passage \(quoted(passage)) also sets \(quoted(setter)); the choice is kept, the setter left out", nil)
+        case .duplicatePassage(let name) where TweeStory.storyPassages.contains(name):
+            return (.tweeDuplicatePassage, "a second \(quoted(name)) passage is left out: the first is the story's", "merge the two into the first")
         case .duplicatePassage(let name):
             return (.tweeDuplicatePassage, "a second passage named \(quoted(name)) is left out (chapter ids must differ)", "rename one of the two passages")
         case .startMissing(let name):

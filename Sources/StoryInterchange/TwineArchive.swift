@@ -64,7 +64,10 @@ public enum TwineArchive {
         out.reserveLarge(out.count + passages[range].reduce(0) { $0 + $1.content.utf8.count + $1.name.utf8.count + 128 } * 21 / 20)
         for index in range {
             let passage = passages[index]
-            let position = index >= firstChapter ? positions[index - firstChapter] : (x: 100, y: 100)
+            // The passages before the chapters (cyd's metadata) sit in the first row beside the
+            // first chapter, which has that row to itself (TweeLayout): no two boxes on one place.
+            let position =
+                index >= firstChapter ? positions[index - firstChapter] : (x: TweeLayout.margin + (index + 1) * TweeLayout.spacing, y: TweeLayout.margin)
             // Piece by piece into the output: no string is made for a passage's element.
             out.append(contentsOf: "<tw-passagedata pid=\"".utf8)
             Bytes.appendDecimal(index + 1, to: &out)

@@ -28,6 +28,27 @@ struct InterchangeCommandTests {
         #expect(printed.standardOutput == twee.replacingOccurrences(of: "\"SugarCube\"", with: "\"Harlowe\"").replacingOccurrences(of: "\"2.37.3\"", with: "\"3.3.9\""))
     }
 
+    @Test("an import with thousands of findings of one kind shows 50 of each kind and counts the rest in one line, as validate does; every finding stays in the count")
+    func findingsCapped() throws {
+        let folder = try TemporaryFolder()
+        // 3,000 passages: 60 with a link that sets a variable, the rest with a macro (a finding each).
+        var twee = ":: StoryData\n{\"format\": \"SugarCube\", \"start\": \"p0\"}\n\n"
+        for index in 0..<3000 {
+            twee += index < 60 ? ":: p\(index)\nRoom \(index).\n[[On|p\(index + 1)][$x to \(index)]]\n\n" : ":: p\(index)\n<<set $seen to true>>Room \(index). [[On->p\(index + 1)]]\n\n"
+        }
+        twee += ":: p3000\nThe end.\n"
+        let file = try folder.write("many.twee", Array(twee.utf8)).path
+        let imported = try Command.cyd(["import", "twee", file, "-o", folder.path("story.json")])
+        #expect(imported.status == 0, "\(imported.standardError.suffix(400))")
+        let lines = imported.standardError.split(separator: "\n")
+        #expect(lines.count < 120, "\(lines.count) lines")
+        #expect(lines.filter { $0.contains("[CYD") && $0.contains("many.twee:") }.count == 100, "50 macros and 50 setters")
+        let counted = lines.filter { $0.hasPrefix("… and ") }
+        #expect(counted.count == 2, "\(counted)")
+        #expect(counted.contains { $0.contains("2890 more findings") } && counted.contains { $0.contains("10 more findings") }, "\(counted)")
+        #expect(counted.allSatisfy { $0.contains("cyd validate") && $0.contains("--max-per-rule 0") })
+    }
+
     @Test("a bundled story out to a Twine archive and back in: the same story")
     func twineArchive() throws {
         let folder = try TemporaryFolder()

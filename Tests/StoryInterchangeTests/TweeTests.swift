@@ -197,6 +197,46 @@ struct TweeTests {
         }
     }
 
+    @Test("a second StoryData, StoryTitle or metadata passage is left out and said at its line; the first is the story's")
+    func secondStoryPassages() {
+        let read = Self.read("""
+            :: StoryTitle
+            The Lamp
+
+            :: StoryData
+            {"ifid": "D674C58C-DEFA-4F70-B7A2-27742230C0FC", "format": "Harlowe", "start": "Dock"}
+
+            :: Dock
+            The boat is in. [[On->Hill]]
+
+            :: Hill
+            The lamp.
+
+            :: StoryData
+            {"ifid": "00000000-0000-0000-0000-000000000000", "format": "SugarCube", "start": "Hill"}
+
+            :: StoryTitle
+            Another
+
+            """)
+        #expect(read.story?.firstChapter?.id == "Dock", "the first StoryData's start")
+        #expect(read.story?.name == "The Lamp" && read.ifid == "D674C58C-DEFA-4F70-B7A2-27742230C0FC" && read.format == "Harlowe")
+        #expect(read.findings == [TweeFinding(kind: .duplicatePassage("StoryData"), line: 13, column: 1), TweeFinding(kind: .duplicatePassage("StoryTitle"), line: 16, column: 1)], "\(read.findings)")
+        let words = TweeValidation.diagnostics(read.findings, in: Array("".utf8)).map(\.message)
+        #expect(words.allSatisfy { $0.contains("the first is the story's") }, "\(words)")
+    }
+
+    @Test("an archive's passages never share a place on Twine's map: cyd's metadata sits beside the first chapter, alone in its row")
+    func archivePositions() throws {
+        var story = try Self.bundled()[0]
+        story.rating = "PG-13"  // carried in cyd's metadata passage
+        let html = try TwineArchive.html(story)
+        let positions = html.matches(of: /position="([0-9]+),([0-9]+)"/).map { "\($0.1),\($0.2)" }
+        #expect(positions.count == story.chapters.count + 1, "\(positions.count)")
+        #expect(Set(positions).count == positions.count, "two passages at one place: \(positions.prefix(4))")
+        #expect(TwineArchive.story(from: Array(html.utf8)).story == story)
+    }
+
     @Test("Twine's archive HTML: the bundled stories and 100 random ones come back exactly; the specification's example archive reads, its first story with a word about the second")
     func twineArchive() throws {
         for story in try Self.bundled() {
