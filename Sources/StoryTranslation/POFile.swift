@@ -343,7 +343,17 @@ struct POParser {
         return Int(keyword.dropFirst(7).dropLast())
     }
 
-    /// A quoted string from `start` (its opening quote) with C escapes, nothing after it but spaces.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// A quoted string from `start` (its opening quote) with the escapes gettext reads: \n \t
+    /// \r \a \b \f \v \" \\, up to three octal digits, and \x with hex digits.
     func string(_ start: Int, _ end: Int) throws(POSyntaxError) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(end - start)
@@ -382,6 +392,19 @@ struct POParser {
                     cursor += 1
                 }
                 result.append(UInt8(truncatingIfNeeded: value))
+                index = cursor
+                continue
+            case UInt8(ascii: "x"):
+                // As gettext reads it: every hex digit that follows (at least one), the value
+                // kept to a byte.
+                var value: UInt8 = 0
+                var cursor = index + 2
+                while cursor < end, let digit = Self.hexValue(bytes[cursor]) {
+                    value = value &* 16 &+ digit
+                    cursor += 1
+                }
+                guard cursor > index + 2 else { throw error(.badEscape("x"), at: index) }
+                result.append(value)
                 index = cursor
                 continue
             default:

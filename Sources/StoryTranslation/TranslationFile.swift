@@ -155,7 +155,8 @@ extension POSyntaxError.Problem {
         case .unknownKeyword(let word): "'\(word)' is not a PO keyword (msgctxt, msgid, msgid_plural, msgstr)"
         case .expectedString(let keyword): "\(keyword) must be followed by a string in double quotes"
         case .unterminatedString: "a string is not closed with a double quote (write \\\" for a quote inside it)"
-        case .badEscape(let character): "\\\(character) is not an escape PO knows (\\n, \\t, \\\", \\\\)"
+        case .badEscape(let character):
+            "\\\(character) is not an escape PO knows (\\n \\t \\r \\a \\b \\f \\v \\\" \\\\, \\ and up to three octal digits, \\x and hex digits)"
         case .stringWithoutKeyword: "a string in quotes continues nothing: it must follow msgctxt, msgid or msgstr"
         case .missingSource: "an entry has no msgid"
         case .missingTranslation: "an entry has no msgstr (write msgstr \"\" for one not yet translated)"

@@ -1,5 +1,6 @@
 import StoryFormat
 import StoryTranslation
+import TestSupport
 import Testing
 
 /// PO and XLIFF files as cyd writes them and as translators' tools leave them.
@@ -106,6 +107,30 @@ struct TranslationFileTests {
         #expect(file.obsolete.map(\.translation) == ["O sótão"])
         #expect(file.obsolete.first?.previousSource == "The Loft")
         #expect(file.obsolete.first?.ids == ["attic.title"])
+    }
+
+    @Test("every escape gettext reads is read, \\x with its hex digits too, and msgfmt agrees on each file")
+    func everyEscape() throws {
+        let cases: [(String, [UInt8])] = [
+            (#"\x1b[2J"#, [0x1B] + Array("[2J".utf8)),
+            (#"\x41\x42 z"#, Array("AB z".utf8)),
+            (#"\x42c"#, [0x2C]),  // c is a hex digit too: 0x42C, kept to a byte
+            (#"\x4a4b"#, [0x4B]),  // every hex digit is read, the value kept to a byte (0x4A4B)
+            (#"\a\b\f\v\r\n\t\"\\"#, [0x07, 0x08, 0x0C, 0x0B, 0x0D, 0x0A, 0x09, 0x22, 0x5C]),
+            (#"\101\0619"#, Array("A19".utf8)),
+        ]
+        let folder = try TemporaryFolder()
+        for (index, (escaped, bytes)) in cases.enumerated() {
+            let text = "msgid \"\"\nmsgstr \"Content-Type: text/plain; charset=UTF-8\\n\"\n\nmsgid \"a\"\nmsgstr \"\(escaped)\"\n"
+            let file = try TranslationFile.read(Array(text.utf8), format: .po)
+            #expect(Array(file.entries[0].translation.utf8) == bytes, "\(escaped)")
+            let path = try folder.write("case\(index).po", Array(text.utf8)).path
+            let checked = try ChildProcess.run(["msgfmt", "--check", "-o", "/dev/null", path])
+            #expect(checked.status == 0, "msgfmt reads \(escaped) too: \(checked.standardError)")
+        }
+        for bad in [#"\xg"#, #"\x"#, #"\q"#] {
+            #expect(throws: TranslationReadError.self, "\(bad)") { _ = try TranslationFile.read(Array("msgid \"a\"\nmsgstr \"\(bad)\"\n".utf8), format: .po) }
+        }
     }
 
     @Test("a broken PO file says where and what, as a sentence", arguments: [
