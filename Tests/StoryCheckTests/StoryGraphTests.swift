@@ -13,6 +13,22 @@ struct StoryGraphTests {
         Checker.check(bytes: bytes, path: "s.json").flatMap(\.diagnostics).map(\.code.rawValue)
     }
 
+    @Test("ids are one rule everywhere: text Swift calls equal (an é composed or an e with its accent, a Kelvin sign and K) is one id: a duplicate said as such, a choice in either spelling leads to the first")
+    func idsByCanonicalEquivalence() throws {
+        let composed = "Caf\u{E9}", decomposed = "Cafe\u{301}"
+        #expect(composed == decomposed && Array(composed.utf8) != Array(decomposed.utf8))
+        let bytes = Self.story([("start", [decomposed, "\u{212A}elvin"]), (composed, []), (decomposed, []), ("Kelvin", [])])
+        let diagnostics = Checker.check(bytes: bytes, path: "s.json")[0].diagnostics
+        let duplicates = diagnostics.filter { $0.code == "CYD301" }
+        #expect(duplicates.count == 1 && duplicates[0].message.contains("NFC and NFD"), "\(diagnostics.map(\.message))")
+        #expect(!diagnostics.contains { $0.code == "CYD501" || $0.code == "CYD302" || $0.message.contains("no chapter") }, "both spellings and the Kelvin sign reach: \(diagnostics.map(\.message))")
+        let index = ChapterIndex(ids: [composed, decomposed, "Kelvin"])
+        #expect(index[decomposed] == 0 && index[composed] == 0 && index["\u{212A}elvin"] == 2 && index["kelvin"] == nil)
+        // A plain duplicate keeps its plain words.
+        let plain = Checker.check(bytes: Self.story([("a", ["b"]), ("b", []), ("b", [])]), path: "s.json")[0].diagnostics.filter { $0.code == "CYD301" }
+        #expect(plain.count == 1 && !plain[0].message.contains("NFC"))
+    }
+
     @Test("reachable endings are listed in the summary, in file order")
     func endings() throws {
         let report = Checker.check(bytes: Self.story([("a", ["b", "c"]), ("b", []), ("c", ["d"]), ("d", []), ("x", [])]), path: "s.json")[0]

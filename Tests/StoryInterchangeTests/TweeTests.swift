@@ -1,4 +1,5 @@
 import Foundation
+import StoryCheck
 import StoryFormat
 import StoryInterchange
 import TestSupport
@@ -224,6 +225,16 @@ struct TweeTests {
         #expect(read.findings == [TweeFinding(kind: .duplicatePassage("StoryData"), line: 13, column: 1), TweeFinding(kind: .duplicatePassage("StoryTitle"), line: 16, column: 1)], "\(read.findings)")
         let words = TweeValidation.diagnostics(read.findings, in: Array("".utf8)).map(\.message)
         #expect(words.allSatisfy { $0.contains("the first is the story's") }, "\(words)")
+    }
+
+    @Test("one rule for ids: two passages named 'Café', composed and decomposed, are one name: the second is left out and said once, and a link in either spelling reaches the first")
+    func idsByCanonicalEquivalence() throws {
+        let read = Self.read(":: Start\nGo. [[On->Cafe\u{301}]]\n\n:: Caf\u{E9}\nOne.\n\n:: Cafe\u{301}\nTwo.\n")
+        #expect(read.findings.map(\.kind) == [.duplicatePassage("Cafe\u{301}")], "\(read.findings)")
+        let story = try #require(read.story)
+        let checked = Checker.check(bytes: StoryJSON.bytes(story), path: "story.json").flatMap(\.diagnostics).filter { $0.code != "CYD203" }  // Twee has no summary
+        #expect(checked.isEmpty, "\(checked.map(\.message))")
+        #expect(throws: Never.self) { try TweeStory.twee(story) }
     }
 
     @Test("an archive's passages never share a place on Twine's map: cyd's metadata sits beside the first chapter, alone in its row")

@@ -8,6 +8,11 @@ import StoryFormat
 /// Chapter positions by id: an open-addressing table with FNV-1a over the id's bytes. Built once
 /// per check and probed for every choice, so it is kept cheaper than a `[String: Int]`
 /// (no per-process seeding, no per-lookup hasher set-up). With duplicate ids, the first wins.
+///
+/// Ids are the same when Swift compares them as the same, as every part of cyd and the readers
+/// do: canonically equivalent text is one id, so "Café" written with a composed é (NFC) and with
+/// an e and a combining accent (NFD) name one chapter. An ASCII id is its own composed form; any
+/// other is hashed in its composed form (NFC), so that equivalent ids meet in the table.
 public struct ChapterIndex: Sendable {
     private var slots: [Int32]
     private let ids: [String]
@@ -49,7 +54,8 @@ public struct ChapterIndex: Sendable {
     /// in place (no string is made for the hundreds of thousands of choice targets).
     public func position(ofIDAt node: Int, in document: JSONDocument) -> Int? {
         document.withContentBytes(node) { bytes in
-            guard let bytes else { return self[document.string(node)] }
+            // Escapes and non-ASCII text are compared as text (see above), the rest as bytes.
+            guard let bytes, Self.isASCII(bytes) else { return self[document.string(node)] }
             var slot = Self.hash(bytes) & mask
             while true {
                 let occupant = slots[slot]
@@ -63,8 +69,17 @@ public struct ChapterIndex: Sendable {
     }
 
     static func hash(_ id: String) -> Int {
-        var id = id
-        return id.withUTF8 { hash($0) }
+        var text = id
+        if let plain = text.withUTF8({ isASCII($0) ? hash($0) : nil }) { return plain }
+        // The composed form (the standard library's, as its own `==` and hashing use).
+        let composed = Array(id._nfcCodeUnits)
+        return composed.withUnsafeBufferPointer { hash($0) }
+    }
+
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var any: UInt8 = 0
+        for byte in bytes { any |= byte }
+        return any < 0x80
     }
 
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {

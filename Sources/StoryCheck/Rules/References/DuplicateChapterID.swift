@@ -7,7 +7,9 @@ enum DuplicateChapterID: CheckedRule {
         summary: "two chapters share an id",
         rationale: """
             Choices name chapters by id, so only one of the two can ever be reached; which one \
-            depends on the reader. cyd follows the first, as the original reader did.
+            depends on the reader. cyd follows the first, as the original reader did. Ids are \
+            compared as text, as Swift compares it: an accented letter written composed (NFC) or \
+            as a letter and a combining accent (NFD) is the same id, and is said to be so.
             """,
         triggering: [
             .chapters(
@@ -30,8 +32,10 @@ enum DuplicateChapterID: CheckedRule {
             guard let id = chapter.id, let first = graph.index[id.value], first != position,
                 let firstNode = story.chapters[first].id?.node
             else { continue }
+            // Equivalent but not the same characters: the author cannot see why, so it is said.
+            let spelling = id.value.unicodeScalars.elementsEqual(story.chapters[first].idValue.unicodeScalars) ? "" : " (the same letters, their accents encoded another way: Unicode NFC and NFD)"
             findings.add(
-                "chapter id '\(VisibleText.escape(id.value))' is used by another chapter",
+                "chapter id '\(VisibleText.escape(id.value))' is used by another chapter\(spelling)",
                 help: "rename one of them and update the choices that lead to it", at: id.node,
                 related: [RelatedLocation(message: "first used here", range: story.document.range(firstNode))])
         }
