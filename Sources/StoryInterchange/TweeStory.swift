@@ -546,8 +546,8 @@ public enum TweeStory {
             var number = firstLine
             while true {
                 let end = Bytes.first(0x0A, in: p, from: position, to: count)
-                if Bytes.contains(0x28, 0x3C, 0x7B, in: p, from: position, to: end) {
-                    macros(p, from: position, to: end, passage: name, line: number, format: format, into: &findings)
+                if Bytes.contains(0x28, 0x3C, 0x7B, in: p, from: position, to: end) || Bytes.first(0x24, in: p, from: position, to: end) < end {
+                    macros(p, from: position, to: end, passage: name, line: number, into: &findings)
                 }
                 let bracket = Bytes.first(0x5B, in: p, from: position, to: end)
                 var wholeLineLink = false
@@ -629,40 +629,66 @@ public enum TweeStory {
         }
     }
 
-    /// The story formats' code in the line `p[start..<end]`: Harlowe's `(macro:`, SugarCube's
-    /// `<<macro>>`, Snowman's `<% %>`, Chapbook's `{insert}` (all of them when the format is not
-    /// known). Columns count Unicode scalars.
-    static func macros(
-        _ p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, passage: String, line number: Int, format: Format?,
-        into found: inout [TweeFinding]
-    ) {
+    /// Every story format's code on a line, whatever format the file declares (a file's
+    /// declaration can be wrong, and a reader here runs none of them): Harlowe's `(macro:`,
+    /// SugarCube's `<<macro>>` and `<</macro>>`, Snowman's `<% %>`, Chapbook's `{insert}`, and
+    /// the variables Harlowe and SugarCube print (`$oil`). `$name` and `{name}` are the reader's
+    /// name, and links are read elsewhere (a link's setter is its own finding). Each is said
+    /// once, by its opening; what is inside it is not said again. Columns count Unicode scalars.
+    static func macros(_ p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, passage: String, line number: Int, into found: inout [TweeFinding]) {
         func report(_ at: Int, _ upTo: Int) {
             let code = Bytes.string(p, at, min(upTo, end))
             found.append(TweeFinding(kind: .macroKeptAsText(passage: passage, code: code), line: number, column: Bytes.scalars(p, from: start, to: at) + 1))
         }
+        func isVariableByte(_ byte: UInt8) -> Bool { Bytes.isNameByte(byte) || byte == 0x5F || (byte >= 0x30 && byte <= 0x39) }
+        /// Past the parenthesis that closes the one open at `open` (nested ones counted), or the end.
+        func pastClosing(_ open: Int) -> Int {
+            var depth = 0
+            var at = open
+            while at < end {
+                if p[at] == 0x28 { depth += 1 } else if p[at] == 0x29 { depth -= 1 }
+                at += 1
+                if depth == 0 { return at }
+            }
+            return end
+        }
         var index = start
         while index < end {
             let byte = p[index]
-            if byte == 0x28, format == .harlowe || format == nil {  // (name:
+            if byte == 0x5B, index + 1 < end, p[index + 1] == 0x5B {  // a link: read as a choice
+                index = Bytes.first("]]", in: p, from: index + 2, to: end).map { $0 + 2 } ?? end
+                continue
+            } else if byte == 0x28 {  // (name:
                 var after = index + 1
                 while after < end, Bytes.isNameByte(p[after]) || p[after] == 0x2D { after += 1 }
                 if after > index + 1, after < end, p[after] == 0x3A {
                     report(index, after + 1)
-                    index = after
+                    index = pastClosing(index)
+                    continue
                 }
-            } else if byte == 0x3C, index + 1 < end, p[index + 1] == 0x3C || p[index + 1] == 0x25 {  // << or <%
-                if format == .sugarcube || format == nil || p[index + 1] == 0x25 {
-                    var after = index + 2
-                    while after < end, Bytes.isNameByte(p[after]) { after += 1 }
-                    report(index, after)
-                    index += 1
-                }
-            } else if byte == 0x7B, format == .chapbook || format == nil {  // {insert}
+            } else if byte == 0x3C, index + 1 < end, p[index + 1] == 0x3C || p[index + 1] == 0x25 {  // <<name, <</name, <%
+                var after = index + 2
+                if p[index + 1] == 0x3C, after < end, p[after] == 0x2F { after += 1 }
+                while after < end, Bytes.isNameByte(p[after]) { after += 1 }
+                report(index, after)
+                let close = p[index + 1] == 0x3C ? Bytes.first(">>", in: p, from: after, to: end) : Bytes.first("%>", in: p, from: after, to: end)
+                index = close.map { $0 + 2 } ?? end
+                continue
+            } else if byte == 0x7B {  // {insert}
                 let close = Bytes.first(0x7D, in: p, from: index, to: end)
                 let inner = index + 1
                 if close < end, close > inner, Bytes.isNameByte(p[inner]), !(close - inner == 4 && Bytes.first("name", in: p, from: inner, to: close) == inner) {
                     report(index, close + 1)
+                    index = close + 1
+                    continue
                 }
+            } else if byte == 0x24, index + 1 < end, Bytes.isNameByte(p[index + 1]) || p[index + 1] == 0x5F {  // $variable
+                var after = index + 1
+                while after < end, isVariableByte(p[after]) { after += 1 }
+                let isReadersName = after - index == 5 && Bytes.first("name", in: p, from: index + 1, to: after) == index + 1
+                if !isReadersName { report(index, after) }
+                index = after
+                continue
             }
             index += 1
         }

@@ -121,6 +121,21 @@ struct TweeTests {
         #expect(Self.read("no header here\n").story == nil)
     }
 
+    @Test("every story format's code is said whatever format the file declares: SugarCube's tags (closing ones by their name) and variables in a Harlowe story, Harlowe's macros in a SugarCube one, Chapbook's inserts and Snowman's code anywhere; what is inside a macro is not said again")
+    func everyFormatsMarkup() {
+        func codes(_ format: String, _ line: String) -> [String] {
+            Self.read(":: StoryData\n{\"format\": \"\(format)\"}\n\n:: A\n\(line)\n").findings.compactMap {
+                if case .macroKeptAsText(_, let code) = $0.kind { code } else { nil }
+            }
+        }
+        for format in ["Harlowe", "SugarCube", "Chapbook", "Snowman", "Unknown"] {
+            #expect(codes(format, "<<if $oil gt 2>>Lit.<</if>> The $oil burns.") == ["<<if", "<</if", "$oil"], "\(format)")
+            #expect(codes(format, "(if: $lamp is true)[Lit (print: $oil).] Done.") == ["(if:", "(print:"], "\(format)")
+            #expect(codes(format, "{back link} and <% s.x = 1 %> then <%= s.x %>") == ["{back link}", "<%", "<%"], "\(format)")
+            #expect(codes(format, "Costs $5, for $name, in {name}: [[Pay $oil->B]]").isEmpty, "prices, the reader's name and links are not code: \(format)")
+        }
+    }
+
     static func bundled() throws -> [Story] {
         let root = TestHTTPServer.packageRoot.appendingPathComponent("Stories")
         return try FileManager.default.contentsOfDirectory(atPath: root.path).sorted().map { folder in
