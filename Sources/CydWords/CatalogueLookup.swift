@@ -50,7 +50,16 @@ public enum CatalogueLookup {
 
     /// For `cyd read`: a story in the library, or a source added on the way (so the place is kept).
     public static func findOrAdd(_ reference: String, importer: StoryImporter) throws -> StoryRecord {
-        if let story = try StoryReference.find(reference, in: importer.library) { return story }
+        if let story = try StoryReference.find(reference, in: importer.library) {
+            // A folder or a file is the author's or the translator's own, read as it is now: a
+            // changed story.json or translation is stored again first (unchanged, nothing is).
+            guard let source = try? Sources.recognise(reference), source.kind == .folder || source.kind == .file, Int64(reference) == nil else { return story }
+            do {
+                return try importer.add(reference).story
+            } catch {
+                throw CLIError("\(VisibleText.escape(reference)): \(VisibleText.escape(Words.source(error)))")
+            }
+        }
         if try StoryReference.catalogueEntry(reference, in: importer.library) != nil { throw CLIError(notFound(reference, in: importer.library)) }
         do {
             return try importer.add(reference).story

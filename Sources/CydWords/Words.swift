@@ -1,3 +1,4 @@
+import StoryFormat
 import StoryCheck
 import StorySources
 import StoryStore
@@ -31,12 +32,23 @@ public enum Words {
     public static func source(_ error: SourceError) -> String {
         switch error {
         case .library(let error): library(error)
-        case .unreadable(let reports): "the story cannot be read (\(ReportTotals(reports).phrase)); run `cyd validate` on it for details"
+        case .unreadable(let reports): unreadable(reports)
         case .noLongerPinned: error.description + "; `--unpinned` takes the repository's newest commit, unchecked"
         case .catalogueExpired(let source, let at):
             "the catalogue \(source) expired on \(SyncWords.date(at)): what it pins may be an old copy replayed by a mirror, or its keeper stopped publishing; `cyd sync` fetches a fresh one, or `--allow-expired` goes on with this one"
         default: error.description
         }
+    }
+
+    /// A story that cannot be read: how many findings, and the first error at its place, so the
+    /// fix can start without another command.
+    static func unreadable(_ reports: [FileReport]) -> String {
+        let first = reports.lazy.compactMap { report in
+            ResolvedReport(report).diagnostics.first { $0.diagnostic.severity == .error }.map {
+                ": \(VisibleText.escape(report.path)):\($0.start.line):\($0.start.column): \(VisibleText.escape($0.diagnostic.message))"
+            }
+        }.first ?? ""
+        return "the story cannot be read (\(ReportTotals(reports).phrase))\(first); run `cyd validate` on it for details"
     }
 
     /// Any error a command meets, in words: the typed ones above, storage errors met anywhere,

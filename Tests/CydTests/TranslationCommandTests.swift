@@ -250,6 +250,22 @@ struct TranslationCommandTests {
         #expect(bad.status == 2 && bad.standardError.contains("--lang takes a language tag"))
     }
 
+    @Test("reading a folder reads its files as they are now: a translator's change to fr.po, and an author's to story.json, are read at once, with no cyd update; a folder broken since is said")
+    func readTheFolderAsItIs() throws {
+        let folder = try copyOfSevenStairs()
+        let first = try cyd("read", "--lang", "fr", "--name", "Ana", "--pictures", "off", folder, input: "q\n")
+        #expect(first.standardOutput.contains("== Le premier palier =="), "\(first.standardOutput)")
+        try edit(folder + "/translations/fr.po") { $0.replacingOccurrences(of: "msgstr \"Le premier palier\"", with: "msgstr \"Le tout premier palier\"") }
+        let translated = try cyd("read", "--lang", "fr", "--name", "Ana", "--pictures", "off", folder, input: "q\n")
+        #expect(translated.standardOutput.contains("== Le tout premier palier =="), "the translator's change is read: \(translated.standardOutput)")
+        try edit(folder + "/story.json") { $0.replacingOccurrences(of: "\"The First Landing\"", with: "\"The Very First Landing\"") }
+        let written = try cyd("read", "--lang", "original", "--name", "Ana", "--pictures", "off", folder, input: "q\n")
+        #expect(written.standardOutput.contains("== The Very First Landing =="), "the author's change is read: \(written.standardOutput)")
+        try edit(folder + "/story.json") { _ in "{ not json" }
+        let broken = try cyd("read", "--name", "Ana", "--pictures", "off", folder, input: "q\n")
+        #expect(broken.status != 0 && broken.standardError.contains("story.json"), "\(broken.standardError)")
+    }
+
     @Test("the library keeps translations from add time: list shows them, a changed translation updates the story, a broken one is said and left out")
     func library() throws {
         let folder = try copyOfSevenStairs()
