@@ -74,14 +74,14 @@ public enum TranslationWords {
 
     /// What `cyd l10n update` did to one language's file.
     public static func updated(_ file: TranslationFolder.LanguageFile, _ counts: TranslationMerge.Counts) -> String {
-        "\(VisibleText.escape(file.language)): \(counts.kept) kept, \(counts.madeFuzzy) made fuzzy (text changed), \(counts.followed) followed a renamed chapter, \(counts.added) new, \(counts.obsoleted) obsolete -> \(VisibleText.escape(file.path))"
+        "\(VisibleText.escape(file.language)): \(counts.kept) kept, \(counts.madeFuzzy) made fuzzy (text changed), \(counts.followed) followed a renamed chapter, \(counts.added) new, \(counts.untranslated) not yet translated, \(counts.obsoleted) obsolete -> \(VisibleText.escape(file.path))"
     }
 
     public static func updatedJSON(_ file: TranslationFolder.LanguageFile, _ counts: TranslationMerge.Counts) -> JSONValue {
         .object([
             "language": .string(file.language), "file": .string(file.path), "kept": .number(Double(counts.kept)),
             "fuzzy": .number(Double(counts.madeFuzzy)), "followed": .number(Double(counts.followed)),
-            "added": .number(Double(counts.added)), "obsolete": .number(Double(counts.obsoleted)),
+            "added": .number(Double(counts.added)), "obsolete": .number(Double(counts.obsoleted)), "untranslated": .number(Double(counts.untranslated)),
         ])
     }
 }

@@ -23,9 +23,12 @@ public struct TranslationMerge: Sendable {
         public var added = 0
         /// Translations whose string is gone, kept as obsolete entries.
         public var obsoleted = 0
+        /// Strings the file had, still without a translation (not new).
+        public var untranslated = 0
 
-        public init(kept: Int = 0, madeFuzzy: Int = 0, followed: Int = 0, added: Int = 0, obsoleted: Int = 0) {
+        public init(kept: Int = 0, madeFuzzy: Int = 0, followed: Int = 0, added: Int = 0, obsoleted: Int = 0, untranslated: Int = 0) {
             (self.kept, self.madeFuzzy, self.followed, self.added, self.obsoleted) = (kept, madeFuzzy, followed, added, obsoleted)
+            self.untranslated = untranslated
         }
     }
 
@@ -37,7 +40,9 @@ public struct TranslationMerge: Sendable {
     /// Merges the story's strings with an old translation (nil: a new, empty one). A
     /// translation is found by id; failing that by context and text (a tool dropped the ids);
     /// failing that, a translation of the same text whose ids are all gone is taken as the same
-    /// string under a renamed chapter.
+    /// string under a renamed chapter. A chapter so found renamed offers its other strings'
+    /// translations (their text changed too: a new title, an edited paragraph) as fuzzy
+    /// suggestions under the new id, rather than leaving them obsolete.
     public init(units: [TranslationUnit], existing: TranslationFile?, grouped: Bool) {
         var counts = Counts()
         let old = existing.map { $0.entries + $0.obsolete } ?? []
@@ -54,6 +59,8 @@ public struct TranslationMerge: Sendable {
             if !entry.translation.isEmpty, entry.ids.allSatisfy({ !current.contains($0) }) { bySource[entry.source, default: []].append(index) }
         }
         var used = Set<Int>()
+        var followedFrom: [(unit: TranslationUnit, old: Int)] = []
+        var unmatched = Set<String>()
         func match(_ unit: TranslationUnit) -> Entry {
             var found: Int?
             var followed = false
@@ -66,16 +73,22 @@ public struct TranslationMerge: Sendable {
                 found = index
                 followed = true
             }
-            guard let index = found, !old[index].translation.isEmpty || !old[index].comments.isEmpty else {
+            guard let index = found else {
                 counts.added += 1
-                return Entry(units: [unit], translation: "", isFuzzy: false, previousSource: nil, comments: found.map { old[$0].comments } ?? [])
+                unmatched.insert(unit.id)
+                return Entry(units: [unit], translation: "", isFuzzy: false, previousSource: nil, comments: [])
+            }
+            guard !old[index].translation.isEmpty || !old[index].comments.isEmpty else {
+                counts.untranslated += 1
+                return Entry(units: [unit], translation: "", isFuzzy: false, previousSource: nil, comments: old[index].comments)
             }
             used.insert(index)
             let entry = old[index]
             if entry.translation.isEmpty {
-                counts.added += 1
+                counts.untranslated += 1
                 return Entry(units: [unit], translation: "", isFuzzy: false, previousSource: nil, comments: entry.comments)
             }
+            if followed { followedFrom.append((unit, index)) }
             if entry.source != unit.source {
                 counts.madeFuzzy += 1
                 return Entry(units: [unit], translation: entry.translation, isFuzzy: true, previousSource: entry.source, comments: entry.comments)
@@ -102,6 +115,27 @@ public struct TranslationMerge: Sendable {
             }
         } else {
             entries = units.map(match)
+        }
+        // Chapters renamed: a string that followed its text to a new id tells its chapter's
+        // old id; the chapter's strings found nowhere are offered their old translation, fuzzy.
+        var renamedFrom: [String: String] = [:]  // new chapter id → old
+        for (unit, index) in followedFrom {
+            guard let chapter = unit.chapter, renamedFrom[chapter] == nil, unit.id.hasPrefix(chapter + ".") else { continue }
+            let rest = unit.id.dropFirst(chapter.count)
+            if let id = old[index].ids.first(where: { $0.count > rest.count && $0.hasSuffix(rest) }) { renamedFrom[chapter] = String(id.dropLast(rest.count)) }
+        }
+        for position in entries.indices where !renamedFrom.isEmpty && entries[position].translation.isEmpty {
+            let unit = entries[position].units[0]
+            guard unmatched.contains(unit.id), let chapter = unit.chapter, let oldChapter = renamedFrom[chapter], unit.id.hasPrefix(chapter + ".") else { continue }
+            guard let index = byID[oldChapter + unit.id.dropFirst(chapter.count)], !used.contains(index), !old[index].translation.isEmpty else { continue }
+            used.insert(index)
+            counts.added -= 1
+            counts.madeFuzzy += 1
+            let entry = old[index]
+            entries[position].translation = entry.translation
+            entries[position].isFuzzy = true
+            entries[position].previousSource = entry.source
+            entries[position].comments = entry.comments
         }
         obsolete = old.indices.filter { !used.contains($0) && !old[$0].translation.isEmpty }.map { old[$0] }
         counts.obsoleted = obsolete.count

@@ -157,6 +157,48 @@ struct TranslationFileTests {
         #expect(throws: TranslationReadError.self) { _ = try TranslationFile.read(Array("msgid \"a\"\nmsgstr \"".utf8) + [0xFF, 0x22, 0x0A], format: .po) }
     }
 
+    @Test("an update counts as new only the strings the file did not have: the ones it had without a translation are counted apart")
+    func newIsNew() throws {
+        let units = try Self.units()
+        // The old file has every string, five of them not yet translated.
+        var old = Self.translated(units)
+        for index in 0..<5 { old.entries[index].translation = "" }
+        let new = units + [TranslationUnit(id: "hall.choice.attic", source: "Climb", context: "The Hall", chapter: "hall")]
+        let merge = TranslationMerge(units: new, existing: old, grouped: false)
+        #expect(merge.counts.added == 1 && merge.counts.untranslated == 5, "\(merge.counts)")
+        #expect(merge.counts.kept == units.count - 5)
+    }
+
+    @Test("a chapter renamed with a new title, or renamed with a paragraph edited: the changed strings keep the translator's work as fuzzy suggestions under the new ids, not obsolete")
+    func renamedAndEdited() throws {
+        let units = try Self.units()
+        let old = Self.translated(units)
+        // attic becomes loft; its title changes with it. cellar becomes vault; one paragraph is edited.
+        let new = units.map { unit -> TranslationUnit in
+            var unit = unit
+            if unit.chapter == "attic" {
+                unit.id = "loft" + unit.id.dropFirst("attic".count)
+                unit.chapter = "loft"
+                if unit.id == "loft.title" { unit.source = "The Loft" }
+            }
+            if unit.chapter == "cellar" {
+                unit.id = "vault" + unit.id.dropFirst("cellar".count)
+                unit.chapter = "vault"
+                if unit.id == "vault.text.2" { unit.source = unit.source + " It is cold." }
+            }
+            return unit
+        }
+        let merge = TranslationMerge(units: new, existing: old, grouped: false)
+        #expect(merge.obsolete.isEmpty, "nothing of the translator's is left obsolete: \(merge.obsolete.map(\.ids))")
+        let byID = Dictionary(uniqueKeysWithValues: merge.entries.map { ($0.units[0].id, $0) })
+        let title = try #require(byID["loft.title"])
+        #expect(title.isFuzzy && title.translation == "«The Attic»" && title.previousSource == "The Attic", "\(title)")
+        let edited = try #require(byID["vault.text.2"])
+        #expect(edited.isFuzzy && edited.translation.hasPrefix("«") && edited.previousSource != nil, "\(edited)")
+        #expect(byID["vault.text.1"]?.isFuzzy == false && byID["vault.text.1"]?.translation.isEmpty == false)
+        #expect(merge.counts.added == 0 && merge.counts.madeFuzzy == 2, "\(merge.counts)")
+    }
+
     @Test("an update keeps translations, marks changed texts fuzzy with the old text, follows a renamed chapter, keeps the gone as obsolete")
     func merge() throws {
         let units = try Self.units()
