@@ -44,8 +44,8 @@ public enum TranslationWords {
     }
 
     /// `cyd l10n status` as text: the story's string count, then a line a language.
-    public static func status(_ rows: [(TranslationFolder.LanguageFile, TranslationStatus)], strings: Int, listed: Set<String>) -> [String] {
-        guard !rows.isEmpty else { return ["\(strings) strings; no translations yet (`cyd l10n init LANG` starts one)"] }
+    public static func status(_ rows: [(TranslationFolder.LanguageFile, TranslationStatus)], strings: Int, listed: Set<String>, withoutFile: [String] = []) -> [String] {
+        guard !rows.isEmpty else { return ["\(strings) strings; no translations yet (`cyd l10n init LANG` starts one)"] + withoutFile.map(listedWithoutFile) }
         var lines = ["\(strings) strings"]
         let width = rows.map(\.1.language.count).max() ?? 2
         for (file, status) in rows {
@@ -56,11 +56,18 @@ public enum TranslationWords {
                 "\(padded)  \(String(repeating: " ", count: 3 - String(status.percent).count))\(status.percent)%  \(status.translated) translated, \(status.fuzzy) fuzzy, \(status.missing) missing  \(VisibleText.escape(file.path))\(note)"
             )
         }
-        return lines
+        return lines + withoutFile.map(listedWithoutFile)
+    }
+
+    /// Said of a language LINGUAS lists that has no file (`cyd l10n status` and `update`).
+    public static func listedWithoutFile(_ language: String) -> String {
+        "\(VisibleText.escape(language)): listed in translations/LINGUAS, but there is no \(VisibleText.escape(language)).po or .xlf; `cyd l10n init \(VisibleText.escape(language))` starts one, or take it out of LINGUAS"
     }
 
     /// `cyd l10n status --json`.
-    public static func statusJSON(_ rows: [(TranslationFolder.LanguageFile, TranslationStatus)], storyID: String, strings: Int, listed: Set<String>) -> JSONValue {
+    public static func statusJSON(
+        _ rows: [(TranslationFolder.LanguageFile, TranslationStatus)], storyID: String, strings: Int, listed: Set<String>, withoutFile: [String] = []
+    ) -> JSONValue {
         let languages = rows.map { file, status -> JSONValue in
             .object([
                 "language": .string(status.language), "file": .string(file.path), "format": .string(file.format.rawValue),
@@ -69,7 +76,10 @@ public enum TranslationWords {
                 "missing": .number(Double(status.missing)), "percent": .number(Double(status.percent)),
             ])
         }
-        return .object(["story": .string(storyID), "strings": .number(Double(strings)), "languages": .array(languages)])
+        return .object([
+            "story": .string(storyID), "strings": .number(Double(strings)), "languages": .array(languages),
+            "listedWithoutFile": .array(withoutFile.map(JSONValue.string)),
+        ])
     }
 
     /// What `cyd l10n update` did to one language's file.

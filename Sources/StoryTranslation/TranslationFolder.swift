@@ -45,6 +45,18 @@ public struct TranslationFolder: Sendable {
         }
     }
 
+    /// The languages LINGUAS lists that have no LANG.po or LANG.xlf, as LINGUAS writes them, in
+    /// its order: readers are promised a language that is not there.
+    public var listedWithoutFile: [String] {
+        guard let bytes = try? LocalFile.read(file(Linguas.fileName), limit: 1 << 20) else { return [] }
+        let present = Set(languageFiles.map { LanguageTag.normalise($0.language).lowercased() })
+        var seen = Set<String>()
+        return Linguas.languages(bytes).filter { language in
+            let key = LanguageTag.normalise(language).lowercased()
+            return !present.contains(key) && seen.insert(key).inserted
+        }
+    }
+
     /// The languages LINGUAS lists, lower case; nil when the folder has no LINGUAS.
     public var listed: Set<String>? {
         (try? LocalFile.read(file(Linguas.fileName), limit: 1 << 20)).map(Linguas.listed)

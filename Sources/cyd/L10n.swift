@@ -129,6 +129,7 @@ struct L10n: ParsableCommand {
                 if json { report.append(TranslationWords.updatedJSON(file, made.counts!)) } else { print(TranslationWords.updated(file, made.counts!)) }
             }
             if json { print(JSONValue.object(["languages": .array(report)]).encoded) } else if files.isEmpty { print("no translations yet; `cyd l10n init LANG` starts one") }
+            for language in languages.isEmpty ? loaded.translations.listedWithoutFile : [] { Terminal.standardError.write("warning: " + TranslationWords.listedWithoutFile(language) + "\n") }
         }
     }
 
@@ -151,11 +152,11 @@ struct L10n: ParsableCommand {
                     unreadable = true
                 }
             }
-            let listed = loaded.translations.listed ?? []
+            let (listed, withoutFile) = (loaded.translations.listed ?? [], loaded.translations.listedWithoutFile)
             if json {
-                print(TranslationWords.statusJSON(rows, storyID: loaded.storyID, strings: loaded.units.count, listed: listed).encoded)
+                print(TranslationWords.statusJSON(rows, storyID: loaded.storyID, strings: loaded.units.count, listed: listed, withoutFile: withoutFile).encoded)
             } else {
-                for line in TranslationWords.status(rows, strings: loaded.units.count, listed: listed) { print(line) }
+                for line in TranslationWords.status(rows, strings: loaded.units.count, listed: listed, withoutFile: withoutFile) { print(line) }
             }
             if unreadable { throw Exit.failure }
         }

@@ -266,6 +266,20 @@ struct TranslationCommandTests {
         #expect(broken.status != 0 && broken.standardError.contains("story.json"), "\(broken.standardError)")
     }
 
+    @Test("a language LINGUAS lists with no file is said by l10n status (text and JSON) and update, with the way to start it")
+    func listedWithoutFile() throws {
+        let folder = try copyOfSevenStairs()
+        try "fr de pt_BR\n".write(toFile: folder + "/translations/LINGUAS", atomically: true, encoding: .utf8)
+        let status = try cyd("l10n", "status", "--story", folder)
+        #expect(status.standardOutput.contains("de: listed in translations/LINGUAS, but there is no de.po or .xlf; `cyd l10n init de` starts one"), "\(status.standardOutput)")
+        #expect(status.standardOutput.contains("pt_BR: listed in translations/LINGUAS"))
+        #expect(!status.standardOutput.contains("fr: listed"))
+        let json = try JSONSerialization.jsonObject(with: Data(try cyd("l10n", "status", "--json", "--story", folder).standardOutput.utf8)) as? [String: Any]
+        #expect(json?["listedWithoutFile"] as? [String] == ["de", "pt_BR"], "\(json as Any)")
+        let update = try cyd("l10n", "update", "--story", folder)
+        #expect(update.status == 0 && update.standardError.contains("warning: de: listed in translations/LINGUAS"), "\(update.standardError)")
+    }
+
     @Test("the library keeps translations from add time: list shows them, a changed translation updates the story, a broken one is said and left out")
     func library() throws {
         let folder = try copyOfSevenStairs()
