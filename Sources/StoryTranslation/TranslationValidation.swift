@@ -162,9 +162,15 @@ public enum TranslationValidation {
         let wantedNames = wanted.filter { $0 == TranslationUnit.namePlaceholder }.count
         let foundNames = found.filter { $0 == TranslationUnit.namePlaceholder }.count
         let other = found.filter { !wanted.contains($0) }
-        if let first = other.first { return "the translation of '\(VisibleText.escape(id))' has \(VisibleText.escape(first)), which the original has not" }
-        if foundNames < wantedNames { return "the translation of '\(VisibleText.escape(id))' has \(foundNames) [[name]] where the original has \(wantedNames)" }
-        return "the translation of '\(VisibleText.escape(id))' has \(foundNames) [[name]] where the original has \(wantedNames)"
+        if let first = other.first { return "the translation of '\(VisibleText.escape(id))' has \(VisibleText.escape(first)), which the original has not; readers see the original" }
+        return "the translation of '\(VisibleText.escape(id))' has \(foundNames) [[name]] where the original has \(wantedNames); readers see the original"
+    }
+
+    /// Whether a translation keeps the original's placeholders (`[[name]]`), as many, and adds
+    /// none: one that does not is not shown (a reader would see "[[nom]]", or lose their name).
+    public static func keepsPlaceholders(_ source: String, _ translation: String) -> Bool {
+        if !source.utf8.contains(0x5B), !translation.utf8.contains(0x5B) { return true }
+        return placeholders(in: source) == placeholders(in: translation)
     }
 
     static func excerpt(_ text: String) -> String {

@@ -56,7 +56,9 @@ public struct TranslationLookup: Sendable {
     /// What readers see for a string: the translation when it is usable and made from the
     /// current text, else nil (the original).
     public func translation(for unit: TranslationUnit) -> String? {
-        guard let entry = entry(for: unit), entry.isUsable, entry.source == unit.source else { return nil }
+        guard let entry = entry(for: unit), entry.isUsable, entry.source == unit.source,
+            TranslationValidation.keepsPlaceholders(unit.source, entry.translation)
+        else { return nil }
         return entry.translation
     }
 }
@@ -76,7 +78,12 @@ public enum Translations {
                 status.missing += 1
                 continue
             }
-            if entry.isFuzzy || entry.source != unit.source { status.fuzzy += 1 } else { status.translated += 1 }
+            // Fuzzy: marked, made from another text, or not keeping [[name]]: readers see the original.
+            if entry.isFuzzy || entry.source != unit.source || !TranslationValidation.keepsPlaceholders(unit.source, entry.translation) {
+                status.fuzzy += 1
+            } else {
+                status.translated += 1
+            }
         }
         return status
     }
@@ -94,7 +101,7 @@ public enum Translations {
             total += 1
             let unit = TranslationUnit(id: id, source: source, context: context)
             guard let entry = lookup.entry(for: unit), !entry.translation.isEmpty else { return nil }
-            guard !entry.isFuzzy, entry.source == source else {
+            guard !entry.isFuzzy, entry.source == source, TranslationValidation.keepsPlaceholders(source, entry.translation) else {
                 fuzzy += 1
                 return nil
             }

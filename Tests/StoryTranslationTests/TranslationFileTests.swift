@@ -157,6 +157,23 @@ struct TranslationFileTests {
         #expect(throws: TranslationReadError.self) { _ = try TranslationFile.read(Array("msgid \"a\"\nmsgstr \"".utf8) + [0xFF, 0x22, 0x0A], format: .po) }
     }
 
+    @Test("a translation that breaks [[name]] (misspelt, dropped, or one added) is not counted as translated and not shown: readers see the original")
+    func brokenPlaceholders() throws {
+        let units = try Self.units()
+        let story = try #require(LoadedFile.load(Array(TranslationUnitTests.story.utf8)).story?.model())
+        for broken in ["Bonjour, [[nom]].", "Bonjour.", "Bonjour, [[name]] et [[name]]."] {
+            var file = Self.translated(units)
+            let index = try #require(file.entries.firstIndex { $0.ids == ["hall.text.2"] })
+            file.entries[index].translation = broken
+            let status = Translations.status(file, language: "fr", units: units)
+            #expect(status.translated == units.count - 1 && status.fuzzy == 1, "\(broken): \(status)")
+            let read = Translations.apply(file, language: "fr", to: story)
+            let hall = try #require(read.story.chapters.first { $0.id == "hall" })
+            #expect(hall.paragraphs.contains("Hello, [[name]].") && !hall.text.contains(broken), "\(broken): \(hall.text)")
+            #expect(TranslationLookup(file).translation(for: units.first { $0.id == "hall.text.2" }!) == nil)
+        }
+    }
+
     @Test("an update counts as new only the strings the file did not have: the ones it had without a translation are counted apart")
     func newIsNew() throws {
         let units = try Self.units()
