@@ -152,7 +152,7 @@ let package = Package(
         .executableTarget(
             name: "CydFuzz",
             dependencies: [
-                "StorySync", "StorySources", "StoryStore", "StoryFormat",
+                "StorySync", "StorySources", "StoryStore", "StoryFormat", "StoryInterchange", "StoryTranslation",
                 .target(name: "StoryServer", condition: .when(traits: ["BrowserReader"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["BrowserReader"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["BrowserReader"])),

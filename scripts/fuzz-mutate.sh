@@ -5,11 +5,11 @@
 # instrumentation; scripts/fuzz-served.sh does that, coverage-guided, for fuzzing sessions).
 # A new seed each run, printed, so a crash is repeated with FUZZ_SEED; the crashing input is kept.
 #
-# usage: scripts/fuzz-mutate.sh serve-request|catalogue|forms [SECONDS]
+# usage: scripts/fuzz-mutate.sh serve-request|catalogue|forms|interchange [SECONDS]
 #   CYD_FUZZ_REPLAYER: the CydFuzz to run (default .build/debug/CydFuzz); FUZZ_SEED: the seed
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: scripts/fuzz-mutate.sh serve-request|catalogue|forms [SECONDS]}
+target=${1:?usage: scripts/fuzz-mutate.sh serve-request|catalogue|forms|interchange [SECONDS]}
 seconds=${2:-15}
 binary=${CYD_FUZZ_REPLAYER:-.build/debug/CydFuzz}
 [ -x "$binary" ] || { echo "no $binary: build it first (swift build --traits BrowserReader --product CydFuzz)" >&2; exit 2; }

@@ -3,7 +3,7 @@
 # the validator, 10 s each of the transcript reader and the language server's framing and 15 s
 # of the picture code (small builds of their own modules); and 10 s each of random mutations of
 # the served reader fed raw HTTP, the catalogue's signed root and shard readers, and the form
-# readers, on the debug CydFuzz the test command built (scripts/fuzz-mutate.sh: a libFuzzer build
+# readers, and the Twee, Twine archive, PO and XLIFF readers, on the debug CydFuzz the test command built (scripts/fuzz-mutate.sh: a libFuzzer build
 # of those compiles the package, SwiftNIO and Hummingbird a second time, more than the smoke is
 # worth; scripts/fuzz-served.sh fuzzes them coverage-guided in a session). Every libFuzzer target
 # is built first, then they run in two lanes side by side (a run uses one core; the machine has
@@ -42,6 +42,8 @@ lane_b() {
   FUZZ_SKIP_BUILD=1 scripts/fuzz-pictures.sh "${FUZZ_PICTURE_SECONDS:-15}"
   step "serve-request"
   scripts/fuzz-mutate.sh serve-request "$small"
+  step "interchange"
+  scripts/fuzz-mutate.sh interchange "$small"
 }
 mkdir -p .build
 lane_a >.build/fuzz-lane-a.log 2>&1 &

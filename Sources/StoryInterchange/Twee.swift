@@ -17,6 +17,11 @@ public struct TweeDocument: Sendable, Equatable {
         /// Where the content is in the file read, when it was left there (`content` is then
         /// empty): the importer reads chapters straight from the file's bytes.
         var body: Range<Int>?
+        /// Whether the content starts on the header's own line (a Twine archive's passage is one
+        /// element: its name and its text begin on one line).
+        var contentOnHeaderLine = false
+        /// The content's first line in the file.
+        var contentLine: Int { contentOnHeaderLine ? line : line + 1 }
 
         public init(name: String, tags: [String] = [], metadata: String? = nil, content: String, line: Int = 0) {
             self.name = name

@@ -403,11 +403,11 @@ public enum TweeStory {
                 } else if passage.name == "StoryData" {
                     data = JSONValue.parse(Array(passage.content.utf8))
                     places.storyData = passage.line
-                    if data == nil { findings.append(TweeFinding(kind: .unreadableData(passage: passage.name), line: passage.line + 1, column: 1)) }
+                    if data == nil { findings.append(TweeFinding(kind: .unreadableData(passage: passage.name), line: passage.contentLine, column: 1)) }
                 } else {
                     metadata = JSONValue.parse(Array(passage.content.utf8))
                     places.metadata = passage.line
-                    if metadata == nil { findings.append(TweeFinding(kind: .unreadableData(passage: passage.name), line: passage.line + 1, column: 1)) }
+                    if metadata == nil { findings.append(TweeFinding(kind: .unreadableData(passage: passage.name), line: passage.contentLine, column: 1)) }
                 }
             default:
                 if specialPassages.contains(passage.name) || !codeTags.isDisjoint(with: passage.tags) {
@@ -482,7 +482,7 @@ public enum TweeStory {
         // chapters' ids are the passages' names that were kept.
         var start = data?["start"]?.string
         if let named = start, !names.contains(named) {
-            let line = document.passages.first { $0.name == "StoryData" }.map { $0.line + 1 } ?? 1
+            let line = document.passages.first { $0.name == "StoryData" }.map(\.contentLine) ?? 1
             findings.append(TweeFinding(kind: .startMissing(named), line: line, column: 1))
             start = nil
         }
@@ -509,10 +509,11 @@ public enum TweeStory {
             if let body = passage.body, let bytes = file.bytes {
                 chapters.append(
                     derive(
-                        UnsafeBufferPointer(rebasing: bytes[body]), name: passage.name, firstLine: passage.line + 1, format: format,
+                        UnsafeBufferPointer(rebasing: bytes[body]), name: passage.name, firstLine: passage.contentLine, header: passage.line, format: format,
                         findings: &findings, map: &map))
             } else {
-                chapters.append(derive(content: passage.content, name: passage.name, firstLine: passage.line + 1, format: format, findings: &findings, map: &map))
+                chapters.append(
+                    derive(content: passage.content, name: passage.name, firstLine: passage.contentLine, header: passage.line, format: format, findings: &findings, map: &map))
             }
         }
         return (chapters, findings, map ?? TweeSourceMap())
@@ -521,16 +522,18 @@ public enum TweeStory {
     /// A passage as a chapter: links become choices (a line that is only a link goes; a link in
     /// a sentence leaves its text), trailing blank lines go, the format's name variable becomes
     /// `[[name]]`; macros stay as text, each with a finding. `firstLine` is the content's first
-    /// line in the file; where the text's lines and the links were goes into `map`.
+    /// line in the file and `header` its header's (the line before, unless a Twine archive's);
+    /// where the text's lines and the links were goes into `map`.
     static func derive(
-        content: String, name: String, firstLine: Int, format: Format?, findings: inout [TweeFinding], map: inout TweeSourceMap?
+        content: String, name: String, firstLine: Int, header: Int? = nil, format: Format?, findings: inout [TweeFinding], map: inout TweeSourceMap?
     ) -> Chapter {
-        content.withBytes { derive($0, name: name, firstLine: firstLine, format: format, findings: &findings, map: &map) }
+        content.withBytes { derive($0, name: name, firstLine: firstLine, header: header, format: format, findings: &findings, map: &map) }
     }
 
     /// A passage's content, `p`, as a chapter.
     static func derive(
-        _ p: UnsafeBufferPointer<UInt8>, name: String, firstLine: Int, format: Format?, findings: inout [TweeFinding], map: inout TweeSourceMap?
+        _ p: UnsafeBufferPointer<UInt8>, name: String, firstLine: Int, header: Int? = nil, format: Format?, findings: inout [TweeFinding],
+        map: inout TweeSourceMap?
     ) -> Chapter {
         let textLinesStart = map?.textLines.count ?? 0
         let choicesStart = map?.choices.count ?? 0
@@ -600,7 +603,7 @@ public enum TweeStory {
         if var places = map {
             map = nil  // one owner while it is changed, not a copy of 100,000 chapters' places
             places.textLines.removeSubrange((textLinesStart + keptLines)...)
-            places.chapters.append(.init(header: firstLine - 1, textLines: textLinesStart..<places.textLines.count, choices: choicesStart..<places.choices.count))
+            places.chapters.append(.init(header: header ?? firstLine - 1, textLines: textLinesStart..<places.textLines.count, choices: choicesStart..<places.choices.count))
             map = places
         }
         if format != .chapbook, out.contains(0x24) { out = replacingVariable(out) }

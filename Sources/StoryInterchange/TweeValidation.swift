@@ -190,8 +190,8 @@ public enum TweeValidation {
                 let line = Int(map.textLines[min(textLines.lowerBound + breaks, textLines.upperBound - 1)])
                 return lines.start(ofLine: line)
             }
-            // An archive's passage is an element whose content starts on its own line.
-            return notation == .twineArchive ? lines.start(ofLine: min(lines.lineCount, max(1, places.header + 1))) : header(places.header)
+            // An archive's passage is an element: its line is where it starts.
+            return notation == .twineArchive ? lines.start(ofLine: min(lines.lineCount, max(1, places.header))) : header(places.header)
         }
 
         /// A passage's name on its header line (after `:: `).

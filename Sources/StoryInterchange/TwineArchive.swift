@@ -165,8 +165,9 @@ public enum TwineArchive {
                 metadata = "{\"position\":" + JSONQuoting.quoted(position) + ",\"size\":" + JSONQuoting.quoted(passage["size"] ?? "100,100") + "}"
             }
             let tags = (passage["tags"] ?? "").split(separator: " ").map(String.init)
-            // The content starts on the element's own line: the header is counted a line above.
-            var read = TweeDocument.Passage(name: name, tags: tags, metadata: metadata, content: "", line: line - 1)
+            // The passage's name and its content start on the element's own line.
+            var read = TweeDocument.Passage(name: name, tags: tags, metadata: metadata, content: "", line: line)
+            read.contentOnHeaderLine = true
             if Bytes.first(0x26, in: p, from: contentStart, to: contentEnd) == contentEnd, !TweeStory.storyPassages.contains(name) {
                 read.body = contentStart..<contentEnd
             } else {

@@ -186,10 +186,11 @@ struct XMLReader {
         var result: [UInt8] = []
         while let byte = peek, byte != terminator {
             if byte == UInt8(ascii: "&") {
-                let start = position
+                let (start, startLine, startLineStart) = (position, line, lineStart)
                 while let next = peek, next != UInt8(ascii: ";"), position - start < 12 { advance() }
                 guard peek == UInt8(ascii: ";") else {
-                    position = start
+                    // Said where the '&' is: back to its line too (the look ahead may have passed a line break).
+                    (position, line, lineStart) = (start, startLine, startLineStart)
                     throw error("'&' starts a reference that is never ended with ';' (write &amp; for '&')")
                 }
                 let reference = String(decoding: bytes[(start + 1)..<position], as: UTF8.self)

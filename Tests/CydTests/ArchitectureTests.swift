@@ -53,7 +53,7 @@ struct ArchitectureTests {
         ],
         // beside the tests
         "CydFuzz": [
-            "StorySync", "StorySources", "StoryStore", "StoryFormat", "StoryServer", "Hummingbird", "NIOCore", "NIOEmbedded", "NIOHTTP1",
+            "StorySync", "StorySources", "StoryStore", "StoryFormat", "StoryInterchange", "StoryTranslation", "StoryServer", "Hummingbird", "NIOCore", "NIOEmbedded", "NIOHTTP1",
             "NIOHTTPTypes", "NIOHTTPTypesHTTP1", "Logging", "HTTPTypes",
         ],
         "TestSupport": ["StoryFormat"],

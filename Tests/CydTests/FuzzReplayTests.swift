@@ -10,9 +10,9 @@ struct FuzzReplayTests {
 
     static var targets: [String] {
         #if BrowserReader
-        ["serve-request", "catalogue", "forms"]
+        ["serve-request", "catalogue", "forms", "interchange"]
         #else
-        ["catalogue"]
+        ["catalogue", "interchange"]
         #endif
     }
 

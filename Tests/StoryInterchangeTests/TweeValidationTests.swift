@@ -110,6 +110,15 @@ struct TweeValidationTests {
         #expect(found["CYD501"]?.first?.line == 3, "\(found)")
     }
 
+    @Test("a Twine archive on one line (as Twine writes it): every finding on line 1, none on line 0 (found by fuzzing)")
+    func archiveOnOneLine() throws {
+        let html = #"<tw-storydata name="Lamp" startnode="1"><tw-passagedata pid="1" name="Hall">Dark. (set: $x to 1) [[Cellar]]</tw-passagedata><tw-passagedata pid="2" name="Attic">Dusty.</tw-passagedata><tw-passagedata pid="3" name="Attic">Again.</tw-passagedata></tw-storydata>"#
+        let imported = TwineArchive.story(from: Array(html.utf8))
+        #expect(!imported.findings.isEmpty && imported.findings.allSatisfy { $0.line == 1 }, "\(imported.findings)")
+        let found = Self.positions(html, path: "story.html")
+        #expect(!found.isEmpty && found.values.allSatisfy { $0.allSatisfy { $0.line == 1 } }, "\(found)")
+    }
+
     @Test("--select and --ignore apply to the Twee rules too")
     func selection() {
         let bytes = Array("stray\n:: Start\n(set: $x to 1)Hi.\n".utf8)

@@ -152,6 +152,18 @@ struct TranslationFileTests {
         }
     }
 
+    @Test("an XLIFF file with an '&' never ended is said at the '&', on its own line, even when a line break follows it (found by fuzzing: the column was negative)")
+    func xliffAmpersandPlace() {
+        let text = "<?xml version=\"1.0\"?>\n<xliff version=\"2.1\" srcLang=\"en\">\n <file id=\"f\"><unit id=\"u\"><segment><source>Salt &\nand wind</source></segment></unit></file>\n</xliff>\n"
+        #expect {
+            _ = try TranslationFile.read(Array(text.utf8), format: .xliff)
+        } throws: { error in
+            guard let error = error as? TranslationReadError else { return false }
+            #expect(error.line == 3 && error.column == 50, "\(error)")
+            return true
+        }
+    }
+
     @Test("invalid UTF-8 in a PO file is a finding, not a crash")
     func invalidUTF8() {
         #expect(throws: TranslationReadError.self) { _ = try TranslationFile.read(Array("msgid \"a\"\nmsgstr \"".utf8) + [0xFF, 0x22, 0x0A], format: .po) }

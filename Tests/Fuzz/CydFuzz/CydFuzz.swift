@@ -12,6 +12,7 @@
 //                  then every request that comes out through the gate and the routes
 //   catalogue      a signed root (signify, embedded) and the root, shard and index readers
 //   forms          the form, query, cookie and profile-cookie readers, and the carried values
+//   interchange    the Twee, Twine archive, PO and XLIFF readers, and what a story read writes back
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,6 +21,7 @@ enum FuzzTarget: String, CaseIterable {
     case serveRequest = "serve-request"
     case catalogue
     case forms
+    case interchange
 
     /// Whether this build can run the target: the targets reach internals (`@testable`), so
     /// only a debug build has them, and the served ones need the BrowserReader trait.
@@ -28,7 +30,7 @@ enum FuzzTarget: String, CaseIterable {
         #if BrowserReader
         return true
         #else
-        return self == .catalogue
+        return self == .catalogue || self == .interchange
         #endif
         #else
         return false
@@ -45,6 +47,7 @@ enum FuzzTarget: String, CaseIterable {
         case .serveRequest, .forms: preconditionFailure("built without the BrowserReader trait")
         #endif
         case .catalogue: CatalogueFuzzing.run(bytes)
+        case .interchange: InterchangeFuzzing.run(bytes)
         }
         #endif
     }
