@@ -83,6 +83,9 @@ public struct TranslationEntry: Sendable, Equatable {
     /// Where the entry and its translation start in the file.
     public var offset: Int
     public var translationOffset: Int
+    /// Inline elements an XLIFF source or target held (`b`, `pc`...), by name, each once: a
+    /// story's strings are plain text, so they were read as their text alone, and that is said.
+    public var inlineMarkup: [String] = []
 
     public init(
         ids: [String], context: String?, source: String, translation: String, isFuzzy: Bool = false, previousSource: String? = nil,

@@ -1,7 +1,7 @@
 import StoryCheck
 import StoryFormat
 
-/// The checks of a translation file against the story it translates (rules CYD160-CYD167):
+/// The checks of a translation file against the story it translates (rules CYD160-CYD168):
 /// for `cyd validate`, the language server and `cyd l10n status`. Findings point into the
 /// translation file.
 public enum TranslationValidation {
@@ -81,6 +81,13 @@ public enum TranslationValidation {
         var byText: [TranslationLookup.TextKey: Int]?
         var covered = [Int](repeating: -1, count: units.count)  // the entry that translates each string
         for (entryIndex, entry) in file.entries.enumerated() {
+            if let first = entry.inlineMarkup.first {
+                let names = entry.inlineMarkup.map { "<\(VisibleText.escape($0))>" }.joined(separator: ", ")
+                add(.translationInlineMarkup, "'\(VisibleText.escape(entry.ids.first ?? excerpt(entry.source)))' holds \(names); a story's text is plain, so it is read as its text alone",
+                    help: ["ph", "pc", "sc", "ec", "mrk", "sm", "em"].contains(first)
+                        ? "write the translation as plain text" : "write the translation as plain text (XLIFF 2.1 has no <\(VisibleText.escape(first))> at all)",
+                    at: entry.translationOffset)
+            }
             var targets: [Int] = []
             if entry.ids.isEmpty {
                 if byText == nil {

@@ -34,11 +34,12 @@ public enum XLIFF {
                 var hasTarget = false
                 var state = "initial"
                 var targetOffset = child.offset
+                var markup: [String] = []
                 for segment in segments {
                     guard let sourceElement = segment.first("source") else { throw fail(segment, "a <segment> of \(id) has no <source>") }
-                    source += text(of: sourceElement)
+                    source += text(of: sourceElement, markup: &markup)
                     if let targetElement = segment.first("target") {
-                        target += text(of: targetElement)
+                        target += text(of: targetElement, markup: &markup)
                         hasTarget = true
                         targetOffset = targetElement.offset
                     }
@@ -53,11 +54,12 @@ public enum XLIFF {
                     default: comments.append(text(of: note))
                     }
                 }
-                entries.append(
-                    TranslationEntry(
-                        ids: [id], context: context, source: source, translation: hasTarget ? target : "",
-                        isFuzzy: hasTarget && !target.isEmpty && state == "initial", comments: comments, offset: child.offset,
-                        translationOffset: targetOffset))
+                var entry = TranslationEntry(
+                    ids: [id], context: context, source: source, translation: hasTarget ? target : "",
+                    isFuzzy: hasTarget && !target.isEmpty && state == "initial", comments: comments, offset: child.offset,
+                    translationOffset: targetOffset)
+                entry.inlineMarkup = markup
+                entries.append(entry)
             }
         }
         for file in root.all("file") { try units(in: file) }
@@ -66,6 +68,12 @@ public enum XLIFF {
 
     /// An element's text, `<cp hex="..."/>` read as its character, inline codes as their text.
     static func text(of element: XMLElement) -> String {
+        var markup: [String] = []
+        return text(of: element, markup: &markup)
+    }
+
+    /// The same, each other inline element's name added to `markup` (once).
+    static func text(of element: XMLElement, markup: inout [String]) -> String {
         var out = ""
         for child in element.children {
             switch child {
@@ -74,7 +82,8 @@ public enum XLIFF {
                 if inner.name == "cp", let hex = inner.attribute("hex"), let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) {
                     out.unicodeScalars.append(scalar)
                 } else {
-                    out += text(of: inner)
+                    if !markup.contains(inner.name) { markup.append(inner.name) }
+                    out += text(of: inner, markup: &markup)
                 }
             }
         }

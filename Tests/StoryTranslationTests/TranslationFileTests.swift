@@ -1,3 +1,4 @@
+import StoryCheck
 import StoryFormat
 import StoryTranslation
 import TestSupport
@@ -162,6 +163,32 @@ struct TranslationFileTests {
             #expect(error.line == 3 && error.column == 50, "\(error)")
             return true
         }
+    }
+
+    @Test("XLIFF inline markup in a target (<b>, which the schema rejects, or XLIFF's own <pc>) is said at the target, not silently dropped; <cp> is its character")
+    func xliffInlineMarkup() throws {
+        let units = try Self.units()
+        func xliff(_ target: String) -> [UInt8] {
+            Array("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.1" srcLang="en" trgLang="fr">
+                <file id="story" original="story.json">
+                <unit id="hall.title" name="hall.title">
+                <segment state="translated"><source>The Hall</source><target>\(target)</target></segment>
+                </unit>
+                </file>
+                </xliff>
+
+                """.utf8)
+        }
+        for (target, named) in [("Le <b>grand</b> salon", "<b>"), ("Le <pc id=\"1\">grand</pc> salon", "<pc>")] {
+            let report = TranslationValidation.check(bytes: xliff(target), path: "translations/fr.xlf", context: .init(language: "fr", units: units))
+            let found = report.diagnostics.filter { $0.code == .translationInlineMarkup }
+            #expect(found.count == 1 && found[0].message.contains(named) && found[0].message.contains("hall.title"), "\(report.diagnostics.map(\.message))")
+            #expect(try TranslationFile.read(xliff(target), format: .xliff).entries[0].translation == "Le grand salon")
+        }
+        let plain = TranslationValidation.check(bytes: xliff("Le <cp hex=\"0007\"/>salon"), path: "translations/fr.xlf", context: .init(language: "fr", units: units))
+        #expect(!plain.diagnostics.contains { $0.code == .translationInlineMarkup })
     }
 
     @Test("invalid UTF-8 in a PO file is a finding, not a crash")

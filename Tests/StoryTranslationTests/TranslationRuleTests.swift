@@ -3,7 +3,7 @@ import StoryFormat
 import StoryTranslation
 import Testing
 
-/// The translation rules (CYD160-CYD167) run on their own examples: each a translation file
+/// The translation rules (CYD160-CYD168) run on their own examples: each a translation file
 /// beside `RuleExample.translatedStory`, checked as `cyd validate` checks it.
 @Suite("Translation rules")
 struct TranslationRuleTests {
@@ -19,9 +19,9 @@ struct TranslationRuleTests {
         return TranslationValidation.check(bytes: bytes, path: example.fileName, context: context).diagnostics
     }
 
-    @Test("there are eight, each with examples both ways")
+    @Test("there are nine, each with examples both ways")
     func catalogue() {
-        #expect(Self.rules.map(\.code.rawValue) == (160...167).map { "CYD\($0)" })
+        #expect(Self.rules.map(\.code.rawValue) == (160...168).map { "CYD\($0)" })
     }
 
     @Test("each rule's failing examples are reported at their markers with its severity; its passing ones are not", arguments: rules)

@@ -24,7 +24,7 @@ public enum RuleCatalogue {
         TweeNoPassages.self, TweeTextOutsidePassages.self, TweeCodePassage.self, TweeMacro.self, TweeLinkSetter.self,
         TweeDuplicatePassage.self, TweeStartMissing.self, TweeUnreadableData.self, TwineMoreStories.self,
         TranslationUnreadable.self, TranslationUnknownID.self, TranslationPlaceholder.self, TranslationStale.self,
-        TranslationUntranslated.self, TranslationLanguageCode.self, TranslationDuplicate.self, TranslationNotListed.self,
+        TranslationUntranslated.self, TranslationLanguageCode.self, TranslationDuplicate.self, TranslationNotListed.self, TranslationInlineMarkup.self,
     ]
 
     public static var descriptions: [RuleDescription] { rules.map { $0.description } }

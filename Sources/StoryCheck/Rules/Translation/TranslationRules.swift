@@ -14,6 +14,7 @@ extension DiagnosticCode {
     public static let translationLanguageCode: Self = TranslationLanguageCode.description.code
     public static let translationDuplicate: Self = TranslationDuplicate.description.code
     public static let translationNotListed: Self = TranslationNotListed.description.code
+    public static let translationInlineMarkup: Self = TranslationInlineMarkup.description.code
 }
 
 extension RuleExample {
@@ -180,4 +181,38 @@ enum TranslationNotListed: Rule {
         nonTriggering: [
             RuleExample(RuleExample.poHeader, fileName: "translations/fr.po", folderFiles: ["story.json": RuleExample.translatedStory, "translations/LINGUAS": "fr\n"])
         ])
+}
+
+enum TranslationInlineMarkup: Rule {
+    static let description = RuleDescription(
+        code: "CYD168", name: "translation-inline-markup", category: .translation, severity: .warning,
+        summary: "an XLIFF string holds inline markup, which a story's plain text cannot keep",
+        rationale: """
+            A story's strings are plain text. An inline element in an XLIFF source or target \
+            (<b>, which XLIFF 2.1 does not have, or its own <pc>, <ph>, <mrk>...) is read as its \
+            text alone, so what it meant (bold, a placeholder) is lost. Only <cp>, a character \
+            XML cannot hold, is read as that character. Write the translation as plain text.
+            """,
+        triggering: [
+            RuleExample.translation(RuleExample.xliff(target: "<b>Dehors</b>", marked: true), fileName: "translations/fr.xlf")
+        ],
+        nonTriggering: [RuleExample.translation(RuleExample.xliff(target: "Dehors"), fileName: "translations/fr.xlf")])
+}
+
+extension RuleExample {
+    /// An XLIFF 2.1 file beside `translatedStory` translating the chapter 'end''s title as
+    /// `target`, the target element marked when asked.
+    static func xliff(target: String, marked: Bool = false) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.1" srcLang="en" trgLang="fr">
+        <file id="story" original="story.json">
+        <unit id="end.title" name="end.title">
+        <segment state="translated"><source>Outside</source>\(marked ? "↓" : "")<target>\(target)</target></segment>
+        </unit>
+        </file>
+        </xliff>
+
+        """
+    }
 }
