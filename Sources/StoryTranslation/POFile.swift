@@ -140,8 +140,47 @@ struct POParser {
 
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
+    /// An error at `offset` on the line being read, its column in characters, as editors and
+    /// msgfmt count them (a byte that is not UTF-8 counts as one).
     func error(_ problem: POSyntaxError.Problem, at offset: Int) -> POSyntaxError {
-        POSyntaxError(line: line, column: offset - lineStart + 1, offset: offset, problem: problem)
+        POSyntaxError(line: line, column: Self.characters(bytes, from: lineStart, to: offset) + 1, offset: offset, problem: problem)
+    }
+
+    static func characters(_ bytes: [UInt8], from start: Int, to end: Int) -> Int {
+        var count = 0
+        var index = start
+        while index < min(end, bytes.count) {
+            if bytes[index] & 0xC0 != 0x80 || index == start || bytes[index - 1] < 0x80 { count += 1 }
+            index += 1
+        }
+        return count
+    }
+
+    /// Where the first byte that is not UTF-8 lies from `start` (an entry's first line, `line`):
+    /// an entry's strings are decoded once it is whole, and the error is said where the bad byte
+    /// is, not where the entry starts.
+    static func invalidUTF8(in bytes: [UInt8], from start: Int, line: Int) -> POSyntaxError {
+        var index = start
+        var line = line
+        var lineStart = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x0A {
+                line += 1
+                lineStart = index + 1
+                index += 1
+                continue
+            }
+            let length = byte < 0x80 ? 1 : byte >= 0xC2 && byte <= 0xDF ? 2 : byte >= 0xE0 && byte <= 0xEF ? 3 : byte >= 0xF0 && byte <= 0xF4 ? 4 : 0
+            let sequenceEnd = index + length
+            if length == 0 || sequenceEnd > bytes.count
+                || String(validating: bytes[index..<sequenceEnd], as: UTF8.self) == nil
+            {
+                return POSyntaxError(line: line, column: characters(bytes, from: lineStart, to: index) + 1, offset: index, problem: .invalidUTF8)
+            }
+            index = sequenceEnd
+        }
+        return POSyntaxError(line: line, column: 1, offset: start, problem: .invalidUTF8)
     }
 
     func text(_ start: Int, _ end: Int, at offset: Int) throws(POSyntaxError) -> String {
@@ -171,10 +210,9 @@ struct POParser {
             guard !entry.translations.isEmpty else {
                 throw POSyntaxError(line: entry.line, column: 1, offset: entry.offset, problem: .missingTranslation)
             }
+            let fileBytes = bytes
             func string(_ bytes: [UInt8]) throws(POSyntaxError) -> String {
-                guard let text = String(validating: bytes, as: UTF8.self) else {
-                    throw POSyntaxError(line: entry.line, column: 1, offset: entry.offset, problem: .invalidUTF8)
-                }
+                guard let text = String(validating: bytes, as: UTF8.self) else { throw Self.invalidUTF8(in: fileBytes, from: entry.offset, line: entry.line) }
                 return text
             }
             var made = POEntry(source: try string(source))

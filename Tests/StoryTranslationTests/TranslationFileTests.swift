@@ -138,6 +138,7 @@ struct TranslationFileTests {
         ("msgid \"a\"\nmsgstr b\n", 2, 8, "must be followed by a string"),
         ("msgid \"a\"\nmsgstr \"b\n", 2, 10, "not closed"),
         ("msgid \"a\\q\"\nmsgstr \"\"\n", 1, 9, "\\q is not an escape"),
+        ("msgid \"été\\q\"\nmsgstr \"\"\n", 1, 11, "\\q is not an escape"),  // columns in characters, as editors and msgfmt count
         ("msgid \"a\"\nmsgtext \"b\"\n", 2, 1, "'msgtext' is not a PO keyword"),
         ("\"a\"\n", 1, 1, "continues nothing"),
         ("msgid \"a\"\n\n", 1, 1, "no msgstr"),
@@ -189,6 +190,22 @@ struct TranslationFileTests {
         }
         let plain = TranslationValidation.check(bytes: xliff("Le <cp hex=\"0007\"/>salon"), path: "translations/fr.xlf", context: .init(language: "fr", units: units))
         #expect(!plain.diagnostics.contains { $0.code == .translationInlineMarkup })
+    }
+
+    @Test("a byte that is not UTF-8 is said where it is, line and column in characters, as msgfmt says it (not at the entry's first line)")
+    func invalidUTF8Place() throws {
+        let folder = try TemporaryFolder()
+        let bytes = Array("msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\n#. id: a\nmsgid \"Hello\"\nmsgstr \"\"\n\"Bonjour \"\n\"été ".utf8) + [0xFF] + Array(" mer\"\n".utf8)
+        let path = try folder.write("bad.po", bytes).path
+        let msgfmt = try ChildProcess.run(["msgfmt", "--check", "-o", "/dev/null", path])
+        let place = try #require(msgfmt.standardError.firstMatch(of: /bad\.po:([0-9]+):([0-9]+): invalid multibyte/), "\(msgfmt.standardError)")
+        #expect {
+            _ = try TranslationFile.read(bytes, format: .po)
+        } throws: { error in
+            guard let error = error as? TranslationReadError else { return false }
+            #expect(error.line == Int(place.1)! && error.column == Int(place.2)!, "cyd \(error.line):\(error.column), msgfmt \(place.1):\(place.2)")
+            return true
+        }
     }
 
     @Test("invalid UTF-8 in a PO file is a finding, not a crash")
