@@ -94,9 +94,8 @@ public final class FolderWatcher: @unchecked Sendable {
     }
 
     /// Adds a watch for each folder that has none (missing at the start, deleted or moved away
-    /// since);
-    /// true when one was added. Events: written and closed, moved in or out, deleted, and
-    /// created, which only makes the watcher look for its missing folders (a file is written
+    /// since); true when one was added. Events: written and closed, moved in or out, deleted,
+    /// and created, which only makes the watcher look for its missing folders (a file is written
     /// after it is made, and an editor's temporary file is made first).
     private func watchMissing() -> Bool {
         #if os(Linux)
