@@ -109,7 +109,7 @@ public struct PathAnalysis: Sendable {
         while head < queue.count {
             let node = queue[head]
             head += 1
-            ways[node].settle()
+            ways[node].readyToPass()
             let incoming = ways[node]
             for next in successors[node] where onWay[next] && !unbounded[next] {
                 if !incoming.isZero {
