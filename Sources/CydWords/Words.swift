@@ -41,11 +41,11 @@ public enum Words {
     }
 
     /// A story that cannot be read: how many findings, and the first error at its place, so the
-    /// fix can start without another command.
+    /// fix can start without another command (escaped with the rest of the sentence by callers).
     static func unreadable(_ reports: [FileReport]) -> String {
         let first = reports.lazy.compactMap { report in
             ResolvedReport(report).diagnostics.first { $0.diagnostic.severity == .error }.map {
-                ": \(VisibleText.escape(report.path)):\($0.start.line):\($0.start.column): \(VisibleText.escape($0.diagnostic.message))"
+                ": \(report.path):\($0.start.line):\($0.start.column): \($0.diagnostic.message)"
             }
         }.first ?? ""
         return "the story cannot be read (\(ReportTotals(reports).phrase))\(first); run `cyd validate` on it for details"

@@ -1,3 +1,5 @@
+import StoryFormat
+
 /// A gettext PO (or POT) file: its entries as written, each with the line it starts on, so
 /// findings can point into it. Reads what GNU gettext and the tools around it write (msgmerge's
 /// reflowed lines, msgattrib's reordered flags, obsolete `#~` entries, previous `#|` strings);
@@ -143,17 +145,7 @@ struct POParser {
     /// An error at `offset` on the line being read, its column in characters, as editors and
     /// msgfmt count them (a byte that is not UTF-8 counts as one).
     func error(_ problem: POSyntaxError.Problem, at offset: Int) -> POSyntaxError {
-        POSyntaxError(line: line, column: Self.characters(bytes, from: lineStart, to: offset) + 1, offset: offset, problem: problem)
-    }
-
-    static func characters(_ bytes: [UInt8], from start: Int, to end: Int) -> Int {
-        var count = 0
-        var index = start
-        while index < min(end, bytes.count) {
-            if bytes[index] & 0xC0 != 0x80 || index == start || bytes[index - 1] < 0x80 { count += 1 }
-            index += 1
-        }
-        return count
+        POSyntaxError(line: line, column: LineIndex.column(of: offset, lineStart: lineStart, in: bytes), offset: offset, problem: problem)
     }
 
     /// Where the first byte that is not UTF-8 lies from `start` (an entry's first line, `line`):
@@ -176,7 +168,7 @@ struct POParser {
             if length == 0 || sequenceEnd > bytes.count
                 || String(validating: bytes[index..<sequenceEnd], as: UTF8.self) == nil
             {
-                return POSyntaxError(line: line, column: characters(bytes, from: lineStart, to: index) + 1, offset: index, problem: .invalidUTF8)
+                return POSyntaxError(line: line, column: LineIndex.column(of: index, lineStart: lineStart, in: bytes), offset: index, problem: .invalidUTF8)
             }
             index = sequenceEnd
         }

@@ -53,7 +53,7 @@ struct XMLReader {
     var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
 
     func error(_ message: String) -> XMLSyntaxError {
-        XMLSyntaxError(line: line, column: POParser.characters(bytes, from: lineStart, to: position) + 1, offset: position, message: message)
+        XMLSyntaxError(line: line, column: LineIndex.column(of: position, lineStart: lineStart, in: bytes), offset: position, message: message)
     }
 
     mutating func advance(_ count: Int = 1) {

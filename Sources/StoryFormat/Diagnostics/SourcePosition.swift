@@ -48,16 +48,21 @@ public struct LineIndex: Sendable {
         var start = lineStarts[line - 1]
         // A byte-order mark is invisible in editors: columns start after it.
         if start == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = min(3, clamped) }
+        return SourcePosition(line: line, column: Self.column(of: clamped, lineStart: start, in: bytes))
+    }
+
+    /// The 1-based column of `offset` on the line starting at `lineStart`, in characters as
+    /// editors count them: a scalar starts at every byte that is not a UTF-8 continuation byte,
+    /// and a stray continuation byte (invalid UTF-8) counts as a column of its own.
+    public static func column(of offset: Int, lineStart: Int, in bytes: [UInt8]) -> Int {
         var column = 1
-        var index = start
-        while index < clamped {
-            // A scalar starts at every byte that is not a UTF-8 continuation byte; a stray
-            // continuation byte (invalid UTF-8) counts as a column of its own.
+        var index = lineStart
+        while index < min(offset, bytes.count) {
             let byte = bytes[index]
-            if byte & 0xC0 != 0x80 || index == start || bytes[index - 1] < 0x80 { column += 1 }
+            if byte & 0xC0 != 0x80 || index == lineStart || bytes[index - 1] < 0x80 { column += 1 }
             index += 1
         }
-        return SourcePosition(line: line, column: column)
+        return column
     }
 
     /// Byte offset of the start of `line`, for slicing.
