@@ -150,8 +150,11 @@ struct ChapterRow {
     static let renamed: [ChapterField: String] = [.id: "key", .text: "body"]
     /// Kept on the story, not the chapter: which chapter is first (`story.first_chapter`).
     static let keptOnTheStory: Set<ChapterField> = [.isFirstChapter]
+    /// Kept out of the library: another tool's data, which no reader shows (an export reads the
+    /// story's own file).
+    static let notForReaders: Set<ChapterField> = [.twine]
     /// The chapter's keys that have a column, in the format's order.
-    static let fields = ChapterField.allCases.filter { !keptOnTheStory.contains($0) }
+    static let fields = ChapterField.allCases.filter { !keptOnTheStory.contains($0) && !notForReaders.contains($0) }
     /// The keys `chapter_translation` also holds.
     static let translatedFields = fields.filter(\.isTranslated)
 
@@ -167,6 +170,7 @@ struct ChapterRow {
         case .text, .nonEmptyText: "\(column(field)) TEXT"
         case .flag: "\(column(field)) INTEGER NOT NULL DEFAULT 0"
         case .choices: "\(column(field)) TEXT NOT NULL DEFAULT '[]'"
+        case .object: "\(column(field)) TEXT"
         }
     }
 
@@ -184,9 +188,10 @@ struct ChapterRow {
         case .text(let text): .text(text)
         case .flag(let flag): .integer(flag ? 1 : 0)
         case .choices(let choices): .text(StoredChoices.encode(choices))
+        case .object(let value): .text(value.encoded)
         case nil:
             switch field.kind {
-            case .text, .nonEmptyText: .optionalText(nil)
+            case .text, .nonEmptyText, .object: .optionalText(nil)
             case .flag: .integer(0)
             case .choices: .text(StoredChoices.encode([]))
             }
@@ -215,6 +220,7 @@ struct ChapterRow {
             switch field.kind {
             case .text, .nonEmptyText: field.set((row[column] as String?).map(ChapterValue.text), in: &chapter)
             case .flag: field.set(.flag(row[column] as Bool? ?? false), in: &chapter)
+            case .object: field.set((row[column] as String?).flatMap { JSONValue.parse(Array($0.utf8)) }.map(ChapterValue.object), in: &chapter)
             case .choices:
                 guard let decoded = StoredChoices.decode(row[column] as String? ?? "[]") else { return nil }
                 pairs = decoded

@@ -39,9 +39,9 @@ struct StoreSchemaTests {
         #expect(try !Self.tables().contains("choice"), "the choice table is gone")
     }
 
-    @Test("every key of a chapter but the first-chapter flag (the story's) has a column named as the key, and reads back as stored")
+    @Test("every key of a chapter but the first-chapter flag (the story's) and Twine's data (no reader's) has a column named as the key, and reads back as stored")
     func everyChapterKeyIsKept() throws {
-        #expect(ChapterRow.fields == ChapterField.allCases.filter { $0 != .isFirstChapter })
+        #expect(ChapterRow.fields == ChapterField.allCases.filter { $0 != .isFirstChapter && $0 != .twine })
         for field in ChapterRow.fields where field != .id && field != .text {
             #expect(ChapterRow.column(field) == field.key)
         }
@@ -84,7 +84,7 @@ struct StoreSchemaTests {
 
     @Test("the INSERT is made from the columns, one placeholder each")
     func insertStatement() {
-        let columns = ["story_id", "position"] + ChapterField.allCases.filter { $0 != .isFirstChapter }.map { $0 == .id ? "key" : $0 == .text ? "body" : $0.key }
+        let columns = ["story_id", "position"] + ChapterField.allCases.filter { $0 != .isFirstChapter && $0 != .twine }.map { $0 == .id ? "key" : $0 == .text ? "body" : $0.key }
         #expect(ChapterRow.insert == "INSERT INTO chapter (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))")
         #expect(ChapterRow.insert.hasPrefix("INSERT INTO chapter (story_id, position, key, name, body, pic_path, pic_alt, vid_path, is_ending, "))
     }

@@ -1,5 +1,5 @@
 /// A story as its reader sees it: plain values, no source positions.
-public struct Story: Sendable, Hashable, Codable {
+public struct Story: Sendable, Hashable {
     /// The author's id. Not unique across authors ("story01" is common).
     public var id: String
     public var name: String
@@ -8,11 +8,15 @@ public struct Story: Sendable, Hashable, Codable {
     public var summary: String
     public var picPath: String?
     public var vidPath: String?
+    /// Extension: what Twine keeps of a story that a story.json has no other place for (its
+    /// IFID, story format and version, zoom, tags and tag colours), as `cyd import twee` and
+    /// `cyd import twine` found it, so an export gives it back. Kept as written; readers ignore it.
+    public var twine: JSONValue?
     public var chapters: [Chapter]
 
     public init(
         id: String, name: String, rating: String, summary: String, picPath: String? = nil,
-        vidPath: String? = nil, chapters: [Chapter]
+        vidPath: String? = nil, twine: JSONValue? = nil, chapters: [Chapter]
     ) {
         self.id = id
         self.name = name
@@ -20,6 +24,7 @@ public struct Story: Sendable, Hashable, Codable {
         self.summary = summary
         self.picPath = picPath
         self.vidPath = vidPath
+        self.twine = twine
         self.chapters = chapters
     }
 
@@ -29,7 +34,7 @@ public struct Story: Sendable, Hashable, Codable {
     public func chapter(id: String) -> Chapter? { chapters.first { $0.id == id } }
 }
 
-public struct Chapter: Sendable, Hashable, Codable {
+public struct Chapter: Sendable, Hashable {
     public var id: String
     public var name: String
     /// Paragraphs separated by blank lines; `[[name]]` stands for the reader's first name.
@@ -43,10 +48,13 @@ public struct Chapter: Sendable, Hashable, Codable {
     public var picAlt: String?
     public var vidPath: String?
     public var choices: [Choice]
+    /// Extension: what Twine keeps of the chapter's passage (its tags, and its place and size on
+    /// Twine's story map), kept as written; readers ignore it.
+    public var twine: JSONValue?
 
     public init(
         id: String, name: String, text: String, isFirstChapter: Bool = false, isEnding: Bool = false,
-        picPath: String? = nil, picAlt: String? = nil, vidPath: String? = nil, choices: [Choice] = []
+        picPath: String? = nil, picAlt: String? = nil, vidPath: String? = nil, choices: [Choice] = [], twine: JSONValue? = nil
     ) {
         self.id = id
         self.name = name
@@ -57,6 +65,7 @@ public struct Chapter: Sendable, Hashable, Codable {
         self.picAlt = picAlt
         self.vidPath = vidPath
         self.choices = choices
+        self.twine = twine
     }
 
     /// The paragraphs of the text: blank lines separate them (CR LF is read as LF). Works on the
@@ -111,6 +120,7 @@ public enum ChapterField: String, CaseIterable, Sendable {
     case vidPath = "vid_path"
     case isEnding = "is_ending"
     case choices
+    case twine
 
     /// What a key holds.
     public enum Kind: Sendable {
@@ -122,6 +132,8 @@ public enum ChapterField: String, CaseIterable, Sendable {
         case flag
         /// The chapter's choices.
         case choices
+        /// An object, kept as it is written (another tool's data that passes through).
+        case object
     }
 
     /// A picture or video path (gathered with the story's for the media checks).
@@ -146,6 +158,7 @@ public enum ChapterField: String, CaseIterable, Sendable {
         case .vidPath: 6
         case .isEnding: 7
         case .choices: 8
+        case .twine: 9
         }
     }
 
@@ -155,6 +168,7 @@ public enum ChapterField: String, CaseIterable, Sendable {
         case .text: .text
         case .isFirstChapter, .isEnding: .flag
         case .choices: .choices
+        case .twine: .object
         }
     }
 
@@ -162,7 +176,7 @@ public enum ChapterField: String, CaseIterable, Sendable {
     public var isRequired: Bool {
         switch self {
         case .id, .name, .text: true
-        case .isFirstChapter, .picPath, .picAlt, .vidPath, .isEnding, .choices: false
+        case .isFirstChapter, .picPath, .picAlt, .vidPath, .isEnding, .choices, .twine: false
         }
     }
 
@@ -170,7 +184,7 @@ public enum ChapterField: String, CaseIterable, Sendable {
     public var isTranslated: Bool {
         switch self {
         case .name, .text, .picAlt, .choices: true
-        case .id, .isFirstChapter, .picPath, .vidPath, .isEnding: false
+        case .id, .isFirstChapter, .picPath, .vidPath, .isEnding, .twine: false
         }
     }
 
@@ -178,7 +192,7 @@ public enum ChapterField: String, CaseIterable, Sendable {
         switch self {
         case .picPath: .picture
         case .vidPath: .video
-        case .id, .name, .isFirstChapter, .text, .picAlt, .isEnding, .choices: nil
+        case .id, .name, .isFirstChapter, .text, .picAlt, .isEnding, .choices, .twine: nil
         }
     }
 
@@ -195,6 +209,7 @@ public enum ChapterField: String, CaseIterable, Sendable {
         case .picAlt: chapter.picAlt.map(ChapterValue.text)
         case .vidPath: chapter.vidPath.map(ChapterValue.text)
         case .choices: chapter.choices.isEmpty ? nil : .choices(chapter.choices)
+        case .twine: chapter.twine.map(ChapterValue.object)
         }
     }
 
@@ -211,6 +226,7 @@ public enum ChapterField: String, CaseIterable, Sendable {
         case .picAlt: chapter.picAlt = value?.text
         case .vidPath: chapter.vidPath = value?.text
         case .choices: chapter.choices = value?.choices ?? []
+        case .twine: chapter.twine = value?.object
         }
     }
 }
@@ -220,13 +236,15 @@ public enum ChapterValue: Sendable, Hashable {
     case text(String)
     case flag(Bool)
     case choices([Choice])
+    case object(JSONValue)
 
     public var text: String? { if case .text(let text) = self { text } else { nil } }
     public var flag: Bool? { if case .flag(let flag) = self { flag } else { nil } }
     public var choices: [Choice]? { if case .choices(let choices) = self { choices } else { nil } }
+    public var object: JSONValue? { if case .object(let value) = self { value } else { nil } }
 }
 
-public struct Choice: Sendable, Hashable, Codable {
+public struct Choice: Sendable, Hashable {
     public var chapterID: String
     public var text: String
     public init(chapterID: String, text: String) {

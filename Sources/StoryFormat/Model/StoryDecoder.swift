@@ -4,7 +4,7 @@ public enum StoryDecoder {
     struct RootFields: KeyFields { var story: Int32 = -1 }
     struct StoryFields: KeyFields {
         var id: Int32 = -1, name: Int32 = -1, rating: Int32 = -1, summary: Int32 = -1
-        var picPath: Int32 = -1, vidPath: Int32 = -1, chapters: Int32 = -1
+        var picPath: Int32 = -1, vidPath: Int32 = -1, twine: Int32 = -1, chapters: Int32 = -1
     }
     struct ChoiceFields: KeyFields { var chapterID: Int32 = -1, text: Int32 = -1 }
     struct AuthorsRootFields: KeyFields { var authors: Int32 = -1 }
@@ -20,6 +20,7 @@ public enum StoryDecoder {
         ("summary", .nonEmptyString, required: true, \.summary),
         ("pic_path", .nonEmptyString, required: false, \.picPath),
         ("vid_path", .nonEmptyString, required: false, \.vidPath),
+        ("twine", .object, required: false, \.twine),
         ("chapters", .array, required: true, \.chapters),
     ])
     /// A chapter's keys are `ChapterField`'s, each read into its slot of `ChapterNodes`.
@@ -34,6 +35,7 @@ public enum StoryDecoder {
                     case .nonEmptyText: .nonEmptyString
                     case .flag: .boolean
                     case .choices: .array
+                    case .object: .object
                     }
                 return KeySpec(name: field.key, expected: expected, required: field.isRequired)
             },
@@ -73,6 +75,7 @@ public enum StoryDecoder {
         syntax.summary = string(fields.summary)
         syntax.picPath = string(fields.picPath)
         syntax.vidPath = string(fields.vidPath)
+        syntax.twineNode = fields.twine.node
         if let pic = syntax.picPath { syntax.media.append(MediaSyntax(path: pic, chapter: nil, isPicture: true)) }
         if let vid = syntax.vidPath { syntax.media.append(MediaSyntax(path: vid, chapter: nil, isPicture: false)) }
         if let chapters = fields.chapters.node {
@@ -134,7 +137,7 @@ public enum StoryDecoder {
                 if let media = field.media {
                     syntax.media.append(MediaSyntax(path: Located(document.string(Int(node)), node: Int(node)), chapter: index, isPicture: media == .picture))
                 }
-            case .flag, .choices: break
+            case .flag, .choices, .object: break
             }
         }
         chapter.choiceStart = Int32(syntax.choices.count)

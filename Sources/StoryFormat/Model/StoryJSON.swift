@@ -36,6 +36,10 @@ public enum StoryJSON {
         writer.member("summary", story.summary)
         if let path = story.picPath { writer.member("pic_path", path) }
         if let path = story.vidPath { writer.member("vid_path", path) }
+        if let twine = story.twine {
+            writer.key("twine")
+            writer.write(twine)
+        }
         writer.key("chapters")
         writer.begin(0x5B)
         write(story, 0..<split, into: &writer)
@@ -70,6 +74,9 @@ public enum StoryJSON {
                     case nil: continue
                     case .text(let text): writer.member(field.key, text)
                     case .flag(let flag): writer.member(field.key, flag)
+                    case .object(let value):
+                        writer.key(field.key)
+                        writer.write(value)
                     case .choices(let choices):
                         writer.key(field.key)
                         writer.begin(0x5B)

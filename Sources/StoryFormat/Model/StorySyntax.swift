@@ -22,6 +22,8 @@ public struct StorySyntax: Sendable {
     public var summary: Located<String>?
     public var picPath: Located<String>?
     public var vidPath: Located<String>?
+    /// Extension: the story's `twine` object (`Story.twine`).
+    public var twineNode: Int?
     public var chaptersNode: Int?
     public var chapters: [ChapterSyntax] = []
     /// Every choice of every chapter, chapter by chapter; see `choices(of:)`.
@@ -56,7 +58,7 @@ public struct StorySyntax: Sendable {
         guard let id, let name, let rating, let summary, chaptersNode != nil else { return nil }
         return Story(
             id: id.value, name: name.value, rating: rating.value, summary: summary.value,
-            picPath: picPath?.value, vidPath: vidPath?.value, chapters: chapters)
+            picPath: picPath?.value, vidPath: vidPath?.value, twine: twineNode.map { JSONValue(document, $0) }, chapters: chapters)
     }
 
     /// Whether `model()` makes a story, found by the same rules without making one: a reader of
@@ -69,7 +71,7 @@ public struct StorySyntax: Sendable {
                 switch field.kind {
                 case .text, .nonEmptyText: if chapter.node(field) == nil { return false }
                 case .flag: if chapter.flag(field) == nil { return false }
-                case .choices: break
+                case .choices, .object: break
                 }
             }
             for choice in choices(of: chapter) {
@@ -97,6 +99,7 @@ public struct StorySyntax: Sendable {
                 switch field.kind {
                 case .text, .nonEmptyText: value = chapter.node(field).map { .text(document.string($0)) }
                 case .flag: value = chapter.flag(field).map { .flag($0.value) }
+                case .object: value = chapter.node(field).map { .object(JSONValue(document, $0)) }
                 case .choices:
                     var choices: [Choice] = []
                     for choice in self.choices(of: chapter) {
