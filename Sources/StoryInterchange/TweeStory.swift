@@ -24,13 +24,24 @@ public struct TweeFinding: Sendable, Equatable {
         case unreadableData(passage: String)
         /// A Twine archive holds more stories than the first, which was read.
         case moreStories
+        /// An HTML file holds no `<tw-storydata>` element: not a Twine archive or published story.
+        case noStory
+        /// The archive's story has no passages.
+        case noArchivePassages(story: String)
+        /// An archive's story stylesheet or JavaScript: code, left out.
+        case storyCodeLeftOut(isScript: Bool)
     }
 
     public var kind: Kind
     public var line: Int
     public var column: Int
     /// Whether the story could be read at all.
-    public var isError: Bool { kind == .noPassages }
+    public var isError: Bool {
+        switch kind {
+        case .noPassages, .noStory, .noArchivePassages: true
+        default: false
+        }
+    }
 
     public init(kind: Kind, line: Int, column: Int) {
         self.kind = kind
@@ -96,18 +107,27 @@ public enum TweeStory {
 
     // MARK: Export
 
-    public static func twee(_ story: Story, format: Format = .harlowe) throws(ExportProblem) -> String {
+    /// The story format an export declares: `format`, else the one the story's `twine` object
+    /// names, else Harlowe.
+    public static func formatName(of story: Story, format: Format?) -> String {
+        TwineData.declared(story, chosen: format).name
+    }
+
+    /// The story as Twee, for `format` (nil: the story format its `twine` object names, else Harlowe).
+    public static func twee(_ story: Story, format: Format? = nil) throws(ExportProblem) -> String {
         String(decoding: try tweeBytes(story, format: format), as: UTF8.self)
     }
 
     /// The Twee file as UTF-8 bytes, as written to disk.
-    public static func tweeBytes(_ story: Story, format: Format = .harlowe) throws(ExportProblem) -> [UInt8] {
+    public static func tweeBytes(_ story: Story, format: Format? = nil) throws(ExportProblem) -> [UInt8] {
         try exportDocument(story, format: format).document.bytes
     }
 
-    /// The passages `tweeBytes` writes, and each chapter's position on Twine's story map (the
+    /// The passages `tweeBytes` writes, and each chapter's place on Twine's story map (the
     /// chapters' passages follow StoryTitle, StoryData and cyd's metadata, in the same order).
-    static func exportDocument(_ story: Story, format: Format) throws(ExportProblem) -> (document: TweeDocument, positions: [(x: Int, y: Int)]) {
+    static func exportDocument(_ story: Story, format chosen: Format?, archive: Bool = false) throws(ExportProblem) -> (document: TweeDocument, places: [TwineData.Place]) {
+        let declared = TwineData.declared(story, chosen: chosen)
+        let format = declared.format
         if story.chapters.count < 1000, let refusal = Self.problem(story) { throw refusal }
         // Each passage is written plainly and read back as an importer reads it from the file
         // (`readBack`: line ends and all); whatever did not survive goes into the metadata. The
@@ -132,7 +152,7 @@ public enum TweeStory {
             checked = check(story, 0..<count, start: start, format: format)
             places = TweeLayout.positions(of: story)
         }
-        return (document(story, format: format, checked: checked, places: places), places)
+        return document(story, declared: declared, archive: archive, checked: checked, positions: places)
     }
 
     /// Why the story's chapter ids cannot name its passages, if they cannot.
@@ -158,9 +178,20 @@ public enum TweeStory {
 
     /// A chapter's passage as written, and what the metadata must carry for it: its member of
     /// the metadata's `chapters` object, written out (after the comma that separates members).
+    /// A chapter with Twine's data keeps its fields until its place on the map is known.
     struct Checked: Sendable {
         var content: String
         var metadata: [UInt8]?
+        var pending: [(String, JSONValue)]? = nil
+    }
+
+    /// A chapter's member of the metadata's `chapters` object, written out, or nil without fields.
+    static func member(_ id: String, _ fields: [(String, JSONValue)]) -> [UInt8]? {
+        guard !fields.isEmpty else { return nil }
+        var writer = StoryJSON.PrettyWriter(levels: [true, false])
+        writer.key(id)
+        writer.write(.object(fields))
+        return writer.out
     }
 
     static func check(_ story: Story, _ range: Range<Int>, start: String, format: Format) -> [Checked] {
@@ -177,22 +208,20 @@ public enum TweeStory {
                 let back = derive(content: content, name: chapters[index].id, firstLine: 0, format: format, findings: &unused, map: &noMap)
                 unused.removeAll(keepingCapacity: true)
                 let fields = overrides(chapters[index], back: back, start: start)
-                var member: [UInt8]?
-                if !fields.isEmpty {
-                    var writer = StoryJSON.PrettyWriter(levels: [true, false])
-                    writer.key(chapters[index].id)
-                    writer.write(.object(fields))
-                    member = writer.out
+                if chapters[index].twine != nil {
+                    checked.append(Checked(content: content, metadata: nil, pending: fields))
+                } else {
+                    checked.append(Checked(content: content, metadata: member(chapters[index].id, fields)))
                 }
-                checked.append(Checked(content: content, metadata: member))
             }
         }
         return checked
     }
 
     /// The keys a passage itself carries: the id and name in its name, the text in its content,
-    /// the choices as links, the first chapter as StoryData's start. The rest are the metadata's.
-    static let passageFields: Set<ChapterField> = [.id, .name, .text, .choices, .isFirstChapter]
+    /// the choices as links, the first chapter as StoryData's start, Twine's data in its tags and
+    /// metadata. The rest are the metadata's.
+    static let passageFields: Set<ChapterField> = [.id, .name, .text, .choices, .isFirstChapter, .twine]
     static let metadataFields = ChapterField.allCases.filter { !passageFields.contains($0) }
 
     static func json(_ value: ChapterValue) -> JSONValue {
@@ -200,6 +229,7 @@ public enum TweeStory {
         case .text(let text): .string(text)
         case .flag(let flag): .bool(flag)
         case .choices(let choices): .array(choices.map { .object([("chapter_id", .string($0.chapterID)), ("text", .string($0.text))]) })
+        case .object(let value): value
         }
     }
 
@@ -253,17 +283,39 @@ public enum TweeStory {
         return parts.joined(separator: "-")
     }
 
-    static func document(_ story: Story, format: Format, checked: [Checked], places: [(x: Int, y: Int)]) -> TweeDocument {
+    static func document(_ story: Story, declared: TwineData.Declared, archive: Bool, checked: [Checked], positions: [(x: Int, y: Int)]) -> (TweeDocument, [TwineData.Place]) {
         var passages: [TweeDocument.Passage] = []
         passages.append(.init(name: "StoryTitle", content: passageSafe(story.name)))
         let start = story.firstChapter?.id ?? story.chapters.first?.id ?? ""
-        let data: JSONValue = .object([
-            ("ifid", .string(ifid(for: story))), ("format", .string(format.rawValue)), ("format-version", .string(format.version)), ("start", .string(start)),
-        ])
-        passages.append(.init(name: "StoryData", content: data.pretty()))
+        let storyData = TwineData.storyData(story, declared: declared, start: start)
+        passages.append(.init(name: "StoryData", content: storyData.pretty()))
         var storyFields: [(String, JSONValue)] = [("id", .string(story.id)), ("name", .string(story.name)), ("rating", .string(story.rating)), ("summary", .string(story.summary))]
         if let path = story.picPath { storyFields.append(("pic_path", .string(path))) }
         if let path = story.vidPath { storyFields.append(("vid_path", .string(path))) }
+        // What the story had of Twine's: an import of a file cyd wrote takes it from here where
+        // the file says the same or nothing.
+        if let twine = story.twine { storyFields.append(("twine", twine)) }
+        // And what the file says of it as written, so that what the author changes in Twine
+        // afterwards is told from what cyd wrote.
+        guard case .object(let dataMembers) = storyData else { preconditionFailure("StoryData is an object") }
+        let written = archive ? TwineData.archiveMembers(story, declared: declared) : dataMembers.filter { !TwineData.storyDataOwn.contains($0.0) }
+        storyFields.append((TwineData.writtenKey, .object(written)))
+        // Each chapter's place, and the metadata of the chapters with Twine's data: their object
+        // goes into it when reading the passage back would not give it.
+        var places: [TwineData.Place] = []
+        places.reserveCapacity(story.chapters.count)
+        var checked = checked
+        story.chapters.withUnsafeBufferPointer { chapters in
+            for index in chapters.indices {
+                let place = TwineData.place(chapters[index], laidOut: positions[index])
+                places.append(place)
+                guard var fields = checked[index].pending else { continue }
+                if let twine = chapters[index].twine, TwineData.readBack(chapters[index], place: place, laidOut: positions[index]) != twine {
+                    fields.append((ChapterField.twine.key, twine))
+                }
+                checked[index].metadata = member(chapters[index].id, fields)
+            }
+        }
         // Laid out as `JSONValue.pretty()` would; each chapter's member was written as it was checked.
         var metadata = StoryJSON.PrettyWriter()
         metadata.begin(0x7B)
@@ -285,12 +337,11 @@ public enum TweeStory {
         passages.reserveCapacity(passages.count + story.chapters.count)
         story.chapters.withUnsafeBufferPointer { chapters in
             for index in chapters.indices {
-                let (x, y) = places[index]
-                let position = "{\"position\":\"" + String(x) + "," + String(y) + "\",\"size\":\"100,100\"}"
-                passages.append(.init(name: chapters[index].id, metadata: position, content: checked[index].content))
+                let tags = chapters[index].twine == nil ? [] : TwineData.passageTags(chapters[index])
+                passages.append(.init(name: chapters[index].id, tags: tags, metadata: TwineData.metadata(places[index]), content: checked[index].content))
             }
         }
-        return TweeDocument(passages: passages)
+        return (TweeDocument(passages: passages), places)
     }
 
     /// A chapter's passage: its text with the reader's name as the format's variable, then its
@@ -453,6 +504,7 @@ public enum TweeStory {
         places.choices = map.choices
         // What cyd's metadata says of each chapter, written into it where it is.
         var firstFlags: [Int: Bool] = [:]
+        var twineKept: [Int: JSONValue] = [:]
         for index in chapters.indices where !chapterFields.isEmpty {
             guard let fields = chapterFields[chapters[index].id] else { continue }
             if let name = fields["name"]?.string { chapters[index].name = name }
@@ -472,11 +524,13 @@ public enum TweeStory {
                     switch field.kind {
                     case .text, .nonEmptyText: fields[field.key]?.string.map(ChapterValue.text)
                     case .flag: fields[field.key]?.bool.map(ChapterValue.flag)
+                    case .object: fields[field.key].map(ChapterValue.object)
                     case .choices: nil
                     }
                 field.set(value, in: &chapters[index])
             }
             if let flag = fields["is_first_chapter"]?.bool { firstFlags[index] = flag }
+            if let twine = fields[ChapterField.twine.key] { twineKept[index] = twine }
         }
         // Reading starts at StoryData's start, else at Start, else at the first passage. The
         // chapters' ids are the passages' names that were kept.
@@ -491,10 +545,28 @@ public enum TweeStory {
             chapters[index].isFirstChapter = firstFlags[index] ?? (chapters[index].id == first)
         }
         let name = storyFields?["name"]?.string ?? title ?? "Untitled story"
-        let story = Story(
+        var story = Story(
             id: storyFields?["id"]?.string ?? slug(name), name: name, rating: storyFields?["rating"]?.string ?? "G",
             summary: storyFields?["summary"]?.string ?? "", picPath: storyFields?["pic_path"]?.string, vidPath: storyFields?["vid_path"]?.string,
-            chapters: chapters)
+            chapters: [])
+        // Twine's data. In a file cyd wrote, a passage at the place cyd lays it out at was put
+        // there by cyd, not by the author; what the metadata carries stands over the passage's.
+        let fromCyd = storyFields != nil
+        if fromCyd, chapters.contains(where: { $0.twine?["position"] != nil }) {
+            story.chapters = chapters
+            let laidOut = TweeLayout.positions(of: story)
+            story.chapters = []
+            for index in chapters.indices {
+                guard case .object(var members)? = chapters[index].twine, let at = members.firstIndex(where: { $0.0 == "position" }) else { continue }
+                if members[at].1.string == TwineData.laidOut(laidOut[index]) { members.remove(at: at) }
+                chapters[index].twine = members.isEmpty ? nil : .object(members)
+            }
+        }
+        for (index, twine) in twineKept { chapters[index].twine = twine == .null ? nil : twine }
+        story.chapters = chapters
+        if case .object(let members)? = data {
+            story.twine = TwineData.story(file: members, carried: storyFields?["twine"], written: storyFields?[TwineData.writtenKey])
+        }
         return Imported(
             story: story, ifid: data?["ifid"]?.string, format: formatName, findings: findings, carriedMetadata: storyFields != nil, places: places)
     }
@@ -514,6 +586,11 @@ public enum TweeStory {
             } else {
                 chapters.append(
                     derive(content: passage.content, name: passage.name, firstLine: passage.contentLine, header: passage.line, format: format, findings: &findings, map: &map))
+            }
+            // Twine's data of the passage: its tags, its place and size on the story map.
+            if !passage.tags.isEmpty || passage.metadata != nil {
+                let place = passage.metadata.map(TwineData.place(metadata:))
+                chapters[chapters.count - 1].twine = TwineData.chapter(tags: passage.tags, position: place?.position, size: place?.size, laidOut: nil)
             }
         }
         return (chapters, findings, map ?? TweeSourceMap())

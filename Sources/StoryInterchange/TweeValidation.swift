@@ -112,6 +112,15 @@ public enum TweeValidation {
             return (.tweeStartMissing, "the start \(quoted(name)) in StoryData names no passage; reading starts at Start or the first passage", "name the first passage in StoryData's start")
         case .unreadableData(let passage):
             return (.tweeUnreadableData, "\(quoted(passage)) does not hold JSON; it is left out", nil)
+        case .noStory:
+            return (
+                .tweeNoPassages, "no story: a Twine archive or published story holds a <tw-storydata> element, outside scripts and comments",
+                "archive the story from Twine's library (Library > Archive), or publish it to a file"
+            )
+        case .noArchivePassages(let story):
+            return (.tweeNoPassages, "the story \(quoted(story)) has no passages (<tw-passagedata> elements)", "add a passage to the story in Twine, then archive it again")
+        case .storyCodeLeftOut(let isScript):
+            return (.tweeCodePassage, "the story's \(isScript ? "JavaScript" : "stylesheet") is code for a story format; stories hold no code, so it is left out", nil)
         case .moreStories:
             return (.twineMoreStories, "the archive holds more stories; the first is read", "archive the story you want alone from Twine's library")
         }

@@ -8,14 +8,14 @@ import StoryFormat
 /// exact; reading goes through the same mapping, with the same findings.
 public enum TwineArchive {
     /// The archive of one story (two line feeds after the element, as the specification says).
-    public static func html(_ story: Story, format: TweeStory.Format = .harlowe) throws(TweeStory.ExportProblem) -> String {
+    public static func html(_ story: Story, format: TweeStory.Format? = nil) throws(TweeStory.ExportProblem) -> String {
         String(decoding: try htmlBytes(story, format: format), as: UTF8.self)
     }
 
     /// The archive as UTF-8 bytes: the passages of the Twee file `TweeStory` writes, each holding
     /// what that file reads back as, so the archive reads back as exactly.
-    public static func htmlBytes(_ story: Story, format: TweeStory.Format = .harlowe) throws(TweeStory.ExportProblem) -> [UInt8] {
-        let (document, positions) = try TweeStory.exportDocument(story, format: format)
+    public static func htmlBytes(_ story: Story, format: TweeStory.Format? = nil) throws(TweeStory.ExportProblem) -> [UInt8] {
+        let (document, places) = try TweeStory.exportDocument(story, format: format, archive: true)
         var passages: [TweeDocument.Passage] = []
         var name = story.name
         var data: JSONValue?
@@ -34,40 +34,57 @@ public enum TwineArchive {
         func escaped(_ value: String) { MarkupText.append(value, to: &out) }
         text("<tw-storydata name=\"")
         escaped(name)
+        let declared = TwineData.declared(story, chosen: format)
         text("\" startnode=\"\(startPID)\" creator=\"cyd\" creator-version=\"1\" format=\"")
-        escaped(data?["format"]?.string ?? format.rawValue)
+        escaped(data?["format"]?.string ?? declared.name)
         text("\" format-version=\"")
-        escaped(data?["format-version"]?.string ?? format.version)
+        escaped(data?["format-version"]?.string ?? declared.version)
         text("\" ifid=\"")
-        escaped(data?["ifid"]?.string ?? TweeStory.ifid(for: story))
-        text("\" options=\"\" tags=\"\" zoom=\"1\" hidden>")
+        escaped(data?["ifid"]?.string ?? TwineData.ifid(story))
+        text("\" options=\"")
+        escaped(story.twine?["options"]?.string ?? "")
+        text("\" tags=\"")
+        escaped(TwineData.tags(story.twine?["tags"]).joined(separator: " "))
+        text("\" zoom=\"")
+        text(TwineData.zoom(story))
+        text("\" hidden>")
+        // Tag colours are elements of their own in an archive.
+        for (tag, color) in TwineData.tagColors(story) {
+            text("<tw-tag name=\"")
+            escaped(tag)
+            text("\" color=\"")
+            escaped(color)
+            text("\"></tw-tag>")
+        }
         text("<style role=\"stylesheet\" id=\"twine-user-stylesheet\" type=\"text/twine-css\"></style>")
         text("<script role=\"script\" id=\"twine-user-script\" type=\"text/twine-javascript\"></script>")
         // cyd's metadata passage first, then the chapters' passages, in the story's order; a
         // large story's second half written on another core.
-        let firstChapter = passages.count - positions.count
+        let firstChapter = passages.count - places.count
         let split = passages.count >= 1000 ? passages.count / 2 : passages.count
         let all = passages
         let second = split < passages.count ? BackgroundWork { () -> [UInt8] in
             var part: [UInt8] = []
-            write(all, split..<all.count, positions: positions, firstChapter: firstChapter, to: &part)
+            write(all, split..<all.count, places: places, firstChapter: firstChapter, to: &part)
             return part
         } : nil
-        write(passages, 0..<split, positions: positions, firstChapter: firstChapter, to: &out)
+        write(passages, 0..<split, places: places, firstChapter: firstChapter, to: &out)
         if let second { out += second.wait() }
         text("</tw-storydata>\n\n")
         return out
     }
 
     /// The `<tw-passagedata>` elements of `passages[range]` (pid counts from 1 over all of them).
-    static func write(_ passages: [TweeDocument.Passage], _ range: Range<Int>, positions: [(x: Int, y: Int)], firstChapter: Int, to out: inout [UInt8]) {
+    static func write(_ passages: [TweeDocument.Passage], _ range: Range<Int>, places: [TwineData.Place], firstChapter: Int, to out: inout [UInt8]) {
         out.reserveLarge(out.count + passages[range].reduce(0) { $0 + $1.content.utf8.count + $1.name.utf8.count + 128 } * 21 / 20)
         for index in range {
             let passage = passages[index]
             // The passages before the chapters (cyd's metadata) sit in the first row beside the
             // first chapter, which has that row to itself (TweeLayout): no two boxes on one place.
-            let position =
-                index >= firstChapter ? positions[index - firstChapter] : (x: TweeLayout.margin + (index + 1) * TweeLayout.spacing, y: TweeLayout.margin)
+            let place =
+                index >= firstChapter
+                ? places[index - firstChapter]
+                : TwineData.Place(position: TwineData.laidOut((x: TweeLayout.margin + (index + 1) * TweeLayout.spacing, y: TweeLayout.margin)), size: TwineData.defaultSize)
             // Piece by piece into the output: no string is made for a passage's element.
             out.append(contentsOf: "<tw-passagedata pid=\"".utf8)
             Bytes.appendDecimal(index + 1, to: &out)
@@ -79,10 +96,10 @@ public enum TwineArchive {
                 MarkupText.append(tag, to: &out)
             }
             out.append(contentsOf: "\" position=\"".utf8)
-            Bytes.appendDecimal(position.x, to: &out)
-            out.append(0x2C)
-            Bytes.appendDecimal(position.y, to: &out)
-            out.append(contentsOf: "\" size=\"100,100\">".utf8)
+            out.append(contentsOf: place.position.utf8)
+            out.append(contentsOf: "\" size=\"".utf8)
+            out.append(contentsOf: place.size.utf8)
+            out.append(contentsOf: "\">".utf8)
             // Chapters' passages hold what the Twee file reads back already; the others may not.
             MarkupText.append(index >= firstChapter ? passage.content : TweeStory.readBack(passage.content), to: &out)
             out.append(contentsOf: "</tw-passagedata>".utf8)
@@ -96,35 +113,103 @@ public enum TwineArchive {
         bytes.withUnsafeBufferPointer { story(in: $0) }
     }
 
+    /// A `<tw-passagedata>` element found: its attributes, its content's bytes, its line.
+    struct PassageElement {
+        var attributes: Attributes
+        var content: Range<Int>
+        var line: Int
+    }
+
     static func story(in p: UnsafeBufferPointer<UInt8>) -> TweeStory.Imported {
         let count = p.count
-        guard let storyStart = Bytes.first("<tw-storydata", in: p, from: 0, to: count) else {
-            return TweeStory.Imported(story: nil, ifid: nil, format: nil, findings: [TweeFinding(kind: .noPassages, line: 1, column: 1)])
+        var scanner = HTMLScanner(p, from: 0, to: count)
+        // Lines are counted as the reading goes, never from the start again.
+        var counted = (offset: 0, line: 1)
+        func line(at offset: Int) -> Int {
+            counted = (offset, counted.line + Bytes.lineFeeds(in: p, from: counted.offset, to: offset))
+            return counted.line
         }
-        let (attributes, afterTag) = element(p, from: storyStart + 13, to: count)
-        let end = Bytes.first("</tw-storydata>", in: p, from: afterTag, to: count) ?? count
-        let storyLine = Bytes.lineFeeds(in: p, from: 0, to: storyStart) + 1
-        // A large archive's passages are read in two halves, the second on another core,
-        // divided where an element starts.
+        func column(at offset: Int) -> Int {
+            var lineStart = offset
+            while lineStart > 0, p[lineStart - 1] != 0x0A { lineStart -= 1 }
+            return Bytes.scalars(p, from: lineStart, to: offset) + 1
+        }
+        // The first story element that is a tag (not in a script, a style, a comment or an
+        // attribute's value).
+        var found: (attributes: Attributes, at: Int)?
+        while let token = scanner.next() {
+            if case .start("tw-storydata", let attributes, let at, _, _) = token {
+                found = (attributes, at)
+                break
+            }
+        }
+        guard let (attributes, storyStart) = found else {
+            return TweeStory.Imported(story: nil, ifid: nil, format: nil, findings: [TweeFinding(kind: .noStory, line: 1, column: 1)])
+        }
+        let storyLine = line(at: storyStart)
+        var findings: [TweeFinding] = []
+        var elements: [PassageElement] = []
+        var colors: [(String, String)] = []
+        // The story's elements, to its end tag: passages, tag colours, and the story's own
+        // stylesheet and script, which are code.
+        reading: while let token = scanner.next() {
+            switch token {
+            case .end("tw-storydata", _, _):
+                break reading
+            case .start("tw-passagedata", let passage, let at, let contentStart, _):
+                // Its content runs to its end tag (or the story's, or the file's end).
+                var contentEnd = count
+                var storyEnds = false
+                while let inner = scanner.next() {
+                    if case .end(let name, let closeAt, _) = inner, name == "tw-passagedata" || name == "tw-storydata" {
+                        contentEnd = closeAt
+                        storyEnds = name == "tw-storydata"
+                        break
+                    }
+                }
+                elements.append(PassageElement(attributes: passage, content: contentStart..<contentEnd, line: line(at: at)))
+                if storyEnds { break reading }
+            case .start("tw-tag", let tag, _, _, _):
+                if let name = tag["name"], let color = tag["color"] { colors.append((name, color)) }
+            case .start(let name, _, let at, let contentStart, let rawEnd?) where name == "script" || name == "style":
+                let content = unescape(p, from: contentStart, to: rawEnd)
+                if content.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) {
+                    findings.append(TweeFinding(kind: .storyCodeLeftOut(isScript: name == "script"), line: line(at: at), column: column(at: at)))
+                }
+            default:
+                continue
+            }
+        }
+        guard !elements.isEmpty else {
+            findings.append(TweeFinding(kind: .noArchivePassages(story: attributes["name"] ?? ""), line: storyLine, column: column(at: storyStart)))
+            return TweeStory.Imported(story: nil, ifid: attributes["ifid"], format: attributes["format"], findings: findings)
+        }
+        // Another story after it: said, and left.
+        var another: Int?
+        while let token = scanner.next() {
+            if case .start("tw-storydata", _, let at, _, _) = token {
+                another = at
+                break
+            }
+        }
+        // A large archive's passages are made in two halves, the second on another core.
         var passages: [TweeDocument.Passage]
         var names: [String: String]  // pid -> name
-        if end - afterTag >= 1 << 20, let divide = Bytes.first("<tw-passagedata", in: p, from: afterTag + (end - afterTag) / 2, to: end) {
+        if elements.count >= 2000 {
             let file = TweeStory.FileBytes(bytes: p)
-            let second = BackgroundWork { () -> ([TweeDocument.Passage], [String: String]) in
-                let p = file.bytes!
-                return elements(p, from: divide, to: end, line: Bytes.lineFeeds(in: p, from: 0, to: divide) + 1)
-            }
-            (passages, names) = elements(p, from: afterTag, to: divide, line: storyLine + Bytes.lineFeeds(in: p, from: storyStart, to: afterTag))
+            let split = elements.count / 2
+            let secondHalf = Array(elements[split...])
+            let second = BackgroundWork { Self.passages(file.bytes!, secondHalf[...]) }
+            (passages, names) = Self.passages(p, elements[..<split])
             let (rest, restNames) = second.wait()
             passages += rest
             names.merge(restNames) { first, _ in first }
         } else {
-            (passages, names) = elements(p, from: afterTag, to: end, line: storyLine + Bytes.lineFeeds(in: p, from: storyStart, to: afterTag))
+            (passages, names) = Self.passages(p, elements[...])
         }
-        var data: [(String, JSONValue)] = []
-        if let ifid = attributes["ifid"] { data.append(("ifid", .string(ifid))) }
-        if let format = attributes["format"] { data.append(("format", .string(format))) }
-        if let version = attributes["format-version"] { data.append(("format-version", .string(version))) }
+        var data = TwineData.archiveMembers(
+            ifid: attributes["ifid"], format: attributes["format"], version: attributes["format-version"], zoom: attributes["zoom"], tags: attributes["tags"],
+            options: attributes["options"], colors: colors)
         if let start = attributes["startnode"].flatMap({ names[$0] }) { data.append(("start", .string(start))) }
         var header = [
             TweeDocument.Passage(name: "StoryTitle", content: attributes["name"] ?? "", line: storyLine),
@@ -132,32 +217,21 @@ public enum TwineArchive {
         ]
         header += passages
         var imported = TweeStory.read(TweeDocument(passages: header), ignoringOverrides: false, file: TweeStory.FileBytes(bytes: p))
-        if let next = Bytes.first("<tw-storydata", in: p, from: end, to: count) {
-            let line = Bytes.lineFeeds(in: p, from: 0, to: next) + 1
-            var lineStart = next
-            while lineStart > 0, p[lineStart - 1] != 0x0A { lineStart -= 1 }
-            imported.findings.append(TweeFinding(kind: .moreStories, line: line, column: Bytes.scalars(p, from: lineStart, to: next) + 1))
+        imported.findings.insert(contentsOf: findings, at: 0)
+        if let another {
+            imported.findings.append(TweeFinding(kind: .moreStories, line: line(at: another), column: column(at: another)))
         }
         return imported
     }
 
-    /// The `<tw-passagedata>` elements in `p[start..<end]` as passages, and each one's name by its
-    /// pid; `line` is the line `start` is on.
-    static func elements(_ p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, line startLine: Int) -> ([TweeDocument.Passage], [String: String]) {
+    /// The passages of `elements`, and each one's name by its pid.
+    static func passages(_ p: UnsafeBufferPointer<UInt8>, _ elements: ArraySlice<PassageElement>) -> ([TweeDocument.Passage], [String: String]) {
         var passages: [TweeDocument.Passage] = []
+        passages.reserveCapacity(elements.count)
         var names: [String: String] = [:]
-        // Lines are counted as the reading goes, never from the start again.
-        var counted = (offset: start, line: startLine)
-        func line(at offset: Int) -> Int {
-            counted = (offset, counted.line + Bytes.lineFeeds(in: p, from: counted.offset, to: offset))
-            return counted.line
-        }
-        var rest = start
-        while let open = Bytes.first("<tw-passagedata", in: p, from: rest, to: end) {
-            let (passage, contentStart) = element(p, from: open + 15, to: end)
-            let close = Bytes.first("</tw-passagedata>", in: p, from: contentStart, to: end)
-            let contentEnd = close ?? end
-            let line = line(at: open)
+        names.reserveCapacity(elements.count)
+        for element in elements {
+            let passage = element.attributes
             let name = passage["name"] ?? ""
             if let pid = passage["pid"], names[pid] == nil { names[pid] = name }
             var metadata: String?
@@ -166,15 +240,15 @@ public enum TwineArchive {
             }
             let tags = (passage["tags"] ?? "").split(separator: " ").map(String.init)
             // The passage's name and its content start on the element's own line.
-            var read = TweeDocument.Passage(name: name, tags: tags, metadata: metadata, content: "", line: line)
+            var read = TweeDocument.Passage(name: name, tags: tags, metadata: metadata, content: "", line: element.line)
             read.contentOnHeaderLine = true
-            if Bytes.first(0x26, in: p, from: contentStart, to: contentEnd) == contentEnd, !TweeStory.storyPassages.contains(name) {
-                read.body = contentStart..<contentEnd
+            let content = element.content
+            if Bytes.first(0x26, in: p, from: content.lowerBound, to: content.upperBound) == content.upperBound, !TweeStory.storyPassages.contains(name) {
+                read.body = content
             } else {
-                read.content = unescape(p, from: contentStart, to: contentEnd)
+                read.content = unescape(p, from: content.lowerBound, to: content.upperBound)
             }
             passages.append(read)
-            rest = close.map { $0 + 17 } ?? end
         }
         return (passages, names)
     }

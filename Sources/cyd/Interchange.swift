@@ -37,7 +37,7 @@ struct ImportOptions: ParsableArguments {
 struct TwineExportOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("A story folder or story file (default: the current folder).", valueName: "story")) var story = "."
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the file here (default: standard output).", valueName: "path")) var output: String?
-    @Option(help: "The Twine story format to write for: it decides how the reader's name is written ($name, or {name} for Chapbook).") var format: TweeStory.Format = .harlowe
+    @Option(help: "The Twine story format to write for: it decides how the reader's name is written ($name, or {name} for Chapbook). Default: the format the story was imported with, else harlowe.") var format: TweeStory.Format?
 }
 
 struct ImportTwee: ParsableCommand {
@@ -72,15 +72,15 @@ struct ExportTwee: ParsableCommand {
 
     func run() throws {
         let format = options.format
-        try Self.exporting(options.story, to: options.output, as: "passages for \(format.rawValue)") { model throws(TweeStory.ExportProblem) in
+        try Self.exporting(options.story, to: options.output, as: { "passages for \(VisibleText.escape(TweeStory.formatName(of: $0, format: format)))" }) { model throws(TweeStory.ExportProblem) in
             try TweeStory.tweeBytes(model, format: format)
         }
     }
 
     /// Reads the story, writes what `write` makes of it, and words why it cannot be written.
-    static func exporting(_ story: String, to output: String?, as what: String, write: (Story) throws(TweeStory.ExportProblem) -> [UInt8]) throws {
+    static func exporting(_ story: String, to output: String?, as what: (Story) -> String, write: (Story) throws(TweeStory.ExportProblem) -> [UInt8]) throws {
         let (model, _) = try StoryInput.model(story)
-        do { try Self.write(try write(model), to: output, saying: "\(model.chapters.count) \(what)") } catch let error as TweeStory.ExportProblem {
+        do { try Self.write(try write(model), to: output, saying: "\(model.chapters.count) \(what(model))") } catch let error as TweeStory.ExportProblem {
             throw CLIError(InterchangeWords.exportProblem(error))
         }
     }
@@ -113,7 +113,7 @@ struct ExportTwine: ParsableCommand {
 
     func run() throws {
         let format = options.format
-        try ExportTwee.exporting(options.story, to: options.output, as: "passages in a Twine archive for \(format.rawValue)") { model throws(TweeStory.ExportProblem) in
+        try ExportTwee.exporting(options.story, to: options.output, as: { "passages in a Twine archive for \(VisibleText.escape(TweeStory.formatName(of: $0, format: format)))" }) { model throws(TweeStory.ExportProblem) in
             try TwineArchive.htmlBytes(model, format: format)
         }
     }

@@ -64,6 +64,55 @@ struct InterchangeCommandTests {
         #expect(back == original)
     }
 
+    @Test("a Twine author's SugarCube story keeps its format, IFID, tags and places through import, validate and export, with no word about its twine keys")
+    func twineDataThroughTheCommands() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("tide.twee", """
+            :: StoryTitle
+            Tide
+
+            :: StoryData
+            {"ifid": "0A1B2C3D-1111-4222-8333-444455556666", "format": "SugarCube", "format-version": "2.36.1", "start": "Pier", "zoom": 0.6}
+
+            :: Pier [start dock] {"position":"600,400","size":"200,100"}
+            Waves.
+            [[Swim->Sea]]
+
+            :: Sea {"position":"850,400"}
+            The end.
+
+            """).path
+        let imported = try Command.cyd(["import", "twee", file, "-o", folder.path("story.json")])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let validated = try Command.cyd(["validate", folder.path("story.json")])
+        // Only the summary Twee has no place for is wanting; the twine keys are the format's.
+        #expect(validated.standardOutput.contains("1 error") && validated.standardOutput.contains("CYD203"), "\(validated.standardOutput)")
+        #expect(!validated.standardOutput.contains("unknown key"), "\(validated.standardOutput)")
+        let exported = try Command.cyd(["export", "twee", folder.path("story.json")])
+        #expect(exported.status == 0, "\(exported.standardError)")
+        #expect(exported.standardError.contains("passages for SugarCube") || exported.standardOutput.contains("\"format\": \"SugarCube\""))
+        #expect(exported.standardOutput.contains("\"format-version\": \"2.36.1\""), "\(exported.standardOutput)")
+        #expect(exported.standardOutput.contains("\"ifid\": \"0A1B2C3D-1111-4222-8333-444455556666\""))
+        #expect(exported.standardOutput.contains(":: Pier [start dock] {\"position\":\"600,400\",\"size\":\"200,100\"}"))
+        let written = try Command.cyd(["export", "twine", folder.path("story.json"), "-o", folder.path("tide.html")])
+        #expect(written.standardOutput.contains("passages in a Twine archive for SugarCube"), "\(written.standardOutput)")
+    }
+
+    @Test("cyd import twine of an HTML page with no story, or of a story with no passages, fails and says which, in the archive's words")
+    func twineWithoutStory() throws {
+        let folder = try TemporaryFolder()
+        let page = try folder.write("page.html", "<html><head><script>var t = '<tw-storydata name=\"x\">';</script></head><body>Hi</body></html>\n").path
+        let none = try Command.cyd(["import", "twine", page, "-o", folder.path("story.json")])
+        #expect(none.status == 2)
+        #expect(none.standardError.contains("\(page):1:1: error[CYD150]: no story: a Twine archive or published story holds a <tw-storydata> element"), "\(none.standardError)")
+        #expect(!none.standardError.contains("'::'"), "no word of Twee's notation for an HTML file")
+        let empty = try folder.write("empty.html", "<tw-storydata name=\"Empty\"></tw-storydata>\n").path
+        let nothing = try Command.cyd(["import", "twine", empty, "-o", folder.path("story.json")])
+        #expect(nothing.status == 2)
+        #expect(nothing.standardError.contains("the story 'Empty' has no passages"), "\(nothing.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("story.json")), "nothing written")
+    }
+
     @Test("a Twine author's file: what a story cannot hold is said at file:line:column, and the story is written")
     func twineFile() throws {
         let folder = try TemporaryFolder()

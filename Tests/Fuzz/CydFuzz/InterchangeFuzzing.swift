@@ -11,7 +11,10 @@ import StoryTranslation
 enum InterchangeFuzzing {
     static func run(_ bytes: [UInt8]) {
         let lines = bytes.reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
-        for imported in [TweeStory.story(from: bytes), TwineArchive.story(from: bytes)] {
+        // The input as it is, and inside a story element (no line added), so the archive's
+        // tokenizer meets it where passages, scripts and comments are read.
+        let wrapped = Array("<tw-storydata name=\"f\" startnode=\"1\">".utf8) + bytes + Array("</tw-storydata>".utf8)
+        for imported in [TweeStory.story(from: bytes), TwineArchive.story(from: bytes), TwineArchive.story(from: wrapped)] {
             for finding in imported.findings {
                 precondition(finding.line >= 1 && finding.line <= lines + 1 && finding.column >= 1, "a finding outside the file: \(finding)")
             }

@@ -19,10 +19,13 @@ extension DiagnosticCode {
 enum TweeNoPassages: Rule {
     static let description = RuleDescription(
         code: "CYD150", name: "twee-no-passages", category: .twee, severity: .error,
-        summary: "a Twee file holds no passage",
+        summary: "a Twee file holds no passage, or an HTML file no Twine story with passages",
         rationale: """
             A Twee passage starts with a line beginning `::` (`:: Name`); a file with none is not \
-            Twee, or is a story's text without its headers, and no story can be read from it.
+            Twee, or is a story's text without its headers, and no story can be read from it. A \
+            Twine archive or published story holds a `<tw-storydata>` element (outside scripts, \
+            styles and comments) with `<tw-passagedata>` elements in it; without them there is \
+            no story to read either.
             """,
         triggering: [RuleExample("↓Once upon a time.\n", fileName: "story.twee")],
         nonTriggering: [RuleExample(":: Start\nOnce upon a time.\n", fileName: "story.twee")])
@@ -43,12 +46,13 @@ enum TweeTextOutsidePassages: Rule {
 enum TweeCodePassage: Rule {
     static let description = RuleDescription(
         code: "CYD152", name: "twee-code-passage", category: .twee, severity: .warning,
-        summary: "a passage of story-format code (a script, a stylesheet, StoryInit...) is left out",
+        summary: "a passage of story-format code (a script, a stylesheet, StoryInit...) or an archive's story JavaScript or stylesheet is left out",
         rationale: """
             Stories here hold text and choices, no code: a passage tagged `script`, `stylesheet`, \
-            `widget` or `header`, and the special passages story formats run themselves \
-            (`StoryInit`, `PassageHeader`...), have no chapter to become. What they did must be \
-            written as text and choices.
+            `widget` or `header`, the special passages story formats run themselves \
+            (`StoryInit`, `PassageHeader`...), and a Twine archive's story JavaScript and \
+            stylesheet have no chapter to become. What they did must be written as text and \
+            choices.
             """,
         triggering: [RuleExample(":: Start\nHello.\n\n↓:: Setup [script]\nwindow.x = 1;\n", fileName: "story.twee")],
         nonTriggering: [RuleExample(":: Start [forest]\nHello.\n", fileName: "story.twee")])

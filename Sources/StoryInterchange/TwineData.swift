@@ -1,0 +1,223 @@
+import StoryFormat
+
+/// What Twine knows of a story and its passages that a story.json has no other place for, kept
+/// in the story's and the chapters' `twine` objects (`Story.twine`, `Chapter.twine`): how import
+/// makes them from a file and how export writes them back.
+///
+/// The rule that keeps cyd's own exports exact: import keeps what the file says, but, in a file
+/// that carries cyd's metadata passage (cyd wrote it), not what cyd's export writes for a story
+/// without them (its own IFID, one of its three formats at its version, zoom 1, a passage at its
+/// laid-out place, size 100,100). Export reads back what it wrote by that rule, and the metadata
+/// carries any `twine` object that would not come back the same.
+enum TwineData {
+    // MARK: The story
+
+    /// StoryData's members that are not Twine's data but the story's own (its first chapter).
+    static let storyDataOwn: Set<String> = ["start"]
+    /// The member of cyd's metadata passage that says what the file said of the story's Twine
+    /// data when cyd wrote it.
+    static let writtenKey = "twine_as_written"
+    /// Members only a Twine archive has a place for (attributes of `<tw-storydata>`).
+    static let archiveOnly: Set<String> = ["tags", "options"]
+
+    /// The story format a story is written for: the one asked for, else the one its `twine`
+    /// object names, else Harlowe; with the name and version StoryData declares.
+    struct Declared {
+        var format: TweeStory.Format
+        var name: String
+        var version: String
+    }
+
+    static func declared(_ story: Story, chosen: TweeStory.Format?) -> Declared {
+        let kept = story.twine?["format"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        let keptVersion = story.twine?["format-version"]?.string
+        if let chosen {
+            // The story's own version where it names the same format.
+            let same = kept.map { TweeStory.Format(named: $0) == chosen } ?? false
+            return Declared(format: chosen, name: same ? kept! : chosen.rawValue, version: same ? (keptVersion ?? chosen.version) : chosen.version)
+        }
+        guard let kept else { return Declared(format: .harlowe, name: TweeStory.Format.harlowe.rawValue, version: TweeStory.Format.harlowe.version) }
+        // A format cyd does not know (Snowman, a custom one) is declared as it is; the reader's
+        // name is written as Harlowe and SugarCube write it, which reads back in any format.
+        let known = TweeStory.Format(named: kept)
+        return Declared(format: known ?? .harlowe, name: kept, version: keptVersion ?? known?.version ?? "")
+    }
+
+    static func ifid(_ story: Story) -> String {
+        story.twine?["ifid"]?.string.flatMap { $0.isEmpty ? nil : $0 } ?? TweeStory.ifid(for: story)
+    }
+
+    /// The zoom of Twine's story map, as an archive's attribute writes it.
+    static func zoom(_ story: Story) -> String {
+        guard case .number(let zoom)? = story.twine?["zoom"], zoom.isFinite, zoom > 0 else { return "1" }
+        return JSONValue.number(zoom).encoded
+    }
+
+    static func tags(_ value: JSONValue?) -> [String] {
+        (value?.array ?? []).compactMap { tag in
+            guard let tag = tag.string, !tag.isEmpty, !tag.unicodeScalars.contains(where: { $0.properties.isWhitespace }) else { return nil }
+            return tag
+        }
+    }
+
+    /// Each tag's colour, in the order written.
+    static func tagColors(_ story: Story) -> [(tag: String, color: String)] {
+        guard case .object(let members)? = story.twine?["tag-colors"] else { return [] }
+        return members.compactMap { member in member.1.string.map { (member.0, $0) } }
+    }
+
+    /// StoryData's JSON for `story`: the IFID, format, version and start, then the rest of its
+    /// `twine` object that StoryData has a place for.
+    static func storyData(_ story: Story, declared: Declared, start: String) -> JSONValue {
+        var members: [(String, JSONValue)] = [("ifid", .string(ifid(story))), ("format", .string(declared.name))]
+        if !declared.version.isEmpty { members.append(("format-version", .string(declared.version))) }
+        members.append(("start", .string(start)))
+        if case .object(let kept)? = story.twine {
+            let written: Set<String> = ["ifid", "format", "format-version", "start"]
+            for (key, value) in kept where !written.contains(key) && !archiveOnly.contains(key) { members.append((key, value)) }
+        }
+        return .object(members)
+    }
+
+    /// An archive's `<tw-storydata>` attributes (and `<tw-tag>` colours) as the members of a
+    /// story's `twine` object, in order: what import keeps, and what export says it wrote.
+    static func archiveMembers(
+        ifid: String?, format: String?, version: String?, zoom: String?, tags: String?, options: String?, colors: [(String, String)]
+    ) -> [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = []
+        if let ifid { members.append(("ifid", .string(ifid))) }
+        if let format { members.append(("format", .string(format))) }
+        if let version { members.append(("format-version", .string(version))) }
+        if let zoom { members.append(("zoom", Double(zoom).flatMap { $0.isFinite ? JSONValue.number($0) : nil } ?? .string(zoom))) }
+        if let tags, !tags.isEmpty { members.append(("tags", .array(tags.split(separator: " ").map { .string(String($0)) }))) }
+        if let options, !options.isEmpty { members.append(("options", .string(options))) }
+        if !colors.isEmpty { members.append(("tag-colors", .object(colors.map { ($0.0, .string($0.1)) }))) }
+        return members
+    }
+
+    /// What an archive of `story` says of it, as `archiveMembers`.
+    static func archiveMembers(_ story: Story, declared: Declared) -> [(String, JSONValue)] {
+        archiveMembers(
+            ifid: ifid(story), format: declared.name, version: declared.version, zoom: zoom(story), tags: tags(story.twine?["tags"]).joined(separator: " "),
+            options: story.twine?["options"]?.string ?? "", colors: tagColors(story).map { ($0.tag, $0.color) })
+    }
+
+    /// The story's `twine` object from what the file says of it (StoryData's members, or an
+    /// archive's as `archiveMembers`). A file cyd wrote says in its metadata passage what the
+    /// story had (`carried`, perhaps nothing) and what the file said when written (`written`):
+    /// the story's object stands, with what the author changed in Twine since (a member the
+    /// file says otherwise, or no longer says) changed in it.
+    static func story(file: [(String, JSONValue)], carried: JSONValue?, written: JSONValue?) -> JSONValue? {
+        let said = file.filter { !storyDataOwn.contains($0.0) }
+        guard case .object(let wrote)? = written else { return said.isEmpty ? nil : .object(said) }
+        var members: [(String, JSONValue)] = []
+        var hadObject = false
+        if case .object(let kept)? = carried {
+            members = kept
+            hadObject = true
+        }
+        for (key, value) in said where !wrote.contains(where: { $0.0 == key && $0.1 == value }) {
+            if let at = members.firstIndex(where: { $0.0 == key }) { members[at].1 = value } else { members.append((key, value)) }
+        }
+        for (key, _) in wrote where !said.contains(where: { $0.0 == key }) { members.removeAll { $0.0 == key } }
+        // An object the story had stays one, empty or not.
+        return members.isEmpty && !hadObject ? nil : .object(members)
+    }
+
+    // MARK: A chapter's passage
+
+    /// Where a passage goes on Twine's story map, and its size, as Twee and archives write them.
+    struct Place: Sendable {
+        var position: String
+        var size: String
+    }
+
+    static let defaultSize = "100,100"
+
+    static func laidOut(_ position: (x: Int, y: Int)) -> String { String(position.x) + "," + String(position.y) }
+
+    /// "x,y" of two decimal numbers (`600,400`, `-12.5,30`), as Twine writes a position or a size.
+    static func isPair(_ text: String) -> Bool {
+        let parts = text.utf8.split(separator: 0x2C, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return false }
+        return parts.allSatisfy { part in
+            let unsigned = part.first == 0x2D ? part.dropFirst() : part
+            let pieces = unsigned.split(separator: 0x2E, omittingEmptySubsequences: false)
+            return pieces.count <= 2 && pieces.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        }
+    }
+
+    /// The tags a chapter's passage is written with: its `twine` tags that a tag can be (no
+    /// spaces) and that would not make the passage code.
+    static func passageTags(_ chapter: Chapter) -> [String] {
+        tags(chapter.twine?["tags"]).filter { !TweeStory.codeTags.contains($0) }
+    }
+
+    static func place(_ chapter: Chapter, laidOut position: (x: Int, y: Int)) -> Place {
+        let kept = chapter.twine?["position"]?.string.flatMap { isPair($0) ? $0 : nil }
+        let size = chapter.twine?["size"]?.string.flatMap { isPair($0) ? $0 : nil }
+        return Place(position: kept ?? laidOut(position), size: size ?? defaultSize)
+    }
+
+    /// Twee 3's passage metadata for a place.
+    static func metadata(_ place: Place) -> String {
+        "{\"position\":\"" + place.position + "\",\"size\":\"" + place.size + "\"}"
+    }
+
+    /// A chapter's `twine` object from its passage: its tags, its position (in a file cyd wrote,
+    /// only where it is not the place cyd lays it out at: `laidOut`), its size unless 100,100.
+    static func chapter(tags: [String], position: String?, size: String?, laidOut: String?) -> JSONValue? {
+        var members: [(String, JSONValue)] = []
+        if !tags.isEmpty { members.append(("tags", .array(tags.map(JSONValue.string)))) }
+        if let position, position != laidOut { members.append(("position", .string(position))) }
+        if let size, size != defaultSize { members.append(("size", .string(size))) }
+        return members.isEmpty ? nil : .object(members)
+    }
+
+    /// What an import of the passage export writes gives back as the chapter's `twine` object.
+    static func readBack(_ chapter: Chapter, place: Place, laidOut position: (x: Int, y: Int)) -> JSONValue? {
+        Self.chapter(tags: passageTags(chapter), position: place.position, size: place.size, laidOut: laidOut(position))
+    }
+
+    /// The position and size in Twee 3's passage metadata (`{"position":"600,400","size":"100,200"}`).
+    /// The usual form is read by hand; any other goes through the JSON reader.
+    static func place(metadata: String) -> (position: String?, size: String?) {
+        if let quick = quickPlace(metadata) { return quick }
+        let value = JSONValue.parse(Array(metadata.utf8))
+        return (value?["position"]?.string, value?["size"]?.string)
+    }
+
+    /// `{"key":"value",...}` of plain strings (no escapes, no spaces), or nil.
+    static func quickPlace(_ metadata: String) -> (position: String?, size: String?)? {
+        let bytes = Array(metadata.utf8)
+        var index = 0
+        func quoted() -> String? {
+            guard index < bytes.count, bytes[index] == 0x22 else { return nil }
+            let start = index + 1
+            var end = start
+            while end < bytes.count, bytes[end] != 0x22 {
+                if bytes[end] == 0x5C || bytes[end] < 0x20 { return nil }
+                end += 1
+            }
+            guard end < bytes.count else { return nil }
+            index = end + 1
+            return String(decoding: bytes[start..<end], as: UTF8.self)
+        }
+        guard bytes.first == 0x7B else { return nil }
+        index = 1
+        var position: String?, size: String?
+        while index < bytes.count, bytes[index] != 0x7D {
+            guard let key = quoted(), index < bytes.count, bytes[index] == 0x3A else { return nil }
+            index += 1
+            guard let value = quoted() else { return nil }
+            switch key {
+            case "position": position = value
+            case "size": size = value
+            default: return nil
+            }
+            if index < bytes.count, bytes[index] == 0x2C { index += 1 }
+        }
+        guard index == bytes.count - 1 else { return nil }
+        return (position, size)
+    }
+}
