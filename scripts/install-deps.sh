@@ -2,7 +2,8 @@
 # Installs what building, testing and benchmarking cyd needs on Debian (run as root):
 # the C libraries (libgit2, libcurl, SQLite; libedit for the reader's line editing; libchafa and the
 # picture decoders libjpeg-turbo, libpng, giflib and libwebp, whose headers the build reads), git (its daemon and http-backend serve test
-# repositories), hyperfine and GNU time (benchmarks), tmux (terminal tests), Graphviz (the
+# repositories), hyperfine and GNU time (benchmarks), valgrind and binutils' strip (the instruction-count gate,
+# scripts/instruction-counts.sh), tmux (terminal tests), Graphviz (the
 # chapter map: `cyd graph --format svg`, and the test that its DOT parses), groff (the test
 # that the man page renders), Neovim (the test that runs the editor set-up in docs/editors-and-ci.md), patch
 # (the test that `cyd fix --dry-run` prints a patch that applies), and
@@ -16,7 +17,7 @@
 # Quiet and quick when everything is already there.
 set -euo pipefail
 packages=(libgit2-dev libcurl4-openssl-dev libsqlite3-dev libedit2 libchafa0 libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev
-  git curl hyperfine time tmux graphviz groff-base neovim patch chromium zbar-tools epubcheck signify-openbsd gettext libxml2-utils)
+  git curl hyperfine time valgrind binutils tmux graphviz groff-base neovim patch chromium zbar-tools epubcheck signify-openbsd gettext libxml2-utils)
 # python3 and pip may come from elsewhere (pyenv); only ask apt for them when there is none.
 command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip)
 missing=()
