@@ -100,7 +100,7 @@ public enum TweeStory {
         "StoryTitle", "StoryData", "StoryInit", "StoryCaption", "StoryMenu", "StoryBanner", "StorySubtitle", "StoryAuthor",
         "StoryInterface", "StoryShare", "PassageReady", "PassageDone", "PassageHeader", "PassageFooter", "StoryIncludes", metadataPassage,
     ]
-    static let codeTags: Set<String> = ["script", "stylesheet", "header", "footer", "startup", "debug-header", "debug-footer", "debug-startup", "widget", "init"]
+    static let codeTags = TwineFacts.codeTags
     static let metadataPassage = "CydMetadata"
     /// The passages that hold the story's own data, not a chapter.
     static let storyPassages: Set<String> = ["StoryTitle", "StoryData", metadataPassage]

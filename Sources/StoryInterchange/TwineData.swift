@@ -55,7 +55,7 @@ enum TwineData {
 
     static func tags(_ value: JSONValue?) -> [String] {
         (value?.array ?? []).compactMap { tag in
-            guard let tag = tag.string, !tag.isEmpty, !tag.unicodeScalars.contains(where: { $0.properties.isWhitespace }) else { return nil }
+            guard let tag = tag.string, TwineFacts.isTag(tag) else { return nil }
             return tag
         }
     }
@@ -136,21 +136,12 @@ enum TwineData {
 
     static func laidOut(_ position: (x: Int, y: Int)) -> String { String(position.x) + "," + String(position.y) }
 
-    /// "x,y" of two decimal numbers (`600,400`, `-12.5,30`), as Twine writes a position or a size.
-    static func isPair(_ text: String) -> Bool {
-        let parts = text.utf8.split(separator: 0x2C, omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return false }
-        return parts.allSatisfy { part in
-            let unsigned = part.first == 0x2D ? part.dropFirst() : part
-            let pieces = unsigned.split(separator: 0x2E, omittingEmptySubsequences: false)
-            return pieces.count <= 2 && pieces.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
-        }
-    }
+    static func isPair(_ text: String) -> Bool { TwineFacts.isPair(text) }
 
     /// The tags a chapter's passage is written with: its `twine` tags that a tag can be (no
     /// spaces) and that would not make the passage code.
     static func passageTags(_ chapter: Chapter) -> [String] {
-        tags(chapter.twine?["tags"]).filter { !TweeStory.codeTags.contains($0) }
+        tags(chapter.twine?["tags"]).filter { !TwineFacts.codeTags.contains($0) }
     }
 
     static func place(_ chapter: Chapter, laidOut position: (x: Int, y: Int)) -> Place {

@@ -98,6 +98,39 @@ struct InterchangeCommandTests {
         #expect(written.standardOutput.contains("passages in a Twine archive for SugarCube"), "\(written.standardOutput)")
     }
 
+    @Test("a twine object holding what Twine cannot take is said at the value (CYD206), and what the export does instead; a valid one says nothing")
+    func twineValuesChecked() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("story.json", """
+            {
+              "story": {
+                "id": "t", "name": "T", "rating": "G", "summary": "s",
+                "twine": { "ifid": 7, "zoom": 0, "tags": ["ok", "two words"], "tag-colors": { "ok": 3 }, "theme": "dark" },
+                "chapters": [
+                  { "id": "a", "name": "A", "text": "Go.", "is_first_chapter": true, "choices": [ { "chapter_id": "b", "text": "On" } ],
+                    "twine": { "tags": ["script", "fine"], "position": "left", "size": "100,100", "colour": "red" } },
+                  { "id": "b", "name": "B", "text": "End.", "twine": { "tags": ["end"], "position": "600.5,-20", "size": [1, 2] } }
+                ]
+              }
+            }
+
+            """).path
+        let validated = try Command.cyd(["validate", file])
+        #expect(validated.status == 0, "warnings only: \(validated.standardOutput)")
+        let lines = validated.standardOutput.split(separator: "\n").filter { $0.contains("CYD206") }
+        #expect(lines.count == 9, "\(validated.standardOutput)")
+        for expected in [
+            "the twine ifid of the story is not a string", "the twine zoom of the story is not a positive number",
+            "a twine tag of the story is not a word without spaces", "a twine tag colour of the story is not a string",
+            "Twine has no 'theme' for a story", "the twine tag 'script' of chapter 'a' would make its passage code",
+            "the twine position of chapter 'a' is not \"x,y\": an export to Twine lays the passage out", "Twine has no 'colour' for a passage",
+            "the twine size of chapter 'b' is not \"x,y\"",
+        ] {
+            #expect(validated.standardOutput.contains(expected), "\(expected): \(validated.standardOutput)")
+        }
+        #expect(validated.standardOutput.contains("--> \(file):4:"), "placed at the story's twine object: \(validated.standardOutput)")
+    }
+
     @Test("cyd import twine of an HTML page with no story, or of a story with no passages, fails and says which, in the archive's words")
     func twineWithoutStory() throws {
         let folder = try TemporaryFolder()

@@ -118,7 +118,7 @@ extension Chapter {
             case .text, .nonEmptyText: if field.value(in: chapter) == nil { field.set(.text("value of \(field.key)"), in: &chapter) }
             case .flag: field.set(.flag(true), in: &chapter)
             case .choices: field.set(.choices([Choice(chapterID: "b", text: "On")]), in: &chapter)
-            case .object: field.set(.object(.object([("value of", .string(field.key)), ("list", [1, true, nil])])), in: &chapter)
+            case .object: field.set(.object(.object([("tags", [.string("value-of-\(field.key)")]), ("position", "600,400"), ("size", "100,200")])), in: &chapter)
             }
         }
         return chapter

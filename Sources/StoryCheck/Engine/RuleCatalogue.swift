@@ -11,7 +11,7 @@ public enum RuleCatalogue {
     public static let rules: [any Rule.Type] = [
         InvalidJSON.self, TrailingComma.self, Comment.self, InvalidUTF8.self, NestingTooDeep.self,
         DuplicateKey.self, UnescapedControlCharacter.self, EmptyFile.self, FileTooLarge.self,
-        MissingKey.self, WrongType.self, EmptyValue.self, UnknownKey.self, NoChapters.self,
+        MissingKey.self, WrongType.self, EmptyValue.self, UnknownKey.self, NoChapters.self, TwineValue.self,
         DuplicateChapterID.self, MissingChoiceTarget.self, SelfChoice.self, DuplicateChoiceTarget.self, ControlCharacterInID.self,
         NoFirstChapter.self, SeveralFirstChapters.self,
         UnreachableChapter.self, NoWayOut.self, UnmarkedEnding.self, EndingWithChoices.self,

@@ -18,4 +18,5 @@ extension DiagnosticCode {
     public static let emptyValue: Self = "CYD203"
     public static let unknownKey: Self = "CYD204"
     public static let noChapters: Self = "CYD205"
+    public static let twineValue: Self = "CYD206"
 }

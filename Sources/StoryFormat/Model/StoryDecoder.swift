@@ -111,6 +111,7 @@ public enum StoryDecoder {
                         range: start..<(start + 1), subject: chapters))
             }
         }
+        TwineFacts.check(syntax, into: &reader.diagnostics)
         return (syntax, reader.diagnostics)
     }
 
