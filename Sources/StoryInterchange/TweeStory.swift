@@ -487,13 +487,16 @@ public enum TweeStory {
         let split = passages.count >= 1000 ? passages.count * 11 / 20 : passages.count
         let readable = passages
         let knownMetadata = metadata
-        let second = split < passages.count ? BackgroundWork { (fields(knownMetadata), derive(readable[split...], file: file, format: format)) } : nil
-        var (chapters, found, map) = derive(passages[..<split], file: file, format: format)
+        // In a file cyd wrote, passages' positions are kept apart until cyd's layout is known.
+        let fromCyd = metadata?["story"] != nil
+        let second = split < passages.count ? BackgroundWork { (fields(knownMetadata), derive(readable[split...], file: file, format: format, positionsApart: fromCyd)) } : nil
+        var (chapters, found, map, positions) = derive(passages[..<split], file: file, format: format, positionsApart: fromCyd)
         let chapterFields: [String: JSONValue]
-        if let (gathered, (rest, restFound, restMap)) = second?.wait() {
+        if let (gathered, (rest, restFound, restMap, restPositions)) = second?.wait() {
             chapters += rest
             found += restFound
             map.append(restMap)
+            positions += restPositions
             chapterFields = gathered
         } else {
             chapterFields = fields(metadata)
@@ -551,15 +554,13 @@ public enum TweeStory {
             chapters: [])
         // Twine's data. In a file cyd wrote, a passage at the place cyd lays it out at was put
         // there by cyd, not by the author; what the metadata carries stands over the passage's.
-        let fromCyd = storyFields != nil
-        if fromCyd, chapters.contains(where: { $0.twine?["position"] != nil }) {
+        if fromCyd, positions.contains(where: { $0 != nil }) {
             story.chapters = chapters
             let laidOut = TweeLayout.positions(of: story)
             story.chapters = []
             for index in chapters.indices {
-                guard case .object(var members)? = chapters[index].twine, let at = members.firstIndex(where: { $0.0 == "position" }) else { continue }
-                if members[at].1.string == TwineData.laidOut(laidOut[index]) { members.remove(at: at) }
-                chapters[index].twine = members.isEmpty ? nil : .object(members)
+                guard let position = positions[index], position != TwineData.laidOut(laidOut[index]) else { continue }
+                chapters[index].twine = TwineData.adding(position: position, to: chapters[index].twine)
             }
         }
         for (index, twine) in twineKept { chapters[index].twine = twine == .null ? nil : twine }
@@ -572,9 +573,15 @@ public enum TweeStory {
     }
 
     /// Passages as chapters, with their findings and places.
-    static func derive(_ passages: ArraySlice<TweeDocument.Passage>, file: FileBytes, format: Format?) -> ([Chapter], [TweeFinding], TweeSourceMap) {
+    /// With `positionsApart`, each passage's position is not put into its chapter's `twine`
+    /// object but returned, a position (or nil) for each chapter.
+    static func derive(
+        _ passages: ArraySlice<TweeDocument.Passage>, file: FileBytes, format: Format?, positionsApart: Bool = false
+    ) -> ([Chapter], [TweeFinding], TweeSourceMap, [String?]) {
         var chapters: [Chapter] = []
         chapters.reserveCapacity(passages.count)
+        var positions: [String?] = []
+        if positionsApart { positions.reserveCapacity(passages.count) }
         var findings: [TweeFinding] = []
         var map: TweeSourceMap? = TweeSourceMap()
         for passage in passages {
@@ -588,12 +595,14 @@ public enum TweeStory {
                     derive(content: passage.content, name: passage.name, firstLine: passage.contentLine, header: passage.line, format: format, findings: &findings, map: &map))
             }
             // Twine's data of the passage: its tags, its place and size on the story map.
-            if !passage.tags.isEmpty || passage.metadata != nil {
-                let place = passage.metadata.map(TwineData.place(metadata:))
-                chapters[chapters.count - 1].twine = TwineData.chapter(tags: passage.tags, position: place?.position, size: place?.size, laidOut: nil)
+            let place = passage.metadata.map(TwineData.place(metadata:))
+            if positionsApart { positions.append(place?.position) }
+            if !passage.tags.isEmpty || place != nil {
+                chapters[chapters.count - 1].twine = TwineData.chapter(
+                    tags: passage.tags, position: positionsApart ? nil : place?.position, size: place?.size, laidOut: nil)
             }
         }
-        return (chapters, findings, map ?? TweeSourceMap())
+        return (chapters, findings, map ?? TweeSourceMap(), positions)
     }
 
     /// A passage as a chapter: links become choices (a line that is only a link goes; a link in

@@ -147,50 +147,50 @@ public enum TwineArchive {
             return TweeStory.Imported(story: nil, ifid: nil, format: nil, findings: [TweeFinding(kind: .noStory, line: 1, column: 1)])
         }
         let storyLine = line(at: storyStart)
-        var findings: [TweeFinding] = []
-        var elements: [PassageElement] = []
-        var colors: [(String, String)] = []
-        // The story's elements, to its end tag: passages, tag colours, and the story's own
-        // stylesheet and script, which are code.
-        reading: while let token = scanner.next() {
-            switch token {
-            case .end("tw-storydata", _, _):
-                break reading
-            case .start("tw-passagedata", let passage, let at, let contentStart, _):
-                // Its content runs to its end tag (or the story's, or the file's end).
-                var contentEnd = count
-                var storyEnds = false
-                while let inner = scanner.next() {
-                    if case .end(let name, let closeAt, _) = inner, name == "tw-passagedata" || name == "tw-storydata" {
-                        contentEnd = closeAt
-                        storyEnds = name == "tw-storydata"
-                        break
-                    }
-                }
-                elements.append(PassageElement(attributes: passage, content: contentStart..<contentEnd, line: line(at: at)))
-                if storyEnds { break reading }
-            case .start("tw-tag", let tag, _, _, _):
-                if let name = tag["name"], let color = tag["color"] { colors.append((name, color)) }
-            case .start(let name, _, let at, let contentStart, let rawEnd?) where name == "script" || name == "style":
-                let content = unescape(p, from: contentStart, to: rawEnd)
-                if content.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) {
-                    findings.append(TweeFinding(kind: .storyCodeLeftOut(isScript: name == "script"), line: line(at: at), column: column(at: at)))
-                }
-            default:
-                continue
-            }
+        // The story's elements, to its end tag. A large archive is read in two halves, the
+        // second on another core from a passage's element near the middle; when the first half's
+        // reading does not arrive at that very element (it lay in a comment, a script or a
+        // passage's text), the second half's reading is dropped and the first goes on alone.
+        var scan = StoryScan(p, lines: counted)
+        let afterStoryTag = scanner
+        var another: Int?
+        var split: Int?
+        if count - scanner.index >= 1 << 20 {
+            split = Bytes.first("<tw-passagedata", in: p, from: scanner.index + (count - scanner.index) / 2, to: count)
         }
+        if let split {
+            let file = TweeStory.FileBytes(bytes: p)
+            let second = BackgroundWork { () -> SecondHalf in
+                let p = file.bytes!
+                var scanner = HTMLScanner(p, from: split, to: p.count)
+                var scan = StoryScan(p, lines: (split, Bytes.lineFeeds(in: p, from: 0, to: split) + 1))
+                let stop = scan.run(&scanner, until: nil)
+                return SecondHalf(scan: scan, another: stop == .storyEnd ? anotherStory(&scanner) : nil)
+            }
+            let stop = scan.run(&scanner, until: split)
+            let half = second.wait()
+            if stop == .reached(split) {
+                scan.elements += half.scan.elements
+                scan.colors += half.scan.colors
+                scan.findings += half.scan.findings
+                another = half.another
+            } else if stop == .storyEnd {
+                another = anotherStory(&scanner)
+            } else if case .reached = stop {
+                // Read again from the story's start tag, alone.
+                scanner = afterStoryTag
+                scan = StoryScan(p, lines: counted)
+                if scan.run(&scanner, until: nil) == .storyEnd { another = anotherStory(&scanner) }
+            }
+        } else if scan.run(&scanner, until: nil) == .storyEnd {
+            another = anotherStory(&scanner)
+        }
+        var findings = scan.findings
+        let elements = scan.elements
+        let colors = scan.colors
         guard !elements.isEmpty else {
             findings.append(TweeFinding(kind: .noArchivePassages(story: attributes["name"] ?? ""), line: storyLine, column: column(at: storyStart)))
             return TweeStory.Imported(story: nil, ifid: attributes["ifid"], format: attributes["format"], findings: findings)
-        }
-        // Another story after it: said, and left.
-        var another: Int?
-        while let token = scanner.next() {
-            if case .start("tw-storydata", _, let at, _, _) = token {
-                another = at
-                break
-            }
         }
         // A large archive's passages are made in two halves, the second on another core.
         var passages: [TweeDocument.Passage]
@@ -222,6 +222,97 @@ public enum TwineArchive {
             imported.findings.append(TweeFinding(kind: .moreStories, line: line(at: another), column: column(at: another)))
         }
         return imported
+    }
+
+    /// The second half's reading, handed back from another thread (its bytes are the file's,
+    /// alive while the first half waits for it).
+    struct SecondHalf: @unchecked Sendable {
+        var scan: StoryScan
+        var another: Int?
+    }
+
+    /// Where the next story element starts, after a story's end tag: another story, said and left.
+    static func anotherStory(_ scanner: inout HTMLScanner) -> Int? {
+        while let token = scanner.next() {
+            if case .start("tw-storydata", _, let at, _, _) = token { return at }
+        }
+        return nil
+    }
+
+    /// The reading of a story's elements from where a scanner is: its passages' elements, its
+    /// tag colours, and its own stylesheet and script (code, said and left out).
+    struct StoryScan {
+        let p: UnsafeBufferPointer<UInt8>
+        var elements: [PassageElement] = []
+        var colors: [(String, String)] = []
+        var findings: [TweeFinding] = []
+        /// Lines counted up to an offset, never from the start again.
+        var counted: (offset: Int, line: Int)
+
+        init(_ p: UnsafeBufferPointer<UInt8>, lines: (offset: Int, line: Int)) {
+            self.p = p
+            self.counted = lines
+        }
+
+        enum Stop: Equatable {
+            /// The story's end tag was read.
+            case storyEnd
+            /// The file ended inside the story.
+            case fileEnd
+            /// A tag at or after the limit was reached, where it starts; the scanner is past it.
+            case reached(Int)
+        }
+
+        mutating func line(at offset: Int) -> Int {
+            counted = (offset, counted.line + Bytes.lineFeeds(in: p, from: counted.offset, to: offset))
+            return counted.line
+        }
+
+        func column(at offset: Int) -> Int {
+            var lineStart = offset
+            while lineStart > 0, p[lineStart - 1] != 0x0A { lineStart -= 1 }
+            return Bytes.scalars(p, from: lineStart, to: offset) + 1
+        }
+
+        /// Reads to the story's end tag, or to the first tag at or after `limit`.
+        mutating func run(_ scanner: inout HTMLScanner, until limit: Int?) -> Stop {
+            while let token = scanner.next() {
+                if let limit {
+                    switch token {
+                    case .start(_, _, let at, _, _) where at >= limit: return .reached(at)
+                    case .end(_, let at, _) where at >= limit: return .reached(at)
+                    default: break
+                    }
+                }
+                switch token {
+                case .end("tw-storydata", _, _):
+                    return .storyEnd
+                case .start("tw-passagedata", let passage, let at, let contentStart, _):
+                    // Its content runs to its end tag (or the story's, or the file's end).
+                    var contentEnd = p.count
+                    var storyEnds = false
+                    while let inner = scanner.next() {
+                        if case .end(let name, let closeAt, _) = inner, name == "tw-passagedata" || name == "tw-storydata" {
+                            contentEnd = closeAt
+                            storyEnds = name == "tw-storydata"
+                            break
+                        }
+                    }
+                    elements.append(PassageElement(attributes: passage, content: contentStart..<contentEnd, line: line(at: at)))
+                    if storyEnds { return .storyEnd }
+                case .start("tw-tag", let tag, _, _, _):
+                    if let name = tag["name"], let color = tag["color"] { colors.append((name, color)) }
+                case .start(let name, _, let at, let contentStart, let rawEnd?) where name == "script" || name == "style":
+                    let content = TwineArchive.unescape(p, from: contentStart, to: rawEnd)
+                    if content.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) {
+                        findings.append(TweeFinding(kind: .storyCodeLeftOut(isScript: name == "script"), line: line(at: at), column: column(at: at)))
+                    }
+                default:
+                    continue
+                }
+            }
+            return .fileEnd
+        }
     }
 
     /// The passages of `elements`, and each one's name by its pid.

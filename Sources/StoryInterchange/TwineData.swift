@@ -165,6 +165,13 @@ enum TwineData {
         return members.isEmpty ? nil : .object(members)
     }
 
+    /// A chapter's `twine` object with its position added where `chapter` puts it (after the tags).
+    static func adding(position: String, to twine: JSONValue?) -> JSONValue {
+        guard case .object(var members)? = twine else { return .object([("position", .string(position))]) }
+        members.insert(("position", .string(position)), at: members.first?.0 == "tags" ? 1 : 0)
+        return .object(members)
+    }
+
     /// What an import of the passage export writes gives back as the chapter's `twine` object.
     static func readBack(_ chapter: Chapter, place: Place, laidOut position: (x: Int, y: Int)) -> JSONValue? {
         Self.chapter(tags: passageTags(chapter), position: place.position, size: place.size, laidOut: laidOut(position))
@@ -180,7 +187,11 @@ enum TwineData {
 
     /// `{"key":"value",...}` of plain strings (no escapes, no spaces), or nil.
     static func quickPlace(_ metadata: String) -> (position: String?, size: String?)? {
-        let bytes = Array(metadata.utf8)
+        var metadata = metadata
+        return metadata.withUTF8 { quickPlace($0) }
+    }
+
+    static func quickPlace(_ bytes: UnsafeBufferPointer<UInt8>) -> (position: String?, size: String?)? {
         var index = 0
         func quoted() -> String? {
             guard index < bytes.count, bytes[index] == 0x22 else { return nil }

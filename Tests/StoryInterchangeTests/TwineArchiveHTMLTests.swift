@@ -75,4 +75,33 @@ struct TwineArchiveHTMLTests {
         #expect(story.chapters.map(\.text) == ["1 < 2 && 3 > 2 🐚", "Last"])
         #expect(story.chapters[0].choices == [Choice(chapterID: "B", text: "Next")])
     }
+
+    @Test("a large archive is read in two halves, and the same when its middle falls in a comment full of passage elements: no ghost passage, nothing lost")
+    func largeArchiveHalves() throws {
+        let ids = (0..<3000).map { "c\($0)" }
+        let story = Story(
+            id: "big", name: "Big", rating: "G", summary: "s",
+            chapters: ids.enumerated().map { index, id in
+                Chapter(
+                    id: id, name: id, text: String(repeating: "Waves on the rocks. ", count: 20), isFirstChapter: index == 0,
+                    choices: [Choice(chapterID: ids[(index + 1) % ids.count], text: "On")])
+            })
+        let html = try TwineArchive.html(story)
+        #expect(html.utf8.count >= 1 << 20, "large enough to be read in halves")
+        #expect(TwineArchive.story(from: Array(html.utf8)).story == story)
+        // A comment as long as the archive, in the middle, full of passage elements: the
+        // second half's reading starts inside it and must be dropped.
+        let decoy = "<tw-passagedata pid=\"9999\" name=\"Ghost\" position=\"1,1\">Boo</tw-passagedata>"
+        let comment = "<!-- " + String(repeating: decoy + " ", count: html.utf8.count / decoy.utf8.count) + " -->"
+        let middle = html.range(of: "<tw-passagedata pid=\"1500\"")!.lowerBound
+        var haunted = html
+        haunted.insert(contentsOf: comment, at: middle)
+        let read = TwineArchive.story(from: Array(haunted.utf8))
+        #expect(read.story == story)
+        #expect(read.findings.isEmpty, "\(read.findings.prefix(3))")
+        // And a script in the middle, the same way.
+        var scripted = html
+        scripted.insert(contentsOf: "<script>" + String(repeating: decoy, count: html.utf8.count / decoy.utf8.count) + "</script>", at: middle)
+        #expect(TwineArchive.story(from: Array(scripted.utf8)).story == story)
+    }
 }
