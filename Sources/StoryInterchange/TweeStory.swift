@@ -24,6 +24,9 @@ public struct TweeFinding: Sendable, Equatable {
         case unreadableData(passage: String)
         /// A Twine archive holds more stories than the first, which was read.
         case moreStories
+        /// A passage's metadata (`{...}` on its header) is not JSON (`member` nil), or holds a
+        /// member other than the position and size, which a story keeps: left out.
+        case passageMetadataLeftOut(passage: String, member: String?)
         /// An HTML file holds no `<tw-storydata>` element: not a Twine archive or published story.
         case noStory
         /// The archive's story has no passages.
@@ -596,6 +599,12 @@ public enum TweeStory {
             }
             // Twine's data of the passage: its tags, its place and size on the story map.
             let place = passage.metadata.map(TwineData.place(metadata:))
+            if let place, place.unreadable || !place.others.isEmpty {
+                let members: [String?] = place.unreadable ? [nil] : place.others
+                for member in members {
+                    findings.append(TweeFinding(kind: .passageMetadataLeftOut(passage: passage.name, member: member), line: passage.line, column: 1))
+                }
+            }
             if positionsApart { positions.append(place?.position) }
             if !passage.tags.isEmpty || place != nil {
                 chapters[chapters.count - 1].twine = TwineData.chapter(

@@ -112,6 +112,13 @@ public enum TweeValidation {
             return (.tweeStartMissing, "the start \(quoted(name)) in StoryData names no passage; reading starts at Start or the first passage", "name the first passage in StoryData's start")
         case .unreadableData(let passage):
             return (.tweeUnreadableData, "\(quoted(passage)) does not hold JSON; it is left out", nil)
+        case .passageMetadataLeftOut(let passage, let member?):
+            return (
+                .tweeUnreadableData, "the metadata of passage \(quoted(passage)) holds \(quoted(member)), which a story cannot keep; only the position and size are kept",
+                nil
+            )
+        case .passageMetadataLeftOut(let passage, nil):
+            return (.tweeUnreadableData, "the metadata of passage \(quoted(passage)) does not hold JSON; its position and size are left out", "write it as {\"position\":\"600,400\",\"size\":\"100,100\"}")
         case .noStory:
             return (
                 .tweeNoPassages, "no story: a Twine archive or published story holds a <tw-storydata> element, outside scripts and comments",

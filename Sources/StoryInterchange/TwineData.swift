@@ -177,12 +177,28 @@ enum TwineData {
         Self.chapter(tags: passageTags(chapter), position: place.position, size: place.size, laidOut: laidOut(position))
     }
 
-    /// The position and size in Twee 3's passage metadata (`{"position":"600,400","size":"100,200"}`).
-    /// The usual form is read by hand; any other goes through the JSON reader.
-    static func place(metadata: String) -> (position: String?, size: String?) {
-        if let quick = quickPlace(metadata) { return quick }
-        let value = JSONValue.parse(Array(metadata.utf8))
-        return (value?["position"]?.string, value?["size"]?.string)
+    /// The position and size in Twee 3's passage metadata (`{"position":"600,400","size":"100,200"}`),
+    /// the names of other members (which a story does not keep), and whether it is not JSON at
+    /// all. The usual form is read by hand; any other goes through the JSON reader.
+    struct PassagePlace {
+        var position: String?
+        var size: String?
+        var others: [String] = []
+        var unreadable = false
+    }
+
+    static func place(metadata: String) -> PassagePlace {
+        if let quick = quickPlace(metadata) { return PassagePlace(position: quick.position, size: quick.size) }
+        guard case .object(let members)? = JSONValue.parse(Array(metadata.utf8)) else { return PassagePlace(unreadable: true) }
+        var place = PassagePlace()
+        for (key, value) in members {
+            switch key {
+            case "position": place.position = value.string
+            case "size": place.size = value.string
+            default: place.others.append(key)
+            }
+        }
+        return place
     }
 
     /// `{"key":"value",...}` of plain strings (no escapes, no spaces), or nil.

@@ -129,6 +129,26 @@ struct TwineDataTests {
         #expect(moved.chapters[0].twine == .object([("position", "5,5")]))
     }
 
+    @Test("a passage's metadata that is not JSON, or holds more than a position and size, is said at the passage: nothing is left out without a word")
+    func passageMetadataLeftOut() throws {
+        let twee = """
+            :: Start {"position":"100,200","note":"remember the lamp"}
+            Hello.
+
+            :: Next {position: 5}
+            Bye.
+
+            """
+        let imported = TweeStory.story(from: Array(twee.utf8))
+        #expect(imported.story?.chapters.map(\.id) == ["Start", "Next"])
+        #expect(imported.story?.chapters[0].twine == .object([("position", "100,200")]))
+        #expect(
+            imported.findings == [
+                TweeFinding(kind: .passageMetadataLeftOut(passage: "Start", member: "note"), line: 1, column: 1),
+                TweeFinding(kind: .passageMetadataLeftOut(passage: "Next", member: nil), line: 4, column: 1),
+            ])
+    }
+
     /// Values of `twine` objects chosen to break the rule: a position at the very place cyd lays
     /// the passage out, tags that are code or hold spaces, sizes and positions that are not
     /// pairs, members of other types and other names.

@@ -110,13 +110,18 @@ enum TweeStartMissing: Rule {
 enum TweeUnreadableData: Rule {
     static let description = RuleDescription(
         code: "CYD157", name: "twee-unreadable-data", category: .twee, severity: .warning,
-        summary: "StoryData or cyd's metadata passage does not hold JSON",
+        summary: "StoryData, cyd's metadata passage or a passage's metadata does not hold JSON, or holds what a story cannot keep",
         rationale: """
             StoryData (the IFID, the story format, the first passage) and CydMetadata (what Twee \
             has no place for, written when cyd exports Twee) hold JSON; a passage that does not \
-            parse is left out, with all it said.
+            parse is left out, with all it said. A passage's own metadata (`{...}` on its header) \
+            gives its position and size on Twine's story map; anything else in it, or a block \
+            that is not JSON, has no place in a story and is left out.
             """,
-        triggering: [RuleExample(":: StoryData\n↓{\"start\": Start}\n\n:: Start\nHello.\n", fileName: "story.twee")],
+        triggering: [
+            RuleExample(":: StoryData\n↓{\"start\": Start}\n\n:: Start\nHello.\n", fileName: "story.twee"),
+            RuleExample("↓:: Start {\"position\":\"100,100\",\"note\":\"x\"}\nHello.\n", fileName: "story.twee"),
+        ],
         nonTriggering: [RuleExample(":: StoryData\n{\"start\": \"Start\"}\n\n:: Start\nHello.\n", fileName: "story.twee")])
 }
 
