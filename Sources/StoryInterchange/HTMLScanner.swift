@@ -31,9 +31,6 @@ struct HTMLScanner {
     static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D }
 
-    /// Continues from `offset` (after a part the caller read itself).
-    mutating func move(to offset: Int) { index = max(index, min(offset, end)) }
-
     /// The next tag, or nil at the end.
     mutating func next() -> Token? {
         while index < end {

@@ -4,11 +4,12 @@ import StoryFormat
 /// in the story's and the chapters' `twine` objects (`Story.twine`, `Chapter.twine`): how import
 /// makes them from a file and how export writes them back.
 ///
-/// The rule that keeps cyd's own exports exact: import keeps what the file says, but, in a file
-/// that carries cyd's metadata passage (cyd wrote it), not what cyd's export writes for a story
-/// without them (its own IFID, one of its three formats at its version, zoom 1, a passage at its
-/// laid-out place, size 100,100). Export reads back what it wrote by that rule, and the metadata
-/// carries any `twine` object that would not come back the same.
+/// The rules that keep cyd's own exports exact. For the story: a file cyd wrote carries, in its
+/// metadata passage, the story's own object and what the file said of it when written; import
+/// keeps the story's object, changed only where the file now says otherwise. For a passage: in a
+/// file cyd wrote, a position at the place cyd lays the passage out at is cyd's, not kept, and a
+/// size of 100,100 never is; export reads each passage back by that rule, and the metadata
+/// carries any chapter's `twine` object that would not come back the same.
 enum TwineData {
     // MARK: The story
 
