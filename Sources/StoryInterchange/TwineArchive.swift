@@ -123,17 +123,9 @@ public enum TwineArchive {
     static func story(in p: UnsafeBufferPointer<UInt8>) -> TweeStory.Imported {
         let count = p.count
         var scanner = HTMLScanner(p, from: 0, to: count)
-        // Lines are counted as the reading goes, never from the start again.
-        var counted = (offset: 0, line: 1)
-        func line(at offset: Int) -> Int {
-            counted = (offset, counted.line + Bytes.lineFeeds(in: p, from: counted.offset, to: offset))
-            return counted.line
-        }
-        func column(at offset: Int) -> Int {
-            var lineStart = offset
-            while lineStart > 0, p[lineStart - 1] != 0x0A { lineStart -= 1 }
-            return Bytes.scalars(p, from: lineStart, to: offset) + 1
-        }
+        // Places outside the story's elements (its start tag, another story), counted as
+        // StoryScan counts them.
+        var places = StoryScan(p, lines: (offset: 0, line: 1))
         // The first story element that is a tag (not in a script, a style, a comment or an
         // attribute's value).
         var found: (attributes: Attributes, at: Int)?
@@ -146,12 +138,12 @@ public enum TwineArchive {
         guard let (attributes, storyStart) = found else {
             return TweeStory.Imported(story: nil, ifid: nil, format: nil, findings: [TweeFinding(kind: .noStory, line: 1, column: 1)])
         }
-        let storyLine = line(at: storyStart)
+        let storyLine = places.line(at: storyStart)
         // The story's elements, to its end tag. A large archive is read in two halves, the
         // second on another core from a passage's element near the middle; when the first half's
         // reading does not arrive at that very element (it lay in a comment, a script or a
         // passage's text), the second half's reading is dropped and the first goes on alone.
-        var scan = StoryScan(p, lines: counted)
+        var scan = StoryScan(p, lines: places.counted)
         let afterStoryTag = scanner
         var another: Int?
         var split: Int?
@@ -179,7 +171,7 @@ public enum TwineArchive {
             } else if case .reached = stop {
                 // Read again from the story's start tag, alone.
                 scanner = afterStoryTag
-                scan = StoryScan(p, lines: counted)
+                scan = StoryScan(p, lines: places.counted)
                 if scan.run(&scanner, until: nil) == .storyEnd { another = anotherStory(&scanner) }
             }
         } else if scan.run(&scanner, until: nil) == .storyEnd {
@@ -189,7 +181,7 @@ public enum TwineArchive {
         let elements = scan.elements
         let colors = scan.colors
         guard !elements.isEmpty else {
-            findings.append(TweeFinding(kind: .noArchivePassages(story: attributes["name"] ?? ""), line: storyLine, column: column(at: storyStart)))
+            findings.append(TweeFinding(kind: .noArchivePassages(story: attributes["name"] ?? ""), line: storyLine, column: places.column(at: storyStart)))
             return TweeStory.Imported(story: nil, ifid: attributes["ifid"], format: attributes["format"], findings: findings)
         }
         // A large archive's passages are made in two halves, the second on another core.
@@ -219,7 +211,7 @@ public enum TwineArchive {
         var imported = TweeStory.read(TweeDocument(passages: header), ignoringOverrides: false, file: TweeStory.FileBytes(bytes: p))
         imported.findings.insert(contentsOf: findings, at: 0)
         if let another {
-            imported.findings.append(TweeFinding(kind: .moreStories, line: line(at: another), column: column(at: another)))
+            imported.findings.append(TweeFinding(kind: .moreStories, line: places.line(at: another), column: places.column(at: another)))
         }
         return imported
     }
