@@ -103,7 +103,6 @@ public enum TweeStory {
         "StoryTitle", "StoryData", "StoryInit", "StoryCaption", "StoryMenu", "StoryBanner", "StorySubtitle", "StoryAuthor",
         "StoryInterface", "StoryShare", "PassageReady", "PassageDone", "PassageHeader", "PassageFooter", "StoryIncludes", metadataPassage,
     ]
-    static let codeTags = TwineFacts.codeTags
     static let metadataPassage = "CydMetadata"
     /// The passages that hold the story's own data, not a chapter.
     static let storyPassages: Set<String> = ["StoryTitle", "StoryData", metadataPassage]
@@ -464,7 +463,7 @@ public enum TweeStory {
                     if metadata == nil { findings.append(TweeFinding(kind: .unreadableData(passage: passage.name), line: passage.contentLine, column: 1)) }
                 }
             default:
-                if specialPassages.contains(passage.name) || !codeTags.isDisjoint(with: passage.tags) {
+                if specialPassages.contains(passage.name) || !TwineFacts.codeTags.isDisjoint(with: passage.tags) {
                     findings.append(TweeFinding(kind: .codeLeftOut(passage: passage.name), line: passage.line, column: 1))
                 } else if !names.insert(passage.name).inserted {
                     findings.append(TweeFinding(kind: .duplicatePassage(passage.name), line: passage.line, column: 1))
@@ -491,7 +490,7 @@ public enum TweeStory {
         let readable = passages
         let knownMetadata = metadata
         // In a file cyd wrote, passages' positions are kept apart until cyd's layout is known.
-        let fromCyd = metadata?["story"] != nil
+        let fromCyd = storyFields != nil
         let second = split < passages.count ? BackgroundWork { (fields(knownMetadata), derive(readable[split...], file: file, format: format, positionsApart: fromCyd)) } : nil
         var (chapters, found, map, positions) = derive(passages[..<split], file: file, format: format, positionsApart: fromCyd)
         let chapterFields: [String: JSONValue]

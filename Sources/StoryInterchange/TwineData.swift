@@ -137,8 +137,6 @@ enum TwineData {
 
     static func laidOut(_ position: (x: Int, y: Int)) -> String { String(position.x) + "," + String(position.y) }
 
-    static func isPair(_ text: String) -> Bool { TwineFacts.isPair(text) }
-
     /// The tags a chapter's passage is written with: its `twine` tags that a tag can be (no
     /// spaces) and that would not make the passage code.
     static func passageTags(_ chapter: Chapter) -> [String] {
@@ -146,8 +144,8 @@ enum TwineData {
     }
 
     static func place(_ chapter: Chapter, laidOut position: (x: Int, y: Int)) -> Place {
-        let kept = chapter.twine?["position"]?.string.flatMap { isPair($0) ? $0 : nil }
-        let size = chapter.twine?["size"]?.string.flatMap { isPair($0) ? $0 : nil }
+        let kept = chapter.twine?["position"]?.string.flatMap { TwineFacts.isPair($0) ? $0 : nil }
+        let size = chapter.twine?["size"]?.string.flatMap { TwineFacts.isPair($0) ? $0 : nil }
         return Place(position: kept ?? laidOut(position), size: size ?? defaultSize)
     }
 
