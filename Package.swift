@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "StoryTranslation", targets: ["StoryTranslation"]),
         .library(name: "StoryValidation", targets: ["StoryValidation"]),
         .library(name: "StoryDiff", targets: ["StoryDiff"]),
+        .library(name: "InterfaceWords", targets: ["InterfaceWords"]),
         .executable(name: "cyd", targets: ["cyd"]),
     ],
     traits: [
@@ -83,11 +84,14 @@ let package = Package(
         .target(name: "StorySync", dependencies: ["StorySources", "StoryStore", "StoryCheck", "StoryFormat", "StoryTranslation", "StoryValidation", "Transport", "LocalFiles"]),
         // `cyd lsp`: the rules, navigation and repairs for editors, over JSON-RPC on stdio
         .target(name: "StoryLanguageServer", dependencies: ["StoryFormat", "StoryCheck", "StoryAnalysis", "StoryTranslation", "StoryValidation", "LocalFiles"]),
+        // cyd's words for readers (terminal, browser, EPUB) in their languages: the phrases, and
+        // their translations (translations/*.po, kept in the program) chosen per phrase
+        .target(name: "InterfaceWords", dependencies: ["StoryTranslation"], exclude: ["translations"]),
         // the browser reader: pages (story text escaped in one place), the static site with its
         // script and service worker
-        .target(name: "StoryWeb", dependencies: ["StoryFormat", "LocalFiles"]),
+        .target(name: "StoryWeb", dependencies: ["StoryFormat", "LocalFiles", "InterfaceWords"]),
         // stories in and out of other tools' formats: Twee 3 (Twine), exactly both ways
-        .target(name: "StoryInterchange", dependencies: ["StoryFormat", "StoryCheck", "StoryWeb"]),
+        .target(name: "StoryInterchange", dependencies: ["StoryFormat", "StoryCheck", "StoryWeb", "InterfaceWords"]),
         // translations: stable ids for every string, PO and XLIFF 2.1 in and out, merging, status,
         // checks, and a story in another language
         .target(name: "StoryTranslation", dependencies: ["StoryFormat", "StoryCheck", "LocalFiles"]),
@@ -105,7 +109,7 @@ let package = Package(
             name: "StoryServer",
             dependencies: [
                 "StoryWeb", "StoryReader", "StoryStore", "StorySources", "StoryFormat", "StoryTranslation", "LocalFiles", "Transport",
-                "StoryCheck", "StoryAnalysis", "StoryValidation", "StoryDiff",
+                "StoryCheck", "StoryAnalysis", "StoryValidation", "StoryDiff", "InterfaceWords",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["BrowserReader"])), .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["BrowserReader"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["BrowserReader"])), .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["BrowserReader"])),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["BrowserReader"])), .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras", condition: .when(traits: ["BrowserReader"])),
@@ -118,6 +122,7 @@ let package = Package(
             name: "TerminalUI",
             dependencies: [
                 "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "CLineEditor", "TerminalPictures",
+                "InterfaceWords",
             ]),
         // the command line's words (ripgrep's printer): every line, sentence and JSON answer cyd
         // prints, and the files `cyd init` writes, made from the libraries' typed answers; it may
@@ -135,6 +140,7 @@ let package = Package(
                 "CydWords",
                 "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",
                 "StoryLanguageServer", "StoryWeb", "StoryInterchange", "StoryTranslation", "StoryValidation", "StoryDiff", "TerminalUI", "TerminalPictures",
+                "InterfaceWords",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .target(name: "StoryServer", condition: .when(traits: ["BrowserReader"])),
             ]
@@ -185,6 +191,7 @@ let package = Package(
         .testTarget(name: "StoryInterchangeTests", dependencies: ["StoryInterchange", "StoryCheck", "StoryFormat", "TestSupport"]),
         .testTarget(name: "StoryTranslationTests", dependencies: ["StoryTranslation", "StoryCheck", "StoryFormat", "TestSupport"]),
         .testTarget(name: "StoryWebTests", dependencies: ["StoryWeb", "StoryFormat", "TestSupport"]),
+        .testTarget(name: "InterfaceWordsTests", dependencies: ["InterfaceWords", "StoryTranslation", "TestSupport"]),
         .testTarget(
             name: "StoryServerTests",
             dependencies: [

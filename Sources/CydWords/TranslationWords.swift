@@ -4,6 +4,10 @@ import StoryTranslation
 
 /// What `cyd l10n` says of translations: how far each has come, and what an update did.
 public enum TranslationWords {
+    /// `--interface`'s help: the project of cyd's own words for readers.
+    public static let interfaceHelp =
+        "Translate cyd's own words for readers (the terminal reader, cyd serve, cyd build web, EPUB) instead of a story: the folder whose translations/ holds them (Sources/InterfaceWords in cyd's source)."
+
     /// The header comment's second line of every file `cyd l10n` writes: what made it.
     public static let madeBy = ["Made by `cyd l10n`; write each translation in msgstr and keep each [[name]]."]
 

@@ -13,6 +13,8 @@ public struct TranslationProject: Sendable {
     public var storyID: String
     public var name: String
     public var units: [TranslationUnit]
+    /// The template's name without its extension: `story` (story.pot), or another project's.
+    public var templateStem: String
 
     public var translations: TranslationFolder { TranslationFolder(storyFolder: folder) }
 
@@ -26,9 +28,12 @@ public struct TranslationProject: Sendable {
         case notAStory(displayPath: String)
     }
 
-    public init(folder: String, storyID: String, name: String, units: [TranslationUnit]) {
-        (self.folder, self.storyID, self.name, self.units) = (folder, storyID, name, units)
+    public init(folder: String, storyID: String, name: String, units: [TranslationUnit], templateStem: String = "story") {
+        (self.folder, self.storyID, self.name, self.units, self.templateStem) = (folder, storyID, name, units, templateStem)
     }
+
+    /// The template's file in translations/: story.pot (or story.xlf) for a story.
+    public func templateFileName(_ format: TranslationFile.Format) -> String { templateStem + "." + format.fileExtension + (format == .po ? "t" : "") }
 
     /// The story folder at `path` (a folder holding story.json, or its story.json).
     public static func load(_ path: String) throws(LoadError) -> TranslationProject {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CydWords
 import Foundation
+import InterfaceWords
 import LocalFiles
 import StoryFormat
 import StoryTranslation
@@ -17,9 +18,11 @@ struct L10n: ParsableCommand {
     /// The story folder argument every subcommand takes.
     struct StoryArgument: ParsableArguments {
         @Option(name: .customLong("story"), help: ArgumentHelp("The story folder (default: the current folder).", valueName: "folder")) var path = "."
+        @Option(help: ArgumentHelp(TranslationWords.interfaceHelp, valueName: "folder")) var interface: String?
 
-        /// The story folder, its problems said as cyd says them.
+        /// The story folder (or cyd's own words), its problems said as cyd says them.
         func load() throws -> TranslationProject {
+            if let interface { return Phrasebook.project(folder: interface) }
             do { return try TranslationProject.load(path) } catch { throw CLIError(TranslationWords.loadProblem(error)) }
         }
     }
@@ -61,7 +64,7 @@ struct L10n: ParsableCommand {
             }
             let existing = try file.map(L10n.read)?.0
             let made = loaded.file(format, language: file?.language, existing: existing, sourceLanguage: sourceLang, comments: TranslationWords.madeBy)
-            let path = output ?? loaded.translations.file(format.templateFileName)
+            let path = output ?? loaded.translations.file(loaded.templateFileName(format))
             if check {
                 let current = try? LocalFile.read(path, limit: POFile.maximumSize)
                 guard current != made.bytes else { return print("\(VisibleText.escape(path)) is up to date (\(loaded.units.count) strings)") }
@@ -120,7 +123,7 @@ struct L10n: ParsableCommand {
                 throw CLIError("no translation of \(VisibleText.escape(languages.joined(separator: ", "))) in \(VisibleText.escape(loaded.translations.path)); `cyd l10n init LANG` starts one")
             }
             // The template first, in the format most files use.
-            try L10n.write(loaded.file(.po, sourceLanguage: sourceLang, comments: TranslationWords.madeBy).bytes, to: loaded.translations.file("story.pot"), in: loaded)
+            try L10n.write(loaded.file(.po, sourceLanguage: sourceLang, comments: TranslationWords.madeBy).bytes, to: loaded.translations.file(loaded.templateFileName(.po)), in: loaded)
             var report: [JSONValue] = []
             for file in files {
                 let (old, header) = try read(file)
