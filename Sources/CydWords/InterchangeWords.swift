@@ -2,10 +2,33 @@ import StoryCheck
 import StoryFormat
 import StoryInterchange
 import StorySources
+import StoryWeb
+import TerminalUI
 
 /// What the import and export commands say: findings at file:line:column, and why a story
 /// cannot be written in another format.
 public enum InterchangeWords {
+    /// `cyd build web --site-lang`'s help.
+    public static let siteLanguageHelp =
+        "cyd's own words on the site (the list of stories, each story as written, the offline page) in this language, where they are translated (a tag such as fr). Default: the first --lang, else English. A translation's pages use its own language."
+
+    /// `cyd export epub --lang`'s help.
+    public static let bookLanguagesHelp =
+        "Write the book of this translation, in its language (repeat for more; original for the story as written; all for every language in translations/). More than one book: each after -o's name, as book.fr.epub."
+
+    /// No book to write: every language asked for was missing.
+    public static func noBook(_ story: String) -> String {
+        "no book written: \(VisibleText.escape(story)) has none of the translations asked for (`cyd l10n status` lists its languages)"
+    }
+
+    /// Why the site was not written.
+    public static func siteNotWritten(_ failure: StaticSite.Failure) -> String {
+        switch failure {
+        case .folder(let path, let reason): "cannot make the folder \(VisibleText.escape(path)): \(reason)"
+        case .file(let path, let failure): FileWriter.sentence(failure, path: path)
+        }
+    }
+
     /// Each finding of an import, a line each, worded as `cyd validate FILE` words it; past
     /// `maximumPerRule` findings of one code, the rest are counted in one line (as validate's
     /// text does: a macro in each of 50,000 passages would bury everything else).

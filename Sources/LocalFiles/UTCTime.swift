@@ -7,6 +7,15 @@ import Darwin
 /// A moment broken into its UTC calendar parts (by `gmtime_r`, here and nowhere else), and the
 /// ways the project writes it: PO headers, HTTP, EPUB metadata, the keeper's dates and clocks.
 public struct UTCTime: Sendable, Equatable {
+    /// The time a file made now says it was made: SOURCE_DATE_EPOCH's when the environment sets it
+    /// (reproducible builds: a book made again is the same), else now.
+    public static func buildTime(_ environment: [String: String]) -> UTCTime {
+        if let epoch = environment["SOURCE_DATE_EPOCH"].flatMap({ Int($0) }) { return UTCTime(Double(epoch)) }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return UTCTime(Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
+    }
+
     public var year: Int
     /// 1 to 12.
     public var month: Int

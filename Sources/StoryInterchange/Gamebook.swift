@@ -1,3 +1,4 @@
+import InterfaceWords
 import StoryFormat
 import StoryWeb
 
@@ -19,8 +20,12 @@ public enum Gamebook {
         public var modified: String
         /// The book's language (BCP 47).
         public var language: String
+        /// cyd's words in the book ("turn to 37", "The end."): the book's language where they are
+        /// translated into it, else English.
+        public var words: Phrasebook
 
         public init(readerName: String? = nil, seed: UInt64 = 1, pictures: [String: [UInt8]] = [:], modified: String, language: String = "en") {
+            self.words = Phrasebook(preferring: [language])
             self.readerName = readerName
             self.seed = seed
             self.pictures = pictures
@@ -51,6 +56,20 @@ public enum Gamebook {
         return numbers
     }
 
+    /// The books to write of a story: as written (in `language`) when `original`, then each
+    /// translation in its own language. One book goes to `output`; more are named after it,
+    /// `book.epub` becoming `book.fr.epub` for each translation.
+    public static func books(
+        _ story: Story, language: String, translations: [(language: String, story: Story)], original: Bool, output: String
+    ) -> [(language: String, story: Story, path: String)] {
+        let all = (original ? [(language, story)] : []) + translations
+        guard all.count > 1 else { return all.map { ($0.0, $0.1, output) } }
+        let stem = output.lowercased().hasSuffix(".epub") ? String(output.dropLast(5)) : output
+        return all.enumerated().map { index, book in
+            (book.0, book.1, original && index == 0 ? output : stem + "." + book.0 + ".epub")
+        }
+    }
+
     public static func epub(_ story: Story, options: Options) throws(Problem) -> [UInt8] {
         guard let first = story.firstChapter else { throw .noFirstChapter }
         let numbers = numbering(story, seed: options.seed)
@@ -62,7 +81,8 @@ public enum Gamebook {
         byNumber.sort { $0.0 < $1.0 }
         // A book's title and description must hold text (EPUB's package rules): a blank one is
         // left out, or named plainly.
-        let title = isBlank(story.name) ? "Untitled story" : story.name
+        let words = options.words
+        let title = isBlank(story.name) ? words[.pageUntitledStory] : story.name
         let digits = String(byNumber.count).count
 
         // Pictures, each once, named by their order of first use.
@@ -85,17 +105,17 @@ public enum Gamebook {
             try zip.add("META-INF/container.xml", Array(container.utf8))
             try zip.add("OEBPS/style.css", Array(stylesheet.utf8))
             let cover = picture(story.picPath) ?? picture(first.picPath)
-            try zip.add("OEBPS/cover.xhtml", Array(coverPage(title: title, summary: story.summary, picture: cover?.file, language: options.language).utf8))
+            try zip.add("OEBPS/cover.xhtml", Array(coverPage(title: title, summary: story.summary, picture: cover?.file, language: options.language, words: words).utf8))
             var sections: [String] = []
             for (number, chapter) in byNumber {
                 let file = sectionFile(number)
                 sections.append(file)
                 let page = section(
                     number: number, chapter: chapter, title: title, picture: picture(chapter.picPath)?.file, numbers: numbers, file: sectionFile,
-                    readerName: options.readerName ?? ReaderName.fallback, language: options.language)
+                    readerName: options.readerName ?? ReaderName.fallback, language: options.language, words: words)
                 try zip.add("OEBPS/" + file, Array(page.utf8))
             }
-            try zip.add("OEBPS/nav.xhtml", Array(navigation(title: title, first: sectionFile(1), count: byNumber.count, language: options.language).utf8))
+            try zip.add("OEBPS/nav.xhtml", Array(navigation(title: title, first: sectionFile(1), count: byNumber.count, language: options.language, words: words).utf8))
             for (file, bytes, _) in pictureOrder { try zip.add("OEBPS/" + file, bytes) }
             let package = packageDocument(
                 story: story, title: title, sections: sections, pictures: pictureOrder.map { ($0.0, $0.2) }, cover: cover?.file, options: options)
@@ -142,7 +162,7 @@ public enum Gamebook {
         PageLayout(style: .linked("style.css"), skipLink: nil, language: language, xhtml: true).document(title: title, header: nil, main: body)
     }
 
-    static func coverPage(title: String, summary: String, picture: String?, language: String) -> String {
+    static func coverPage(title: String, summary: String, picture: String?, language: String, words: Phrasebook) -> String {
         let image = picture.map { "<img src=\"\(text($0))\" alt=\"\"/>" } ?? ""
         return page(
             title: title, language: language,
@@ -150,13 +170,14 @@ public enum Gamebook {
                 <section class="cover" epub:type="cover">
                 <h1>\(text(title))</h1>
                 \(image)\(isBlank(summary) ? "" : "\n<p>\(text(summary))</p>")
-                <p>Begin at section 1. At the end of each section, choose, and turn to the section your choice names.</p>
+                <p>\(text(words[.bookHowToRead]))</p>
                 </section>
                 """)
     }
 
     static func section(
-        number: Int, chapter: Chapter, title: String, picture: String?, numbers: [String: Int], file: (Int) -> String, readerName: String, language: String
+        number: Int, chapter: Chapter, title: String, picture: String?, numbers: [String: Int], file: (Int) -> String, readerName: String, language: String,
+        words: Phrasebook
     ) -> String {
         let heading = chapter.name.isEmpty ? "Untitled" : chapter.name
         var body = "<section id=\"s\(number)\" epub:type=\"chapter\">\n<h1><span class=\"number\">\(number)</span> \(text(heading))</h1>\n"
@@ -165,14 +186,14 @@ public enum Gamebook {
             body += "<p>" + text(paragraph).replacingBytes("\n", with: "<br/>\n") + "</p>\n"
         }
         if chapter.choices.isEmpty {
-            body += "<p class=\"the-end\">The end.</p>\n"
+            body += "<p class=\"the-end\">\(text(words[.bookTheEnd]))</p>\n"
         } else {
             body += "<ol class=\"choices\">\n"
             for choice in chapter.choices {
                 if let target = numbers[choice.chapterID] {
-                    body += "<li>\(text(choice.text)): <a href=\"\(file(target))#s\(target)\">turn to \(target)</a></li>\n"
+                    body += "<li>\(text(choice.text)): <a href=\"\(file(target))#s\(target)\">\(text(words(.bookTurnTo, ["number": String(target)])))</a></li>\n"
                 } else {
-                    body += "<li>\(text(choice.text)) (this way is not written yet)</li>\n"
+                    body += "<li>\(text(choice.text)) \(text(words[.pageNotWrittenYet]))</li>\n"
                 }
             }
             body += "</ol>\n"
@@ -181,15 +202,15 @@ public enum Gamebook {
         return page(title: "\(number). \(heading)", language: language, body: body)
     }
 
-    static func navigation(title: String, first: String, count: Int, language: String) -> String {
+    static func navigation(title: String, first: String, count: Int, language: String, words: Phrasebook) -> String {
         page(
             title: title, language: language,
             body: """
                 <nav epub:type="toc" id="toc">
                 <h1>\(text(title))</h1>
                 <ol>
-                <li><a href="cover.xhtml">Cover</a></li>
-                <li><a href="\(first)">Begin: section 1 of \(count)</a></li>
+                <li><a href="cover.xhtml">\(text(words[.bookCover]))</a></li>
+                <li><a href="\(first)">\(text(words(.bookBegin, ["count": String(count)])))</a></li>
                 </ol>
                 </nav>
                 """)

@@ -111,6 +111,7 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
         context.version = reading.version
         context.canChangeProfile = reading.canChangeProfile
         context.language = cookies[Cookies.language].flatMap(LanguageChoice.init)
+        context.accepted = ReaderServer.acceptedLanguages(request.headers[.acceptLanguage] ?? "")
         if request.method == .get || request.method == .head { context.path = path }
         if let profile = reading.profile {
             context.profile = profile

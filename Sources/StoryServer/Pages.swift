@@ -1,5 +1,6 @@
 // The browser reader is built with the package trait BrowserReader only.
 #if BrowserReader
+import InterfaceWords
 import StoryFormat
 import StoryReader
 import StoryStore
@@ -25,51 +26,60 @@ enum Pages {
         var serverLanguage: LanguageChoice? = nil
         /// The page's path, where the language switch comes back to.
         var path = "/"
+        /// cyd's words, in the reader's languages.
+        var words: Phrasebook = .english
     }
 
     /// The language switch in every page's header (when any story is translated): a form, so it
     /// works with scripts off.
     static func languageSwitch(_ reader: Reader) -> String {
         guard !reader.languages.isEmpty else { return "" }
+        let words = reader.words
         let fallback = reader.serverLanguage.map { choice -> String in
             switch choice {
-            case .original: "This reader's: as written"
-            case .language(let tag): "This reader's: \(tag)"
+            case .original: words[.serveThisReadersAsWritten]
+            case .language(let tag): words(.serveThisReaders, ["language": tag])
             }
-        } ?? "Your browser's languages"
-        var options = [("", fallback, nil as String?), ("original", "As written", nil)]
+        } ?? words[.serveBrowsersLanguages]
+        var options = [("", fallback, nil as String?), ("original", words[.pageAsWritten], nil)]
         options += reader.languages.map { ($0, $0, $0) }
         let chosen = reader.language?.value ?? ""
         let items = options.map { (value, label, lang) in
             "<option value=\"\(HTML.attribute(value))\"\(value == chosen ? " selected" : "")\(Pages.lang(lang))>\(HTML.text(label))</option>"
         }.joined()
         return """
-            <li class="language"><form method="post" action="/language">\(hidden("token", reader.formToken))\(hidden("back", reader.path))<label for="language">Stories in</label> <select id="language" name="lang">\(items)</select> <button type="submit">Show</button></form></li>
+            <li class="language"><form method="post" action="/language">\(hidden("token", reader.formToken))\(hidden("back", reader.path))<label for="language">\(HTML.text(words[.serveStoriesIn]))</label> <select id="language" name="lang">\(items)</select> <button type="submit">\(HTML.text(words[.serveShow]))</button></form></li>
             """
     }
 
-    static let layout = PageLayout(style: .linked("/assets/cyd.css"), script: "/assets/serve.js", referrer: "same-origin", followsColorScheme: true)
+    static func layout(_ words: Phrasebook) -> PageLayout {
+        PageLayout(
+            style: .linked("/assets/cyd.css"), script: "/assets/serve.js", referrer: "same-origin", followsColorScheme: true, skipLink: words[.pageSkipToStory],
+            language: words.language)
+    }
 
     /// `siteLinks`: false on a page shown to a browser that is not let in (every link would be
     /// refused too).
     static func document(
-        title: String, reader: Reader?, notice: String? = nil, bodyAttributes: [(String, String)] = [], siteLinks: Bool = true, main: String
+        title: String, reader: Reader?, words: Phrasebook? = nil, notice: String? = nil, bodyAttributes: [(String, String)] = [], siteLinks: Bool = true, main: String
     ) -> String {
+        let words = words ?? reader?.words ?? .english
         let profile = reader.map { (reader) -> String in
-            let change = reader.canChangeProfile ? " (<a href=\"/profiles\">change</a>)" : ""
-            return "<li class=\"profile\"><span>Reading as <strong>\(HTML.text(reader.profile))</strong>\(change)</span></li>"
+            let change = reader.canChangeProfile ? " (<a href=\"/profiles\">\(HTML.text(words[.serveChange]))</a>)" : ""
+            let name = Phrasebook.fill(HTML.text(words[.serveReadingAs]), ["profile": "<strong>\(HTML.text(reader.profile))</strong>"])
+            return "<li class=\"profile\"><span>\(name)\(change)</span></li>"
         } ?? ""
         let header = siteLinks
             ? """
-                <nav aria-label="Site"><ul class="site">
-                <li><a href="/">Stories</a></li>
-                <li><a href="/catalogue">Catalogue</a></li>
+                <nav aria-label="\(HTML.attribute(words[.pageSite]))"><ul class="site">
+                <li><a href="/">\(HTML.text(words[.pageStories]))</a></li>
+                <li><a href="/catalogue">\(HTML.text(words[.serveCatalogue]))</a></li>
                 \(profile)
                 \(reader.map(languageSwitch) ?? "")
                 </ul></nav>
                 """
             : "<p class=\"site\">ChooseYourDestiny</p>"
-        return layout.document(title: title, bodyAttributes: bodyAttributes, header: header, status: notice ?? "", main: main)
+        return layout(words).document(title: title, bodyAttributes: bodyAttributes, header: header, status: notice ?? "", main: main)
     }
 
     /// A hidden field: its value carried (`Forms.carry`), so the browser sends back exactly what
@@ -104,18 +114,38 @@ enum Pages {
         return decoded.hasPrefix("~") ? String(decoded.dropFirst()) : decoded
     }
 
-    static func title(_ story: StoryRecord) -> String { story.title.isEmpty ? "Untitled story" : story.title }
+    static func title(_ story: StoryRecord, _ words: Phrasebook = .english) -> String { story.title.isEmpty ? words[.pageUntitledStory] : story.title }
 
     /// ` lang="fr"` on an element holding story text in another language than the page's.
     static func lang(_ language: String?) -> String { language.map { " lang=\"\(HTML.attribute($0))\"" } ?? "" }
 
+    /// The `lang` of story text shown in `language` (nil: as written) on a page in `words`'
+    /// language: a translation's tag; for the story as written (counted English, as story.json
+    /// names no language) `en` when the page's own words are in another language.
+    static func lang(_ language: String?, _ words: Phrasebook) -> String {
+        lang(language ?? (words.language == "en" ? nil : "en"))
+    }
+
     /// "Also in fr (100%), de (40%)." for a story's languages.
-    static func languagesLine(_ languages: [StoryLanguage]) -> String {
+    static func languagesLine(_ languages: [StoryLanguage], _ words: Phrasebook) -> String {
         guard !languages.isEmpty else { return "" }
         let items = languages.map { "<span lang=\"\(HTML.attribute($0.language))\">\(HTML.text($0.language))</span> (\($0.percent)%)" }.joined(separator: ", ")
-        return "<p class=\"languages\">Also in \(items).</p>"
+        return "<p class=\"languages\">\(Phrasebook.fill(HTML.text(words[.serveAlsoIn]), ["languages": items]))</p>"
     }
-    static func title(_ chapter: ChapterRecord) -> String { chapter.name.isEmpty ? "Untitled chapter" : chapter.name }
+    static func title(_ chapter: ChapterRecord, _ words: Phrasebook = .english) -> String { chapter.name.isEmpty ? words[.pageUntitledChapter] : chapter.name }
+
+    /// "Rated PG · 12 chapters · endings found: 1 of 3".
+    static func rated(_ story: StoryRecord, found: Int, _ words: Phrasebook) -> String {
+        words(.pageRated, [
+            "rating": story.rating, "chapters": words(story.chapterCount == 1 ? .pageChaptersOne : .pageChaptersOther, ["count": String(story.chapterCount)]),
+            "endings": words(.serveEndingsFound, ["found": String(found), "total": String(story.endingCount)]),
+        ])
+    }
+
+    /// `phrase` as markup: its words escaped, each `[[chapter]]` (or other key) the markup given.
+    static func markup(_ words: Phrasebook, _ phrase: Phrase, _ values: KeyValuePairs<String, String>) -> String {
+        Phrasebook.fill(HTML.text(words[phrase]), values)
+    }
 
     // MARK: The library
 
@@ -142,52 +172,53 @@ enum Pages {
     }
 
     static func library(_ shelves: [Shelf], reader: Reader, query: String = "", found: [Found]? = nil) -> String {
+        let words = reader.words
         let items = shelves.map { (shelf) -> String in
-            let place = shelf.place.map { "You are at “<span\(lang(shelf.language))>\(HTML.text($0))</span>”." } ?? "Not started."
+            let place = shelf.place.map { markup(words, .pageYouAreAt, ["chapter": "<span\(lang(shelf.language, words))>\(HTML.text($0))</span>"]) } ?? HTML.text(words[.pageNotStarted])
             return """
                 <li>
-                <h3\(lang(shelf.language))><a href="\(storyURL(shelf.story))">\(HTML.text(title(shelf.story)))</a></h3>
-                <p class="rating">Rated \(HTML.text(shelf.story.rating)) · \(shelf.story.chapterCount) chapters · endings found: \(shelf.endingsFound) of \(shelf.story.endingCount)</p>
-                <p\(lang(shelf.language))>\(HTML.text(shelf.story.summary))</p>
-                \(languagesLine(shelf.languages))
+                <h3\(lang(shelf.language, words))><a href="\(storyURL(shelf.story))">\(HTML.text(title(shelf.story, words)))</a></h3>
+                <p class="rating">\(HTML.text(rated(shelf.story, found: shelf.endingsFound, words)))</p>
+                <p\(lang(shelf.language, words))>\(HTML.text(shelf.story.summary))</p>
+                \(languagesLine(shelf.languages, words))
                 <p class="place">\(place)</p>
                 </li>
                 """
         }.joined(separator: "\n")
-        let empty = shelves.isEmpty ? "<p>The library is empty. The <a href=\"/catalogue\">catalogue</a> lists stories to get.</p>" : ""
+        let empty = shelves.isEmpty ? "<p>\(markup(words, .serveEmptyLibrary, ["catalogue": "<a href=\"/catalogue\">\(HTML.text(words[.serveCatalogue].lowercased()))</a>"]))</p>" : ""
         var results = ""
         if let found {
             if found.isEmpty {
                 results = """
-                    <section aria-labelledby="results" class="results"><h2 id="results">No results for “\(HTML.text(query))”</h2>
-                    <p>No story in the library has these words in its title, summary or chapters. Try fewer words, or other ones.</p></section>
+                    <section aria-labelledby="results" class="results"><h2 id="results">\(HTML.text(words(.serveNoResults, ["query": query])))</h2>
+                    <p>\(HTML.text(words[.serveNoResultsHint]))</p></section>
                     """
             } else {
                 let items = found.map { (found) -> String in
                     let hit = found.hit
                     if found.isUnreachedEnding {
-                        return "<li><a href=\"\(storyURL(hit.story))\">\(HTML.text(title(hit.story)))</a><p class=\"hidden-ending\">In an ending you have not reached yet: it stays hidden until you do.</p></li>"
+                        return "<li><a href=\"\(storyURL(hit.story))\">\(HTML.text(title(hit.story, words)))</a><p class=\"hidden-ending\">\(HTML.text(words[.serveHiddenEnding]))</p></li>"
                     }
                     let target = hit.chapterKey.map { chapterURL(hit.story, $0) } ?? storyURL(hit.story)
                     let chapter = hit.chapterTitle.map { " · “\(HTML.text($0))”" } ?? ""
-                    return "<li><a href=\"\(HTML.attribute(target))\">\(HTML.text(title(hit.story)))\(chapter)</a><p>\(excerpt(hit.excerpt))</p></li>"
+                    return "<li><a href=\"\(HTML.attribute(target))\">\(HTML.text(title(hit.story, words)))\(chapter)</a><p>\(excerpt(hit.excerpt))</p></li>"
                 }.joined(separator: "\n")
                 results = """
-                    <section aria-labelledby="results" class="results"><h2 id="results">\(found.count) \(found.count == 1 ? "result" : "results") for “\(HTML.text(query))”</h2>
+                    <section aria-labelledby="results" class="results"><h2 id="results">\(HTML.text(words(found.count == 1 ? .serveResultsOne : .serveResultsOther, ["count": String(found.count), "query": query])))</h2>
                     <ul class="hits">\(items)</ul></section>
                     """
             }
         }
         // Under a search, the library is a section of its own, named so it is not taken for results.
-        let shelfHeading = found == nil ? "<h2 class=\"visually-hidden\">Your stories</h2>" : "<h2>All your stories</h2>"
+        let shelfHeading = found == nil ? "<h2 class=\"visually-hidden\">\(HTML.text(words[.serveYourStories]))</h2>" : "<h2>\(HTML.text(words[.serveAllYourStories]))</h2>"
         return document(
-            title: found == nil ? "Stories" : "Search: \(query) · Stories", reader: reader,
+            title: found == nil ? words[.pageStories] : words(.serveSearchTitle, ["query": query]), reader: reader,
             main: """
-                <h1>Stories</h1>
+                <h1>\(HTML.text(words[.pageStories]))</h1>
                 <form method="get" action="/search" role="search" class="search">
-                <label for="q">Search the stories</label>
+                <label for="q">\(HTML.text(words[.serveSearchLabel]))</label>
                 <input id="q" name="q" type="search" value="\(HTML.attribute(query))" maxlength="200">
-                <button type="submit">Search</button>
+                <button type="submit">\(HTML.text(words[.serveSearch]))</button>
                 </form>
                 \(results)
                 \(empty)
@@ -227,40 +258,42 @@ enum Pages {
     static func story(
         _ story: StoryRecord, place: ChapterRecord?, endings: Int, firstName: String?, reader: Reader, notice: String?, language: StoryLanguage? = nil
     ) -> String {
+        let words = reader.words
         let shownIn = language.map { language in
-            let rest = language.translated < language.total ? "; the rest as the author wrote it" : ""
-            return "<p class=\"languages\">In <span lang=\"\(HTML.attribute(language.language))\">\(HTML.text(language.language))</span>: \(language.percent)% translated\(rest). “Stories in” at the top of every page changes the language.</p>"
+            let phrase: Phrase = language.translated < language.total ? .serveShownInPart : .serveShownIn
+            let tag = "<span lang=\"\(HTML.attribute(language.language))\">\(HTML.text(language.language))</span>"
+            return "<p class=\"languages\">\(markup(words, phrase, ["language": tag, "percent": String(language.percent)]))</p>"
         } ?? ""
         let url = storyURL(story)
         let begin: String
         if let place {
             begin = """
-                <p>You are at “<span\(lang(language?.language))>\(HTML.text(title(place)))</span>”.</p>
+                <p>\(markup(words, .pageYouAreAt, ["chapter": "<span\(lang(language?.language, words))>\(HTML.text(title(place, words)))</span>"]))</p>
                 <ul class="actions">
-                <li><a class="resume" href="\(chapterURL(story, place.key))">Resume</a></li>
-                <li><a href="\(url)/-/restart">Start again</a></li>
+                <li><a class="resume" href="\(chapterURL(story, place.key))">\(HTML.text(words[.serveResume]))</a></li>
+                <li><a href="\(url)/-/restart">\(HTML.text(words[.pageStartAgain]))</a></li>
                 </ul>
                 """
         } else {
-            begin = "<ul class=\"actions\"><li>\(button("Begin", action: url + "/-/restart", reader: reader, className: "begin"))</li></ul>"
+            begin = "<ul class=\"actions\"><li>\(button(words[.pageBegin], action: url + "/-/restart", reader: reader, className: "begin"))</li></ul>"
         }
         return document(
-            title: title(story), reader: reader, notice: notice,
+            title: title(story, words), reader: reader, notice: notice,
             main: """
-                <h1\(lang(language?.language))>\(HTML.text(title(story)))</h1>
-                <p class="rating">Rated \(HTML.text(story.rating)) · \(story.chapterCount) chapters · endings found: \(endings) of \(story.endingCount)</p>
-                <p\(lang(language?.language))>\(HTML.text(story.summary))</p>
+                <h1\(lang(language?.language, words))>\(HTML.text(title(story, words)))</h1>
+                <p class="rating">\(HTML.text(rated(story, found: endings, words)))</p>
+                <p\(lang(language?.language, words))>\(HTML.text(story.summary))</p>
                 \(shownIn)
                 \(begin)
                 <form method="post" action="\(url)/-/name" class="name">
                 \(hidden("token", reader.formToken))
-                <label for="reader-name">Your name in the story</label>
+                <label for="reader-name">\(HTML.text(words[.pageYourName]))</label>
                 <input id="reader-name" name="name" autocomplete="given-name" maxlength="60" value="\(HTML.attribute(firstName ?? ""))">
-                <button type="submit">Keep</button>
+                <button type="submit">\(HTML.text(words[.pageKeep]))</button>
                 </form>
                 <ul class="more">
-                <li><a href="\(url)/-/marks">Bookmarks and notes</a></li>
-                <li><a href="\(url)/-/path">The path taken</a></li>
+                <li><a href="\(url)/-/marks">\(HTML.text(words[.serveMarksAndNotes]))</a></li>
+                <li><a href="\(url)/-/path">\(HTML.text(words[.servePathTaken]))</a></li>
                 </ul>
                 """)
     }
@@ -271,20 +304,21 @@ enum Pages {
         _ view: ChapterView, of story: StoryRecord, isPlace: Bool, place: ChapterRecord?, endings: (found: Int, of: Int),
         reader: Reader, notice: String?, language: String? = nil
     ) -> String {
-        let lang = lang(language)
+        let words = reader.words
+        let lang = lang(language, words)
         let chapter = view.record
         let url = storyURL(story)
-        let heading = title(chapter)
+        let heading = title(chapter, words)
         // A tap on the picture opens it alone, full size, where a phone can zoom it.
         let picture = chapter.picPath.map { (_) -> String in
             let source = "\(url)/-/picture/\(segment(chapter.key))"
-            return "<a class=\"picture\" href=\"\(source)\" title=\"The picture, full size\"><img class=\"picture\" src=\"\(source)\" alt=\"\(HTML.attribute(chapter.picAlt ?? heading))\"\(lang)></a>"
+            return "<a class=\"picture\" href=\"\(source)\" title=\"\(HTML.attribute(words[.serveFullPicture]))\"><img class=\"picture\" src=\"\(source)\" alt=\"\(HTML.attribute(chapter.picAlt ?? heading))\"\(lang)></a>"
         } ?? ""
         var elsewhere = ""
         if let place, !isPlace {
             elsewhere = """
-                <div class="elsewhere" role="note"><p>This is not your place: your place in this story is “<a href="\(chapterURL(story, place.key))"\(lang)>\(HTML.text(title(place)))</a>”. A choice here goes on from this chapter.</p>
-                \(button("Go on from here", action: url + "/-/jump", reader: reader, fields: [("chapter", chapter.key)]))</div>
+                <div class="elsewhere" role="note"><p>\(markup(words, .serveNotYourPlace, ["chapter": "<a href=\"\(chapterURL(story, place.key))\"\(lang)>\(HTML.text(title(place, words)))</a>"]))</p>
+                \(button(words[.serveGoOnFromHere], action: url + "/-/jump", reader: reader, fields: [("chapter", chapter.key)]))</div>
                 """
         }
         let text: String = view.paragraphs.map { "<p>" + HTML.text($0).split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "<br>\n") + "</p>" }
@@ -292,18 +326,18 @@ enum Pages {
         let choices: String
         if chapter.endsReading {
             choices = """
-                <p class="the-end"><strong>The end.</strong> Endings found: \(endings.found) of \(endings.of).</p>
+                <p class="the-end"><strong>\(HTML.text(words[.pageTheEnd]))</strong> \(HTML.text(words(.pageEndingsFound, ["found": String(endings.found), "total": String(endings.of)])))</p>
                 """
         } else {
             let items = chapter.choices.enumerated().map { (index, choice) -> String in
                 choice.isAvailable
                     ? "<li><button type=\"submit\" name=\"choice\" value=\"\(index + 1)\"\(lang)>\(HTML.text(choice.label))</button></li>"
-                    : "<li><span class=\"unavailable\"><span\(lang)>\(HTML.text(choice.label))</span> (this way is not written yet)</span></li>"
+                    : "<li><span class=\"unavailable\"><span\(lang)>\(HTML.text(choice.label))</span> \(HTML.text(words[.pageNotWrittenYet]))</span></li>"
             }.joined(separator: "\n")
             choices = """
                 <form method="post" action="\(url)/-/choose" class="choices">
                 \(hidden("token", reader.formToken))\(hidden("from", chapter.key))\(hidden("at", place?.key ?? ""))
-                <nav aria-label="Choices"><ol class="choices">
+                <nav aria-label="\(HTML.attribute(words[.pageChoices]))"><ol class="choices">
                 \(items)
                 </ol></nav>
                 </form>
@@ -311,10 +345,11 @@ enum Pages {
         }
         let here = [("from", chapter.key)]
         return document(
-            title: "\(heading) · \(title(story))", reader: reader, notice: notice,
-            bodyAttributes: [("data-chapter", chapter.key), ("data-place", place?.key ?? ""), ("data-place-title", place.map { title($0) } ?? "")],
+            title: "\(heading) · \(title(story, words))", reader: reader, notice: notice,
+            bodyAttributes: [("data-chapter", chapter.key), ("data-place", place?.key ?? ""), ("data-place-title", place.map { title($0, words) } ?? "")]
+                + (words.language == "en" ? [] : [("data-words", JSONValue.object([Phrase.servePlaceMovedElsewhere.rawValue: .string(words[.servePlaceMovedElsewhere])]).encoded)]),
             main: """
-                <p class="story-title"><a href="\(url)"\(lang)>\(HTML.text(title(story)))</a></p>
+                <p class="story-title"><a href="\(url)"\(lang)>\(HTML.text(title(story, words)))</a></p>
                 <h1 tabindex="-1"\(lang)>\(HTML.text(heading))</h1>
                 \(elsewhere)
                 \(picture)
@@ -322,25 +357,25 @@ enum Pages {
                 \(text)
                 </div>
                 \(choices)
-                <nav aria-label="Reading" class="reading">
+                <nav aria-label="\(HTML.attribute(words[.pageReading]))" class="reading">
                 <ul class="actions">
-                <li>\(button("Back", action: url + "/-/back", reader: reader, fields: here))</li>
-                <li><a href="\(url)/-/restart">Start again</a></li>
-                <li><a href="\(url)/-/marks">Bookmarks and notes</a></li>
-                <li><a href="\(url)/-/path">The path taken</a></li>
+                <li>\(button(words[.serveBack], action: url + "/-/back", reader: reader, fields: here))</li>
+                <li><a href="\(url)/-/restart">\(HTML.text(words[.pageStartAgain]))</a></li>
+                <li><a href="\(url)/-/marks">\(HTML.text(words[.serveMarksAndNotes]))</a></li>
+                <li><a href="\(url)/-/path">\(HTML.text(words[.servePathTaken]))</a></li>
                 </ul>
                 </nav>
                 <form method="post" action="\(url)/-/bookmark" class="bookmark">
                 \(hidden("token", reader.formToken))\(hidden("from", chapter.key))
-                <label for="bookmark-name">Bookmark name <span class="optional">(optional: the chapter's title)</span></label>
+                <label for="bookmark-name">\(HTML.text(words[.serveBookmarkName])) <span class="optional">\(HTML.text(words[.serveBookmarkNameOptional]))</span></label>
                 <input id="bookmark-name" name="name" maxlength="60">
-                <button type="submit">Bookmark this chapter</button>
+                <button type="submit">\(HTML.text(words[.serveBookmarkThis]))</button>
                 </form>
                 <form method="post" action="\(url)/-/note" class="note">
                 \(hidden("token", reader.formToken))\(hidden("from", chapter.key))
-                <label for="note-text">A note on this chapter</label>
+                <label for="note-text">\(HTML.text(words[.serveNoteLabel]))</label>
                 <textarea id="note-text" name="text" rows="2" maxlength="4000" required></textarea>
-                <button type="submit">Keep the note</button>
+                <button type="submit">\(HTML.text(words[.serveKeepNote]))</button>
                 </form>
                 """)
     }
@@ -349,32 +384,33 @@ enum Pages {
 
     static func marks(_ story: StoryRecord, bookmarks: [Bookmark], notes: [Note], titles: [String: String], reader: Reader, notice: String?) -> String {
         let url = storyURL(story)
+        let words = reader.words
         func name(_ key: String) -> String { titles[key].flatMap { $0.isEmpty ? nil : $0 } ?? key }
         // A bookmark named after its chapter (the default) says the name once.
-        let marks = bookmarks.isEmpty ? "<p>No bookmarks yet: “Bookmark this chapter” under a chapter adds one.</p>" : """
+        let marks = bookmarks.isEmpty ? "<p>\(HTML.text(words[.serveNoBookmarks]))</p>" : """
             <ul class="bookmarks">
             \(bookmarks.map { (mark) -> String in
                 let chapter = name(mark.chapterKey)
                 let label = mark.name == chapter ? "" : "\(HTML.text(mark.name)) · "
-                return "<li>\(label)<a href=\"\(chapterURL(story, mark.chapterKey))\">\(HTML.text(chapter))</a> \(button("Go on from there", action: url + "/-/jump", reader: reader, fields: [("bookmark", mark.name)])) \(button("Remove", action: url + "/-/unmark", reader: reader, fields: [("bookmark", mark.name)]))</li>"
+                return "<li>\(label)<a href=\"\(chapterURL(story, mark.chapterKey))\">\(HTML.text(chapter))</a> \(button(words[.serveGoOnFromThere], action: url + "/-/jump", reader: reader, fields: [("bookmark", mark.name)])) \(button(words[.serveRemove], action: url + "/-/unmark", reader: reader, fields: [("bookmark", mark.name)]))</li>"
             }.joined(separator: "\n"))
             </ul>
             """
-        let kept = notes.isEmpty ? "<p>No notes yet.</p>" : """
+        let kept = notes.isEmpty ? "<p>\(HTML.text(words[.serveNoNotes]))</p>" : """
             <ul class="notes">
             \(notes.map { (note) -> String in
-                "<li><p>\(HTML.text(note.body))</p><p class=\"where\">on “<a href=\"\(chapterURL(story, note.chapterKey))\">\(HTML.text(name(note.chapterKey)))</a>” \(button("Remove", action: url + "/-/unnote", reader: reader, fields: [("note", String(note.id))]))</p></li>"
+                "<li><p>\(HTML.text(note.body))</p><p class=\"where\">\(markup(words, .serveNoteOn, ["chapter": "<a href=\"\(chapterURL(story, note.chapterKey))\">\(HTML.text(name(note.chapterKey)))</a>"])) \(button(words[.serveRemove], action: url + "/-/unnote", reader: reader, fields: [("note", String(note.id))]))</p></li>"
             }.joined(separator: "\n"))
             </ul>
             """
         return document(
-            title: "Bookmarks and notes · \(title(story))", reader: reader, notice: notice,
+            title: "\(words[.serveMarksAndNotes]) · \(title(story, words))", reader: reader, notice: notice,
             main: """
-                <p class="story-title"><a href="\(url)">\(HTML.text(title(story)))</a></p>
-                <h1>Bookmarks and notes</h1>
-                <h2>Bookmarks</h2>
+                <p class="story-title"><a href="\(url)">\(HTML.text(title(story, words)))</a></p>
+                <h1>\(HTML.text(words[.serveMarksAndNotes]))</h1>
+                <h2>\(HTML.text(words[.serveBookmarks]))</h2>
                 \(marks)
-                <h2>Notes</h2>
+                <h2>\(HTML.text(words[.serveNotes]))</h2>
                 \(kept)
                 """)
     }
@@ -386,30 +422,32 @@ enum Pages {
             let current = index == steps.count - 1 ? " aria-current=\"step\"" : ""
             return "<li\(current)><a href=\"\(chapterURL(story, step.key))\">\(HTML.text(name))</a></li>"
         }.joined(separator: "\n")
+        let words = reader.words
         return document(
-            title: "The path taken · \(title(story))", reader: reader,
+            title: "\(words[.servePathTaken]) · \(title(story, words))", reader: reader,
             main: """
-                <p class="story-title"><a href="\(url)">\(HTML.text(title(story)))</a></p>
-                <h1>The path taken</h1>
-                \(steps.isEmpty ? "<p>Not started.</p>" : "<ol class=\"path\">\n\(items)\n</ol>")
+                <p class="story-title"><a href="\(url)">\(HTML.text(title(story, words)))</a></p>
+                <h1>\(HTML.text(words[.servePathTaken]))</h1>
+                \(steps.isEmpty ? "<p>\(HTML.text(words[.pageNotStarted]))</p>" : "<ol class=\"path\">\n\(items)\n</ol>")
                 """)
     }
 
     /// Asks before starting again: the path taken is cleared and Back cannot bring it back.
     static func restart(_ story: StoryRecord, place: ChapterRecord, steps: Int, reader: Reader) -> String {
         let url = storyURL(story)
-        let along = steps == 1 ? "1 chapter along" : "\(steps) chapters along"
+        let words = reader.words
+        let along = words(steps == 1 ? .serveRestartWhereOne : .serveRestartWhereOther, ["chapter": title(place, words), "count": String(steps)])
         return document(
-            title: "Start again? · \(title(story))", reader: reader,
+            title: "\(words[.serveRestartTitle]) · \(title(story, words))", reader: reader,
             main: """
-                <p class="story-title"><a href="\(url)">\(HTML.text(title(story)))</a></p>
-                <h1>Start “\(HTML.text(title(story)))” again?</h1>
-                <p>You are at “\(HTML.text(title(place)))”, \(along). Starting again takes you to the first chapter and clears the path taken: Back will not bring it back.</p>
-                <p>Your bookmarks, notes and the endings you have found are kept; a bookmark takes you back to a chapter later.</p>
+                <p class="story-title"><a href="\(url)">\(HTML.text(title(story, words)))</a></p>
+                <h1>\(HTML.text(words(.serveRestartHeading, ["story": title(story, words)])))</h1>
+                <p>\(HTML.text(along))</p>
+                <p>\(HTML.text(words[.serveRestartKept]))</p>
                 <ul class="actions">
-                <li>\(button("Start again from the first chapter", action: url + "/-/restart", reader: reader, className: "begin"))</li>
-                <li><a class="resume" href="\(chapterURL(story, place.key))">Keep reading where you are</a></li>
-                <li><a href="\(url)/-/marks">Bookmark your place first</a></li>
+                <li>\(button(words[.serveRestartConfirm], action: url + "/-/restart", reader: reader, className: "begin"))</li>
+                <li><a class="resume" href="\(chapterURL(story, place.key))">\(HTML.text(words[.serveKeepReading]))</a></li>
+                <li><a href="\(url)/-/marks">\(HTML.text(words[.serveBookmarkFirst]))</a></li>
                 </ul>
                 """)
     }

@@ -7,6 +7,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
+import InterfaceWords
 import StoryFormat
 import StoryReader
 import StorySources
@@ -27,6 +28,8 @@ struct ReaderContext: RequestContext {
     var language: LanguageChoice?
     /// A GET's path: where the language switch comes back to.
     var path = "/"
+    /// The languages the browser asks for (Accept-Language), most wanted first.
+    var accepted: [String] = []
 
     init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
 
@@ -232,7 +235,15 @@ public final class ReaderServer: Sendable {
         let languages = ((try? library.languagesByStory()) ?? [:]).values.flatMap { $0.map(\.language) }
         return Pages.Reader(
             profile: context.profile, canChangeProfile: context.canChangeProfile, formToken: formToken, languages: Array(Set(languages)).sorted(),
-            language: context.language, serverLanguage: configuration.language, path: context.path)
+            language: context.language, serverLanguage: configuration.language, path: context.path, words: words(context))
+    }
+
+    /// cyd's words for this reader: the language chosen on a page, else the server's, then the
+    /// browser's (Accept-Language), each phrase in the first of them that has it.
+    func words(_ context: ReaderContext) -> Phrasebook {
+        var preferred: [String] = []
+        if case .language(let tag)? = context.language ?? configuration.language { preferred.append(tag) }
+        return Phrasebook(preferring: preferred + context.accepted)
     }
 
     private func session(_ story: StoryRecord, _ context: ReaderContext, language: String? = nil) throws -> ReadingSession {
@@ -296,7 +307,7 @@ public final class ReaderServer: Sendable {
             let language = try language(of: story, request, context)
             let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story, language: language?.language) }
             return Pages.Shelf(
-                story: Self.shown(story, in: language), place: place.map(Pages.title),
+                story: Self.shown(story, in: language), place: place.map { Pages.title($0, words(context)) },
                 endingsFound: try library.endingsFound(profile: context.profile, story: story).count,
                 languages: languages[story.id] ?? [], language: language?.language)
         }
@@ -361,7 +372,7 @@ public final class ReaderServer: Sendable {
         return Rendered(
             Pages.story(
                 Self.shown(story, in: language), place: place, endings: endings, firstName: name, reader: reader(context),
-                notice: Notice.from(request)?.words, language: language))
+                notice: Notice.from(request)?.words(words(context)), language: language))
     }
 
     private func chapterPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Rendered {
@@ -379,14 +390,14 @@ public final class ReaderServer: Sendable {
         return Rendered(
             Pages.chapter(
                 session.view(chapter), of: Self.shown(story, in: language), isPlace: place?.key == chapter.key, place: place, endings: endings,
-                reader: reader(context), notice: Notice.from(request)?.words, language: language?.language))
+                reader: reader(context), notice: Notice.from(request)?.words(words(context)), language: language?.language))
     }
 
     private func marksPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Rendered {
         let bookmarks = try library.bookmarks(profile: context.profile, story: story)
         let notes = try library.notes(profile: context.profile, story: story)
         let titles = try library.chapterNames(bookmarks.map(\.chapterKey) + notes.map(\.chapterKey), of: story)
-        return Rendered(Pages.marks(story, bookmarks: bookmarks, notes: notes, titles: titles, reader: reader(context), notice: Notice.from(request)?.words))
+        return Rendered(Pages.marks(story, bookmarks: bookmarks, notes: notes, titles: titles, reader: reader(context), notice: Notice.from(request)?.words(words(context))))
     }
 
     private func pathPage(_ story: StoryRecord, _ context: ReaderContext) throws -> Rendered {
@@ -410,7 +421,7 @@ public final class ReaderServer: Sendable {
         let entries = try library.catalogue().filter { $0.isStory == true }
         var stored: [String: StoryRecord] = [:]
         for story in try library.stories() { stored[story.source.location] = story }
-        return Rendered(Pages.catalogue(entries, inLibrary: stored, fetchedBy: configuration.words.catalogueFetch, reader: reader(context), notice: Notice.from(request)?.words))
+        return Rendered(Pages.catalogue(entries, inLibrary: stored, fetchedBy: configuration.words.catalogueFetch, reader: reader(context), notice: Notice.from(request)?.words(words(context))))
     }
 
     private func getStory(_ context: ReaderContext) async -> Response {
@@ -620,23 +631,23 @@ enum Notice: String {
         Forms.fields(Array((request.uri.query ?? "").utf8))["said"].flatMap(Notice.init(rawValue:))
     }
 
-    var words: String {
+    func words(_ book: Phrasebook) -> String {
         switch self {
-        case .bookmarked: "Bookmarked."
-        case .bookmarkKept: "This chapter was bookmarked already."
-        case .bookmarkRemoved: "Bookmark removed."
-        case .bookmarkGone: "That bookmark is gone, or its chapter is no longer in the story."
-        case .noted: "Note kept."
-        case .noteRemoved: "Note removed."
-        case .emptyNote: "The note was empty, so nothing was kept."
-        case .atStart: "This is the start: there is no way back from here."
-        case .nameKept: "Your name is kept."
-        case .unavailable: "That way is not written yet: choose another."
-        case .noSuchChoice: "That choice is not on this page any more: choose again."
-        case .chapterGone: "That chapter is no longer in the story (it changed since the page was shown)."
-        case .placeMoved: "Your place had moved on in another window; you went on from the page you chose on, and this is your place now."
-        case .goneOnFromHere: "This chapter is your place now."
-        case .bookmarkMoved: "A bookmark of that name was on another chapter: it is on this one now."
+        case .bookmarked: book[.serveNoticeBookmarked]
+        case .bookmarkKept: book[.serveNoticeBookmarkKept]
+        case .bookmarkRemoved: book[.serveNoticeBookmarkRemoved]
+        case .bookmarkGone: book[.serveNoticeBookmarkGone]
+        case .noted: book[.serveNoticeNoted]
+        case .noteRemoved: book[.serveNoticeNoteRemoved]
+        case .emptyNote: book[.serveNoticeEmptyNote]
+        case .atStart: book[.serveNoticeAtStart]
+        case .nameKept: book[.serveNoticeNameKept]
+        case .unavailable: book[.serveNoticeUnavailable]
+        case .noSuchChoice: book[.serveNoticeNoSuchChoice]
+        case .chapterGone: book[.serveNoticeChapterGone]
+        case .placeMoved: book[.serveNoticePlaceMoved]
+        case .goneOnFromHere: book[.serveNoticeGoneOnFromHere]
+        case .bookmarkMoved: book[.serveNoticeBookmarkMoved]
         }
     }
 }

@@ -137,7 +137,13 @@ enum ServeAssets {
                 var place = next.body.getAttribute("data-place");
                 if (place === null || place === before) { return; }
                 var title = next.body.getAttribute("data-place-title") || place;
-                show(html, window.location.href, false, "Your place moved to “" + title + "” in another window.");
+                // The sentence in the page's own words (data-words), else in English.
+                var said = "Your place moved to “[[chapter]]” in another window.";
+                try {
+                  var words = JSON.parse(next.body.getAttribute("data-words") || "{}");
+                  if (words && typeof words["serve.place-moved-elsewhere"] === "string") { said = words["serve.place-moved-elsewhere"]; }
+                } catch (error) { /* English */ }
+                show(html, window.location.href, false, said.split("[[chapter]]").join(title));
               })
               .catch(function () { checking = false; });
           }

@@ -53,6 +53,16 @@ public enum SiteAssets {
           var folderHere = body.getAttribute("data-folder") || story;
           var root = body.getAttribute("data-root") || "./";
           var pageName = /^[A-Za-z0-9_-]+\\.html$/;
+          // The page's words for what this script writes, in the page's language (data-words,
+          // a JSON object by phrase); English where the page has none.
+          var words = {};
+          try { words = JSON.parse(body.getAttribute("data-words") || "{}") || {}; } catch (error) { words = {}; }
+          function word(phrase, english, values) {
+            var text = typeof words[phrase] === "string" ? words[phrase] : english;
+            return text.replace(/\\[\\[([a-z]+)\\]\\]/g, function (all, slot) {
+              return values && Object.prototype.hasOwnProperty.call(values, slot) ? String(values[slot]) : all;
+            });
+          }
 
           function load(key, fallback) {
             try {
@@ -95,7 +105,7 @@ public enum SiteAssets {
 
           function endingsLine(kept, total) {
             var count = kept && Array.isArray(kept.endings) ? kept.endings.length : 0;
-            return "Endings found: " + count + " of " + total + ".";
+            return word("page.endings-found", "Endings found: [[found]] of [[total]].", { found: count, total: total });
           }
 
           // An ending says how many of the story's endings this browser has found.
@@ -113,18 +123,18 @@ public enum SiteAssets {
             if (!line) continue;
             var total = Number(shelves[s].getAttribute("data-endings")) || 0;
             if (kept && typeof kept === "object" && typeof kept.page === "string" && pageName.test(kept.page)) {
-              line.textContent = "You are at “" + (typeof kept.title === "string" && kept.title ? kept.title : kept.page) + "”. " + endingsLine(kept, total);
+              line.textContent = word("page.you-are-at", "You are at “[[chapter]]”.", { chapter: typeof kept.title === "string" && kept.title ? kept.title : kept.page }) + " " + endingsLine(kept, total);
             } else if (kept && Array.isArray(kept.endings) && kept.endings.length > 0) {
               line.textContent = endingsLine(kept, total);
             } else {
-              line.textContent = "Not started.";
+              line.textContent = word("page.not-started", "Not started.");
             }
             line.hidden = false;
           }
 
           // Start again asks first: the path taken is cleared (the endings found are kept).
           function startAgain(event) {
-            if (!window.confirm("Start again from the first chapter? The path you took is cleared; the endings you found are kept.")) {
+            if (!window.confirm(word("site.confirm-restart", "Start again from the first chapter? The path you took is cleared; the endings you found are kept."))) {
               event.preventDefault();
               return false;
             }
@@ -167,7 +177,7 @@ public enum SiteAssets {
               name = input.value.trim().slice(0, 60);
               save("cyd:name", name);
               var status = document.querySelector(".found");
-              if (status) status.textContent = name ? "You will be called " + name + "." : "You will be called Reader.";
+              if (status) status.textContent = name ? word("site.called", "You will be called [[name]].", { name: name }) : word("site.called-reader", "You will be called Reader.");
             });
           }
 

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import LocalFiles
+import InterfaceWords
 import StoryFormat
 
 /// Where a picture of a story comes from when its site is built.
@@ -36,6 +37,8 @@ public struct SiteStory: Sendable {
     public var placeKey: String = ""
     /// The story as written and each translation, with their folders (for the language switch).
     public var versions: [(language: String?, folder: String)] = []
+    /// cyd's words on its pages: a translation's language first, then the site's.
+    public var words: Phrasebook = .english
 
     func page(of chapterID: String) -> String { pages[chapterID] ?? "index.html" }
 }
@@ -71,17 +74,21 @@ public enum StaticSite {
 
     /// The plan of a site whose stories may have translations: each story as written, then its
     /// translations, in the order given.
-    public static func plan(_ entries: [SiteEntry]) -> [SiteStory] {
+    /// `words`: the site's own words (its list of stories, and each story as written); a
+    /// translation's pages are in its language where cyd's words are translated into it.
+    public static func plan(_ entries: [SiteEntry], words: Phrasebook = .english) -> [SiteStory] {
         var folders = UniqueNames(reserved: ["index", "cyd", "sw", "offline", "manifest", "icon-192", "icon-512"])
         var planned: [SiteStory] = []
         for entry in entries {
             var original = plan(entry.story, pictures: entry.pictures, folders: &folders)
             original.placeKey = original.folder
+            original.words = words
             var group = [original]
             for (language, story) in entry.translations {
                 var translated = original
                 translated.story = story
                 translated.language = language
+                translated.words = words.first(language)
                 translated.folder = folders.claim(slug(entry.story.id + "-" + language, fallback: "story-" + language))
                 group.append(translated)
             }
@@ -120,13 +127,13 @@ public enum StaticSite {
     }
 
     /// Every file of the site: relative path → bytes.
-    public static func files(_ stories: [SiteStory]) -> [(path: String, bytes: [UInt8])] {
+    public static func files(_ stories: [SiteStory], words: Phrasebook = .english) -> [(path: String, bytes: [UInt8])] {
         var files: [(path: String, bytes: [UInt8])] = [
-            ("index.html", Array(WebPages.library(stories.filter { $0.language == nil }).utf8)),
+            ("index.html", Array(WebPages.library(stories.filter { $0.language == nil }, words: words).utf8)),
             ("cyd.css", Array(SiteAssets.stylesheet.utf8)),
             ("cyd.js", Array(SiteAssets.script.utf8)),
             ("sw.js", Array(SiteAssets.serviceWorker.utf8)),
-            ("offline.html", Array(WebPages.offline().utf8)),
+            ("offline.html", Array(WebPages.offline(words: words).utf8)),
             ("manifest.webmanifest", Array(SiteIcon.manifest().utf8)),
         ] + SiteIcon.sizes.map { (SiteIcon.fileName($0), SiteIcon.png(size: $0)) }
         for site in stories {
@@ -158,9 +165,9 @@ public enum StaticSite {
     /// behind. Files the manifest does not list (the host's own, a CNAME) are never touched.
     /// Returns the paths removed, relative to `folder`.
     @discardableResult
-    public static func write(_ stories: [SiteStory], to folder: String) throws(Failure) -> [String] {
+    public static func write(_ stories: [SiteStory], to folder: String, words: Phrasebook = .english) throws(Failure) -> [String] {
         let earlier = previousFiles(in: folder)
-        let written = files(stories)
+        let written = files(stories, words: words)
         for (path, bytes) in written {
             let target = folder + "/" + path
             try makeFolders(AtomicFile.parentFolder(of: target))

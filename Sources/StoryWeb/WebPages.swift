@@ -1,3 +1,4 @@
+import InterfaceWords
 import StoryFormat
 
 /// The pages of the browser reader, as HTML. Pages are complete without a script: choices are
@@ -10,54 +11,74 @@ public enum WebPages {
 
     /// A whole document: head (the stylesheet, the script, a Content-Security-Policy that allows
     /// no inline script and no other origin's script), header with the site's name, and `main`.
-    static func document(title: String, depth: Depth, bodyAttributes: [(String, String)] = [], main: String) -> String {
+    static func document(title: String, depth: Depth, words: Phrasebook, bodyAttributes: [(String, String)] = [], main: String) -> String {
         let up = depth == .root ? "" : "../"
         var layout = PageLayout(
             style: .linked(up + "cyd.css"), script: up + "cyd.js", policyInPage: ContentPolicy.page(pictures: .ownOriginAndWeb, asHeader: false),
-            referrer: "no-referrer")
+            referrer: "no-referrer", skipLink: words[.pageSkipToStory], language: words.language)
         layout.links = [
             ("manifest", up + "manifest.webmanifest", nil), ("icon", up + SiteIcon.fileName(192), "image/png"),
             ("apple-touch-icon", up + SiteIcon.fileName(192), nil),
         ]
         return layout.document(
-            title: title, bodyAttributes: bodyAttributes + [("data-root", up.isEmpty ? "./" : up)],
-            header: "<nav aria-label=\"Site\"><a class=\"home\" href=\"\(up)index.html\">Stories</a></nav>", main: main)
+            title: title, bodyAttributes: bodyAttributes + [("data-root", up.isEmpty ? "./" : up)] + scriptWords(words),
+            header: "<nav aria-label=\"\(HTML.attribute(words[.pageSite]))\"><a class=\"home\" href=\"\(up)index.html\">\(HTML.text(words[.pageStories]))</a></nav>", main: main)
+    }
+
+    /// The phrases cyd.js writes, in the page's words (`data-words`, a JSON object by phrase key);
+    /// none on an English page, where the script's own English stands.
+    static func scriptWords(_ words: Phrasebook) -> [(String, String)] {
+        guard words.language != "en" else { return [] }
+        let phrases: [Phrase] = [.pageEndingsFound, .pageYouAreAt, .pageNotStarted, .siteConfirmRestart, .siteCalled, .siteCalledReader]
+        return [("data-words", JSONValue.object(Dictionary(uniqueKeysWithValues: phrases.map { ($0.rawValue, JSONValue.string(words[$0])) })).encoded)]
+    }
+
+    /// "Rated PG · 12 chapters · 3 endings".
+    static func rated(_ rating: String, chapters: Int, endings: Int, _ words: Phrasebook) -> String {
+        words(.pageRated, [
+            "rating": rating, "chapters": words(chapters == 1 ? .pageChaptersOne : .pageChaptersOther, ["count": String(chapters)]),
+            "endings": words(endings == 1 ? .pageEndingsOne : .pageEndingsOther, ["count": String(endings)]),
+        ])
     }
 
     /// ` lang="fr"` on an element holding a translation's text.
-    static func lang(_ site: SiteStory) -> String { site.language.map { " lang=\"\(HTML.attribute($0))\"" } ?? "" }
+    /// For the story as written (counted English, as story.json names no language), ` lang="en"`
+    /// when the page's own words are in another language.
+    static func lang(_ site: SiteStory) -> String {
+        (site.language ?? (site.words.language == "en" ? nil : "en")).map { " lang=\"\(HTML.attribute($0))\"" } ?? ""
+    }
 
     /// Links to the same page in the story's other languages (nothing when it has none).
     static func languageSwitch(_ site: SiteStory, page: String) -> String {
         guard site.versions.count > 1 else { return "" }
         let items = site.versions.map { version -> String in
-            let label = version.language.map { "<span lang=\"\(HTML.attribute($0))\">\(HTML.text($0))</span>" } ?? "As written"
+            let label = version.language.map { "<span lang=\"\(HTML.attribute($0))\">\(HTML.text($0))</span>" } ?? HTML.text(site.words[.pageAsWritten])
             if version.folder == site.folder { return "<li><span aria-current=\"page\">\(label)</span></li>" }
             let hreflang = version.language.map { " hreflang=\"\(HTML.attribute($0))\"" } ?? ""
             return "<li><a href=\"../\(HTML.pathSegment(version.folder))/\(HTML.attribute(page))\"\(hreflang)>\(label)</a></li>"
         }.joined()
-        return "<nav aria-label=\"Languages\" class=\"languages\"><ul>\(items)</ul></nav>"
+        return "<nav aria-label=\"\(HTML.attribute(site.words[.pageLanguages]))\" class=\"languages\"><ul>\(items)</ul></nav>"
     }
 
     /// The site's front page: every story, with its summary and a link to begin.
-    public static func library(_ stories: [SiteStory]) -> String {
+    public static func library(_ stories: [SiteStory], words: Phrasebook = .english) -> String {
         // Each story's place and endings found are this browser's (cyd.js fills `.place` in).
         let items = stories.map { story in
             let endings = story.story.chapters.count(where: \.choices.isEmpty)
             return """
                 <li data-story="\(HTML.attribute(story.folder))" data-endings="\(endings)">
-                <h2><a href="\(HTML.pathSegment(story.folder))/index.html">\(HTML.text(story.story.name.isEmpty ? "Untitled story" : story.story.name))</a></h2>
-                <p class="rating">Rated \(HTML.text(story.story.rating)) · \(story.story.chapters.count) chapters · \(endings) \(endings == 1 ? "ending" : "endings")</p>
+                <h2><a href="\(HTML.pathSegment(story.folder))/index.html">\(HTML.text(story.story.name.isEmpty ? words[.pageUntitledStory] : story.story.name))</a></h2>
+                <p class="rating">\(HTML.text(rated(story.story.rating, chapters: story.story.chapters.count, endings: endings, words)))</p>
                 <p>\(HTML.text(story.story.summary))</p>
-                \(alsoIn(story))
+                \(alsoIn(story, words))
                 <p class="place" hidden></p>
                 </li>
                 """
         }.joined(separator: "\n")
         return document(
-            title: "Stories", depth: .root,
+            title: words[.pageStories], depth: .root, words: words,
             main: """
-                <h1>Stories</h1>
+                <h1>\(HTML.text(words[.pageStories]))</h1>
                 <ul class="stories">
                 \(items)
                 </ul>
@@ -65,18 +86,19 @@ public enum WebPages {
     }
 
     /// "Also in fr, de." with links, on the library page.
-    static func alsoIn(_ site: SiteStory) -> String {
+    static func alsoIn(_ site: SiteStory, _ words: Phrasebook) -> String {
         let others = site.versions.compactMap { version in
             version.language.map { "<a href=\"\(HTML.pathSegment(version.folder))/index.html\" lang=\"\(HTML.attribute($0))\" hreflang=\"\(HTML.attribute($0))\">\(HTML.text($0))</a>" }
         }
-        return others.isEmpty ? "" : "<p class=\"languages\">Also in \(others.joined(separator: ", ")).</p>"
+        return others.isEmpty ? "" : "<p class=\"languages\">\(Phrasebook.fill(HTML.text(words[.pageAlsoIn]), ["languages": others.joined(separator: ", ")]))</p>"
     }
 
     /// A story's page: its picture, summary and rating; begin. With the script: resume, restart,
     /// endings found, and the reader's name.
     public static func story(_ site: SiteStory) -> String {
         var story = site.story
-        if story.name.isEmpty { story.name = "Untitled story" }
+        let words = site.words
+        if story.name.isEmpty { story.name = words[.pageUntitledStory] }
         let first = story.firstChapter.map { site.page(of: $0.id) } ?? "index.html"
         let lang = lang(site)
         let picture = story.picPath.flatMap { site.pictures[$0] }.map { source in
@@ -84,26 +106,26 @@ public enum WebPages {
         } ?? ""
         let endings = story.chapters.count(where: \.choices.isEmpty)
         return document(
-            title: story.name, depth: .story,
+            title: story.name, depth: .story, words: words,
             bodyAttributes: [("data-story", site.placeKey), ("data-folder", site.folder), ("data-first", first), ("data-endings", String(endings))],
             main: """
                 \(languageSwitch(site, page: "index.html"))
                 <h1\(lang)>\(HTML.text(story.name))</h1>
                 \(picture)
-                <p class="rating">Rated \(HTML.text(story.rating)) · \(story.chapters.count) chapters · \(endings) \(endings == 1 ? "ending" : "endings")</p>
+                <p class="rating">\(HTML.text(rated(story.rating, chapters: story.chapters.count, endings: endings, words)))</p>
                 <p\(lang)>\(HTML.text(story.summary))</p>
-                <p><a class="begin" href="\(HTML.attribute(first))">Begin</a></p>
+                <p><a class="begin" href="\(HTML.attribute(first))">\(HTML.text(words[.pageBegin]))</a></p>
                 <div class="progress" hidden>
                 <p class="found" role="status"></p>
-                <p><a class="resume" href="\(HTML.attribute(first))">Resume where you were</a></p>
-                <p><button type="button" class="restart">Start again</button></p>
+                <p><a class="resume" href="\(HTML.attribute(first))">\(HTML.text(words[.siteResume]))</a></p>
+                <p><button type="button" class="restart">\(HTML.text(words[.pageStartAgain]))</button></p>
                 </div>
                 <form class="name" hidden>
-                <label for="reader-name">Your name in the story</label>
+                <label for="reader-name">\(HTML.text(words[.pageYourName]))</label>
                 <input id="reader-name" name="name" autocomplete="given-name" maxlength="60">
-                <button type="submit">Keep</button>
+                <button type="submit">\(HTML.text(words[.pageKeep]))</button>
                 </form>
-                <noscript><p>Your place, your name and the endings you find are kept in this browser by its script; with scripts off, nothing is kept.</p></noscript>
+                <noscript><p>\(HTML.text(words[.siteNoScript]))</p></noscript>
                 """)
     }
 
@@ -111,7 +133,8 @@ public enum WebPages {
     /// at an ending, the way back).
     public static func chapter(_ chapter: Chapter, of site: SiteStory) -> String {
         // A page's heading is never empty (an empty `h1` names nothing to a screen reader).
-        let title = chapter.name.isEmpty ? "Untitled chapter" : chapter.name
+        let words = site.words
+        let title = chapter.name.isEmpty ? words[.pageUntitledChapter] : chapter.name
         let lang = lang(site)
         // A tap on the picture opens it alone, full size, where a phone can zoom it.
         let picture = chapter.picPath.flatMap { site.pictures[$0] }.map { source in
@@ -124,28 +147,28 @@ public enum WebPages {
         let choices: String
         if ending {
             choices = """
-                <p class="the-end"><strong>The end.</strong> <span class="found"></span></p>
-                <nav aria-label="After the end"><ul class="after">
-                <li><a class="restart" href="\(HTML.attribute(first))">Start again</a></li>
-                <li><a href="index.html">Back to the story</a></li>
-                <li><a href="../index.html">All stories</a></li>
+                <p class="the-end"><strong>\(HTML.text(words[.pageTheEnd]))</strong> <span class="found"></span></p>
+                <nav aria-label="\(HTML.attribute(words[.siteAfterTheEnd]))"><ul class="after">
+                <li><a class="restart" href="\(HTML.attribute(first))">\(HTML.text(words[.pageStartAgain]))</a></li>
+                <li><a href="index.html">\(HTML.text(words[.siteBackToStory]))</a></li>
+                <li><a href="../index.html">\(HTML.text(words[.pageAllStories]))</a></li>
                 </ul></nav>
                 """
         } else {
             let items = chapter.choices.map { choice in
                 ids.contains(choice.chapterID)
                     ? "<li><a href=\"\(HTML.attribute(site.page(of: choice.chapterID)))\"\(lang)>\(HTML.text(choice.text))</a></li>"
-                    : "<li><span class=\"unavailable\"><span\(lang)>\(HTML.text(choice.text))</span> (this way is not written yet)</span></li>"
+                    : "<li><span class=\"unavailable\"><span\(lang)>\(HTML.text(choice.text))</span> \(HTML.text(words[.pageNotWrittenYet]))</span></li>"
             }.joined(separator: "\n")
             choices = """
-                <nav aria-label="Choices"><ol class="choices">
+                <nav aria-label="\(HTML.attribute(words[.pageChoices]))"><ol class="choices">
                 \(items)
                 </ol></nav>
-                <ul class="reading"><li><a class="restart" href="\(HTML.attribute(first))">Start again</a></li></ul>
+                <ul class="reading"><li><a class="restart" href="\(HTML.attribute(first))">\(HTML.text(words[.pageStartAgain]))</a></li></ul>
                 """
         }
         return document(
-            title: "\(title) · \(site.story.name)", depth: .story,
+            title: "\(title) · \(site.story.name)", depth: .story, words: words,
             bodyAttributes: [
                 ("data-story", site.placeKey), ("data-folder", site.folder), ("data-chapter", chapter.id), ("data-ending", ending ? "true" : "false"), ("data-first", first),
                 ("data-endings", String(endings)),
@@ -163,14 +186,14 @@ public enum WebPages {
     }
 
     /// What the service worker shows, offline, for a page this browser never kept.
-    public static func offline() -> String {
+    public static func offline(words: Phrasebook = .english) -> String {
         document(
-            title: "Not saved for offline reading yet", depth: .root,
+            title: words[.siteOfflineTitle], depth: .root, words: words,
             main: """
-                <h1>Not saved for offline reading yet</h1>
-                <p>This page was never opened on this device while it was online, so it was not kept for reading offline.</p>
-                <p>Every story you have opened here is kept whole: open it from the list of stories. Once you are online again, any story can be opened, and is kept from then on.</p>
-                <p><a class="begin" href="index.html">All stories</a></p>
+                <h1>\(HTML.text(words[.siteOfflineTitle]))</h1>
+                <p>\(HTML.text(words[.siteOfflineWhy]))</p>
+                <p>\(HTML.text(words[.siteOfflineWhat]))</p>
+                <p><a class="begin" href="index.html">\(HTML.text(words[.pageAllStories]))</a></p>
                 """)
     }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import InterfaceWords
 import LocalFiles
 import StoryAnalysis
 import StoryFormat
@@ -57,7 +58,7 @@ package struct ReaderLoop {
             }
         }
         if let unsaved = session.unsaved {
-            screen.error("your place was not saved: \(VisibleText.escape(unsaved.description)); the next move saves it again")
+            screen.error(screen.words(.readerPlaceNotSaved, ["reason": VisibleText.escape(unsaved.description)]))
         }
     }
 
@@ -94,7 +95,7 @@ package struct ReaderLoop {
                     sayWherePlaceIsKept()
                     return
                 case .back:
-                    if try session.back() { try showChapter() } else { screen.error("you are at the start") }
+                    if try session.back() { try showChapter() } else { screen.error(screen.words[.readerAtStart]) }
                 case .restart:
                     try session.restart()
                     try showChapter()
@@ -102,9 +103,9 @@ package struct ReaderLoop {
                     let (name, change) = try session.placeBookmark(argument)
                     let here = screen.safe(session.current.record.name)
                     let text = switch change {
-                    case .added: "bookmarked '\(here)' as '\(screen.safeLine(name))' (j \(screen.safeLine(name)) comes back)"
-                    case .alreadyHere: "bookmark '\(screen.safeLine(name))' is already on '\(here)'"
-                    case .moved(let from): "bookmark '\(screen.safeLine(name))' moved from '\(screen.safe(from))' to '\(here)'"
+                    case .added: screen.words(.readerBookmarked, ["chapter": here, "bookmark": screen.safeLine(name)])
+                    case .alreadyHere: screen.words(.readerBookmarkAlreadyHere, ["bookmark": screen.safeLine(name), "chapter": here])
+                    case .moved(let from): screen.words(.readerBookmarkMoved, ["bookmark": screen.safeLine(name), "from": screen.safe(from), "chapter": here])
                     }
                     screen.message(text, event: .bookmark, fields: ["name": .string(name)])
                 case .jump:
@@ -115,11 +116,11 @@ package struct ReaderLoop {
                 case .unmark:
                     if argument.isEmpty {
                         let names = try session.bookmarks().map { "'\(screen.safe($0.name))'" }
-                        screen.error("d NAME deletes a bookmark; " + (names.isEmpty ? "there are none yet" : "yours: " + names.joined(separator: ", ")))
+                        screen.error(names.isEmpty ? screen.words[.readerDeleteHowNone] : screen.words(.readerDeleteHow, ["bookmarks": names.joined(separator: ", ")]))
                     } else if try session.removeBookmark(argument) {
-                        screen.message("bookmark '\(screen.safe(argument))' removed", event: .bookmarkRemoved, fields: ["name": .string(argument)])
+                        screen.message(screen.words(.readerBookmarkRemoved, ["bookmark": screen.safe(argument)]), event: .bookmarkRemoved, fields: ["name": .string(argument)])
                     } else {
-                        screen.error("no bookmark named '\(screen.safe(argument))'")
+                        screen.error(screen.words(.readerNoSuchBookmark, ["bookmark": screen.safe(argument)]))
                     }
                 case .note:
                     try note(argument)
@@ -136,9 +137,9 @@ package struct ReaderLoop {
                     screen.help()
                 case .choose, .unnote, .name:
                     // Numbers choose (above); `n -N` removes a note; the name is asked at the start.
-                    screen.error("'\(screen.safe(line))' is not a command; type a choice number, or ? for help")
+                    screen.error(screen.words(.readerNotACommand, ["typed": screen.safe(line)]))
                 case nil:
-                    screen.error("'\(screen.safe(line))' is not a command; type a choice number, or ? for help")
+                    screen.error(screen.words(.readerNotACommand, ["typed": screen.safe(line)]))
                 }
             } catch let error as ReadingError {
                 screen.error(error.description)
@@ -179,7 +180,7 @@ package struct ReaderLoop {
                 .object(["name": .string($0.name), "key": .string($0.chapterKey), "title": .string(session.chapterTitle($0.chapterKey))])
             })])
         } else if marks.isEmpty {
-            screen.line("no bookmarks yet; m [name] bookmarks this chapter")
+            screen.line(screen.words[.readerNoBookmarks])
         } else {
             // Readers know chapters by their titles; ids are the author's.
             for mark in marks { screen.line("  \(screen.safe(mark.name)) → \(screen.safe(session.chapterTitle(mark.chapterKey)))") }
@@ -194,59 +195,59 @@ package struct ReaderLoop {
                     .object(["id": .number(Double($0.id)), "key": .string($0.chapterKey), "title": .string(session.chapterTitle($0.chapterKey)), "text": .string($0.body)])
                 })])
             } else if notes.isEmpty {
-                screen.line("no notes yet; n TEXT writes one on this chapter")
+                screen.line(screen.words[.readerNoNotes])
             } else {
                 for note in notes { screen.line("  #\(note.id) [\(screen.safe(session.chapterTitle(note.chapterKey)))] \(screen.safe(note.body))") }
             }
         } else if text.hasPrefix("-"), let id = Int64(text.dropFirst()) {
-            if try session.removeNote(id) { screen.message("note #\(id) removed", event: .noteRemoved, fields: ["id": .number(Double(id))]) } else {
-                screen.error("no note #\(id); n alone lists your notes with their numbers")
+            if try session.removeNote(id) { screen.message(screen.words(.readerNoteRemoved, ["number": String(id)]), event: .noteRemoved, fields: ["id": .number(Double(id))]) } else {
+                screen.error(screen.words(.readerNoSuchNote, ["number": String(id)]))
             }
         } else if text.hasPrefix("-"), !text.contains(" ") {
             // One word after a dash looks like a mistyped removal, not a note.
-            screen.error("n -NUMBER removes a note, and '\(screen.safe(String(text.dropFirst())))' is not a note number; n alone lists them")
+            screen.error(screen.words(.readerNotANoteNumber, ["typed": screen.safe(String(text.dropFirst()))]))
         } else {
             let id = try session.addNote(text)
-            screen.message("note #\(id) saved (n -\(id) removes it)", event: .note, fields: ["id": .number(Double(id))])
+            screen.message(screen.words(.readerNoteSaved, ["number": String(id)]), event: .note, fields: ["id": .number(Double(id))])
         }
     }
 
     func picture(_ argument: String) throws {
         guard let path = session.current.record.picPath else {
-            screen.error("this chapter has no picture")
+            screen.error(screen.words[.readerNoPicture])
             return
         }
         let (action, target) = split(argument)
         guard ["", "save", "save!", "open", "retry"].contains(action) else {
-            return screen.error("'p \(screen.safe(argument))' is not a picture command: p shows it, p save FILE saves it, p open opens it, p retry loads it again")
+            return screen.error(screen.words(.readerNotAPictureCommand, ["typed": screen.safe(argument)]))
         }
         // What the picture shows, in the author's words (`pic_alt`), when they gave them.
-        let shows = session.current.record.picAlt.map { " (it shows: \(screen.safeLine($0)))" } ?? ""
+        let shows = session.current.record.picAlt.map { screen.words(.readerPictureShows, ["alt": screen.safeLine($0)]) } ?? ""
         let alt: JSONValue = session.current.record.picAlt.map { .string($0) } ?? .null
         var state = action == "retry" ? session.retryPicture() : session.waitForPicture()
         if action == "retry" { state = session.waitForPicture() }
         guard case .ready(let picture) = state else {
             if case .failed(_, let reason) = state {
-                screen.message("the picture \(screen.safeLine(path)) could not be loaded: \(screen.safe(reason))\(shows); p retry tries again",
+                screen.message(screen.words(.readerPictureFailed, ["path": screen.safeLine(path), "reason": screen.safe(reason), "shows": shows]),
                     event: .picture, fields: ["path": .string(path), "state": "failed", "reason": .string(reason), "alt": alt])
             } else {
-                screen.message("the picture \(screen.safeLine(path)) is still loading", event: .picture, fields: ["path": .string(path), "state": "loading"])
+                screen.message(screen.words(.readerPictureStillLoading, ["path": screen.safeLine(path)]), event: .picture, fields: ["path": .string(path), "state": "loading"])
             }
             return
         }
         switch action {
         case "save", "save!":
-            guard !target.isEmpty else { return screen.error("p save FILE: say where to save it") }
+            guard !target.isEmpty else { return screen.error(screen.words[.readerSaveWhere]) }
             // A folder gets the write's own answer ("... is a folder"); a file is kept unless asked.
             if action == "save", let status = FileStatus(target), !status.isDirectory {
-                return screen.error("\(screen.safeLine(target)) exists: p save! \(screen.safeLine(target)) replaces it")
+                return screen.error(screen.words(.readerSaveExists, ["file": screen.safeLine(target)]))
             }
             do {
                 try FileWriter.write(picture.data, to: target)
             } catch {
-                return screen.error("the picture was not saved: \(error.description)")
+                return screen.error(screen.words(.readerPictureNotSaved, ["reason": error.description]))
             }
-            screen.message("saved \(screen.safeLine(path)) to \(screen.safeLine(target))", event: .pictureSaved, fields: ["file": .string(target)])
+            screen.message(screen.words(.readerPictureSaved, ["path": screen.safeLine(path), "file": screen.safeLine(target)]), event: .pictureSaved, fields: ["file": .string(target)])
         case "open":
             let folder = session.library.location.cacheDirectory + "/pictures"
             let name = String(path.split(separator: "/").last ?? "picture").filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" }
@@ -255,12 +256,12 @@ package struct ReaderLoop {
                 try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 try FileWriter.write(picture.data, to: file)
             } catch {
-                return screen.error("the picture could not be opened: \(error.description)")
+                return screen.error(screen.words(.readerPictureNotOpened, ["reason": error.description]))
             }
             if Terminal.launch("xdg-open", [file]) {
-                screen.message("opened \(screen.safeLine(file))", event: .pictureOpened, fields: ["file": .string(file)])
+                screen.message(screen.words(.readerPictureOpened, ["file": screen.safeLine(file)]), event: .pictureOpened, fields: ["file": .string(file)])
             } else {
-                screen.message("saved to \(screen.safeLine(file)) (no xdg-open here to open it)", event: .pictureSaved, fields: ["file": .string(file)])
+                screen.message(screen.words(.readerPictureSavedNoOpener, ["file": screen.safeLine(file)]), event: .pictureSaved, fields: ["file": .string(file)])
             }
         default:
             if screen.pictures != .off {
@@ -269,11 +270,11 @@ package struct ReaderLoop {
                 do {
                     screen.place(try PictureDrawer.draw(picture.data, mode: screen.pictures, columns: columns, rows: rows, cell: window.cell))
                 } catch {
-                    screen.error("the picture \(screen.safeLine(path)) cannot be drawn: \(screen.safe(error.reason))")
+                    screen.error(screen.words(.readerPictureCannotBeDrawn, ["path": screen.safeLine(path), "reason": screen.safe(error.reason)]))
                 }
             }
             screen.message(
-                "picture \(screen.safeLine(path)): \(screen.describe(picture))\(shows), stored in the library; p save FILE saves it, p open opens it",
+                screen.words(.readerPictureStored, ["path": screen.safeLine(path), "kind": screen.describe(picture), "shows": shows]),
                 event: .picture, fields: ["path": .string(path), "state": "ready", "bytes": .number(Double(picture.data.count)), "alt": alt])
         }
     }

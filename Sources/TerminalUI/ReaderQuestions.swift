@@ -1,3 +1,4 @@
+import InterfaceWords
 import LocalFiles
 import StoryFormat
 import StorySources
@@ -67,7 +68,7 @@ package struct ReaderQuestions {
         }
         if let stored = try library.firstName(profile: profile) { return stored }
         guard interactive else { return fallback }
-        ask("What is your first name? (the stories use it; q quits) ")
+        ask(screen.words[.readerAskName])
         while true {
             guard let raw = input() else {
                 ask("\n")
@@ -76,7 +77,7 @@ package struct ReaderQuestions {
             let answer = raw.trimmingBlanks
             if answer.lowercased() == "q" { return nil }
             if answer.isEmpty || answer.unicodeScalars.contains(where: { VisibleText.isUnsafe($0) }) {
-                ask("A name, please (letters the page can show), or q to quit: ")
+                ask(screen.words[.readerAskNameAgain])
                 continue
             }
             do { try library.setFirstName(answer, profile: profile) } catch where LibraryError.words(for: error) != nil {}
@@ -89,28 +90,28 @@ package struct ReaderQuestions {
     /// added already), then asks which until the answer names one.
     package func pickStory(library: StoryLibrary, profile: String, bundled: [Bundled], bundledCount: Int) throws -> Pick {
         let stored = try library.stories()
-        screen.line("Stories:")
+        screen.line(screen.words[.readerStories])
         for record in stored {
             let place = (try? library.progress(profile: profile, story: record))?.flatMap { try? library.chapter($0.chapterKey, of: record)?.name }
-            let progress = place.map { "at '\($0)'" } ?? "not started"
+            let progress = place.map { screen.words(.readerAt, ["chapter": VisibleText.escape($0)]) } ?? screen.words[.readerNotStarted]
             let number = String(record.id)
             let padded = String(repeating: " ", count: max(0, 3 - number.count)) + number
-            screen.pickerEntry("  \(padded)) \(VisibleText.escape(record.title)) · \(VisibleText.escape(progress))", source: VisibleText.escape(record.source.location))
+            screen.pickerEntry("  \(padded)) \(VisibleText.escape(record.title)) · \(progress)", source: VisibleText.escape(record.source.location))
         }
         for story in bundled {
-            let progress = story.keptAt.map { "bundled, your place kept at '\($0)'" } ?? "bundled, not started"
-            screen.pickerEntry("  b\(story.number)) \(VisibleText.escape(story.title)) · \(VisibleText.escape(progress))", source: VisibleText.escape(story.folder))
+            let progress = story.keptAt.map { screen.words(.readerBundledAt, ["chapter": VisibleText.escape($0)]) } ?? screen.words[.readerBundledNotStarted]
+            screen.pickerEntry("  b\(story.number)) \(VisibleText.escape(story.title)) · \(progress)", source: VisibleText.escape(story.folder))
         }
         let ids = Set(stored.map { String($0.id) })
         while true {
-            if interactive { ask("Which one? (number, q to quit) ") }
+            if interactive { ask(screen.words[.readerWhichOne]) }
             guard let answer = input()?.trimmingBlanks.lowercased(), answer != "q" else { return .quit }
             if ids.contains(answer), let id = Int64(answer), let record = try library.story(id: id) { return .stored(record) }
             if answer.hasPrefix("b"), let number = Int(answer.dropFirst()), number >= 1, number <= bundledCount {
                 return .bundled(number)
             }
             let choices = (stored.map { String($0.id) } + bundled.map { "b\($0.number)" }).joined(separator: ", ")
-            screen.error("type one of \(choices)")
+            screen.error(screen.words(.readerTypeOneOf, ["choices": choices]))
             if !interactive { return .quit }
         }
     }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import InterfaceWords
 import StoryFormat
 import StoryReader
 import StoryStore
@@ -19,10 +20,13 @@ package struct ReaderScreen {
     package let output: Terminal.Stream
     /// Where the cursor is, counted in lines, and where a picture still loading will go.
     package let tracker = ScreenTracker()
+    /// cyd's own words, in the reader's languages.
+    package let words: Phrasebook
 
     /// `output`: standard output, or (in tests) any descriptor.
-    package init(mode: Mode, colors: Bool, pictures: PictureMode = .off, output: Terminal.Stream = Terminal.standardOutput) {
+    package init(mode: Mode, colors: Bool, pictures: PictureMode = .off, output: Terminal.Stream = Terminal.standardOutput, words: Phrasebook = .english) {
         self.output = output
+        self.words = words
         self.mode = mode
         self.colors = colors
         self.pictures = mode == .terminal ? pictures : .off
@@ -89,18 +93,18 @@ package struct ReaderScreen {
         default:
             line(style(safe(story.title), "1"))
             if let language {
-                let rest = language.translated < language.total ? "; the rest as the author wrote it" : ""
-                line(style("In \(safe(language.language)): \(language.percent)% translated\(rest).", "2"))
+                let phrase: Phrase = language.translated < language.total ? .readerPartlyTranslated : .readerTranslated
+                line(style(words(phrase, ["language": safe(language.language), "percent": String(language.percent)]), "2"))
             }
             switch resumption {
             case .started: break
-            case .resumed: line(style("Welcome back: you are where you left off.", "2"))
-            case .jumped: line(style("Opened at “\(safe(currentTitle))”; b goes back to where you were.", "2"))
+            case .resumed: line(style(words[.readerWelcomeBack], "2"))
+            case .jumped: line(style(words(.readerOpenedAt, ["chapter": safe(currentTitle)]), "2"))
             case .chapterGone(let missing, _):
                 // The missing chapter is known only by its id (the library keeps the current
                 // version); the one reading goes on from is named by its title.
-                message("The story has changed since you last read it: your chapter (id '\(safe(missing))') is no longer in it.")
-                message("You are at “\(safe(currentTitle))”, the last chapter of your path that still exists; type r to start from the beginning instead.")
+                message(words(.readerStoryChanged, ["id": safe(missing)]))
+                message(words(.readerStoryChangedPlace, ["chapter": safe(currentTitle)]))
             }
         }
     }
@@ -153,11 +157,11 @@ package struct ReaderScreen {
             }
             line()
             if view.endsReading {
-                line(style("The end. Endings found: \(endingsFound) of \(endingCount).", "1"))
-                line(style("r to read again from the start, b to go back, q to quit", "2"))
+                line(style(words(.readerTheEnd, ["found": String(endingsFound), "total": String(endingCount)]), "1"))
+                line(style(words[.readerAfterTheEnd], "2"))
             } else {
                 for (index, choice) in record.choices.enumerated() {
-                    let label = safe(choice.label) + (choice.isAvailable ? "" : " (unavailable: its chapter is missing)")
+                    let label = safe(choice.label) + (choice.isAvailable ? "" : " " + words[.readerUnavailable])
                     let wrapped = TextLayout.wrap(label, width: width - 6, indent: "")
                     line("  " + style("\(index + 1))", "1;33") + " " + wrapped[0])
                     for more in wrapped.dropFirst() { line("     " + more) }
@@ -185,7 +189,7 @@ package struct ReaderScreen {
                 let drawn = try PictureDrawer.draw(stored.data, mode: pictures, columns: columns, rows: rows, cell: window.cell)
                 place(drawn)
             } catch {
-                line(style("[picture: \(safeLine(path)) cannot be drawn: \(safeLine(error.reason)); p save FILE keeps it]", "2"))
+                line(style(words(.readerPictureLineUndrawable, ["path": safeLine(path), "reason": safeLine(error.reason)]), "2"))
             }
         case .loading:
             // Room for a picture of the usual photo shape; the picture is fitted into it when it
@@ -224,7 +228,7 @@ package struct ReaderScreen {
                         stored.data, mode: pictures, columns: placeholder.columns, rows: placeholder.rows, cell: window.cell
                     ).text
                 } catch {
-                    text += style(TextLayout.truncate("[picture: \(safeLine(path)) cannot be drawn: \(safeLine("\(error)"))]", width: window.columns), "2")
+                    text += style(TextLayout.truncate(words(.readerPictureLineUndrawable, ["path": safeLine(path), "reason": safeLine("\(error)")]), width: window.columns), "2")
                 }
             default:
                 text += style(TextLayout.truncate(pictureLine(path, state), width: window.columns), "2")
@@ -235,10 +239,10 @@ package struct ReaderScreen {
 
     package func pictureLine(_ path: String, _ state: PictureState) -> String {
         switch state {
-        case .none: "[picture: \(safeLine(path))]"
-        case .loading: "[picture: \(safeLine(path)), loading…]"
-        case .ready(let picture): "[picture: \(safeLine(path)), \(describe(picture)): p to see how to save or open it]"
-        case .failed(_, let reason): "[picture: \(safeLine(path)) could not be loaded: \(safeLine(reason)); p retry to try again]"
+        case .none: words(.readerPictureLine, ["path": safeLine(path)])
+        case .loading: words(.readerPictureLoading, ["path": safeLine(path)])
+        case .ready(let picture): words(.readerPictureReady, ["path": safeLine(path), "kind": describe(picture)])
+        case .failed(_, let reason): words(.readerPictureLineFailed, ["path": safeLine(path), "reason": safeLine(reason)])
         }
     }
 
@@ -280,7 +284,7 @@ package struct ReaderScreen {
     /// The key reminder shown before each prompt (at an ending, where there is nothing to
     /// choose, it says so), from the command table; on a terminal wrapped between items.
     package func keyHints(atEnding: Bool) -> String {
-        let items = ReaderCommand.keyLineItems(atEnding: atEnding)
+        let items = ReaderCommand.keyLineItems(atEnding: atEnding, words: words)
         let lines = mode == .terminal ? TextLayout.wrapItems(items, width: width) : [items.joined(separator: " · ")]
         return lines.map { style($0, "2") }.joined(separator: "\n")
     }
@@ -288,9 +292,9 @@ package struct ReaderScreen {
     /// `?`: the command table, one command a line.
     package func help() {
         if mode == .json {
-            emit(.help, ["message": .string(ReaderCommand.helpLines().joined(separator: "\n"))])
+            emit(.help, ["message": .string(ReaderCommand.helpLines(words: words).joined(separator: "\n"))])
         } else {
-            for row in ReaderCommand.helpLines(width: mode == .terminal ? width : nil) { line(row) }
+            for row in ReaderCommand.helpLines(width: mode == .terminal ? width : nil, words: words) { line(row) }
         }
     }
 

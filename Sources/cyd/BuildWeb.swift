@@ -1,5 +1,6 @@
 import ArgumentParser
 import CydWords
+import InterfaceWords
 import Foundation
 import StoryFormat
 import StorySources
@@ -24,6 +25,7 @@ struct BuildWeb: ParsableCommand {
     @Argument(help: ArgumentHelp("Story folders or story files (default: the bundled stories).", valueName: "story")) var stories: [String] = []
     @Flag(name: .customLong("no-fetch"), help: "Link https pictures instead of fetching them now.") var noFetch = false
     @Option(name: .customLong("lang"), help: "Build this translation of each story (repeat for more; original for none). Default: every language in its translations folder.") var languages: [String] = []
+    @Option(name: .customLong("site-lang"), help: ArgumentHelp(InterchangeWords.siteLanguageHelp, valueName: "tag")) var siteLanguage: String?
 
     func run() throws {
         let inputs = stories.isEmpty ? BundledStories.folders() : stories
@@ -44,16 +46,10 @@ struct BuildWeb: ParsableCommand {
             for line in TranslationWords.siteProblems(found, story: input) { Terminal.standardError.write(line + "\n") }
             return SiteEntry(story: story, pictures: pictures, translations: found.stories.map { ($0.status.language, $0.story) })
         }
-        let site = StaticSite.plan(entries)
+        let words = Phrasebook(preferring: [siteLanguage ?? languages.first { $0 != "original" }].compactMap { $0 })
+        let site = StaticSite.plan(entries, words: words)
         let removed: [String]
-        do {
-            removed = try StaticSite.write(site, to: folder)
-        } catch {
-            switch error {
-            case .folder(let path, let reason): throw CLIError("cannot make the folder \(VisibleText.escape(path)): \(reason)")
-            case .file(let path, let failure): throw CLIError(FileWriter.sentence(failure, path: path))
-            }
-        }
+        do { removed = try StaticSite.write(site, to: folder, words: words) } catch { throw CLIError(InterchangeWords.siteNotWritten(error)) }
         let pages = site.reduce(0) { $0 + $1.pages.count + 1 } + 1
         for line in InterchangeWords.builtSite(pages: pages, stories: site.count(where: { $0.language == nil }), folder: folder, removed: removed) { print(line) }
     }

@@ -4,6 +4,7 @@ import Foundation
 import LocalFiles
 import StoryFormat
 import StoryInterchange
+import StoryTranslation
 import StoryWeb
 import TerminalUI
 
@@ -130,6 +131,7 @@ struct ExportEPUB: ParsableCommand {
     @Option(name: .customLong("reader-name"), help: "What [[name]] reads in the book (default: you).") var readerName: String?
     @Option(help: "The seed of the sections' order.") var seed: UInt64 = 1
     @Option(help: "The book's language, as a BCP 47 tag.") var language = "en"
+    @Option(name: .customLong("lang"), help: ArgumentHelp(InterchangeWords.bookLanguagesHelp, valueName: "tag")) var languages: [String] = []
     @Flag(name: .customLong("no-fetch"), help: "Leave https pictures out instead of fetching them.") var noFetch = false
 
     func run() throws {
@@ -142,15 +144,14 @@ struct ExportEPUB: ParsableCommand {
             case .leftOut: break
             }
         }
-        let options = Gamebook.Options(readerName: readerName, seed: seed, pictures: pictures, modified: Self.now(), language: language)
-        let book: [UInt8]
-        do { book = try Gamebook.epub(model, options: options) } catch { throw CLIError(InterchangeWords.bookProblem(error, story: story)) }
-        try FileWriter.write(book, to: output)
-        FileWriter.said("wrote \(VisibleText.escape(output)): \(Set(model.chapters.map(\.id)).count) sections, \(plural(pictures.count, "picture"))\n", about: output)
-    }
-
-    /// The time now for `dcterms:modified`, or SOURCE_DATE_EPOCH's (a book made again is the same).
-    static func now() -> String {
-        UTCTime(ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap { Int($0) }.map(Double.init) ?? Date().timeIntervalSince1970).iso8601
+        let found = languages.allSatisfy { $0 == "original" } ? nil : Translations.found(in: target.folder?.root.path ?? "", of: model, languages: languages.contains("all") ? nil : languages)
+        for line in found.map({ TranslationWords.siteProblems($0, story: story) }) ?? [] { Terminal.standardError.write(line + "\n") }
+        let books = Gamebook.books(model, language: language, translations: found?.stories.map { ($0.status.language, $0.story) } ?? [], original: languages.isEmpty || languages.contains("original") || languages.contains("all"), output: output)
+        if books.isEmpty { throw CLIError(InterchangeWords.noBook(story)) }
+        for book in books {
+            let options = Gamebook.Options(readerName: readerName, seed: seed, pictures: pictures, modified: UTCTime.buildTime(ProcessInfo.processInfo.environment).iso8601, language: book.language)
+            do { try FileWriter.write(try Gamebook.epub(book.story, options: options), to: book.path) } catch let error as Gamebook.Problem { throw CLIError(InterchangeWords.bookProblem(error, story: story)) }
+            FileWriter.said("wrote \(VisibleText.escape(book.path)): \(Set(model.chapters.map(\.id)).count) sections, \(plural(pictures.count, "picture"))\n", about: book.path)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CydWords
+import InterfaceWords
 import Foundation
 import StoryFormat
 import StoryReader
@@ -54,13 +55,13 @@ struct Read: ParsableCommand {
         } catch {
             throw CLIError("\(error)")
         }
-        let screen = ReaderScreen(mode: mode, colors: colors, pictures: drawing)
+        let screen = ReaderScreen(mode: mode, colors: colors, pictures: drawing, words: Phrasebook(asked: lang, environment: ProcessInfo.processInfo.environment))
         let library = try library.open()
         do {
             guard var record = try pickStory(library, screen: screen, interactive: interactive) else { return }
             let language = try Self.language(lang, of: record, in: library)
             if let language { (record.title, record.summary) = (language.title, language.summary) }
-            guard let firstName = try ReaderQuestions(screen: screen, interactive: interactive).firstName(given: name, library: library, profile: profile, fallback: Self.fallbackName) else { return }
+            guard let firstName = try ReaderQuestions(screen: screen, interactive: interactive).firstName(given: name, library: library, profile: profile, fallback: ReaderName.fallback) else { return }
             let pictures = PictureFetcher(library: library, source: LibraryPictures(context: SourceContext(location: library.location, certificateAuthorities: HTTPClient.caBundle)))
             if drawing != .off { pictures.whenSettled { path, state in screen.pictureSettled(path, state) } }
             let session = try ReadingSession(
@@ -71,8 +72,7 @@ struct Read: ParsableCommand {
                 resumption = .jumped
             }
             screen.storyOpened(record, resumption, currentTitle: session.current.record.name, language: language)
-            let farewell = "your place in '\(screen.safeLine(record.title))' is kept in \(screen.safeLine(library.location.databasePath)); "
-                + "cyd read \(record.id) takes you back"
+            let farewell = screen.words(.readerFarewell, ["story": screen.safeLine(record.title), "library": screen.safeLine(library.location.databasePath), "command": "cyd read \(record.id)"])
             try ReaderLoop(session: session, screen: screen, interactive: interactive, words: .init(farewell: farewell, library: Words.library)).run()
         } catch let error as ReadingError {
             throw CLIError(error.description)
@@ -89,9 +89,6 @@ struct Read: ParsableCommand {
             return nil
         }
     }
-
-    /// What [[name]] reads when the reader has given no name (piped input without --name).
-    static let fallbackName = ReaderName.fallback
 
     /// The story named on the command line, or one picked from the library and the bundled
     /// stories not added yet (`ReaderQuestions`).

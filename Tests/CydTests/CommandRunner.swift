@@ -26,13 +26,17 @@ enum Command {
         try run(cyd, arguments, in: directory, environment: environment, input: input)
     }
 
-    /// Runs `executable` (a path, or a name looked up on PATH) with colour off and outside
-    /// GitHub Actions, as the tests expect cyd's plain output.
+    /// A UTF-8 locale whose words are English, whatever the machine running the tests prefers:
+    /// cyd's words follow LANGUAGE, LC_ALL, LC_MESSAGES and LANG (a test sets them to try another).
+    static let englishLocale = ["LANG": "C.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""]
+
+    /// Runs `executable` (a path, or a name looked up on PATH) with colour off, English words and
+    /// outside GitHub Actions, as the tests expect cyd's plain output.
     static func run(
         _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], input: String? = nil
     ) throws -> CommandResult {
         try ChildProcess.run(
-            [executable.path] + arguments, in: (directory ?? packageRoot).path, environment: ["NO_COLOR": "1"].merging(environment) { $1 },
+            [executable.path] + arguments, in: (directory ?? packageRoot).path, environment: englishLocale.merging(["NO_COLOR": "1"]) { $1 }.merging(environment) { $1 },
             removing: ["GITHUB_ACTIONS"], input: input)
     }
 

@@ -252,14 +252,14 @@ struct ServeTests {
             let french = try get("/stories/1/landing", languages: "de-CH, fr-CA;q=0.8, en;q=0.5")
             #expect(french.contains("<h1 tabindex=\"-1\" lang=\"fr\">Le premier palier</h1>"), "\(french)")
             #expect(french.contains("<div class=\"text\" lang=\"fr\">") && french.contains("Monter à la suite de Pilote"))
-            #expect(french.contains("<html lang=\"en\">"), "the page's own words stay English")
+            #expect(french.contains("<html lang=\"fr\">") && french.contains("<button type=\"submit\">Marquer ce chapitre</button>"), "cyd's own words follow the browser's language too")
             let english = try get("/stories/1/landing", languages: "en-GB, fr;q=0.1")
             #expect(english.contains("<h1 tabindex=\"-1\">The First Landing</h1>"), "\(english)")
             let none = try get("/stories/1/landing", languages: nil)
             #expect(none.contains("The First Landing"))
         }
         let storyPage = try get("/stories/1", languages: "fr")
-        #expect(storyPage.contains("<h1 lang=\"fr\">Sept étages</h1>") && storyPage.contains("100% translated"), "\(storyPage)")
+        #expect(storyPage.contains("<h1 lang=\"fr\">Sept étages</h1>") && storyPage.contains("traduit à 100\u{A0}%"), "\(storyPage)")
         let frenchShelf = try get("/", languages: "fr")
         #expect(frenchShelf.contains("<h3 lang=\"fr\"><a href=\"/stories/1\">Sept étages</a></h3>"), "the library page follows the browser's language too: \(frenchShelf)")
         let picture = try get("/stories/1/landing", languages: "fr")
@@ -295,18 +295,19 @@ struct ServeTests {
         }
         let shelf = try get("/", languages: "en")
         #expect(shelf.contains("<h3 lang=\"fr\"><a href=\"/stories/1\">Sept étages</a></h3>"), "--lang fr wins over the browser's English: \(shelf)")
-        #expect(shelf.contains("<h3><a href=\"/stories/2\">The Night Market</a></h3>"), "a story without French is shown as written")
-        #expect(shelf.contains("<select id=\"language\" name=\"lang\">") && shelf.contains("<option value=\"\" selected>This reader&#39;s: fr</option>"), "\(shelf)")
+        #expect(shelf.contains("<h3 lang=\"en\"><a href=\"/stories/2\">The Night Market</a></h3>"), "a story without French is shown as written, marked as English on a French page")
+        #expect(shelf.contains("<select id=\"language\" name=\"lang\">") && shelf.contains("<option value=\"\" selected>Celle de ce lecteur\u{A0}: fr</option>"), "\(shelf)")
         for path in ["/stories/1", "/stories/1/landing", "/stories/1/-/marks", "/catalogue", "/search?q=cat"] {
-            #expect(try get(path).contains("<label for=\"language\">Stories in</label>"), "the switch is on \(path)")
+            #expect(try get(path).contains("<label for=\"language\">Histoires en</label>"), "the switch is on \(path), in the reader's language")
         }
 
         let answer = try choose("original", back: "%2Fstories%2F1%2Flanding")
         #expect(answer.contains("303") && answer.contains("Location: /stories/1/landing"), "\(answer)")
         #expect(answer.contains("cyd_lang=original; Path=/; HttpOnly; SameSite=Lax"), "\(answer)")
         let written = try get("/stories/1/landing", languages: "fr")
-        #expect(written.contains("<h1 tabindex=\"-1\">The First Landing</h1>"), "the reader's choice wins over --lang and the browser's: \(written)")
-        #expect(written.contains("<option value=\"original\" selected>As written</option>"))
+        #expect(written.contains("<h1 tabindex=\"-1\" lang=\"en\">The First Landing</h1>"), "the reader's choice wins over --lang and the browser's: \(written)")
+        #expect(written.contains("<option value=\"original\" selected>Telle qu&#39;écrite</option>"), "the story as written, cyd's words in the browser's French")
+        #expect(written.contains("<html lang=\"fr\">") && written.contains("<div class=\"text\" lang=\"en\">"), "the story's own text is marked as the English it is")
 
         let offsite = try choose("fr", back: "%2F%2Fevil.example%2F")
         #expect(offsite.contains("Location: /\r\n"), "a way back to another host goes to the library instead: \(offsite)")

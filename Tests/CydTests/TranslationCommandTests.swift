@@ -232,7 +232,7 @@ struct TranslationCommandTests {
         let read = try cyd("read", "--lang", "fr", "--name", "Ana", "--pictures", "off", folder, input: "2\nq\n")
         #expect(read.status == 0, "\(read.standardError)")
         let out = read.standardOutput
-        #expect(out.contains("Sept étages\nIn fr: 96% translated; the rest as the author wrote it."), "\(out)")
+        #expect(out.contains("Sept étages\nEn fr\u{A0}: traduit à 96\u{A0}%\u{A0}; le reste tel que l'auteur l'a écrit."), "\(out)")
         #expect(out.contains("== Le premier palier =="))
         #expect(out.contains("une voix qui est presque la vôtre\u{A0}: «\u{A0}Ana\u{A0}?\u{A0}»"), "[[name]] in French too")
         #expect(out.contains("Seven flights, the estate agent said."), "the untranslated paragraph as written")

@@ -244,10 +244,12 @@ def day(base, story_id, story_json, cyd, library):
         with page.expect_navigation():
             page.click("li.language button")
         check("scripts off: the language switch works", "Sept étages" in page.inner_text(".stories"), page.inner_text(".stories")[:200])
+        check("scripts off: French chosen, cyd's own words are French too", page.get_attribute("html", "lang") == "fr" and page.inner_text("label[for=q]") == "Chercher dans les histoires",
+              page.inner_text("header")[:200])
         page.fill("#q", "zqxjkw")
         with page.expect_navigation():
             page.keyboard.press("Enter")
-        check("scripts off: search says no results", page.inner_text("#results").startswith("No results for"))
+        check("scripts off: search says no results, in the reader's language", page.inner_text("#results").startswith("Aucun résultat pour"), page.inner_text("#results"))
         browser.close()
 
 

@@ -213,8 +213,9 @@ with sync_playwright() as playwright:
     with page.expect_navigation():
         page.click("nav.languages a[hreflang=fr]")
     check("the language switch goes to the same chapter in French", page.url.endswith(f"/{french}/{here}"), page.url)
-    check("its text is marked lang=fr in an English page", page.get_attribute("h1", "lang") == "fr" and page.get_attribute("html", "lang") == "en"
-          and page.get_attribute(".text", "lang") == "fr", page.content()[:300])
+    check("the French page is French: cyd's words (html lang=fr, “Recommencer”) and its text marked lang=fr",
+          page.get_attribute("h1", "lang") == "fr" and page.get_attribute("html", "lang") == "fr"
+          and page.get_attribute(".text", "lang") == "fr" and page.inner_text("ul.reading a.restart") == "Recommencer", page.content()[:300])
     result = axe.run(page, options={"runOnly": {"type": "tag", "values": WCAG}})
     check("axe: no violations on a translated chapter", result.violations_count == 0, result.generate_report())
     page.goto(base + french + "/index.html")
