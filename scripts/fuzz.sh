@@ -33,7 +33,7 @@ case "$target" in
   story) source=Tests/Fuzz/FuzzStory.swift ;;
   picture-header) source=Tests/Fuzz/FuzzPictureHeader.swift ;;
   transcript) source=Tests/Fuzz/FuzzTranscript.swift; modules+=(StoryAnalysis) ;;
-  lsp-framing) source=Tests/Fuzz/FuzzLSPFraming.swift; modules+=(StoryAnalysis StoryTranslation StoryWeb StoryInterchange StoryValidation StoryLanguageServer) ;;
+  lsp-framing) source=Tests/Fuzz/FuzzLSPFraming.swift; modules+=(StoryAnalysis StoryTranslation InterfaceWords StoryWeb StoryInterchange StoryValidation StoryLanguageServer) ;;
   *) echo "FUZZ_TARGET is story, picture-header, transcript or lsp-framing" >&2; exit 2 ;;
 esac
 
