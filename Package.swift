@@ -131,7 +131,7 @@ let package = Package(
             name: "CydWords",
             dependencies: [
                 "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StorySources", "StorySync", "StoryTranslation", "StoryValidation", "StoryWeb", "StoryInterchange",
-                "StoryDiff", "LocalFiles", "TerminalUI",
+                "StoryDiff", "LocalFiles", "TerminalUI", "InterfaceWords",
             ]),
         // the command line: the commands and their flags, calls into the libraries, exit codes
         .executableTarget(

@@ -1,6 +1,7 @@
 import StoryCheck
 import StoryFormat
 import StoryInterchange
+import InterfaceWords
 import StorySources
 import StoryWeb
 import TerminalUI
@@ -11,6 +12,16 @@ public enum InterchangeWords {
     /// `cyd build web --site-lang`'s help.
     public static let siteLanguageHelp =
         "cyd's own words on the site (the list of stories, each story as written, the offline page) in this language, where they are translated (a tag such as fr). Default: the first --lang, else English. A translation's pages use its own language."
+
+    /// `--site-lang` given what is not a language tag.
+    public static func badSiteLanguage(_ given: String) -> String {
+        "--site-lang takes a language tag such as fr or pt-BR, not '\(VisibleText.escape(given))'"
+    }
+
+    /// `--site-lang` names a language cyd's words are not translated into.
+    public static func siteLanguageMissing(_ language: String) -> String {
+        "warning: cyd's words are not translated into \(VisibleText.escape(language)) (they are in \(Phrasebook.languages.joined(separator: ", "))); the site's own pages are in English"
+    }
 
     /// `cyd export epub --lang`'s help.
     public static let bookLanguagesHelp =

@@ -27,6 +27,8 @@ struct BuildWeb: ParsableCommand {
     @Option(name: .customLong("lang"), help: "Build this translation of each story (repeat for more; original for none). Default: every language in its translations folder.") var languages: [String] = []
     @Option(name: .customLong("site-lang"), help: ArgumentHelp(InterchangeWords.siteLanguageHelp, valueName: "tag")) var siteLanguage: String?
 
+    func validate() throws { if let siteLanguage, !LanguageTag.isWellFormed(LanguageTag.normalise(siteLanguage)) { throw ValidationError(InterchangeWords.badSiteLanguage(siteLanguage)) } }
+
     func run() throws {
         let inputs = stories.isEmpty ? BundledStories.folders() : stories
         guard !inputs.isEmpty else {
@@ -47,6 +49,7 @@ struct BuildWeb: ParsableCommand {
             return SiteEntry(story: story, pictures: pictures, translations: found.stories.map { ($0.status.language, $0.story) })
         }
         let words = Phrasebook(preferring: [siteLanguage ?? languages.first { $0 != "original" }].compactMap { $0 })
+        if let siteLanguage, words.language == "en", !siteLanguage.lowercased().hasPrefix("en") { Terminal.standardError.write(InterchangeWords.siteLanguageMissing(siteLanguage) + "\n") }
         let site = StaticSite.plan(entries, words: words)
         let removed: [String]
         do { removed = try StaticSite.write(site, to: folder, words: words) } catch { throw CLIError(InterchangeWords.siteNotWritten(error)) }

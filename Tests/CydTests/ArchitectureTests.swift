@@ -49,7 +49,7 @@ struct ArchitectureTests {
         // the command line's words, below cyd
         "CydWords": [
             "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StorySources", "StorySync", "StoryTranslation", "StoryValidation", "StoryWeb", "StoryInterchange",
-            "StoryDiff", "LocalFiles", "TerminalUI",
+            "StoryDiff", "LocalFiles", "TerminalUI", "InterfaceWords",
         ],
         "cyd": [
             "CydWords", "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StoryReader", "StorySources", "StorySync", "LocalFiles", "Transport",

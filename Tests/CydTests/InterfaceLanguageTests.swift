@@ -86,6 +86,10 @@ struct InterfaceLanguageTests {
         let plain = try String(contentsOfFile: folder.path("en") + "/seven-stairs/landing.html", encoding: .utf8)
         #expect(plain.contains("<html lang=\"en\">") && plain.contains("<h1>The First Landing</h1>") && !plain.contains("data-words"), "English pages are as before")
         let french = try String(contentsOfFile: folder.path("en") + "/seven-stairs-fr/landing.html", encoding: .utf8)
+        let untranslated = try Command.cyd(["build", "web", folder.path("de"), Self.stories + "seven-stairs", "--site-lang", "de"])
+        #expect(untranslated.status == 0 && untranslated.standardError.contains("cyd's words are not translated into de (they are in fr)"), "\(untranslated.standardError)")
+        let refused = try Command.cyd(["build", "web", folder.path("x"), Self.stories + "seven-stairs", "--site-lang", "french\u{1B}[2J"])
+        #expect(refused.status != 0 && refused.standardError.contains("--site-lang takes a language tag") && !refused.standardError.contains("\u{1B}"), "\(refused.standardError)")
         #expect(french.contains("<html lang=\"fr\">") && french.contains(">Recommencer</a>"), "\(french)")
     }
 
