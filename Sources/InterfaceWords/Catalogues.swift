@@ -942,6 +942,223 @@ msgctxt "the served browser reader"
 msgid "A bookmark of that name was on another chapter: it is on this one now."
 msgstr "Un marque-page de ce nom était sur un autre chapitre : il est maintenant sur celui-ci."
 
+#. id: serve.who-is-reading
+msgctxt "the served browser reader"
+msgid "Who is reading?"
+msgstr "Qui lit ?"
+
+#. id: serve.reading-now
+msgctxt "the served browser reader"
+msgid "(reading now)"
+msgstr "(lit en ce moment)"
+
+#. id: serve.profiles-are
+msgctxt "the served browser reader"
+msgid ""
+"Each profile has its own places, bookmarks, notes and name, the same as "
+"[[option]] in the terminal."
+msgstr "Chaque profil a ses propres places, marque-pages, notes et prénom, comme [[option]] dans le terminal."
+
+#. id: serve.not-accounts
+msgctxt "the served browser reader"
+msgid "Profiles are not accounts:"
+msgstr "Les profils ne sont pas des comptes :"
+
+#. id: serve.not-accounts-why
+msgctxt "the served browser reader"
+msgid ""
+"anyone who has this reader's link can choose any profile here and read, or "
+"change, its places and notes."
+msgstr "quiconque a le lien de ce lecteur peut choisir ici n'importe quel profil, et lire ou changer ses places et ses notes."
+
+#. id: serve.new-profile
+msgctxt "the served browser reader"
+msgid "A new profile"
+msgstr "Un nouveau profil"
+
+#. id: serve.read-as-profile
+msgctxt "the served browser reader"
+msgid "Read as this profile"
+msgstr "Lire avec ce profil"
+
+#. id: serve.in-library
+msgctxt "the served browser reader"
+msgid "In your library: read it"
+msgstr "Dans votre bibliothèque : lisez-la"
+
+#. id: serve.get-story
+msgctxt "the served browser reader"
+msgid "Get this story"
+msgstr "Obtenir cette histoire"
+
+#. id: serve.catalogue-line
+msgctxt "the served browser reader"
+msgid "by [[author]] · Rated [[rating]] · [[chapters]] chapters"
+msgstr "de [[author]] · Classée [[rating]] · [[chapters]] chapitres"
+
+#. id: serve.catalogue-empty
+msgctxt "the served browser reader"
+msgid "The catalogue is empty here: [[command]] in a terminal fetches it."
+msgstr "Le catalogue est vide ici : [[command]] dans un terminal le récupère."
+
+#. id: serve.needs-link-title
+msgctxt "the served browser reader"
+msgid "This reader needs its link"
+msgstr "Ce lecteur a besoin de son lien"
+
+#. id: serve.needs-link-open
+msgctxt "the served browser reader"
+msgid ""
+"Open the link (or scan the code) that [[server]] printed when it started: it "
+"carries the key to this reader."
+msgstr "Ouvrez le lien (ou scannez le code) que [[server]] a affiché en démarrant : il porte la clé de ce lecteur."
+
+#. id: serve.needs-link-old
+msgctxt "the served browser reader"
+msgid ""
+"This browser had no key, or an old one: a reader started with a new key "
+"refuses the links given before it."
+msgstr "Ce navigateur n'avait pas de clé, ou une ancienne : un lecteur démarré avec une nouvelle clé refuse les liens donnés avant elle."
+
+#. id: serve.form-expired-title
+msgctxt "the served browser reader"
+msgid "That form has expired"
+msgstr "Ce formulaire a expiré"
+
+#. id: serve.form-expired
+msgctxt "the served browser reader"
+msgid ""
+"The page it came from was made before [[server]] last started (or by another "
+"site), so nothing was changed. Go back, reload the page and try again."
+msgstr "La page d'où il vient a été faite avant le dernier démarrage de [[server]] (ou par un autre site), donc rien n'a été changé. Revenez en arrière, rechargez la page et réessayez."
+
+#. id: serve.page-not-found-title
+msgctxt "the served browser reader"
+msgid "Page not found"
+msgstr "Page introuvable"
+
+#. id: serve.page-not-found
+msgctxt "the served browser reader"
+msgid "There is no page at this address."
+msgstr "Il n'y a pas de page à cette adresse."
+
+#. id: serve.went-wrong
+msgctxt "the served browser reader"
+msgid "Something went wrong"
+msgstr "Quelque chose s'est mal passé"
+
+#. id: serve.story-not-found-title
+msgctxt "the served browser reader"
+msgid "Story not found"
+msgstr "Histoire introuvable"
+
+#. id: serve.story-not-found
+msgctxt "the served browser reader"
+msgid ""
+"This story is not in the library: it may have been removed (from the "
+"terminal, with [[command]]) since this page was shown."
+msgstr "Cette histoire n'est pas dans la bibliothèque : elle a peut-être été retirée (depuis le terminal, avec [[command]]) depuis que cette page a été affichée."
+
+#. id: serve.story-removed-title
+msgctxt "the served browser reader"
+msgid "Story removed"
+msgstr "Histoire retirée"
+
+#. id: serve.story-removed
+msgctxt "the served browser reader"
+msgid ""
+"“[[story]]” was removed from the library while you were reading it; your "
+"place is kept if it was removed with its places kept, and is there again when "
+"the story is added back."
+msgstr "« [[story]] » a été retirée de la bibliothèque pendant que vous la lisiez ; votre place est gardée si elle a été retirée avec ses places gardées, et revient quand l'histoire est ajoutée à nouveau."
+
+#. id: serve.no-such-profile-title
+msgctxt "the served browser reader"
+msgid "No such profile"
+msgstr "Pas de tel profil"
+
+#. id: serve.no-such-profile
+msgctxt "the served browser reader"
+msgid "A profile's name is 1 to [[count]] characters."
+msgstr "Le nom d'un profil a de 1 à [[count]] caractères."
+
+#. id: serve.choose-again
+msgctxt "the served browser reader"
+msgid "Choose again"
+msgstr "Choisir à nouveau"
+
+#. id: serve.chapter-not-found-title
+msgctxt "the served browser reader"
+msgid "Chapter not found"
+msgstr "Chapitre introuvable"
+
+#. id: serve.chapter-not-found
+msgctxt "the served browser reader"
+msgid ""
+"“[[story]]” has no chapter “[[chapter]]”: the story may have changed since "
+"this link was made."
+msgstr "« [[story]] » n'a pas de chapitre « [[chapter]] » : l'histoire a peut-être changé depuis que ce lien a été fait."
+
+#. id: serve.story-page
+msgctxt "the served browser reader"
+msgid "The story's page"
+msgstr "La page de l'histoire"
+
+#. id: serve.not-started-title
+msgctxt "the served browser reader"
+msgid "Not started"
+msgstr "Pas commencée"
+
+#. id: serve.no-place-to-restart
+msgctxt "the served browser reader"
+msgid "There is no place in this story to start again from."
+msgstr "Il n'y a pas de place dans cette histoire d'où recommencer."
+
+#. id: serve.begin-it
+msgctxt "the served browser reader"
+msgid "Begin it"
+msgstr "La commencer"
+
+#. id: serve.not-in-catalogue-title
+msgctxt "the served browser reader"
+msgid "Not in the catalogue"
+msgstr "Pas dans le catalogue"
+
+#. id: serve.not-in-catalogue
+msgctxt "the served browser reader"
+msgid "That story is not in the catalogue (any more)."
+msgstr "Cette histoire n'est pas (ou plus) dans le catalogue."
+
+#. id: serve.the-catalogue
+msgctxt "the served browser reader"
+msgid "The catalogue"
+msgstr "Le catalogue"
+
+#. id: serve.could-not-get-title
+msgctxt "the served browser reader"
+msgid "Could not get the story"
+msgstr "Impossible d'obtenir l'histoire"
+
+#. id: serve.could-not-get
+msgctxt "the served browser reader"
+msgid "“[[story]]” could not be downloaded: [[reason]]."
+msgstr "« [[story]] » n'a pas pu être téléchargée : [[reason]]."
+
+#. id: serve.place-not-saved-title
+msgctxt "the served browser reader"
+msgid "Your place was not saved"
+msgstr "Votre place n'a pas été enregistrée"
+
+#. id: serve.place-not-saved
+msgctxt "the served browser reader"
+msgid "The library could not keep your place: [[reason]]."
+msgstr "La bibliothèque n'a pas pu garder votre place : [[reason]]."
+
+#. id: serve.go-on-reading
+msgctxt "the served browser reader"
+msgid "Go on reading"
+msgstr "Continuer à lire"
+
 #. id: book.the-end
 msgctxt "the EPUB gamebook"
 msgid "The end."

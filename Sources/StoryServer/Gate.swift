@@ -3,6 +3,7 @@
 import LocalFiles
 import HTTPTypes
 import Hummingbird
+import InterfaceWords
 import HummingbirdCore
 import NIOCore
 import NIOHTTPTypes
@@ -63,14 +64,11 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
         case .misdirected:
             return Guards.refusal(.misdirectedRequest, "This server answers only to its own address (the Host header named another).")
         case .needsLink:
+            let words = Phrasebook(preferring: ReaderServer.acceptedLanguages(request.headers[.acceptLanguage] ?? ""))
             return ReaderServer.html(
                 Pages.message(
-                    title: "This reader needs its link",
-                    [
-                        "Open the link (or scan the code) that \(server.configuration.words.server) printed when it started: it carries the key to this reader.",
-                        "This browser had no key, or an old one: a reader started with a new key refuses the links given before it.",
-                    ],
-                    links: [], reader: nil, siteLinks: false), status: .forbidden)
+                    title: words[.serveNeedsLinkTitle], [words(.serveNeedsLinkOpen, ["server": server.configuration.words.server]), words[.serveNeedsLinkOld]],
+                    links: [], reader: nil, words: words, siteLinks: false), status: .forbidden)
         case .takeKey(let token):
             // The token leaves the URL (and the history) at once; the cookie carries it from now on.
             var response = ReaderServer.redirect(path)
@@ -98,11 +96,11 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
                 origin == nil || origin == "http://" + authority,
                 site == nil || site == "same-origin" || site == "none"
             else {
+                let words = Phrasebook(preferring: ReaderServer.acceptedLanguages(request.headers[.acceptLanguage] ?? ""))
                 return ReaderServer.html(
                     Pages.message(
-                        title: "That form has expired",
-                        ["The page it came from was made before \(server.configuration.words.server) last started (or by another site), so nothing was changed. Go back, reload the page and try again."],
-                        reader: nil), status: .forbidden)
+                        title: words[.serveFormExpiredTitle], [words(.serveFormExpired, ["server": server.configuration.words.server])], reader: nil, words: words),
+                    status: .forbidden)
             }
         }
 
@@ -125,14 +123,14 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
             let response = try await next(request, context)
             // An address no route knows gets the router's bare 404: it gets words too.
             if response.status == .notFound, response.headers[.contentType] == nil {
-                return ReaderServer.html(Pages.message(title: "Page not found", ["There is no page at this address."], reader: server.reader(context)), status: .notFound)
+                return ReaderServer.html(server.notFound(context), status: .notFound)
             }
             return response
         } catch let error as HTTPError where error.status == .notFound {
-            return ReaderServer.html(Pages.message(title: "Page not found", ["There is no page at this address."], reader: server.reader(context)), status: .notFound)
+            return ReaderServer.html(server.notFound(context), status: .notFound)
         } catch {
             return ReaderServer.html(
-                Pages.message(title: "Something went wrong", [server.configuration.describe(error)], reader: server.reader(context)),
+                Pages.message(title: server.words(context)[.serveWentWrong], [server.configuration.describe(error)], reader: server.reader(context)),
                 status: .internalServerError)
         }
     }

@@ -230,24 +230,25 @@ enum Pages {
     }
 
     static func profiles(_ names: [String], current: String?, option: String, reader: Reader) -> String {
+        let words = reader.words
         let items = names.map { (name) -> String in
-            let mark = name == current ? " (reading now)" : ""
+            let mark = name == current ? " " + words[.serveReadingNow] : ""
             return "<li>\(button(name + mark, action: "/profiles", reader: reader, fields: [("chosen", name)]))</li>"
         }.joined(separator: "\n")
         return document(
-            title: "Who is reading?", reader: nil,
+            title: words[.serveWhoIsReading], reader: nil, words: words,
             main: """
-                <h1>Who is reading?</h1>
-                <p>Each profile has its own places, bookmarks, notes and name, the same as <code>\(HTML.text(option))</code> in the terminal.</p>
-                <p class="warning"><strong>Profiles are not accounts:</strong> anyone who has this reader's link can choose any profile here and read, or change, its places and notes.</p>
+                <h1>\(HTML.text(words[.serveWhoIsReading]))</h1>
+                <p>\(markup(words, .serveProfilesAre, ["option": "<code>\(HTML.text(option))</code>"]))</p>
+                <p class="warning"><strong>\(HTML.text(words[.serveNotAccounts]))</strong> \(HTML.text(words[.serveNotAccountsWhy]))</p>
                 <ul class="profiles">
                 \(items)
                 </ul>
                 <form method="post" action="/profiles" class="new-profile">
                 \(hidden("token", reader.formToken))
-                <label for="profile">A new profile</label>
+                <label for="profile">\(HTML.text(words[.serveNewProfile]))</label>
                 <input id="profile" name="profile" maxlength="60" required>
-                <button type="submit">Read as this profile</button>
+                <button type="submit">\(HTML.text(words[.serveReadAsProfile]))</button>
                 </form>
                 """)
     }
@@ -455,35 +456,39 @@ enum Pages {
     // MARK: The catalogue
 
     static func catalogue(_ entries: [CatalogueEntry], inLibrary: [String: StoryRecord], fetchedBy: String, reader: Reader, notice: String?) -> String {
+        let words = reader.words
         let items = entries.map { (entry) -> String in
             let action: String
             if let story = inLibrary[entry.url] {
-                action = "<a href=\"\(storyURL(story))\">In your library: read it</a>"
+                action = "<a href=\"\(storyURL(story))\">\(HTML.text(words[.serveInLibrary]))</a>"
             } else {
-                action = button("Get this story", action: "/catalogue/get", reader: reader, fields: [("url", entry.url)])
+                action = button(words[.serveGetStory], action: "/catalogue/get", reader: reader, fields: [("url", entry.url)])
             }
             return """
                 <li>
                 <h2>\(HTML.text(entry.title ?? entry.id))</h2>
-                <p class="rating">by \(HTML.text(entry.author)) · Rated \(HTML.text(entry.rating ?? "?")) · \(entry.chapterCount.map(String.init) ?? "?") chapters</p>
+                <p class="rating">\(HTML.text(words(.serveCatalogueLine, ["author": entry.author, "rating": entry.rating ?? "?", "chapters": entry.chapterCount.map(String.init) ?? "?"])))</p>
                 <p>\(HTML.text(entry.summary ?? ""))</p>
                 \(action)
                 </li>
                 """
         }.joined(separator: "\n")
         return document(
-            title: "Catalogue", reader: reader, notice: notice,
+            title: words[.serveCatalogue], reader: reader, notice: notice,
             main: """
-                <h1>Catalogue</h1>
-                \(entries.isEmpty ? "<p>The catalogue is empty here: <code>\(HTML.text(fetchedBy))</code> in a terminal fetches it.</p>" : "<ul class=\"stories\">\n\(items)\n</ul>")
+                <h1>\(HTML.text(words[.serveCatalogue]))</h1>
+                \(entries.isEmpty ? "<p>\(markup(words, .serveCatalogueEmpty, ["command": "<code>\(HTML.text(fetchedBy))</code>"]))</p>" : "<ul class=\"stories\">\n\(items)\n</ul>")
                 """)
     }
 
     // MARK: Words of refusal
 
-    static func message(title: String, _ sentences: [String], links: [(String, String)] = [("/", "All stories")], reader: Reader?, siteLinks: Bool = true) -> String {
-        document(
-            title: title, reader: reader, siteLinks: siteLinks,
+    /// A page of a few sentences (already in `words`' language); `links` nil: back to all stories.
+    static func message(title: String, _ sentences: [String], links: [(String, String)]? = nil, reader: Reader?, words: Phrasebook? = nil, siteLinks: Bool = true) -> String {
+        let words = words ?? reader?.words ?? .english
+        let links = links ?? [("/", words[.pageAllStories])]
+        return document(
+            title: title, reader: reader, words: words, siteLinks: siteLinks,
             main: """
                 <h1>\(HTML.text(title))</h1>
                 \(sentences.map { (sentence) -> String in "<p>\(HTML.text(sentence))</p>" }.joined(separator: "\n"))

@@ -214,20 +214,17 @@ public final class ReaderServer: Sendable {
     /// The story a URL names, or the page saying it is not (or no longer) in the library.
     private func withStory(_ context: ReaderContext, _ body: (StoryRecord) throws -> Rendered) throws -> Rendered {
         guard let id = context.parameters.get("id").flatMap({ Int64($0) }), let story = try library.story(id: id) else {
+            let words = words(context)
             return Rendered(
-                Pages.message(
-                    title: "Story not found",
-                    ["This story is not in the library: it may have been removed (from the terminal, with \(configuration.words.removal)) since this page was shown."],
-                    reader: reader(context)), status: .notFound)
+                Pages.message(title: words[.serveStoryNotFoundTitle], [words(.serveStoryNotFound, ["command": configuration.words.removal])], reader: reader(context)),
+                status: .notFound)
         }
         do {
             return try body(story)
         } catch LibraryError.storyRemoved {
+            let words = words(context)
             return Rendered(
-                Pages.message(
-                    title: "Story removed",
-                    ["“\(story.title)” was removed from the library while you were reading it; your place is kept if it was removed with its places kept, and is there again when the story is added back."],
-                    reader: reader(context)), status: .gone)
+                Pages.message(title: words[.serveStoryRemovedTitle], [words(.serveStoryRemoved, ["story": story.title])], reader: reader(context)), status: .gone)
         }
     }
 
@@ -236,6 +233,12 @@ public final class ReaderServer: Sendable {
         return Pages.Reader(
             profile: context.profile, canChangeProfile: context.canChangeProfile, formToken: formToken, languages: Array(Set(languages)).sorted(),
             language: context.language, serverLanguage: configuration.language, path: context.path, words: words(context))
+    }
+
+    /// The page for an address with no page, in the reader's words.
+    func notFound(_ context: ReaderContext) -> String {
+        let words = words(context)
+        return Pages.message(title: words[.servePageNotFoundTitle], [words[.servePageNotFound]], reader: reader(context))
     }
 
     /// cyd's words for this reader: the language chosen on a page, else the server's, then the
@@ -356,7 +359,9 @@ public final class ReaderServer: Sendable {
         let name = (context.form.carried("chosen") ?? context.form.typed("profile") ?? "").trimmingBlanks
         guard !name.isEmpty, name.count <= Self.nameLimit else {
             return Self.html(
-                Pages.message(title: "No such profile", ["A profile's name is 1 to \(Self.nameLimit) characters."], links: [("/profiles", "Choose again")], reader: nil),
+                Pages.message(
+                    title: words(context)[.serveNoSuchProfileTitle], [words(context)(.serveNoSuchProfile, ["count": String(Self.nameLimit)])],
+                    links: [("/profiles", words(context)[.serveChooseAgain])], reader: nil, words: words(context)),
                 status: .badRequest)
         }
         var response = Self.redirect("/")
@@ -382,8 +387,8 @@ public final class ReaderServer: Sendable {
         guard let chapter = try library.chapter(key, of: story, language: language?.language) else {
             return Rendered(
                 Pages.message(
-                    title: "Chapter not found", ["“\(story.title)” has no chapter “\(key)”: the story may have changed since this link was made."],
-                    links: [(Pages.storyURL(story), "The story's page")], reader: reader(context)), status: .notFound)
+                    title: words(context)[.serveChapterNotFoundTitle], [words(context)(.serveChapterNotFound, ["story": story.title, "chapter": key])],
+                    links: [(Pages.storyURL(story), words(context)[.serveStoryPage])], reader: reader(context)), status: .notFound)
         }
         let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story, language: language?.language) }
         let endings = (try library.endingsFound(profile: context.profile, story: story).count, story.endingCount)
@@ -412,7 +417,10 @@ public final class ReaderServer: Sendable {
     /// Start again asks first when there is a place to lose; with none it is the story's page.
     private func restartPage(_ story: StoryRecord, _ context: ReaderContext) throws -> Rendered {
         guard let progress = try library.progress(profile: context.profile, story: story), let place = try library.chapter(progress.chapterKey, of: story) else {
-            return Rendered(Pages.message(title: "Not started", ["There is no place in this story to start again from."], links: [(Pages.storyURL(story), "Begin it")], reader: reader(context)))
+            let words = words(context)
+            return Rendered(
+                Pages.message(
+                    title: words[.serveNotStartedTitle], [words[.serveNoPlaceToRestart]], links: [(Pages.storyURL(story), words[.serveBeginIt])], reader: reader(context)))
         }
         return Rendered(Pages.restart(story, place: place, steps: progress.history.count, reader: reader(context)))
     }
@@ -431,7 +439,9 @@ public final class ReaderServer: Sendable {
         do { entry = try library.catalogueEntry(url: url) } catch { entry = nil }
         guard let entry, entry.isStory == true else {
             return Self.html(
-                Pages.message(title: "Not in the catalogue", ["That story is not in the catalogue (any more)."], links: [("/catalogue", "The catalogue")], reader: reader(context)),
+                Pages.message(
+                    title: words(context)[.serveNotInCatalogueTitle], [words(context)[.serveNotInCatalogue]], links: [("/catalogue", words(context)[.serveTheCatalogue])],
+                    reader: reader(context)),
                 status: .notFound)
         }
         // A download is slow work (git, https): it runs off the server's threads.
@@ -444,8 +454,8 @@ public final class ReaderServer: Sendable {
         case .failure(let error):
             return Self.html(
                 Pages.message(
-                    title: "Could not get the story", ["“\(entry.title ?? entry.id)” could not be downloaded: \(configuration.describe(error))."],
-                    links: [("/catalogue", "The catalogue")], reader: reader(context)), status: .badGateway)
+                    title: words(context)[.serveCouldNotGetTitle], [words(context)(.serveCouldNotGet, ["story": entry.title ?? entry.id, "reason": configuration.describe(error)])],
+                    links: [("/catalogue", words(context)[.serveTheCatalogue])], reader: reader(context)), status: .badGateway)
         }
     }
 
@@ -550,8 +560,8 @@ public final class ReaderServer: Sendable {
         if let unsaved = session.unsaved {
             return Self.html(
                 Pages.message(
-                    title: "Your place was not saved", ["The library could not keep your place: \(configuration.describe(unsaved))."],
-                    links: [(Pages.chapterURL(story, session.current.record.key), "Go on reading")], reader: reader(context)), status: .internalServerError)
+                    title: words(context)[.servePlaceNotSavedTitle], [words(context)(.servePlaceNotSaved, ["reason": configuration.describe(unsaved)])],
+                    links: [(Pages.chapterURL(story, session.current.record.key), words(context)[.serveGoOnReading])], reader: reader(context)), status: .internalServerError)
         }
         return Self.redirect(chapter: session, story, notice)
     }

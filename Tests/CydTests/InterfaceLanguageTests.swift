@@ -109,4 +109,29 @@ struct InterfaceLanguageTests {
         let counted = try Command.cyd(["l10n", "status", "--interface", folder.path("words")])
         #expect(counted.standardOutput.contains("  0%  0 translated, 0 fuzzy, "), "\(counted.standardOutput)")
     }
+
+    @Test("cyd serve answers a French browser in French on every page it makes: the library, the catalogue, the profile picker and the pages that refuse (no such page, no such story)")
+    func servedInFrench() throws {
+        let folder = try TemporaryFolder()
+        let library = folder.path("library")
+        let added = try Command.cyd(["add", "--library", library, Self.stories + "the-night-market"])
+        #expect(added.status == 0, "\(added.standardError)")
+        let server = try ServeTests.Server(["--library", library])
+        defer { _ = server.stop() }
+        func get(_ path: String, _ languages: String) throws -> String {
+            try ChildProcess.run(["curl", "-s", "--max-time", "20", "-H", "Accept-Language: \(languages)", server.root + path]).standardOutput
+        }
+        let shelf = try get("/", "fr-FR, fr;q=0.9")
+        #expect(shelf.contains("<html lang=\"fr\">") && shelf.contains("<h1>Histoires</h1>") && shelf.contains("Chercher dans les histoires"), "\(shelf)")
+        #expect(shelf.contains("<h3 lang=\"en\">"), "the story, not translated, is marked as the English it is")
+        let story = try get("/stories/1", "fr")
+        #expect(story.contains("Votre prénom dans l&#39;histoire") && story.contains("Marque-pages et notes"), "\(story)")
+        #expect(try get("/catalogue", "fr").contains("<h1>Catalogue</h1>"))
+        let missing = try get("/nowhere", "fr")
+        #expect(missing.contains("<h1>Page introuvable</h1>") && missing.contains("Toutes les histoires"), "\(missing)")
+        let gone = try get("/stories/99", "fr")
+        #expect(gone.contains("<h1>Histoire introuvable</h1>"), "\(gone)")
+        let english = try get("/nowhere", "en-US, fr;q=0.5")
+        #expect(english.contains("<h1>Page not found</h1>") && english.contains("<html lang=\"en\">"), "English first: \(english)")
+    }
 }
