@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StoryFormat
 
 /// A gettext PO (or POT) file: its entries as written, each with the line it starts on, so
@@ -97,6 +102,19 @@ extension POFile {
         var parser = POParser(bytes: bytes)
         return try parser.parse()
     }
+
+    /// Reads a PO file as a translation: what `TranslationFile(po:)` makes of `parse`, made
+    /// without a `POEntry` for each entry.
+    static func translationFile(_ bytes: [UInt8]) throws(POSyntaxError) -> TranslationFile {
+        guard bytes.count <= maximumSize else { throw POSyntaxError(line: 1, column: 1, offset: 0, problem: .tooLarge(limit: maximumSize)) }
+        var parser = POParser(bytes: bytes)
+        parser.forTranslation = true
+        let header = try parser.parse().header
+        var file = TranslationFile(po: POFile(header: header))
+        file.entries = parser.translated
+        file.obsolete = parser.obsolete
+        return file
+    }
 }
 
 extension StringProtocol {
@@ -109,30 +127,48 @@ extension StringProtocol {
     }
 }
 
-/// Reads PO bytes a line at a time; strings are decoded into byte buffers and made into Swift
-/// strings (validated as UTF-8) once an entry is whole, so a file of 150 MB reads in a second.
+/// Reads PO bytes a line at a time. A string's quoted lines are kept as places in the file (or,
+/// for a line with escapes, as its decoded bytes) and made into one Swift string (validated as
+/// UTF-8) once the entry is whole: no buffer is made for a string without escapes.
 struct POParser {
     let bytes: [UInt8]
     var line = 1
     var lineStart = 0
+    /// Reading for a `TranslationFile`: entries are made as `TranslationEntry` values straight
+    /// away (ids, fuzziness, no references), never as `POEntry` values first; the header is a
+    /// `POEntry` as always.
+    var forTranslation = false
+    var translated: [TranslationEntry] = []
+    var obsolete: [TranslationEntry] = []
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// The keyword an entry's strings belong to while they are read.
-    enum Field: Equatable { case previousContext, previousSource, context, source, sourcePlural, translation(Int) }
+    enum Field: Equatable { case previousContext, previousSource, previousPlural, context, source, sourcePlural, translation(Int) }
 
-    /// An entry while it is read: its strings as bytes.
+    /// One quoted line of a string: its content's bytes in the file, or (`decoded` >= 0) the
+    /// index of its bytes with escapes decoded.
+    struct Piece {
+        var field: Field
+        var start: Int
+        var end: Int
+        var decoded: Int
+    }
+
+    /// An entry while it is read: which strings it has, and their pieces.
     struct Pending {
         var translatorComments: [String] = []
         var extractedComments: [String] = []
         var references: [String] = []
         var flags: [String] = []
-        var previousContext: [UInt8]?
-        var previousSource: [UInt8]?
-        var context: [UInt8]?
-        var source: [UInt8]?
-        var sourcePlural: [UInt8]?
-        var translations: [[UInt8]] = []
+        /// cyd's ids (`#. id: ...`), read for a `TranslationFile`.
+        var ids: [String] = []
+        var hasPreviousContext = false
+        var hasPreviousSource = false
+        var hasContext = false
+        var hasSource = false
+        var hasSourcePlural = false
+        var translationCount = 0
         var isObsolete = false
         var line = 0
         var offset = 0
@@ -188,32 +224,76 @@ struct POParser {
         file.entries.reserveCapacity(bytes.count / 128 + 16)
         var entry = Pending()
         var field: Field?
+        // The entry's quoted lines, and the decoded bytes of those with escapes: kept across
+        // entries (emptied, their room kept), so reading a file makes no buffer per string.
+        var pieces: [Piece] = []
+        var decoded: [[UInt8]] = []
+        var scratch: [UInt8] = []
+        let fileBytes = bytes
+        func add(_ field: Field, _ start: Int, _ end: Int) throws(POSyntaxError) {
+            if let content = try plain(start, end) {
+                pieces.append(Piece(field: field, start: content.lowerBound, end: content.upperBound, decoded: -1))
+            } else {
+                decoded.append(try string(start, end))
+                pieces.append(Piece(field: field, start: 0, end: 0, decoded: decoded.count - 1))
+            }
+        }
         func finish() throws(POSyntaxError) {
             defer {
                 entry = Pending()
                 field = nil
+                pieces.removeAll(keepingCapacity: true)
+                decoded.removeAll(keepingCapacity: true)
             }
             guard entry.started else { return }
-            guard let source = entry.source else {
+            guard entry.hasSource else {
                 // Comments alone (at the end of a file, or between entries) belong to nothing.
-                if entry.context == nil, entry.translations.isEmpty, entry.previousSource == nil { return }
+                if !entry.hasContext, entry.translationCount == 0, !entry.hasPreviousSource { return }
                 throw POSyntaxError(line: entry.line, column: 1, offset: entry.offset, problem: .missingSource)
             }
-            guard !entry.translations.isEmpty else {
+            guard entry.translationCount > 0 else {
                 throw POSyntaxError(line: entry.line, column: 1, offset: entry.offset, problem: .missingTranslation)
             }
-            let fileBytes = bytes
-            func string(_ bytes: [UInt8]) throws(POSyntaxError) -> String {
-                guard let text = String(validating: bytes, as: UTF8.self) else { throw Self.invalidUTF8(in: fileBytes, from: entry.offset, line: entry.line) }
+            /// The field's pieces as one string: straight from the file when it is one piece
+            /// without escapes, else joined in the scratch buffer first.
+            func string(_ wanted: Field) throws(POSyntaxError) -> String {
+                var only: Piece?
+                var count = 0
+                for piece in pieces where piece.field == wanted {
+                    count += 1
+                    only = piece
+                }
+                if count == 1, let only, only.decoded < 0 {
+                    guard let text = String(validating: fileBytes[only.start..<only.end], as: UTF8.self) else {
+                        throw Self.invalidUTF8(in: fileBytes, from: entry.offset, line: entry.line)
+                    }
+                    return text
+                }
+                scratch.removeAll(keepingCapacity: true)
+                for piece in pieces where piece.field == wanted {
+                    if piece.decoded >= 0 { scratch += decoded[piece.decoded] } else { scratch += fileBytes[piece.start..<piece.end] }
+                }
+                guard let text = String(validating: scratch, as: UTF8.self) else { throw Self.invalidUTF8(in: fileBytes, from: entry.offset, line: entry.line) }
                 return text
             }
-            var made = POEntry(source: try string(source))
+            let source = try string(.source)
+            let context = entry.hasContext ? try string(.context) : nil
+            let isHeader = source.isEmpty && context == nil && !entry.isObsolete && file.header == nil && file.entries.isEmpty && translated.isEmpty && obsolete.isEmpty
+            if forTranslation, !isHeader {
+                let made = TranslationEntry(
+                    ids: entry.ids, context: context, source: source, translation: try string(.translation(0)), isFuzzy: entry.flags.contains("fuzzy"),
+                    previousSource: entry.hasPreviousSource ? try string(.previousSource) : nil, comments: entry.translatorComments, offset: entry.offset,
+                    translationOffset: entry.translationOffset)
+                if entry.isObsolete { obsolete.append(made) } else { translated.append(made) }
+                return
+            }
+            var made = POEntry(source: source)
             made.translations = []
-            for translation in entry.translations { made.translations.append(try string(translation)) }
-            if let context = entry.context { made.context = try string(context) }
-            if let plural = entry.sourcePlural { made.sourcePlural = try string(plural) }
-            if let previous = entry.previousContext { made.previousContext = try string(previous) }
-            if let previous = entry.previousSource { made.previousSource = try string(previous) }
+            for index in 0..<entry.translationCount { made.translations.append(try string(.translation(index))) }
+            made.context = context
+            if entry.hasSourcePlural { made.sourcePlural = try string(.sourcePlural) }
+            if entry.hasPreviousContext { made.previousContext = try string(.previousContext) }
+            if entry.hasPreviousSource { made.previousSource = try string(.previousSource) }
             made.translatorComments = entry.translatorComments
             made.extractedComments = entry.extractedComments
             made.references = entry.references
@@ -231,8 +311,7 @@ struct POParser {
         let count = bytes.count
         while position < count {
             let start = position
-            var end = start
-            while end < count, bytes[end] != 0x0A { end += 1 }
+            var end = Self.lineEnd(in: bytes, from: start)
             position = end + 1
             defer {
                 line += 1
@@ -279,8 +358,18 @@ struct POParser {
                     var bodyEnd = end
                     while bodyEnd > bodyStart, Self.isSpace(bytes[bodyEnd - 1]) { bodyEnd -= 1 }
                     switch kind {
-                    case UInt8(ascii: "."): entry.extractedComments.append(try text(bodyStart, bodyEnd, at: start))
-                    case UInt8(ascii: ":"): entry.references += try text(bodyStart, bodyEnd, at: start).split(separator: " ").map(String.init)
+                    case UInt8(ascii: "."):
+                        if forTranslation, hasPrefix(POFile.idPrefix, at: bodyStart, before: bodyEnd) {
+                            var idStart = bodyStart + POFile.idPrefix.utf8.count
+                            while idStart < bodyEnd, Self.isSpace(bytes[idStart]) { idStart += 1 }
+                            entry.ids.append(try text(idStart, bodyEnd, at: start))
+                        } else {
+                            entry.extractedComments.append(try text(bodyStart, bodyEnd, at: start))
+                        }
+                    case UInt8(ascii: ":"):
+                        // References are not a translation's: read (for their UTF-8) and left.
+                        let references = try text(bodyStart, bodyEnd, at: start)
+                        if !forTranslation { entry.references += references.split(separator: " ").map(String.init) }
                     case UInt8(ascii: ","):
                         entry.flags += try text(bodyStart, bodyEnd, at: start).split(separator: ",").map { String($0.trimmingSpaces) }.filter { !$0.isEmpty }
                     case UInt8(ascii: "~"): break
@@ -290,22 +379,16 @@ struct POParser {
                 }
             }
             if p < end, bytes[p] == UInt8(ascii: "\"") {
-                let value = try string(p, end)
                 if previous {
                     switch field {
-                    case .previousContext: entry.previousContext! += value
-                    case .previousSource: entry.previousSource! += value
+                    case .previousContext, .previousSource, .previousPlural: try add(field!, p, end)
                     default: throw error(.stringWithoutKeyword, at: p)
                     }
                     continue
                 }
                 switch field {
-                case nil: throw error(.stringWithoutKeyword, at: p)
-                case .previousContext, .previousSource: throw error(.stringWithoutKeyword, at: p)
-                case .context: entry.context! += value
-                case .source: entry.source! += value
-                case .sourcePlural: entry.sourcePlural! += value
-                case .translation(let index): entry.translations[index] += value
+                case nil, .previousContext, .previousSource, .previousPlural: throw error(.stringWithoutKeyword, at: p)
+                case .context, .source, .sourcePlural, .translation: try add(field!, p, end)
                 }
                 continue
             }
@@ -318,33 +401,49 @@ struct POParser {
             let known = ["msgctxt", "msgid", "msgid_plural", "msgstr"].contains(keyword) || Self.pluralIndex(keyword) != nil
             guard known else { throw error(.unknownKeyword(String(keyword.prefix(40))), at: keywordStart) }
             guard q < end, bytes[q] == UInt8(ascii: "\"") else { throw error(.expectedString(after: keyword), at: q) }
-            let value = try string(q, end)
             if previous {
                 switch keyword {
                 case "msgctxt":
-                    entry.previousContext = value
+                    // A keyword given twice starts its string again, as the last one wins.
+                    pieces.removeAll { $0.field == .previousContext }
+                    entry.hasPreviousContext = true
                     field = .previousContext
-                case "msgid", "msgid_plural":
-                    if keyword == "msgid" { entry.previousSource = value }
+                    try add(.previousContext, q, end)
+                case "msgid":
+                    pieces.removeAll { $0.field == .previousSource }
+                    entry.hasPreviousSource = true
                     field = .previousSource
+                    try add(.previousSource, q, end)
+                case "msgid_plural":
+                    // The previous plural is not kept: its lines are read (and checked) and left.
+                    field = .previousPlural
+                    try add(.previousPlural, q, end)
                 default: throw error(.unknownKeyword(keyword), at: keywordStart)
                 }
                 continue
             }
             switch keyword {
             case "msgctxt":
-                entry.context = value
+                pieces.removeAll { $0.field == .context }
+                entry.hasContext = true
                 field = .context
+                try add(.context, q, end)
             case "msgid":
-                entry.source = value
+                pieces.removeAll { $0.field == .source }
+                entry.hasSource = true
                 field = .source
+                try add(.source, q, end)
             case "msgid_plural":
-                entry.sourcePlural = value
+                pieces.removeAll { $0.field == .sourcePlural }
+                entry.hasSourcePlural = true
                 field = .sourcePlural
+                try add(.sourcePlural, q, end)
             default:  // msgstr, msgstr[N]
-                if entry.translations.isEmpty { entry.translationOffset = keywordStart }
-                entry.translations.append(value)
-                field = .translation(entry.translations.count - 1)
+                if entry.translationCount == 0 { entry.translationOffset = keywordStart }
+                let index = entry.translationCount
+                entry.translationCount += 1
+                field = .translation(index)
+                try add(.translation(index), q, end)
             }
         }
         try finish()
@@ -380,6 +479,44 @@ struct POParser {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
+    }
+
+    /// Whether `prefix` stands at `start`, ending before `end`.
+    func hasPrefix(_ prefix: String, at start: Int, before end: Int) -> Bool {
+        var index = start
+        for byte in prefix.utf8 {
+            guard index < end, bytes[index] == byte else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// The end of the line from `start`: the next line feed, or the end of the file.
+    static func lineEnd(in bytes: [UInt8], from start: Int) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard start < buffer.count, let base = buffer.baseAddress,
+                let found = memchr(base + start, 0x0A, buffer.count - start)
+            else { return buffer.count }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    /// A quoted string from `start` (its opening quote) to its closing quote, when it holds no
+    /// escape: the range of its content. Nil when it has an escape (`string` decodes it).
+    func plain(_ start: Int, _ end: Int) throws(POSyntaxError) -> Range<Int>? {
+        var index = start + 1
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\\") { return nil }
+            if byte == UInt8(ascii: "\"") {
+                var after = index + 1
+                while after < end, Self.isSpace(bytes[after]) { after += 1 }
+                guard after == end else { throw error(.unterminatedString, at: index + 1) }
+                return (start + 1)..<index
+            }
+            index += 1
+        }
+        throw error(.unterminatedString, at: end)
     }
 
     /// A quoted string from `start` (its opening quote) with the escapes gettext reads: \n \t

@@ -120,7 +120,7 @@ extension TranslationFile {
         switch format {
         case .po:
             do {
-                return TranslationFile(po: try POFile.parse(bytes))
+                return try POFile.translationFile(bytes)
             } catch {
                 throw TranslationReadError(line: error.line, column: error.column, offset: error.offset, problem: error.problem.sentence)
             }

@@ -35,17 +35,38 @@ public struct TranslationProject: Sendable {
     /// The template's file in translations/: story.pot (or story.xlf) for a story.
     public func templateFileName(_ format: TranslationFile.Format) -> String { templateStem + "." + format.fileExtension + (format == .po ? "t" : "") }
 
+    /// A language file of the project, read or not.
+    public typealias ReadFile = (file: TranslationFolder.LanguageFile, read: Result<(file: TranslationFile, header: POEntry?), TranslationFolder.ReadFailure>)
+
     /// The story folder at `path` (a folder holding story.json, or its story.json).
     public static func load(_ path: String) throws(LoadError) -> TranslationProject {
+        try loadReading(path, translations: false).project
+    }
+
+    /// The story folder at `path` and, when `translations`, each of its language files read:
+    /// the files are read on a thread of their own while the story is read on this one.
+    public static func loadReading(_ path: String, translations: Bool = true) throws(LoadError) -> (project: TranslationProject, files: [ReadFile]) {
         let target: ValidationTarget
-        let bytes: [UInt8]
-        do {
-            target = try ValidationTarget.resolve(path)
-            bytes = try target.read()
-        } catch {
-            throw .input(error)
-        }
+        do { target = try ValidationTarget.resolve(path) } catch { throw .input(error) }
         guard let folder = target.folder, target.displayPath.hasSuffix("story.json") else { throw .notAStoryFolder(path) }
+        let files = translations ? TranslationFolder(storyFolder: folder.root.path).languageFiles : []
+        let reading = files.isEmpty ? nil : BackgroundWork<[ReadFile]> { read(files) }
+        let project = try loadStory(target, folder: folder)
+        return (project, reading?.wait() ?? [])
+    }
+
+    /// The project with its language files read (when `translations`), here and now.
+    public func reading(_ translations: Bool = true) -> (project: TranslationProject, files: [ReadFile]) {
+        (self, translations ? Self.read(self.translations.languageFiles) : [])
+    }
+
+    static func read(_ files: [TranslationFolder.LanguageFile]) -> [ReadFile] {
+        files.map { file in (file, Result { () throws(TranslationFolder.ReadFailure) in try TranslationFolder.read(file) }) }
+    }
+
+    static func loadStory(_ target: ValidationTarget, folder: StoryFolder) throws(LoadError) -> TranslationProject {
+        let bytes: [UInt8]
+        do { bytes = try target.read() } catch { throw .input(error) }
         let file = LoadedFile.asReadersRead(bytes)
         guard let syntax = file.story, let units = TranslationUnits.extract(syntax), let id = syntax.id?.value, let name = syntax.name?.value else {
             throw .notAStory(displayPath: target.displayPath)

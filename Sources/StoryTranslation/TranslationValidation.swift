@@ -35,6 +35,14 @@ public enum TranslationValidation {
     }
 
     public static func check(bytes: [UInt8], path: String, context: Context, options: CheckOptions = .init()) -> FileReport {
+        let format = TranslationFile.Format(fileName: path) ?? .po
+        return check(bytes: bytes, parsed: Result { () throws(TranslationReadError) in try TranslationFile.read(bytes, format: format) }, path: path, context: context, options: options)
+    }
+
+    /// The same, for a file already read as `parsed` (on another thread, while its story was read).
+    public static func check(
+        bytes: [UInt8], parsed: Result<TranslationFile, TranslationReadError>, path: String, context: Context, options: CheckOptions = .init()
+    ) -> FileReport {
         var diagnostics: [Diagnostic] = []
         func add(_ code: DiagnosticCode, _ message: String, help: String?, at offset: Int) {
             // Untranslated strings are reported only when asked for: --lang, or --select naming the rule.
@@ -45,7 +53,7 @@ public enum TranslationValidation {
         let format = TranslationFile.Format(fileName: path) ?? .po
         let file: TranslationFile
         do {
-            file = try TranslationFile.read(bytes, format: format)
+            file = try parsed.get()
         } catch {
             add(.translationUnreadable, "the translation cannot be read: \(error.problem)",
                 help: {
@@ -74,9 +82,10 @@ public enum TranslationValidation {
         guard context.language != nil, let units = context.units else {
             return FileReport(path: path, bytes: bytes, kind: nil, diagnostics: diagnostics.sortedByPosition())
         }
-        var byID: [String: Int] = [:]
-        byID.reserveCapacity(units.count)
-        for (index, unit) in units.enumerated() { byID[unit.id] = index }
+        // Strings by id, made only if an entry is not where the file's order puts it: a file
+        // cyd wrote lists the strings in the story's order, each found at the next place.
+        var byID: [String: Int]?
+        var expected = 0
         // Strings by context and text, for entries a tool left without ids: made only if one is met.
         var byText: [TranslationLookup.TextKey: Int]?
         var covered = [Int](repeating: -1, count: units.count)  // the entry that translates each string
@@ -104,12 +113,25 @@ public enum TranslationValidation {
                 }
             }
             for id in entry.ids {
-                guard let index = byID[id] else {
+                let found: Int?
+                if expected < units.count, units[expected].id == id {
+                    found = expected
+                } else {
+                    if byID == nil {
+                        var made: [String: Int] = [:]
+                        made.reserveCapacity(units.count)
+                        for (index, unit) in units.enumerated() { made[unit.id] = index }
+                        byID = made
+                    }
+                    found = byID?[id]
+                }
+                guard let index = found else {
                     add(.translationUnknownID, "the story has no string '\(VisibleText.escape(id))'",
                         help: "its chapter was renamed or removed; an update from the story follows a rename it can see and keeps the rest as obsolete", at: entry.offset)
                     continue
                 }
                 targets.append(index)
+                expected = index + 1
             }
             for index in targets {
                 if covered[index] >= 0 {
@@ -128,9 +150,8 @@ public enum TranslationValidation {
                 add(.translationStale, "the translation of '\(VisibleText.escape(unit.id))' is marked for review (fuzzy); readers see the original",
                     help: "review it and remove the fuzzy flag", at: entry.offset)
             }
-            let wanted = placeholders(in: unit.source)
-            let found = placeholders(in: entry.translation)
-            if wanted != found {
+            if !keepsPlaceholders(unit.source, entry.translation) {
+                let (wanted, found) = (placeholders(in: unit.source), placeholders(in: entry.translation))
                 add(.translationPlaceholder, placeholderMessage(wanted: wanted, found: found, id: unit.id),
                     help: "write [[name]] exactly as the original has it, as many times", at: entry.translationOffset)
             }

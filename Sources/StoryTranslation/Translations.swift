@@ -47,10 +47,11 @@ public struct TranslationLookup: Sendable {
     }
 
     /// The entry for a string, whether or not it is usable.
-    public func entry(for unit: TranslationUnit) -> TranslationEntry? {
-        if let index = byID[unit.id] { return file.entries[index] }
-        if let index = byText[TextKey(context: unit.context, source: unit.source)] { return file.entries[index] }
-        return nil
+    public func entry(for unit: TranslationUnit) -> TranslationEntry? { index(for: unit).map { file.entries[$0] } }
+
+    /// Where the entry for a string is in the file's entries.
+    func index(for unit: TranslationUnit) -> Int? {
+        byID[unit.id] ?? byText[TextKey(context: unit.context, source: unit.source)]
     }
 
     /// What readers see for a string: the translation when it is usable and made from the
@@ -63,6 +64,29 @@ public struct TranslationLookup: Sendable {
     }
 }
 
+/// Finds strings' entries in a file written in the strings' order (as cyd writes it): each
+/// string is first looked for in the entry after the last one found, and only a string found
+/// elsewhere makes the file's index (`TranslationLookup`), once.
+struct InOrder {
+    let file: TranslationFile
+    var next = 0
+    var lookup: TranslationLookup?
+
+    init(_ file: TranslationFile) { self.file = file }
+
+    mutating func entry(for unit: TranslationUnit) -> TranslationEntry? {
+        if next < file.entries.count, file.entries[next].ids.first == unit.id {
+            next += 1
+            return file.entries[next - 1]
+        }
+        if lookup == nil { lookup = TranslationLookup(file) }
+        guard let index = lookup!.index(for: unit) else { return nil }
+        // Found elsewhere: the strings after it are looked for after it.
+        if file.entries[index].ids.first == unit.id { next = index + 1 }
+        return file.entries[index]
+    }
+}
+
 /// A story in another language: every usable translation in place, the original elsewhere.
 public struct TranslatedStory: Sendable {
     public var story: Story
@@ -71,10 +95,10 @@ public struct TranslatedStory: Sendable {
 
 public enum Translations {
     public static func status(_ file: TranslationFile, language: String, units: [TranslationUnit]) -> TranslationStatus {
-        let lookup = TranslationLookup(file)
+        var ordered = InOrder(file)
         var status = TranslationStatus(language: language, total: units.count, translated: 0, fuzzy: 0, missing: 0)
         for unit in units {
-            guard let entry = lookup.entry(for: unit), !entry.translation.isEmpty else {
+            guard let entry = ordered.entry(for: unit), !entry.translation.isEmpty else {
                 status.missing += 1
                 continue
             }
@@ -91,7 +115,7 @@ public enum Translations {
     /// The story with the file's usable translations applied: titles, paragraphs (a chapter's
     /// untranslated paragraphs stay as they are), picture texts and choices.
     public static func apply(_ file: TranslationFile, language: String, to story: Story) -> TranslatedStory {
-        let lookup = TranslationLookup(file)
+        var lookup = InOrder(file)
         var translated = story
         var total = 0
         var done = 0
@@ -111,7 +135,9 @@ public enum Translations {
         let storyContext = TranslationUnit.storyContext
         translated.name = look(TranslationUnits.storyName(), story.name, storyContext) ?? story.name
         translated.summary = look(TranslationUnits.storySummary(), story.summary, storyContext) ?? story.summary
-        for index in translated.chapters.indices {
+        // In reading order, as the file lists the strings: each is found where the last one ended.
+        // A chapter whose id another holds first is translated by the same entries.
+        for index in TranslationUnits.readingOrder(story) + duplicates(story) {
             let chapter = story.chapters[index]
             let id = chapter.id
             translated.chapters[index].name = look(TranslationUnits.title(id), chapter.name, chapter.name) ?? chapter.name
@@ -144,6 +170,12 @@ public enum Translations {
 }
 
 extension Translations {
+    /// The chapters reading order leaves out because an earlier chapter has their id.
+    static func duplicates(_ story: Story) -> [Int] {
+        var seen = Set<String>()
+        return story.chapters.indices.filter { !seen.insert(story.chapters[$0].id).inserted }
+    }
+
     /// What a story folder's translations/ holds for `story`, each file applied.
     public struct Found: Sendable {
         /// Each language read, in the folder's order of file names.

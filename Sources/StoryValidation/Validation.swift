@@ -78,9 +78,24 @@ public enum Validation {
                 return try translation(atPath: target.displayPath, options: options)
             }
         }
-        var reports: [FileReport]
-        do { reports = try target.check(options: options.check) } catch { throw .unreadable(error) }
-        reports += try translations(ofFolder: folder.root.path, shownAs: target.displayPath, options: options)
+        // The translations are read and parsed on a thread of their own while the story is
+        // checked on this one; their checks then use the story read for its own.
+        let root = folder.root.path
+        let shown = target.displayPath
+        let translations = BackgroundWork { Result { () throws(InputError) in try prepareTranslations(ofFolder: root, shownAs: shown, options: options) } }
+        let source: SourceBytes
+        do { source = try target.source() } catch {
+            _ = translations.wait()
+            throw .unreadable(error)
+        }
+        let file = LoadedFile.load(source, fileName: shown, options: JSONParser.Options(lenient: options.check.lenient), resolvingPointers: false)
+        var reports = Checker.check(file, path: shown, folder: folder, options: options.check)
+        let prepared = try translations.wait().get()
+        guard !prepared.files.isEmpty else { return reports }
+        let units = file.story.flatMap(TranslationUnits.extract) ?? storyUnits(root + "/story.json")
+        for translation in prepared.files {
+            reports.append(Self.translation(translation.bytes, parsed: translation.parsed, path: translation.shown, units: units, listed: prepared.listed, options: options))
+        }
         return reports
     }
 
@@ -133,6 +148,23 @@ public enum Validation {
     static func translations(
         ofFolder folder: String, shownAs storyPath: String, options: Options, units storyUnits: (() -> [TranslationUnit]?)? = nil
     ) throws(InputError) -> [FileReport] {
+        let prepared = try prepareTranslations(ofFolder: folder, shownAs: storyPath, options: options)
+        guard !prepared.files.isEmpty else { return [] }
+        let units = storyUnits?() ?? Self.storyUnits(folder + "/story.json")
+        return prepared.files.map { translation($0.bytes, parsed: $0.parsed, path: $0.shown, units: units, listed: prepared.listed, options: options) }
+    }
+
+    /// A translation file read (`shown` as the report names it) and parsed, not yet checked.
+    struct PreparedTranslation: Sendable {
+        var shown: String
+        var bytes: [UInt8]
+        var parsed: Result<TranslationFile, TranslationReadError>
+    }
+
+    /// The translation files `translations(ofFolder:)` checks, read and parsed, and LINGUAS's list.
+    static func prepareTranslations(
+        ofFolder folder: String, shownAs storyPath: String, options: Options
+    ) throws(InputError) -> (files: [PreparedTranslation], listed: Set<String>?) {
         let translations = TranslationFolder(storyFolder: folder)
         let names = LocalFile.names(in: translations.path).filter { TranslationFile.Format(fileName: $0) != nil }.sorted()
         let shownFolder = storyPath.hasSuffix("story.json") ? String(storyPath.dropLast("story.json".count)) : ""
@@ -143,17 +175,16 @@ public enum Validation {
         for language in wanted.sorted() where !candidates.contains(where: { TranslationValidation.language(ofFile: $0)?.lowercased() == language }) {
             throw .noTranslation(folder: shownFolder + Linguas.folder, language: language)
         }
-        guard !candidates.isEmpty else { return [] }
-        let units = storyUnits?() ?? Self.storyUnits(folder + "/story.json")
-        let listed = translations.listed
-        var reports: [FileReport] = []
+        guard !candidates.isEmpty else { return ([], nil) }
+        var files: [PreparedTranslation] = []
         for name in candidates {
             let shown = shownFolder + Linguas.folder + "/" + name
             let bytes: [UInt8]
             do { bytes = try FileBytes.read(translations.file(name), displayPath: shown, limit: POFile.maximumSize) } catch { throw .unreadable(error) }
-            reports.append(translation(bytes, path: shown, units: units, listed: listed, options: options))
+            let format = TranslationFile.Format(fileName: shown) ?? .po
+            files.append(PreparedTranslation(shown: shown, bytes: bytes, parsed: Result { () throws(TranslationReadError) in try TranslationFile.read(bytes, format: format) }))
         }
-        return reports
+        return (files, translations.listed)
     }
 
     /// One translation file named alone, against the story two folders up.
@@ -168,12 +199,19 @@ public enum Validation {
     }
 
     static func translation(_ bytes: [UInt8], path: String, units: [TranslationUnit]?, listed: Set<String>?, options: Options) -> FileReport {
+        let format = TranslationFile.Format(fileName: path) ?? .po
+        return translation(bytes, parsed: Result { () throws(TranslationReadError) in try TranslationFile.read(bytes, format: format) }, path: path, units: units, listed: listed, options: options)
+    }
+
+    static func translation(
+        _ bytes: [UInt8], parsed: Result<TranslationFile, TranslationReadError>, path: String, units: [TranslationUnit]?, listed: Set<String>?, options: Options
+    ) -> FileReport {
         let name = String(path.split(separator: "/").last ?? "")
         let language = TranslationValidation.language(ofFile: name)
         let isListed = language.map { listed?.contains($0.lowercased()) ?? true } ?? true
         let untranslated = language.map { options.wanted.contains($0.lowercased()) } ?? false
         return TranslationValidation.check(
-            bytes: bytes, path: path, context: .init(language: language, units: units, reportUntranslated: untranslated, listed: isListed),
+            bytes: bytes, parsed: parsed, path: path, context: .init(language: language, units: units, reportUntranslated: untranslated, listed: isListed),
             options: options.check)
     }
 

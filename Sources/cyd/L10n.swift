@@ -20,10 +20,11 @@ struct L10n: ParsableCommand {
         @Option(name: .customLong("story"), help: ArgumentHelp("The story folder (default: the current folder).", valueName: "folder")) var path = "."
         @Option(help: ArgumentHelp(TranslationWords.interfaceHelp, valueName: "folder")) var interface: String?
 
-        /// The story folder (or cyd's own words), its problems said as cyd says them.
-        func load() throws -> TranslationProject {
-            if let interface { return Phrasebook.project(folder: interface) }
-            do { return try TranslationProject.load(path) } catch { throw CLIError(TranslationWords.loadProblem(error)) }
+        /// The story folder (or cyd's own words), its problems said as cyd says them; its language
+        /// files read beside it when `translations`.
+        func loadReading(translations: Bool = true) throws -> (project: TranslationProject, files: [TranslationProject.ReadFile]) {
+            if let interface { return Phrasebook.project(folder: interface).reading(translations) }
+            do { return try TranslationProject.loadReading(path, translations: translations) } catch { throw CLIError(TranslationWords.loadProblem(error)) }
         }
     }
 
@@ -54,7 +55,7 @@ struct L10n: ParsableCommand {
         }
 
         func run() throws {
-            let loaded = try story.load()
+            let loaded = try story.loadReading(translations: false).project
             var file: TranslationFolder.LanguageFile?
             if let language {
                 file = loaded.languageFile(language)
@@ -92,7 +93,7 @@ struct L10n: ParsableCommand {
         }
 
         func run() throws {
-            let loaded = try story.load()
+            let loaded = try story.loadReading(translations: false).project
             let tag = LanguageTag.normalise(language)
             if let existing = loaded.languageFile(tag) {
                 throw CLIError("\(VisibleText.escape(existing.path)) already exists; `cyd l10n update` brings it up to date")
@@ -117,7 +118,7 @@ struct L10n: ParsableCommand {
         @Flag(help: "Print what changed as JSON.") var json = false
 
         func run() throws {
-            let loaded = try story.load()
+            let loaded = try story.loadReading(translations: false).project
             let files = loaded.languageFiles(languages)
             if files.isEmpty, !languages.isEmpty {
                 throw CLIError("no translation of \(VisibleText.escape(languages.joined(separator: ", "))) in \(VisibleText.escape(loaded.translations.path)); `cyd l10n init LANG` starts one")
@@ -144,14 +145,12 @@ struct L10n: ParsableCommand {
         @Flag(help: "JSON: the story's string count and, per language, its file and counts.") var json = false
 
         func run() throws {
-            let loaded = try story.load()
+            let (loaded, files) = try story.loadReading()
             var rows: [(TranslationFolder.LanguageFile, TranslationStatus)] = []
             var unreadable = false
-            for file in loaded.translations.languageFiles {
-                do {
-                    rows.append((file, Translations.status(try read(file).0, language: file.language, units: loaded.units)))
-                } catch {
-                    Terminal.standardError.write("cyd: \(error)\n")
+            for (file, read) in files {
+                do { rows.append((file, Translations.status(try read.get().file, language: file.language, units: loaded.units))) } catch {
+                    Terminal.standardError.write("cyd: \(TranslationWords.readProblem(error))\n")
                     unreadable = true
                 }
             }

@@ -1,6 +1,7 @@
 import StoryCheck
 import StoryFormat
-import StoryTranslation
+import Foundation
+@testable import StoryTranslation
 import TestSupport
 import Testing
 
@@ -398,5 +399,54 @@ struct TranslationFileTests {
         #expect(LanguageTag.best(for: "FR", among: ["fr"]) == "fr")
         #expect(LanguageTag.best(for: "pt", among: ["pt-PT", "pt-BR"]) == "pt-BR")
         #expect(LanguageTag.best(for: "de", among: ["fr"]) == nil)
+    }
+}
+
+/// The PO reader's two ways of reading: as a `POFile` (its entries whole, for the writer) and
+/// straight into a `TranslationFile` (what validation, status and the library read). They must
+/// read every file the same.
+@Suite("PO read two ways")
+struct POReadTwoWaysTests {
+    static func same(_ text: String, _ label: String) throws {
+        let bytes = Array(text.utf8)
+        let direct = Result { try POFile.translationFile(bytes) }
+        let viaEntries = Result { TranslationFile(po: try POFile.parse(bytes)) }
+        switch (direct, viaEntries) {
+        case (.success(let a), .success(let b)):
+            #expect(a.entries == b.entries, "\(label)")
+            #expect(a.obsolete == b.obsolete, "\(label)")
+            #expect(a.declaredLanguage == b.declaredLanguage && a.languageOffset == b.languageOffset && a.poHeader == b.poHeader, "\(label)")
+        case (.failure(let a), .failure(let b)):
+            #expect(a as? POSyntaxError == b as? POSyntaxError, "\(label)")
+        default:
+            Issue.record("\(label): one way read it, the other did not: \(direct) / \(viaEntries)")
+        }
+    }
+
+    @Test("the shipped and seed PO files, and files with every construct: plurals, previous strings, obsolete entries, escapes, ids, fuzzy flags, broken UTF-8, missing strings")
+    func sameEntries() throws {
+        let root = TestHTTPServer.packageRoot.path
+        for path in ["Stories/seven-stairs/translations/fr.po", "Tests/Fixtures/fuzz-seeds/interchange/escapes.po", "Tests/Fixtures/fuzz-seeds/interchange/seven-stairs-fr.po",
+            "Sources/InterfaceWords/translations/fr.po"]
+        {
+            try Self.same(String(decoding: try [UInt8](Data(contentsOf: URL(fileURLWithPath: root + "/" + path))), as: UTF8.self), path)
+        }
+        let cases = [
+            "msgid \"\"\nmsgstr \"Language: fr\\n\"\n\n#. id: a.title\n#. a hint\n#: story.json:3 story.json:4\n#, fuzzy, c-format\n#| msgid \"old\"\n#| \"er\"\nmsgctxt \"ctx\"\nmsgid \"\"\n\"one \"\n\"two\"\nmsgstr \"un \\\"deux\\\"\\n\"\n",
+            "#. id: p\nmsgid \"x\"\nmsgid_plural \"xs\"\nmsgstr[0] \"a\"\nmsgstr[1] \"b\"\n\n#~ #. id: gone\n#~ msgid \"old\"\n#~ msgstr \"vieux\"\n",
+            "#| msgid_plural \"ps\"\n#| \"more\"\nmsgid \"s\"\nmsgstr \"t\"\n",
+            "msgid \"\\303\"\n\"\\251\"\nmsgstr \"\\xff\"\n",
+            "msgid \"a\"\nmsgstr \"\\q\"\n",
+            "msgid \"a\"\n",
+            "#. id: only a comment\n",
+            "msgid \"\"\nmsgstr \"\"\n\nmsgid \"\"\nmsgstr \"second empty\"\n",
+            "msgid \"caf\u{E9}\"\nmsgstr \"\u{FF}\"\n",
+        ]
+        for (index, text) in cases.enumerated() { try Self.same(text, "case \(index)") }
+        let invalid: [UInt8] = Array("msgid \"a\"\nmsgstr \"".utf8) + [0xC3, 0x28] + Array("\"\n".utf8)
+        try Self.same(String(decoding: invalid, as: UTF8.self), "replacement")
+        let direct = Result { try POFile.translationFile(invalid) }
+        let viaEntries = Result { TranslationFile(po: try POFile.parse(invalid)) }
+        if case .failure(let a) = direct, case .failure(let b) = viaEntries { #expect(a as? POSyntaxError == b as? POSyntaxError && a is POSyntaxError) } else { Issue.record("invalid UTF-8 read") }
     }
 }
