@@ -224,8 +224,9 @@ struct POParser {
         file.entries.reserveCapacity(bytes.count / 128 + 16)
         var entry = Pending()
         var field: Field?
-        // The entry's quoted lines, and the decoded bytes of those with escapes: kept across
-        // entries (emptied, their room kept), so reading a file makes no buffer per string.
+        // The entry's quoted lines, and the decoded bytes of those with escapes: the arrays are
+        // kept across entries (emptied, their room kept), so a string without escapes needs no
+        // buffer of its own.
         var pieces: [Piece] = []
         var decoded: [[UInt8]] = []
         var scratch: [UInt8] = []
