@@ -74,7 +74,7 @@ public struct StoryImporter: Sendable {
         // A folder's or a web file's version is a hash of story.json: a changed translation must
         // change it too, or the library would keep the old one.
         var version = fetched.version
-        if source.kind != .git, !found.files.isEmpty { version += "+" + contentVersion(Array(found.files.map(contentVersion).joined().utf8)) }
+        if source.kind != .git, !found.files.isEmpty { version += "+" + contentVersion(Array(found.files.joined().utf8)) }
         let stored: StoreResult
         do {
             stored = try library.store(story, source: source, version: version, author: author, replace: replace, translations: found.stored)
@@ -94,7 +94,10 @@ public struct StoryImporter: Sendable {
 
     /// The story in every language its source has, read at the same version; a file that cannot
     /// be read is left out, with its finding.
-    func translations(of source: StorySource, at version: String, story: Story) -> (stored: [StoredTranslation], files: [[UInt8]], reports: [FileReport]) {
+    /// The story's translations applied, the content version of each file read, and what could
+    /// not be read. A file's bytes are let go once it is read, before it is applied: a large
+    /// translation is not held twice over.
+    func translations(of source: StorySource, at version: String, story: Story) -> (stored: [StoredTranslation], files: [String], reports: [FileReport]) {
         // A story file beside others (tide.json) has no translations/ of its own.
         guard source.kind != .file else { return ([], [], []) }
         var names: [String] = []
@@ -108,12 +111,12 @@ public struct StoryImporter: Sendable {
             }
         }
         var stored: [StoredTranslation] = []
-        var files: [[UInt8]] = []
+        var files: [String] = []
         var reports: [FileReport] = []
         for (language, name) in Linguas.languageFiles(names) {
             for format in TranslationFile.Format.allCases {
                 let path = "\(Self.translationsFolder)/\(name).\(format.fileExtension)"
-                let found: [UInt8]?
+                var found: [UInt8]?
                 do {
                     found = try Sources.file(path, of: source, at: version, limit: context.maximumStoryBytes, in: context)
                 } catch {
@@ -123,17 +126,18 @@ public struct StoryImporter: Sendable {
                     reports.append(FileReport(path: path, bytes: [UInt8](), kind: nil, diagnostics: [finding]))
                     break
                 }
-                guard let bytes = found else { continue }
-                files.append(bytes)
-                do {
-                    let file = try TranslationFile.read(bytes, format: format)
-                    let translated = Translations.apply(file, language: language, to: story)
-                    stored.append(
-                        StoredTranslation(language: language, story: translated.story, translated: translated.status.translated, total: translated.status.total))
-                } catch {
+                guard let content = found.map(contentVersion) else { continue }
+                files.append(content)
+                let read = Result { () throws(TranslationReadError) in try TranslationFile.read(found!, format: format) }
+                guard case .success(let file) = read else {
                     // The importer's lenient reading; LINGUAS was read above, so it is not said again.
-                    reports.append(Validation.check(translation: bytes, path: path, units: nil, listed: nil, options: .init(check: .readers)))
+                    reports.append(Validation.check(translation: found!, path: path, units: nil, listed: nil, options: .init(check: .readers)))
+                    break
                 }
+                found = nil
+                let translated = Translations.apply(file, language: language, to: story)
+                stored.append(
+                    StoredTranslation(language: language, story: translated.story, translated: translated.status.translated, total: translated.status.total))
                 break
             }
         }
