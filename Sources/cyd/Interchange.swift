@@ -130,7 +130,7 @@ struct ExportEPUB: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The .epub file to write.", valueName: "path")) var output: String
     @Option(name: .customLong("reader-name"), help: "What [[name]] reads in the book (default: you).") var readerName: String?
     @Option(help: "The seed of the sections' order.") var seed: UInt64 = 1
-    @Option(help: "The book's language, as a BCP 47 tag.") var language = "en"
+    @Option(help: "The language the story is written in, as a BCP 47 tag: the book's language when it is the story as written (--lang names translations).") var language = "en"
     @Option(name: .customLong("lang"), help: ArgumentHelp(InterchangeWords.bookLanguagesHelp, valueName: "tag")) var languages: [String] = []
     @Flag(name: .customLong("no-fetch"), help: "Leave https pictures out instead of fetching them.") var noFetch = false
 
