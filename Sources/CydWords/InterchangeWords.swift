@@ -25,7 +25,7 @@ public enum InterchangeWords {
 
     /// `cyd export epub --lang`'s help.
     public static let bookLanguagesHelp =
-        "Write the book of this translation, in its language (repeat for more; original for the story as written; all for every language in translations/). More than one book: each after -o's name, as book.fr.epub."
+        "Write the book of this translation, in its language (repeat for more; original for the story as written; all for every language translations/LINGUAS lists). More than one book: each after -o's name, as book.fr.epub."
 
     /// No book to write: every language asked for was missing.
     public static func noBook(_ story: String) -> String {

@@ -44,7 +44,10 @@ public enum TranslationWords {
                 "cyd: '\(VisibleText.escape(path))' line \(syntax.line), column \(syntax.column): \(VisibleText.escape(syntax.problem)); built without that language (`cyd validate --lang` shows the place)"
             }
         }
-        return unreadable + found.missing.map { "cyd: \(VisibleText.escape(story)) has no translation into '\(VisibleText.escape($0))' (`cyd l10n init \(VisibleText.escape($0))` starts one)" }
+        let unlisted = found.unlisted.map { file in
+            "cyd: '\(VisibleText.escape(file.path))' is left out: translations/LINGUAS does not list '\(VisibleText.escape(file.language))' (add it there to give it to readers, or name it with --lang)"
+        }
+        return unreadable + unlisted + found.missing.map { "cyd: \(VisibleText.escape(story)) has no translation into '\(VisibleText.escape($0))' (`cyd l10n init \(VisibleText.escape($0))` starts one)" }
     }
 
     /// `cyd l10n status` as text: the story's string count, then a line a language.

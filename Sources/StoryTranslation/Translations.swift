@@ -184,14 +184,23 @@ extension Translations {
         public var problems: [TranslationFolder.ReadFailure] = []
         /// Languages asked for that the folder has no file for.
         public var missing: [String] = []
+        /// Files left out because translations/LINGUAS does not list their language (when every
+        /// language was asked for): drafts not yet given to readers.
+        public var unlisted: [TranslationFolder.LanguageFile] = []
     }
 
-    /// The translations of the story in `storyFolder`: every language file there, or only those
-    /// `languages` names (best match of each; `original` alone asks for none).
+    /// The translations of the story in `storyFolder`: every language translations/LINGUAS lists
+    /// (every file when there is no LINGUAS), or only those `languages` names (best match of
+    /// each, listed or not; `original` alone asks for none).
     public static func found(in storyFolder: String, of story: Story, languages: [String]? = nil) -> Found {
         var found = Found()
-        let files = TranslationFolder(storyFolder: storyFolder).languageFiles
+        let folder = TranslationFolder(storyFolder: storyFolder)
+        let files = folder.languageFiles
         var chosen = files
+        if languages == nil, let listed = folder.listed {
+            chosen = files.filter { listed.contains($0.language.lowercased()) }
+            found.unlisted = files.filter { !listed.contains($0.language.lowercased()) }
+        }
         if let languages {
             let asked = languages.filter { $0 != "original" }.map(LanguageTag.normalise)
             chosen = []

@@ -24,7 +24,7 @@ struct BuildWeb: ParsableCommand {
     @Argument(help: ArgumentHelp("The folder to write the site into (made if missing).", valueName: "folder")) var folder: String
     @Argument(help: ArgumentHelp("Story folders or story files (default: the bundled stories).", valueName: "story")) var stories: [String] = []
     @Flag(name: .customLong("no-fetch"), help: "Link https pictures instead of fetching them now.") var noFetch = false
-    @Option(name: .customLong("lang"), help: "Build this translation of each story (repeat for more; original for none). Default: every language in its translations folder.") var languages: [String] = []
+    @Option(name: .customLong("lang"), help: "Build this translation of each story (repeat for more; original for none). Default: every language its translations/LINGUAS lists.") var languages: [String] = []
     @Option(name: .customLong("site-lang"), help: ArgumentHelp(InterchangeWords.siteLanguageHelp, valueName: "tag")) var siteLanguage: String?
 
     func validate() throws { if let siteLanguage, !LanguageTag.isWellFormed(LanguageTag.normalise(siteLanguage)) { throw ValidationError(InterchangeWords.badSiteLanguage(siteLanguage)) } }

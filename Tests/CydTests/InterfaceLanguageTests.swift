@@ -134,4 +134,25 @@ struct InterfaceLanguageTests {
         let english = try get("/nowhere", "en-US, fr;q=0.5")
         #expect(english.contains("<h1>Page not found</h1>") && english.contains("<html lang=\"en\">"), "English first: \(english)")
     }
+
+    @Test("cyd build web and cyd export epub --lang all take every language translations/LINGUAS lists: a draft it does not list is left out, said, and built when named")
+    func everyListedLanguage() throws {
+        let folder = try TemporaryFolder()
+        let story = folder.path("stairs")
+        let copied = try ChildProcess.run(["cp", "-R", Self.stories + "seven-stairs", story])
+        #expect(copied.status == 0)
+        // A German draft beside the French: its file is there, LINGUAS does not list it.
+        let copiedDraft = try ChildProcess.run(["cp", story + "/translations/fr.po", story + "/translations/de.po"])
+        #expect(copiedDraft.status == 0)
+        let site = try Command.cyd(["build", "web", folder.path("site"), story])
+        #expect(site.status == 0, "\(site.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("site") + "/seven-stairs-fr/index.html"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("site") + "/seven-stairs-de"), "the draft is not given to readers")
+        #expect(site.standardError.contains("de.po' is left out: translations/LINGUAS does not list 'de'"), "\(site.standardError)")
+        let named = try Command.cyd(["build", "web", folder.path("named"), story, "--lang", "de"])
+        #expect(named.status == 0 && FileManager.default.fileExists(atPath: folder.path("named") + "/seven-stairs-de/index.html"), "\(named.standardError)")
+        let books = try Command.cyd(["export", "epub", story, "--lang", "all", "-o", folder.path("book.epub")])
+        #expect(books.status == 0 && books.standardError.contains("is left out"), "\(books.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("book.fr.epub")) && !FileManager.default.fileExists(atPath: folder.path("book.de.epub")))
+    }
 }
