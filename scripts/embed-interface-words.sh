@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Keeps the translations of cyd's words for readers in the program: writes
 # Sources/InterfaceWords/Catalogues.swift from Sources/InterfaceWords/translations/LANG.po, one
-# for each language LINGUAS lists. Run it after editing a PO file (InterfaceWordsTests fail until
-# the program holds what the files say).
+# for each language LINGUAS lists, without the files' opening comments. Run it after editing a
+# PO file (InterfaceWordsTests fail until the program holds what the files say).
 #
 # usage: scripts/embed-interface-words.sh
 set -euo pipefail
@@ -18,6 +18,11 @@ out = ["// Made from translations/*.po by scripts/embed-interface-words.sh; edit
        "    static let embedded: [String: String] = ["]
 for language in languages:
     text = (folder / (language + ".po")).read_text(encoding="utf-8")
+    # The file's opening comments (what made it, for translators) are not kept in the program.
+    lines = text.split("\n")
+    while lines and lines[0].startswith("#"):
+        lines.pop(0)
+    text = "\n".join(lines)
     hashes = "#"
     # A raw string ends at """# and interpolates at \#(: more hashes than the text holds.
     while ('"""' + hashes) in text or ("\\" + hashes) in text:

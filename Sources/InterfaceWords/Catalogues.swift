@@ -2,8 +2,6 @@
 extension Catalogues {
     static let embedded: [String: String] = [
         "fr": #"""
-# cyd's words for readers: the story's text in fr.
-# Made by `cyd l10n`; write each translation in msgstr and keep each [[name]].
 msgid ""
 msgstr ""
 "Project-Id-Version: cyd\n"

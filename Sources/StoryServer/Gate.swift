@@ -59,12 +59,13 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
     private func admit(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let cookies = Forms.cookies(request.headers[.cookie])
         let path = request.uri.path
+        let accepted = ReaderServer.acceptedLanguages(request.headers[.acceptLanguage] ?? "")
         let reading: ReaderServer.Reading
         switch try server.admission(method: request.method, authority: request.head.authority, path: path, query: request.uri.query, cookies: cookies) {
         case .misdirected:
             return Guards.refusal(.misdirectedRequest, "This server answers only to its own address (the Host header named another).")
         case .needsLink:
-            let words = Phrasebook(preferring: ReaderServer.acceptedLanguages(request.headers[.acceptLanguage] ?? ""))
+            let words = Phrasebook(preferring: accepted)
             return ReaderServer.html(
                 Pages.message(
                     title: words[.serveNeedsLinkTitle], [words(.serveNeedsLinkOpen, ["server": server.configuration.words.server]), words[.serveNeedsLinkOld]],
@@ -96,7 +97,7 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
                 origin == nil || origin == "http://" + authority,
                 site == nil || site == "same-origin" || site == "none"
             else {
-                let words = Phrasebook(preferring: ReaderServer.acceptedLanguages(request.headers[.acceptLanguage] ?? ""))
+                let words = Phrasebook(preferring: accepted)
                 return ReaderServer.html(
                     Pages.message(
                         title: words[.serveFormExpiredTitle], [words(.serveFormExpired, ["server": server.configuration.words.server])], reader: nil, words: words),
@@ -109,7 +110,8 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
         context.version = reading.version
         context.canChangeProfile = reading.canChangeProfile
         context.language = cookies[Cookies.language].flatMap(LanguageChoice.init)
-        context.accepted = ReaderServer.acceptedLanguages(request.headers[.acceptLanguage] ?? "")
+        context.accepted = accepted
+        context.words = server.words(chosen: context.language, accepted: accepted)
         if request.method == .get || request.method == .head { context.path = path }
         if let profile = reading.profile {
             context.profile = profile
@@ -130,7 +132,7 @@ struct Gate<Routes: HTTPResponder>: HTTPResponder where Routes.Context == Reader
             return ReaderServer.html(server.notFound(context), status: .notFound)
         } catch {
             return ReaderServer.html(
-                Pages.message(title: server.words(context)[.serveWentWrong], [server.configuration.describe(error)], reader: server.reader(context)),
+                Pages.message(title: context.words[.serveWentWrong], [server.configuration.describe(error)], reader: server.reader(context)),
                 status: .internalServerError)
         }
     }

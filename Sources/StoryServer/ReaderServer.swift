@@ -30,6 +30,8 @@ struct ReaderContext: RequestContext {
     var path = "/"
     /// The languages the browser asks for (Accept-Language), most wanted first.
     var accepted: [String] = []
+    /// cyd's words for this reader (`ReaderServer.words`), settled once by the gate.
+    var words: Phrasebook = .english
 
     init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
 
@@ -214,7 +216,7 @@ public final class ReaderServer: Sendable {
     /// The story a URL names, or the page saying it is not (or no longer) in the library.
     private func withStory(_ context: ReaderContext, _ body: (StoryRecord) throws -> Rendered) throws -> Rendered {
         guard let id = context.parameters.get("id").flatMap({ Int64($0) }), let story = try library.story(id: id) else {
-            let words = words(context)
+            let words = context.words
             return Rendered(
                 Pages.message(title: words[.serveStoryNotFoundTitle], [words(.serveStoryNotFound, ["command": configuration.words.removal])], reader: reader(context)),
                 status: .notFound)
@@ -222,7 +224,7 @@ public final class ReaderServer: Sendable {
         do {
             return try body(story)
         } catch LibraryError.storyRemoved {
-            let words = words(context)
+            let words = context.words
             return Rendered(
                 Pages.message(title: words[.serveStoryRemovedTitle], [words(.serveStoryRemoved, ["story": story.title])], reader: reader(context)), status: .gone)
         }
@@ -232,21 +234,21 @@ public final class ReaderServer: Sendable {
         let languages = ((try? library.languagesByStory()) ?? [:]).values.flatMap { $0.map(\.language) }
         return Pages.Reader(
             profile: context.profile, canChangeProfile: context.canChangeProfile, formToken: formToken, languages: Array(Set(languages)).sorted(),
-            language: context.language, serverLanguage: configuration.language, path: context.path, words: words(context))
+            language: context.language, serverLanguage: configuration.language, path: context.path, words: context.words)
     }
 
     /// The page for an address with no page, in the reader's words.
     func notFound(_ context: ReaderContext) -> String {
-        let words = words(context)
+        let words = context.words
         return Pages.message(title: words[.servePageNotFoundTitle], [words[.servePageNotFound]], reader: reader(context))
     }
 
-    /// cyd's words for this reader: the language chosen on a page, else the server's, then the
+    /// cyd's words for a reader: the language chosen on a page, else the server's, then the
     /// browser's (Accept-Language), each phrase in the first of them that has it.
-    func words(_ context: ReaderContext) -> Phrasebook {
+    func words(chosen: LanguageChoice?, accepted: [String]) -> Phrasebook {
         var preferred: [String] = []
-        if case .language(let tag)? = context.language ?? configuration.language { preferred.append(tag) }
-        return Phrasebook(preferring: preferred + context.accepted)
+        if case .language(let tag)? = chosen ?? configuration.language { preferred.append(tag) }
+        return Phrasebook(preferring: preferred + accepted)
     }
 
     private func session(_ story: StoryRecord, _ context: ReaderContext, language: String? = nil) throws -> ReadingSession {
@@ -259,16 +261,14 @@ public final class ReaderServer: Sendable {
     /// has a translation into; nil for the story as written. The original counts as English
     /// (story.json names no language; cyd's templates say `en`), so a browser that prefers
     /// English to French reads the original.
-    func language(of story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> StoryLanguage? {
+    func language(of story: StoryRecord, _ context: ReaderContext) throws -> StoryLanguage? {
         let languages = try library.languages(of: story)
         guard !languages.isEmpty else { return nil }
         if let choice = context.language ?? configuration.language {
             guard case .language(let tag) = choice, let match = LanguageTag.best(for: tag, among: languages.map(\.language)) else { return nil }
             return languages.first { $0.language == match }
         }
-        guard let header = request.headers[.acceptLanguage], !header.isEmpty else { return nil }
-        let tags = Self.acceptedLanguages(header)
-        for tag in tags {
+        for tag in context.accepted {
             if let match = LanguageTag.best(for: tag, among: languages.map(\.language)) { return languages.first { $0.language == match } }
             if tag.lowercased() == "en" || tag.lowercased().hasPrefix("en-") { return nil }
         }
@@ -307,10 +307,10 @@ public final class ReaderServer: Sendable {
         let query = Forms.fields(Array((request.uri.query ?? "").utf8))["q"].map { String($0.prefix(200)) } ?? ""
         let languages = try library.languagesByStory()
         let shelves = try library.stories().map { story in
-            let language = try language(of: story, request, context)
+            let language = try language(of: story, context)
             let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story, language: language?.language) }
             return Pages.Shelf(
-                story: Self.shown(story, in: language), place: place.map { Pages.title($0, words(context)) },
+                story: Self.shown(story, in: language), place: place.map { Pages.title($0, context.words) },
                 endingsFound: try library.endingsFound(profile: context.profile, story: story).count,
                 languages: languages[story.id] ?? [], language: language?.language)
         }
@@ -360,8 +360,8 @@ public final class ReaderServer: Sendable {
         guard !name.isEmpty, name.count <= Self.nameLimit else {
             return Self.html(
                 Pages.message(
-                    title: words(context)[.serveNoSuchProfileTitle], [words(context)(.serveNoSuchProfile, ["count": String(Self.nameLimit)])],
-                    links: [("/profiles", words(context)[.serveChooseAgain])], reader: nil, words: words(context)),
+                    title: context.words[.serveNoSuchProfileTitle], [context.words(.serveNoSuchProfile, ["count": String(Self.nameLimit)])],
+                    links: [("/profiles", context.words[.serveChooseAgain])], reader: nil, words: context.words),
                 status: .badRequest)
         }
         var response = Self.redirect("/")
@@ -370,39 +370,39 @@ public final class ReaderServer: Sendable {
     }
 
     private func storyPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Rendered {
-        let language = try language(of: story, request, context)
+        let language = try language(of: story, context)
         let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story, language: language?.language) }
         let endings = try library.endingsFound(profile: context.profile, story: story).count
         let name = try library.firstName(profile: context.profile)
         return Rendered(
             Pages.story(
                 Self.shown(story, in: language), place: place, endings: endings, firstName: name, reader: reader(context),
-                notice: Notice.from(request)?.words(words(context)), language: language))
+                notice: Notice.from(request)?.words(context.words), language: language))
     }
 
     private func chapterPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Rendered {
         let key = Pages.chapterKey(fromSegment: context.parameters.get("chapter") ?? "")
-        let language = try language(of: story, request, context)
+        let language = try language(of: story, context)
         let session = try session(story, context, language: language?.language)
         guard let chapter = try library.chapter(key, of: story, language: language?.language) else {
             return Rendered(
                 Pages.message(
-                    title: words(context)[.serveChapterNotFoundTitle], [words(context)(.serveChapterNotFound, ["story": story.title, "chapter": key])],
-                    links: [(Pages.storyURL(story), words(context)[.serveStoryPage])], reader: reader(context)), status: .notFound)
+                    title: context.words[.serveChapterNotFoundTitle], [context.words(.serveChapterNotFound, ["story": story.title, "chapter": key])],
+                    links: [(Pages.storyURL(story), context.words[.serveStoryPage])], reader: reader(context)), status: .notFound)
         }
         let place = try library.progress(profile: context.profile, story: story).flatMap { try library.chapter($0.chapterKey, of: story, language: language?.language) }
         let endings = (try library.endingsFound(profile: context.profile, story: story).count, story.endingCount)
         return Rendered(
             Pages.chapter(
                 session.view(chapter), of: Self.shown(story, in: language), isPlace: place?.key == chapter.key, place: place, endings: endings,
-                reader: reader(context), notice: Notice.from(request)?.words(words(context)), language: language?.language))
+                reader: reader(context), notice: Notice.from(request)?.words(context.words), language: language?.language))
     }
 
     private func marksPage(_ story: StoryRecord, _ request: Request, _ context: ReaderContext) throws -> Rendered {
         let bookmarks = try library.bookmarks(profile: context.profile, story: story)
         let notes = try library.notes(profile: context.profile, story: story)
         let titles = try library.chapterNames(bookmarks.map(\.chapterKey) + notes.map(\.chapterKey), of: story)
-        return Rendered(Pages.marks(story, bookmarks: bookmarks, notes: notes, titles: titles, reader: reader(context), notice: Notice.from(request)?.words(words(context))))
+        return Rendered(Pages.marks(story, bookmarks: bookmarks, notes: notes, titles: titles, reader: reader(context), notice: Notice.from(request)?.words(context.words)))
     }
 
     private func pathPage(_ story: StoryRecord, _ context: ReaderContext) throws -> Rendered {
@@ -417,7 +417,7 @@ public final class ReaderServer: Sendable {
     /// Start again asks first when there is a place to lose; with none it is the story's page.
     private func restartPage(_ story: StoryRecord, _ context: ReaderContext) throws -> Rendered {
         guard let progress = try library.progress(profile: context.profile, story: story), let place = try library.chapter(progress.chapterKey, of: story) else {
-            let words = words(context)
+            let words = context.words
             return Rendered(
                 Pages.message(
                     title: words[.serveNotStartedTitle], [words[.serveNoPlaceToRestart]], links: [(Pages.storyURL(story), words[.serveBeginIt])], reader: reader(context)))
@@ -429,7 +429,7 @@ public final class ReaderServer: Sendable {
         let entries = try library.catalogue().filter { $0.isStory == true }
         var stored: [String: StoryRecord] = [:]
         for story in try library.stories() { stored[story.source.location] = story }
-        return Rendered(Pages.catalogue(entries, inLibrary: stored, fetchedBy: configuration.words.catalogueFetch, reader: reader(context), notice: Notice.from(request)?.words(words(context))))
+        return Rendered(Pages.catalogue(entries, inLibrary: stored, fetchedBy: configuration.words.catalogueFetch, reader: reader(context), notice: Notice.from(request)?.words(context.words)))
     }
 
     private func getStory(_ context: ReaderContext) async -> Response {
@@ -440,7 +440,7 @@ public final class ReaderServer: Sendable {
         guard let entry, entry.isStory == true else {
             return Self.html(
                 Pages.message(
-                    title: words(context)[.serveNotInCatalogueTitle], [words(context)[.serveNotInCatalogue]], links: [("/catalogue", words(context)[.serveTheCatalogue])],
+                    title: context.words[.serveNotInCatalogueTitle], [context.words[.serveNotInCatalogue]], links: [("/catalogue", context.words[.serveTheCatalogue])],
                     reader: reader(context)),
                 status: .notFound)
         }
@@ -454,8 +454,8 @@ public final class ReaderServer: Sendable {
         case .failure(let error):
             return Self.html(
                 Pages.message(
-                    title: words(context)[.serveCouldNotGetTitle], [words(context)(.serveCouldNotGet, ["story": entry.title ?? entry.id, "reason": configuration.describe(error)])],
-                    links: [("/catalogue", words(context)[.serveTheCatalogue])], reader: reader(context)), status: .badGateway)
+                    title: context.words[.serveCouldNotGetTitle], [context.words(.serveCouldNotGet, ["story": entry.title ?? entry.id, "reason": configuration.describe(error)])],
+                    links: [("/catalogue", context.words[.serveTheCatalogue])], reader: reader(context)), status: .badGateway)
         }
     }
 
@@ -560,8 +560,8 @@ public final class ReaderServer: Sendable {
         if let unsaved = session.unsaved {
             return Self.html(
                 Pages.message(
-                    title: words(context)[.servePlaceNotSavedTitle], [words(context)(.servePlaceNotSaved, ["reason": configuration.describe(unsaved)])],
-                    links: [(Pages.chapterURL(story, session.current.record.key), words(context)[.serveGoOnReading])], reader: reader(context)), status: .internalServerError)
+                    title: context.words[.servePlaceNotSavedTitle], [context.words(.servePlaceNotSaved, ["reason": configuration.describe(unsaved)])],
+                    links: [(Pages.chapterURL(story, session.current.record.key), context.words[.serveGoOnReading])], reader: reader(context)), status: .internalServerError)
         }
         return Self.redirect(chapter: session, story, notice)
     }

@@ -88,7 +88,7 @@ public enum Validation {
             _ = translations.wait()
             throw .unreadable(error)
         }
-        let file = LoadedFile.load(source, fileName: shown, options: JSONParser.Options(lenient: options.check.lenient), resolvingPointers: false)
+        let file = Checker.load(source, path: shown, options: options.check)
         var reports = Checker.check(file, path: shown, folder: folder, options: options.check)
         let prepared = try translations.wait().get()
         guard !prepared.files.isEmpty else { return reports }

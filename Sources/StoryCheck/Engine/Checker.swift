@@ -89,8 +89,13 @@ public enum Checker {
     public static func check(
         bytes: SourceBytes, path: String, folder: StoryFolder? = nil, options: CheckOptions = .init()
     ) -> [FileReport] {
-        let file = LoadedFile.load(bytes, fileName: path, options: JSONParser.Options(lenient: options.lenient), resolvingPointers: false)
-        return check(file, path: path, folder: folder, options: options)
+        check(load(bytes, path: path, options: options), path: path, folder: folder, options: options)
+    }
+
+    /// The file as the checks read it (with `options`' leniency), for a caller that checks it
+    /// and uses its tree too.
+    public static func load(_ bytes: SourceBytes, path: String, options: CheckOptions) -> LoadedFile {
+        LoadedFile.load(bytes, fileName: path, options: JSONParser.Options(lenient: options.lenient), resolvingPointers: false)
     }
 
     /// Checks a file already read (with the same leniency as `options`), so a caller that needs
