@@ -19,8 +19,7 @@ public struct Phrasebook: Sendable {
     public init(preferring languages: [String]) {
         var lookups: [(String, [String: String])] = []
         for tag in languages {
-            let lowered = tag.lowercased()
-            if lowered == "en" || lowered.hasPrefix("en-") { break }
+            if LanguageTag.isEnglish(tag) { break }
             guard let match = LanguageTag.best(for: tag, among: Self.languages), !lookups.contains(where: { $0.0 == match }),
                 let words = Catalogues.words(match)
             else { continue }
@@ -33,8 +32,7 @@ public struct Phrasebook: Sendable {
     /// English, these when it is nil or cyd's words are not translated into it.
     public func first(_ language: String?) -> Phrasebook {
         guard let language else { return self }
-        let lowered = language.lowercased()
-        if lowered == "en" || lowered.hasPrefix("en-") { return .english }
+        if LanguageTag.isEnglish(language) { return .english }
         let head = Phrasebook(preferring: [language]).lookups
         return Phrasebook(lookups: head + lookups.filter { kept in !head.contains { $0.language == kept.language } })
     }
@@ -49,11 +47,6 @@ public struct Phrasebook: Sendable {
     public subscript(_ phrase: Phrase) -> String {
         for lookup in lookups { if let text = lookup.words[phrase.rawValue] { return text } }
         return phrase.english
-    }
-
-    /// The language `phrase` is shown in (where a page must say so on the element).
-    public func language(of phrase: Phrase) -> String {
-        lookups.first { $0.words[phrase.rawValue] != nil }?.language ?? "en"
     }
 
     /// The phrase with each `[[key]]` replaced by its value (values are not looked into again).

@@ -270,7 +270,7 @@ public final class ReaderServer: Sendable {
         }
         for tag in context.accepted {
             if let match = LanguageTag.best(for: tag, among: languages.map(\.language)) { return languages.first { $0.language == match } }
-            if tag.lowercased() == "en" || tag.lowercased().hasPrefix("en-") { return nil }
+            if LanguageTag.isEnglish(tag) { return nil }
         }
         return nil
     }

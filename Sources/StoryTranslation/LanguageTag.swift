@@ -62,6 +62,13 @@ public enum LanguageTag {
         return nil
     }
 
+    /// Whether `tag` is English (`en`, `en-GB`): the language a story as written is taken to be
+    /// in, and cyd's own words' first.
+    public static func isEnglish(_ tag: String) -> Bool {
+        let lowered = tag.lowercased()
+        return lowered == "en" || lowered.hasPrefix("en-")
+    }
+
     /// Which of `available` serves a reader asking for `requested`: the same tag (any case),
     /// else the same language with less detail (`fr-CA` reads `fr`), else the same language
     /// with other detail (`fr` reads `fr-FR`); nil when none.
