@@ -54,6 +54,11 @@ public struct Phrasebook: Sendable {
         Self.fill(self[phrase], values)
     }
 
+    /// "1 chapter", "12 chapters": `one` for a count of one, else `other`, with `[[count]]` filled.
+    public func counted(_ count: Int, one: Phrase, other: Phrase) -> String {
+        self(count == 1 ? one : other, ["count": String(count)])
+    }
+
     /// `text` with each `[[key]]` of `values` replaced, in one pass.
     public static func fill(_ text: String, _ values: KeyValuePairs<String, String>) -> String {
         guard !values.isEmpty, text.contains("[[") else { return text }

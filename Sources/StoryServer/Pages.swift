@@ -119,12 +119,8 @@ enum Pages {
     /// ` lang="fr"` on an element holding story text in another language than the page's.
     static func lang(_ language: String?) -> String { language.map { " lang=\"\(HTML.attribute($0))\"" } ?? "" }
 
-    /// The `lang` of story text shown in `language` (nil: as written) on a page in `words`'
-    /// language: a translation's tag; for the story as written (counted English, as story.json
-    /// names no language) `en` when the page's own words are in another language.
-    static func lang(_ language: String?, _ words: Phrasebook) -> String {
-        lang(language ?? (words.language == "en" ? nil : "en"))
-    }
+    /// The `lang` of story text shown in `language` (nil: as written) on a page in `words`' language.
+    static func lang(_ language: String?, _ words: Phrasebook) -> String { WebPages.textLanguage(language, on: words) }
 
     /// "Also in fr (100%), de (40%)." for a story's languages.
     static func languagesLine(_ languages: [StoryLanguage], _ words: Phrasebook) -> String {
@@ -137,7 +133,7 @@ enum Pages {
     /// "Rated PG · 12 chapters · endings found: 1 of 3".
     static func rated(_ story: StoryRecord, found: Int, _ words: Phrasebook) -> String {
         words(.pageRated, [
-            "rating": story.rating, "chapters": words(story.chapterCount == 1 ? .pageChaptersOne : .pageChaptersOther, ["count": String(story.chapterCount)]),
+            "rating": story.rating, "chapters": words.counted(story.chapterCount, one: .pageChaptersOne, other: .pageChaptersOther),
             "endings": words(.serveEndingsFound, ["found": String(found), "total": String(story.endingCount)]),
         ])
     }

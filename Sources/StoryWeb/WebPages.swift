@@ -36,16 +36,19 @@ public enum WebPages {
     /// "Rated PG · 12 chapters · 3 endings".
     static func rated(_ rating: String, chapters: Int, endings: Int, _ words: Phrasebook) -> String {
         words(.pageRated, [
-            "rating": rating, "chapters": words(chapters == 1 ? .pageChaptersOne : .pageChaptersOther, ["count": String(chapters)]),
-            "endings": words(endings == 1 ? .pageEndingsOne : .pageEndingsOther, ["count": String(endings)]),
+            "rating": rating, "chapters": words.counted(chapters, one: .pageChaptersOne, other: .pageChaptersOther),
+            "endings": words.counted(endings, one: .pageEndingsOne, other: .pageEndingsOther),
         ])
     }
 
     /// ` lang="fr"` on an element holding a translation's text.
-    /// For the story as written (counted English, as story.json names no language), ` lang="en"`
-    /// when the page's own words are in another language.
-    static func lang(_ site: SiteStory) -> String {
-        (site.language ?? (site.words.language == "en" ? nil : "en")).map { " lang=\"\(HTML.attribute($0))\"" } ?? ""
+    static func lang(_ site: SiteStory) -> String { textLanguage(site.language, on: site.words) }
+
+    /// ` lang="fr"` on an element holding story text in `language` (nil: the story as written)
+    /// on a page in `words`' language: a translation's tag; for the story as written, counted
+    /// English as story.json names no language, `en` when the page's own words are not English.
+    public static func textLanguage(_ language: String?, on words: Phrasebook) -> String {
+        (language ?? (words.language == "en" ? nil : "en")).map { " lang=\"\(HTML.attribute($0))\"" } ?? ""
     }
 
     /// Links to the same page in the story's other languages (nothing when it has none).
