@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StoryFormat
 import StoryStore
 
@@ -47,7 +52,20 @@ public final class ReadingSession {
     public let profile: String
     /// Replaces [[name]]; nil leaves the placeholder as written.
     public var firstName: String?
-    public private(set) var current: ChapterView
+    /// Where the reader is, as they see it. Made when first asked for, so a session that opens
+    /// at one chapter and goes on from another never lays out the first.
+    public var current: ChapterView {
+        if let shown { return shown }
+        let made = view(place)
+        shown = made
+        return made
+    }
+    /// The current chapter as stored, and its view once made.
+    private var place: ChapterRecord
+    private var shown: ChapterView?
+    /// The first chapter as `init` read it, until `begin` goes there (or elsewhere): starting
+    /// reads it once, not twice.
+    private var opening: ChapterRecord?
     /// Chapters before the current one, oldest first.
     public private(set) var history: [String]
     public let pictures: PictureFetcher
@@ -66,20 +84,36 @@ public final class ReadingSession {
         self.pictures = pictures ?? PictureFetcher(library: library, source: nil)
         guard let first = try library.chapter(story.firstChapter, of: story, language: language) else { throw ReadingError.chapterMissing(story.firstChapter) }
         history = []
-        current = ChapterView(record: first, paragraphs: [])
-        current = view(first)
+        place = first
+        opening = first
+    }
+
+    /// A chapter from the library, or the one `init` read when it is that one.
+    private func stored(_ key: String) throws -> ChapterRecord? {
+        if let opened = opening, opened.key == key {
+            opening = nil
+            return opened
+        }
+        opening = nil
+        return try library.chapter(key, of: story, language: language)
+    }
+
+    private func show(_ chapter: ChapterRecord) {
+        place = chapter
+        shown = nil
     }
 
     /// Resumes where the reader left off, or starts (with `restart`, always starts).
     @discardableResult
     public func begin(restart: Bool = false) throws -> Resumption {
+        defer { opening = nil }
         guard !restart, let progress = try library.progress(profile: profile, story: story) else {
             try go(to: story.firstChapter, keepingHistory: [])
             return .started
         }
-        if let chapter = try library.chapter(progress.chapterKey, of: story, language: language) {
+        if let chapter = try stored(progress.chapterKey) {
             history = progress.history
-            current = view(chapter)
+            show(chapter)
             return .resumed
         }
         // The story changed under the reader: fall back to the last chapter of their path that exists.
@@ -97,13 +131,13 @@ public final class ReadingSession {
     /// Takes choice `number` (1-based).
     @discardableResult
     public func choose(_ number: Int) throws -> ChapterView {
-        let choices = current.record.choices
+        let choices = place.choices
         guard (1...max(1, choices.count)).contains(number), number <= choices.count else {
             throw ReadingError.noSuchChoice(number, available: choices.count)
         }
         let choice = choices[number - 1]
         guard choice.isAvailable else { throw ReadingError.unavailableChoice(choice.target) }
-        try go(to: choice.target, keepingHistory: history + [current.record.key])
+        try go(to: choice.target, keepingHistory: history + [place.key])
         return current
     }
 
@@ -124,7 +158,7 @@ public final class ReadingSession {
 
     /// The path so far, as (key, name), the current chapter last.
     public func path() throws -> [(key: String, name: String)] {
-        let keys = history + [current.record.key]
+        let keys = history + [place.key]
         let names = try library.chapterNames(keys, of: story, language: language)
         return keys.map { ($0, names[$0] ?? $0) }
     }
@@ -151,11 +185,11 @@ public final class ReadingSession {
     /// Bookmarks the current chapter (by default under the chapter's title) and says whether
     /// the name was new, already here, or moved from another chapter.
     public func placeBookmark(_ name: String? = nil) throws -> (name: String, change: BookmarkChange) {
-        let name = name.flatMap { $0.isEmpty ? nil : $0 } ?? current.record.name
+        let name = name.flatMap { $0.isEmpty ? nil : $0 } ?? place.name
         let previous = try bookmarks().first { $0.name == name }
-        try library.addBookmark(name, chapterKey: current.record.key, profile: profile, story: story)
+        try library.addBookmark(name, chapterKey: place.key, profile: profile, story: story)
         guard let previous else { return (name, .added) }
-        if previous.chapterKey == current.record.key { return (name, .alreadyHere) }
+        if previous.chapterKey == place.key { return (name, .alreadyHere) }
         return (name, .moved(from: chapterTitle(previous.chapterKey)))
     }
 
@@ -175,20 +209,20 @@ public final class ReadingSession {
     public func jump(to name: String) throws {
         guard let mark = try bookmarks().first(where: { $0.name == name }) else { throw ReadingError.noSuchBookmark(name) }
         guard try library.chapterExists(mark.chapterKey, in: story) else { throw ReadingError.chapterMissing(mark.chapterKey) }
-        try go(to: mark.chapterKey, keepingHistory: history + [current.record.key])
+        try go(to: mark.chapterKey, keepingHistory: history + [place.key])
     }
 
     /// Goes to a chapter by its id (a search hit, `cyd read --chapter`); where the reader was goes
     /// on the history, so "back" returns.
     public func jump(toChapter key: String) throws {
         guard try library.chapterExists(key, in: story) else { throw ReadingError.chapterMissing(key) }
-        guard key != current.record.key else { return }
-        try go(to: key, keepingHistory: history + [current.record.key])
+        guard key != place.key else { return }
+        try go(to: key, keepingHistory: history + [place.key])
     }
 
     @discardableResult
     public func addNote(_ text: String) throws -> Int64 {
-        try library.addNote(text, chapterKey: current.record.key, profile: profile, story: story)
+        try library.addNote(text, chapterKey: place.key, profile: profile, story: story)
     }
 
     public func notes() throws -> [Note] { try library.notes(profile: profile, story: story) }
@@ -200,19 +234,19 @@ public final class ReadingSession {
 
     /// The current chapter's picture, starting its fetch if needed (never waits).
     public func picture() -> PictureState {
-        guard let path = current.record.picPath else { return .none }
+        guard let path = place.picPath else { return .none }
         return pictures.request(path, of: story)
     }
 
     /// Waits for the current chapter's picture, for when the reader asks to see it.
     public func waitForPicture(timeout: Double = 60) -> PictureState {
-        guard let path = current.record.picPath else { return .none }
+        guard let path = place.picPath else { return .none }
         if case .loading = pictures.request(path, of: story) { return pictures.wait(path, of: story, timeout: timeout) }
         return pictures.request(path, of: story)
     }
 
     public func retryPicture() -> PictureState {
-        guard let path = current.record.picPath else { return .none }
+        guard let path = place.picPath else { return .none }
         return pictures.retry(path, of: story)
     }
 
@@ -223,13 +257,13 @@ public final class ReadingSession {
     public private(set) var unsaved: LibraryError?
 
     private func go(to key: String, keepingHistory newHistory: [String]) throws {
-        guard let chapter = try library.chapter(key, of: story, language: language) else {
+        guard let chapter = try stored(key) else {
             if try !library.contains(story) { throw LibraryError.storyRemoved(title: story.title) }
             throw ReadingError.chapterMissing(key)
         }
         let trimmed = Array(newHistory.suffix(StoryLibrary.historyLimit))
         history = trimmed
-        current = view(chapter)
+        show(chapter)
         do {
             try library.saveProgress(
                 Progress(chapterKey: key, history: trimmed, updatedAt: 0), profile: profile, story: story, reachedEnding: chapter.endsReading)
@@ -242,38 +276,46 @@ public final class ReadingSession {
         }
     }
 
-    /// A chapter as this reader sees it (their name in it), wherever their place is.
+    /// A chapter as this reader sees it (their name in it), wherever their place is. The name
+    /// goes in paragraph by paragraph ("[[name]]" never spans a line), so a huge chapter is not
+    /// copied whole a second time.
     public func view(_ chapter: ChapterRecord) -> ChapterView {
-        let text = firstName.map { chapter.body.replacingPlaceholder(with: $0) } ?? chapter.body
-        return ChapterView(record: chapter, paragraphs: Chapter(id: chapter.key, name: chapter.name, text: text).paragraphs)
+        var paragraphs = Chapter.paragraphs(of: chapter.body)
+        if let firstName {
+            for index in paragraphs.indices { paragraphs[index] = paragraphs[index].replacingPlaceholder(with: firstName) }
+        }
+        return ChapterView(record: chapter, paragraphs: paragraphs)
     }
 }
 
 extension String {
     /// Replaces every exact "[[name]]", as the original reader did; one pass over the UTF-8
-    /// bytes, so a huge chapter costs its size.
+    /// bytes (memchr finds each "["), so a huge chapter costs its size.
     func replacingPlaceholder(with name: String) -> String {
-        let placeholder = Array("[[name]]".utf8)
+        let placeholder: StaticString = "[[name]]"
+        let length = placeholder.utf8CodeUnitCount
         var text = self
         return text.withUTF8 { bytes -> String in
+            guard let base = bytes.baseAddress, bytes.count >= length else { return self }
             var result: [UInt8] = []
             var copied = 0
             var index = 0
-            while index + placeholder.count <= bytes.count {
-                if bytes[index] == 0x5B, bytes[index + 1] == 0x5B,
-                    placeholder.indices.allSatisfy({ bytes[index + $0] == placeholder[$0] })
-                {
-                    if result.isEmpty { result.reserveCapacity(bytes.count) }
-                    result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
-                    result.append(contentsOf: name.utf8)
-                    index += placeholder.count
-                    copied = index
-                } else {
-                    index += 1
+            while index + length <= bytes.count,
+                let found = memchr(base + index, 0x5B, bytes.count - length + 1 - index)
+            {
+                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                guard memcmp(base + at, placeholder.utf8Start, length) == 0 else {
+                    index = at + 1
+                    continue
                 }
+                if result.isEmpty { result.reserveCapacity(bytes.count) }
+                result.append(contentsOf: UnsafeBufferPointer(start: base + copied, count: at - copied))
+                result.append(contentsOf: name.utf8)
+                index = at + length
+                copied = index
             }
             guard copied > 0 else { return self }
-            result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+            result.append(contentsOf: UnsafeBufferPointer(start: base + copied, count: bytes.count - copied))
             return String(decoding: result, as: UTF8.self)
         }
     }

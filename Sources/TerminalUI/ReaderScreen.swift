@@ -63,10 +63,27 @@ package struct ReaderScreen {
 
     /// Writes `text`; the cursor moves down by its newlines, or by `advancing` lines when given
     /// (a picture drawn with the cursor saved and restored moves it by what it reserved).
+    static func lineFeeds(in text: String) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in
+            var count = 0
+            for byte in bytes where byte == 0x0A { count += 1 }
+            return count
+        }
+    }
+
+    /// Bytes known to hold `advancing` line feeds.
+    package func write(_ bytes: [UInt8], advancing: Int) {
+        tracker.withLock { state in
+            output.write(bytes)
+            state.line += advancing
+        }
+    }
+
     package func write(_ text: String, advancing: Int? = nil) {
         tracker.withLock { state in
             output.write(text)
-            state.line += advancing ?? text.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            state.line += advancing ?? Self.lineFeeds(in: text)
         }
     }
 
@@ -138,19 +155,22 @@ package struct ReaderScreen {
                 line()
             }
             // The text in one write per 64 KB, not one per line: a huge chapter is 600,000 lines.
-            var page = ""
+            var page: [UInt8] = []
+            page.reserveCapacity(65536 + 4096)
+            var lines = 0
             for (index, paragraph) in view.paragraphs.enumerated() {
-                if index > 0 { page += "\n" }
-                for wrapped in TextLayout.wrap(safe(paragraph), width: width) {
-                    page += wrapped
-                    page += "\n"
+                if index > 0 {
+                    page.append(0x0A)
+                    lines += 1
                 }
-                if page.utf8.count > 65536 {
-                    write(page)
-                    page = ""
+                lines += TextLayout.wrap(safe(paragraph), width: width, appendingTo: &page)
+                if page.count > 65536 {
+                    write(page, advancing: lines)
+                    page.removeAll(keepingCapacity: true)
+                    lines = 0
                 }
             }
-            write(page)
+            write(page, advancing: lines)
             if let path = record.picPath, pictures == .off {
                 line()
                 line(style(pictureLine(path, picture), "2"))

@@ -5,17 +5,37 @@ import StoryFormat
 /// chapter of 50 MB wraps in well under a second.
 package enum TextLayout {
     package static func wrap(_ text: String, width: Int, indent: String = "") -> [String] {
+        var lines: [String] = []
+        eachLine(of: text, width: width, indent: indent) { lines.append(String(decoding: $0, as: UTF8.self)) }
+        return lines
+    }
+
+    /// Wraps `text` as `wrap` does, appending each line and a line feed to `page`; returns how
+    /// many lines it added. No string is made per line, so a huge chapter costs its bytes.
+    @discardableResult
+    package static func wrap(_ text: String, width: Int, appendingTo page: inout [UInt8]) -> Int {
+        var count = 0
+        eachLine(of: text, width: width, indent: "") { line in
+            page.append(contentsOf: line)
+            page.append(0x0A)
+            count += 1
+        }
+        return count
+    }
+
+    private static func eachLine(of text: String, width: Int, indent: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         let width = max(20, width)
         let indentWidth = indent.count
-        var lines: [String] = []
+        let indentBytes = Array(indent.utf8)
         var text = text
         text.withUTF8 { bytes in
-            var line: [UInt8] = Array(indent.utf8)
+            var line: [UInt8] = indentBytes
             var lineWidth = indentWidth
             var index = 0
             func endLine() {
-                lines.append(String(decoding: line, as: UTF8.self))
-                line = Array(indent.utf8)
+                line.withUnsafeBufferPointer { body($0) }
+                line.removeAll(keepingCapacity: true)
+                line.append(contentsOf: indentBytes)
                 lineWidth = indentWidth
             }
             while index <= bytes.count {
@@ -64,7 +84,6 @@ package enum TextLayout {
                 index = end
             }
         }
-        return lines
     }
 
     /// Items (`b back`, `m mark`) joined by a separator and wrapped between items, never inside

@@ -75,6 +75,33 @@ struct StoryModelTests {
         #expect(VisibleText.escape("line\nnext") == "line^Jnext")
         #expect(VisibleText.escape("café 🦊 مرحبا") == "café 🦊 مرحبا")
     }
+
+    /// `escape` decides whether a text needs it on the UTF-8 bytes, eight at a time; that must
+    /// agree with the rule on scalars for every scalar that matters, wherever it sits in the
+    /// eight-byte words, alone or among plain text.
+    @Test("the byte-level test for unsafe text agrees with the scalar rule, at every place in a word")
+    func visibleTextByBytes() {
+        var scalars = (0..<0x300).compactMap(Unicode.Scalar.init)
+        scalars += (0x2000...0x2070).compactMap(Unicode.Scalar.init)
+        scalars += ["\u{FEFF}", "\u{1F98A}", "\u{E2}", "\u{C2}", "\u{100000}"]
+        for scalar in scalars {
+            for keepLineBreaks in [false, true] {
+                for keepTabs in [false, true] {
+                    var exempt = false
+                    if scalar == "\n" && keepLineBreaks || scalar == "\t" && keepTabs { exempt = true }
+                    let unsafe = VisibleText.isUnsafe(scalar) && !exempt
+                    for before in 0..<17 {
+                        let text = String(repeating: "a", count: before) + String(scalar) + String(repeating: "é", count: before % 3)
+                        #expect(
+                            VisibleText.needsEscaping(text, keepLineBreaks: keepLineBreaks, keepTabs: keepTabs) == unsafe,
+                            "U+\(String(scalar.value, radix: 16)) after \(before) bytes")
+                    }
+                }
+            }
+        }
+        #expect(!VisibleText.needsEscaping("", keepLineBreaks: false, keepTabs: false))
+        #expect(!VisibleText.needsEscaping(String(repeating: "The lantern — “swings” über… ", count: 100), keepLineBreaks: false, keepTabs: false))
+    }
 }
 
 /// Found by the fuzzer: a `chapters` element that is not an object is left out of

@@ -71,7 +71,10 @@ public struct Chapter: Sendable, Hashable {
     /// The paragraphs of the text: blank lines separate them (CR LF is read as LF). Works on the
     /// UTF-8 bytes (a line feed is never part of another character there), so a chapter of
     /// 50 MB is split in a few tens of milliseconds.
-    public var paragraphs: [String] {
+    public var paragraphs: [String] { Self.paragraphs(of: text) }
+
+    /// The paragraphs of any chapter text, as `paragraphs` splits them.
+    public static func paragraphs(of text: String) -> [String] {
         var result: [String] = []
         var text = text
         text.withUTF8 { bytes in
