@@ -26,8 +26,13 @@ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || {
 }
 nginx=$(command -v nginx || echo /usr/sbin/nginx)
 scratch=${SCRATCH:-.build}
-swift build -c release --product cyd --scratch-path "$scratch" >/dev/null
-cyd=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/cyd
+# CYD names a cyd built already (bench-all.sh builds one for every script).
+if [ -n "${CYD:-}" ]; then
+  cyd=$CYD
+else
+  swift build -c release --product cyd --scratch-path "$scratch" >/dev/null
+  cyd=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/cyd
+fi
 
 work=${BENCH_DIR:-$(mktemp -d)}
 mkdir -p "$work"
@@ -168,4 +173,11 @@ print(f"  one author changed      publish {float('$republish_s'):.2f} s; reader 
 print(f"fetch part: $repos repositories on git daemon")
 print(f"  keeper sync             {float('$gitsync_s'):6.2f} s")
 print(f"  reader get of all       {float('$get_s'):6.2f} s ($got stored, each at its pinned commit, hashes checked)")
+import sys
+sys.path.insert(0, "scripts")
+from bench_summary import record
+record("catalogue", "publish $authors authors, $stories stories (signed)", f"{float('$publish_s'):.2f} s, {int('$publish_mb')} MB", "", None, "under 10 s", float('$publish_s') < 10)
+record("catalogue", "the signed root's size", f"{int('$root_bytes') / 1024:.1f} KB", f"index.json {int('$index_bytes') / 1e6:.1f} MB", None, "under 64 KB", int('$root_bytes') < 65536)
+record("catalogue", "a reader's first sync, root and shards", f"{float('$first_s'):.2f} s, {int('$first_mb')} MB", f"one index.json {float('$legacy_s'):.2f} s, {int('$legacy_mb')} MB", float('$first_s') / max(float('$legacy_s'), 0.001), "", None)
+record("catalogue", "a reader's get of $repos repositories at their pinned commits", f"{float('$get_s'):.2f} s", "", None, "", None)
 EOF

@@ -17,8 +17,13 @@ chapters=${1:-100000}
 work=${BENCH_DIR:-$(mktemp -d)}
 mkdir -p "$work"
 
-swift build -c release --product cyd >/dev/null
-cyd=$(swift build -c release --show-bin-path)/cyd
+# CYD names a cyd built already (bench-all.sh builds one for every script).
+if [ -n "${CYD:-}" ]; then
+  cyd=$CYD
+else
+  swift build -c release --product cyd >/dev/null
+  cyd=$(swift build -c release --show-bin-path)/cyd
+fi
 
 story="$work/story-$chapters.json"
 [ -f "$story" ] || python3 scripts/generate-story.py "$chapters" "$story"
@@ -99,4 +104,19 @@ for name, runs in times.items():
     spread = f"{min(ratios):.2f}-{max(ratios):.2f}" if "epub" not in name else "-"
     print(f"{name:<34} {statistics.median(runs):>9.3f} {min(runs):>6.2f}-{max(runs):<6.2f} {ratio:>11} {spread:>12} {int(peaks.get(name, 0)) / 1024:>8.0f}")
 print(f"\nthe author's file: {findings} findings; import twee of the exported file gives back the same story: {same}")
+sys.path.insert(0, "scripts")
+from bench_summary import at_most, record
+story_bytes = os.path.getsize(story)
+def ratio_of(name):
+    return statistics.median(run / v for run, v in zip(times[name], base))
+for name in ("export twee", "import twee", "export twine", "import twine"):
+    r = ratio_of(name)
+    record("interchange", f"{name}, 100,000 chapters", f"{statistics.median(times[name]):.3f} s", f"validate {statistics.median(base):.3f} s", r, "at most 2x validate", at_most(r, 2))
+    peak = int(peaks.get(name, 0)) * 1024 / story_bytes
+    record("interchange", f"{name}: peak memory / story.json", f"{int(peaks.get(name, 0)) / 1024:.0f} MB", f"file {story_bytes / 1e6:.1f} MB", peak, "at most 3x", at_most(peak, 3))
+twee, imported = statistics.median(times["validate story.twee"]), statistics.median(times["import twee, a finding a passage"])
+record("interchange", "validate story.twee (a finding a passage) / import twee of it", f"{twee:.3f} s", f"import twee {imported:.3f} s", twee / imported, "at most 2x", at_most(twee / imported, 2))
+epub = statistics.median(times["export epub (5,000 chapters)"])
+epub_mb = int(peaks.get("export epub (5,000 chapters)", 0)) / 1024
+record("interchange", "export epub, 5,000 chapters", f"{epub:.2f} s, {epub_mb:.0f} MB", "", None, "under 5 s and 200 MB", epub < 5 and epub_mb < 200)
 PY

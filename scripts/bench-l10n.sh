@@ -16,8 +16,13 @@ cd "$(dirname "$0")/.."
 work=${BENCH_DIR:-$(mktemp -d)}
 scratch=${SCRATCH:-.build}
 mkdir -p "$work"
-swift build -c release --scratch-path "$scratch" --product cyd >/dev/null
-cyd=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/cyd
+# CYD names a cyd built already (bench-all.sh builds one for every script).
+if [ -n "${CYD:-}" ]; then
+  cyd=$CYD
+else
+  swift build -c release --scratch-path "$scratch" --product cyd >/dev/null
+  cyd=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/cyd
+fi
 story="$work/story"
 mkdir -p "$story"
 [ -f "$story/story.json" ] || python3 scripts/generate-story.py 100000 "$story/story.json"
@@ -78,19 +83,21 @@ export CYD_HOME="$work/library"
 rm -rf "$CYD_HOME"
 plain="$work/plain"
 mkdir -p "$plain" && cp "$story/story.json" "$plain/story.json"
-add_plain=$({ /usr/bin/time -f %e "$cyd" add "$plain" >/dev/null; } 2>&1 | tail -1)
+add_plain=$({ /usr/bin/time -f "%e %M" "$cyd" add "$plain" >/dev/null; } 2>&1 | tail -1)
 add_fr=$({ /usr/bin/time -f "%e %M" "$cyd" add "$story" >/dev/null; } 2>&1 | tail -1)
 id_plain=$("$cyd" list --json | python3 -c 'import json,sys; print(next(s["id"] for s in json.load(sys.stdin) if s["source"].endswith("/plain")))')
 id_fr=$("$cyd" list --json | python3 -c 'import json,sys; print(next(s["id"] for s in json.load(sys.stdin) if s["source"].endswith("/story")))')
-echo "add 100,000 chapters: without a translation ${add_plain} s; with French (every string) ${add_fr% *} s, ${add_fr#* } KB peak"
+echo "add 100,000 chapters: without a translation ${add_plain% *} s, ${add_plain#* } KB peak; with French (every string) ${add_fr% *} s, ${add_fr#* } KB peak"
 printf '1\nq\n' >"$work/input"
 hyperfine --style none --warmup 3 --runs 30 --export-json "$work/read.json" \
   -n "read" "$cyd read $id_fr --restart --name Ana --lang original < $work/input" \
   -n "read --lang fr" "$cyd read $id_fr --restart --name Ana --lang fr < $work/input" \
   -n "read (story without translations)" "$cyd read $id_plain --restart --name Ana < $work/input" >/dev/null
 
-python3 - "$work/l10n.json" "$work/read.json" <<'PY'
+python3 - "$work/l10n.json" "$work/read.json" "$add_plain" "$add_fr" <<'PY'
 import json, statistics, sys
+sys.path.insert(0, "scripts")
+from bench_summary import at_most, record
 def medians(path):
     return {r["command"]: statistics.median(r["times"]) for r in json.load(open(path))["results"]}
 l10n = medians(sys.argv[1])
@@ -98,9 +105,20 @@ base = l10n["validate story.json"]
 print("100,000 chapters (medians of 5 runs):")
 for name, value in l10n.items():
     print(f"  {name:32s} {value:7.3f} s   {value / base:5.2f}x validate")
+bounds = {"l10n extract": 2, "l10n status": 2, "validate --lang fr (clean)": 3, "validate --lang fr (bad day)": None}
+for name, bound in bounds.items():
+    if name in l10n:
+        r = l10n[name] / base
+        record("translations", f"{name}, 100,000 chapters, whole French", f"{l10n[name]:.3f} s", f"validate {base:.3f} s", r,
+               f"at most {bound}x validate" if bound else "", at_most(r, bound) if bound else None)
+plain_s, plain_kb = map(float, sys.argv[3].split())
+fr_s, fr_kb = map(float, sys.argv[4].split())
+record("translations", "add with a whole translation / without", f"{fr_s:.2f} s", f"without {plain_s:.2f} s", fr_s / plain_s, "at most 2x", at_most(fr_s / plain_s, 2))
+record("translations", "that add's peak memory / without", f"{fr_kb / 1024:.0f} MB", f"without {plain_kb / 1024:.0f} MB", fr_kb / plain_kb, "at most 2x", at_most(fr_kb / plain_kb, 2))
 read = medians(sys.argv[2])
 base = read["read"]
 print("reading one chapter and one choice (medians of 30 runs):")
 for name, value in read.items():
     print(f"  {name:36s} {value * 1000:7.1f} ms  {value / base:5.2f}x")
+record("translations", "read a chapter and one choice with --lang fr / as written", f"{read['read --lang fr'] * 1000:.1f} ms", f"{base * 1000:.1f} ms", read["read --lang fr"] / base, "at most 1.2x", at_most(read["read --lang fr"] / base, 1.2))
 PY

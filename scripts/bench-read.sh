@@ -18,8 +18,13 @@ cd "$(dirname "$0")/.."
 part=${1:-all}
 work=${BENCH_DIR:-$(mktemp -d)}
 mkdir -p "$work"
-swift build -c release --product cyd >/dev/null
-cyd=$(swift build -c release --show-bin-path)/cyd
+# CYD names a cyd built already (bench-all.sh builds one for every script).
+if [ -n "${CYD:-}" ]; then
+  cyd=$CYD
+else
+  swift build -c release --product cyd >/dev/null
+  cyd=$(swift build -c release --show-bin-path)/cyd
+fi
 
 library() {
 export CYD_HOME="$work/library"
@@ -45,6 +50,10 @@ for size in 100 10000 100000; do
   load=$(printf '%s\n' "${loads[@]}" | sort -n | sed -n 3p)
   ratio=$(printf '%s\n' "${ratios[@]}" | sort -n | sed -n 3p)
   echo "add $size chapters: median ${median} s (runs: ${times[*]}); json.load ${load} s; add / json.load ${ratio} (each pair: ${ratios[*]})"
+  if [ "$size" = 100000 ]; then
+    met=$(python3 -c "print('yes' if $ratio <= 1.2 else 'no')")
+    python3 scripts/bench_summary.py record add "100,000 chapters into a new library" "${median} s" "json.load ${load} s" "$ratio" "at most 1.2x" "$met"
+  fi
   id=$("$cyd" add "$work/story-$size" | sed -n 's/.*(id \([0-9]*\),.*/\1/p')
   ids[$size]=$id
 done
@@ -62,6 +71,10 @@ small, large = results["read 100"], results["read 100k"]
 print(f"read with one choice, 100 chapters:  median {small * 1000:.1f} ms, peak {int(sys.argv[2]) / 1024:.1f} MiB")
 print(f"read with one choice, 100k chapters: median {large * 1000:.1f} ms, peak {int(sys.argv[3]) / 1024:.1f} MiB")
 print(f"ratio 100k / 100: {large / small:.2f}")
+sys.path.insert(0, "scripts")
+from bench_summary import at_most, record
+record("read", "a chapter and one choice, 100,000 chapters / 100", f"{large * 1000:.1f} ms", f"100 chapters {small * 1000:.1f} ms", large / small, "at most 1.2x", at_most(large / small, 1.2))
+record("read", "peak memory of that read, 100,000 chapters", f"{int(sys.argv[3]) / 1024:.1f} MiB", "", None, "at most 30 MiB", int(sys.argv[3]) / 1024 <= 30)
 PY
 
 # A chapter of 50 MB (60,000 paragraphs, with [[name]]): showing it costs its size, not more.
@@ -81,6 +94,10 @@ python3 - "$work/huge.json" "$huge_kb" "$(stat -c %s "$work/huge-chapter/story.j
 import json, statistics, sys
 time = statistics.median(json.load(open(sys.argv[1]))["results"][0]["times"])
 print(f"show one chapter of {int(sys.argv[3]) / 1e6:.0f} MB (plain, to /dev/null): median {time:.2f} s, peak {int(sys.argv[2]) / 1024:.0f} MB")
+sys.path.insert(0, "scripts")
+from bench_summary import record
+record("read", f"one chapter of {int(sys.argv[3]) / 1e6:.0f} MB (plain, to /dev/null)", f"{time:.2f} s", "", None, "under 1 s", time < 1)
+record("read", f"peak memory of that chapter", f"{int(sys.argv[2]) / 1024:.0f} MB", "", None, "under 150 MB", int(sys.argv[2]) / 1024 < 150)
 PY
 }
 
@@ -113,6 +130,8 @@ python3 scripts/pty-bench.py "$picture_runs" 100 50 'q\n' \
   "chafa -f symbols 100x25=chafa -f symbols -s 100x25 $work/with/resources/pub.jpg" | tee "$work/read.txt"
 python3 - "$work/read.txt" <<'PY'
 import re, sys
+sys.path.insert(0, "scripts")
+from bench_summary import record
 rows = {}
 for line in open(sys.argv[1]).read().splitlines()[1:]:
     name, rest = line[:28].strip(), line[28:]
@@ -123,6 +142,9 @@ print()
 for name in ("cyd, JPEG as symbols", "cyd, JPEG as sixel", "cyd, JPEG as kitty"):
     time, memory = rows[name]
     print(f"{name}: the picture adds {time - base[0]:.1f} ms and {memory - base[1]:.1f} MB (targets: 80 ms, 30 MB)")
+    if name == "cyd, JPEG as symbols":
+        record("pictures", "a chapter with a 3.3 MB JPEG (symbols) less one without: time", f"{time - base[0]:.1f} ms", f"chafa {rows['chafa -f symbols 100x25'][0]:.1f} ms", None, "at most 80 ms", time - base[0] <= 80)
+        record("pictures", "the same: memory", f"{memory - base[1]:.1f} MB", f"chafa {rows['chafa -f symbols 100x25'][1]:.1f} MB", None, "at most 30 MB", memory - base[1] <= 30)
 peer = rows["chafa -f symbols 100x25"][0]
 print(f"cyd symbols chapter / chafa drawing the picture alone: {rows['cyd, JPEG as symbols'][0] / peer:.2f}")
 PY

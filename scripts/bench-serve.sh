@@ -29,8 +29,13 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 nginx=$(command -v nginx || echo /usr/sbin/nginx)
 
-swift build -c release --traits BrowserReader --product cyd --scratch-path .build-serve >/dev/null
-cyd=$(swift build -c release --traits BrowserReader --scratch-path .build-serve --show-bin-path)/cyd
+# CYD names a cyd built already (bench-all.sh builds one for every script).
+if [ -n "${CYD:-}" ]; then
+  cyd=$CYD
+else
+  swift build -c release --traits BrowserReader --product cyd --scratch-path .build-serve >/dev/null
+  cyd=$(swift build -c release --traits BrowserReader --scratch-path .build-serve --show-bin-path)/cyd
+fi
 
 work=${BENCH_DIR:-$(mktemp -d)}
 mkdir -p "$work"
@@ -155,4 +160,10 @@ print(f"  cyd / nginx: {cyd_rps / nginx_rps:.2f}")
 print(f"cyd's memory after the load: resident {int(rss) / 1024:.1f} MB, peak {int(hwm) / 1024:.1f} MB")
 print(f"first chapter page after start-up: {first} ms (median of 5)")
 print(f"places written by POST (a new profile each): {float(post_rps):.0f}/s; answered {answered}, failed {failed}, rows in the library {rows}")
+sys.path.insert(0, "scripts")
+from bench_summary import at_most, record
+record("serve", "a chapter page, wrk -t2 -c64: rate", f"{cyd_rps:.0f}/s", f"nginx {nginx_rps:.0f}/s", cyd_rps / nginx_rps, "at least 0.8x nginx", cyd_rps / nginx_rps >= 0.8)
+record("serve", "the same: p99 latency", f"{med('cyd', 2):.2f} ms", f"nginx {med('nginx', 2):.2f} ms", None, "under 5 ms", med("cyd", 2) < 5)
+record("serve", "first chapter page after start-up", f"{float(first):.1f} ms", "", None, "under 30 ms", float(first) < 30)
+record("serve", "places written by POST, none lost", f"{rows} of {answered}", "", None, "every answered POST stored", int(failed) == 0 and int(rows) >= int(answered))
 EOF

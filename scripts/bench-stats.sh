@@ -11,8 +11,13 @@ sizes=("${@:-1000 10000 100000}")
 read -r -a sizes <<<"${sizes[*]}"
 work=${BENCH_DIR:-$(mktemp -d)}
 mkdir -p "$work"
-swift build -c release --product cyd >/dev/null
-cyd=$(swift build -c release --show-bin-path)/cyd
+# CYD names a cyd built already (bench-all.sh builds one for every script).
+if [ -n "${CYD:-}" ]; then
+  cyd=$CYD
+else
+  swift build -c release --product cyd >/dev/null
+  cyd=$(swift build -c release --show-bin-path)/cyd
+fi
 printf '%9s %9s %9s %9s %10s %9s %9s %9s\n' chapters "stats s" "json s" "peak MB" playthroughs "dot s" "text s" "mermaid s"
 for size in "${sizes[@]}"; do
   file="$work/story-$size.json"

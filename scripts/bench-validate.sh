@@ -21,8 +21,13 @@ work=${BENCH_DIR:-$(mktemp -d)}
 mkdir -p "$work"
 : >"$work/memory.txt"
 
-swift build -c release --product cyd >/dev/null
-cyd=$(swift build -c release --show-bin-path)/cyd
+# CYD names a cyd built already (bench-all.sh builds one for every script).
+if [ -n "${CYD:-}" ]; then
+  cyd=$CYD
+else
+  swift build -c release --product cyd >/dev/null
+  cyd=$(swift build -c release --show-bin-path)/cyd
+fi
 schema=Schemas/story.schema.json
 
 for size in "${sizes[@]}"; do
@@ -71,6 +76,8 @@ fi
 
 python3 - "$work" "${sizes[@]}" <<'PY'
 import json, statistics, sys
+sys.path.insert(0, "scripts")
+from bench_summary import at_most, record
 work, sizes = sys.argv[1], sys.argv[2:]
 memory = {}
 for line in open(f"{work}/memory.txt"):
@@ -86,10 +93,20 @@ for size in sizes:
     cyd, flawed, load, schema = results["cyd"], results["cyd-flawed"], results["json.load"], results["check-jsonschema"]
     print(f"{int(size):>9} {file_bytes / 1e6:>8.1f} {cyd:>7.3f} {flawed:>9.3f} {findings:>9} {flawed / cyd:>13.2f} {load:>12.3f} {cyd / load:>14.2f} {schema / cyd:>21.1f} {cyd_kb * 1024 / file_bytes:>10.2f} {flawed_kb * 1024 / flawed_bytes:>17.2f}")
     print(f"{'':>9} flawed as json: {results['cyd-flawed-json']:.3f} s ({results['cyd-flawed-json'] / cyd:.2f}x clean text)")
+    if size == sizes[-1]:
+        area, mb = "validate", file_bytes / 1e6
+        record(area, f"{int(size):,} chapters ({mb:.1f} MB), clean", f"{cyd:.3f} s", f"json.load {load:.3f} s", cyd / load, "at most 0.25x", at_most(cyd / load, 0.25))
+        record(area, f"the same with {findings:,} findings", f"{flawed:.3f} s", f"json.load {load:.3f} s", flawed / load, "at most 0.25x", at_most(flawed / load, 0.25))
+        record(area, "peak memory, clean / file", f"{cyd_kb / 1024:.0f} MB", f"file {mb:.1f} MB", cyd_kb * 1024 / file_bytes, "at most 1.2x", at_most(cyd_kb * 1024 / file_bytes, 1.2))
+        record(area, "peak memory, with findings / file", f"{flawed_kb / 1024:.0f} MB", f"file {flawed_bytes / 1e6:.1f} MB", flawed_kb * 1024 / flawed_bytes, "at most 1.2x", at_most(flawed_kb * 1024 / flawed_bytes, 1.2))
+        record(area, "check-jsonschema with the schema / cyd", f"{cyd:.3f} s", f"check-jsonschema {schema:.2f} s", schema / cyd, "(the peer is this many times slower)", None)
 long = {r["command"]: statistics.median(r["times"]) for r in json.load(open(f"{work}/long.json"))["results"]}
 long_bytes, long_kb = map(int, open(f"{work}/long-memory.txt").read().split())
 print(f"\nlong texts ({long_bytes / 1e6:.1f} MB, 300 warnings): cyd {long['cyd']:.3f} s, json.load {long['json.load']:.3f} s, "
       f"cyd/json.load {long['cyd'] / long['json.load']:.2f}, peak/file {long_kb * 1024 / long_bytes:.2f}")
+ratio = long["cyd"] / long["json.load"]
+record("validate", f"long texts, 40,000 chapters ({long_bytes / 1e6:.1f} MB, 300 warnings)", f"{long['cyd']:.3f} s", f"json.load {long['json.load']:.3f} s", ratio, "at most 0.25x", at_most(ratio, 0.25))
+record("validate", "long texts, peak memory / file", f"{long_kb / 1024:.0f} MB", f"file {long_bytes / 1e6:.1f} MB", long_kb * 1024 / long_bytes, "at most 1.2x", at_most(long_kb * 1024 / long_bytes, 1.2))
 flood = [line.split() for line in open(f"{work}/flood.txt")]
 if flood:
     print("\nflood of 200,000 findings (--max-per-rule 0), one run each:")
