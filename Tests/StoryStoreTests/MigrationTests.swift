@@ -9,6 +9,24 @@ import Testing
 /// it held means the same afterwards.
 @Suite("Migrations")
 struct MigrationTests {
+    @Test("a new library is made of 16 KiB pages; one made of 4 KiB pages keeps them, and opens and migrates")
+    func pageSizes() throws {
+        let folder = try TemporaryFolder()
+        let fresh = LibraryLocation(home: folder.url.path + "/new")
+        _ = try StoryLibrary(location: fresh)
+        #expect(try DatabaseQueue(path: fresh.databasePath).read { try Int.fetchOne($0, sql: "PRAGMA page_size") } == 16384)
+
+        let older = LibraryLocation(home: folder.url.path + "/old")
+        try FileManager.default.createDirectory(atPath: (older.databasePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let old = try DatabaseQueue(path: older.databasePath)
+        try old.writeWithoutTransaction { try $0.execute(sql: "PRAGMA page_size = 4096; PRAGMA journal_mode = WAL") }
+        try Schema.migrator.migrate(old, upTo: "v4: the fingerprint of the last index applied")
+        try old.close()
+        let library = try StoryLibrary(location: older)
+        #expect(try library.catalogue().isEmpty)
+        #expect(try DatabaseQueue(path: older.databasePath).read { try Int.fetchOne($0, sql: "PRAGMA page_size") } == 4096)
+    }
+
     @Test("v5: catalogue warnings kept in words become codes the sync reads back")
     func warningsBecomeCodes() throws {
         let folder = try TemporaryFolder()
