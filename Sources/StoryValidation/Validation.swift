@@ -88,8 +88,9 @@ public enum Validation {
             _ = translations.wait()
             throw .unreadable(error)
         }
-        let file = Checker.load(source, path: shown, options: options.check)
-        var reports = Checker.check(file, path: shown, folder: folder, options: options.check)
+        let loaded = Checker.load(source, path: shown, options: options.check)
+        let file = loaded.file
+        var reports = Checker.check(loaded, path: shown, folder: folder, options: options.check)
         let prepared = try translations.wait().get()
         guard !prepared.files.isEmpty else { return reports }
         let units = file.story.flatMap(TranslationUnits.extract) ?? storyUnits(root + "/story.json")

@@ -40,6 +40,28 @@ struct ConcurrentScanTests {
         }
     }
 
+    /// The scan starts as soon as the tree is parsed, before the story is decoded, so it looks
+    /// for placeholders in every string; keeping those of the chapter texts must give exactly
+    /// what a scan told the chapter texts finds: none from ids, titles or choice labels.
+    @Test("a scan started before decoding, kept to the chapter texts, finds what a scan of the chapter texts finds")
+    func earlyScan() throws {
+        let story = TestStory(chapters: [
+            TestStory.Chapter("[[id]]", text: "Hello [[name]], [[nmae]] \u{07}.", choices: [("[[target]]", "Go [[name]]")], isFirst: true),
+            TestStory.Chapter("end", text: "Bye [[name]].", isEnding: true),
+        ])
+        let file = LoadedFile.load(story.bytes)
+        let document = try #require(file.document)
+        let textNodes = try #require(file.story).chapters.compactMap(\.textNode)
+        let told = TextScan(document: document, placeholderNodes: textNodes)
+        let early = TextScan(document: document)
+        #expect(early.findings(of: .placeholder).count > told.findings(of: .placeholder).count)
+        #expect(early.keepingPlaceholders(in: textNodes).findings == told.findings)
+        #expect(told.findings(of: .placeholder).map(\.placeholder) == ["name", "nmae", "name"])
+        // And a whole check, which starts the scan early, reports the same placeholders.
+        let reported = Checker.check(bytes: story.bytes, path: "story.json").flatMap(\.diagnostics).filter { $0.code.rawValue == "CYD701" }
+        #expect(reported.count == 1)
+    }
+
     @Test("every rule that reads the text scan says so, so that it runs after the scan is started")
     func textReadersDeclareIt() throws {
         let rules = TestHTTPServer.packageRoot.appendingPathComponent("Sources/StoryCheck/Rules")

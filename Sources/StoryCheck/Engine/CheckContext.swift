@@ -25,10 +25,15 @@ public final class CheckContext {
     /// made on first use.
     public var text: TextScan? {
         assert(mayReadText, "a rule read the text scan without declaring `readsTextScan`")
+        if let settledScan { return settledScan }
         if textScan == nil { startTextScan() }
-        return textScan?.wait()
+        // The scan looked for placeholders in every string; those of chapter texts are kept.
+        settledScan = textScan?.wait().keepingPlaceholders(in: story?.chapters.compactMap(\.textNode) ?? [])
+        return settledScan
     }
-    private var textScan: BackgroundWork<TextScan>?
+    /// Set by the checker when the scan was started as soon as the file was parsed.
+    var textScan: BackgroundWork<TextScan>?
+    private var settledScan: TextScan?
     /// Cleared by the checker while a rule that did not declare `readsTextScan` runs.
     var mayReadText = true
 
@@ -37,8 +42,7 @@ public final class CheckContext {
     /// sweep of its own).
     func startTextScan() {
         guard textScan == nil, let document else { return }
-        let placeholderNodes = story?.chapters.compactMap(\.textNode) ?? []
-        textScan = BackgroundWork { TextScan(document: document, placeholderNodes: placeholderNodes) }
+        textScan = BackgroundWork { TextScan(document: document) }
     }
 
     /// Whether a string node is a chapter id or a choice target (CYD305 judges control

@@ -92,10 +92,27 @@ public enum Checker {
         check(load(bytes, path: path, options: options), path: path, folder: folder, options: options)
     }
 
+    /// A file read for checking: the file, and the scan of its strings, which starts on another
+    /// thread as soon as the tree is parsed (while the story is decoded) when a rule will read it.
+    public struct Loaded: Sendable {
+        public let file: LoadedFile
+        let textScan: BackgroundWork<TextScan>?
+    }
+
     /// The file as the checks read it (with `options`' leniency), for a caller that checks it
-    /// and uses its tree too.
-    public static func load(_ bytes: SourceBytes, path: String, options: CheckOptions) -> LoadedFile {
-        LoadedFile.load(bytes, fileName: path, options: JSONParser.Options(lenient: options.lenient), resolvingPointers: false)
+    /// (`check(_:path:folder:options:)`) and uses its tree too.
+    public static func load(_ bytes: SourceBytes, path: String, options: CheckOptions) -> Loaded {
+        var scan: BackgroundWork<TextScan>?
+        let file = LoadedFile.load(bytes, fileName: path, options: JSONParser.Options(lenient: options.lenient), resolvingPointers: false) { document, kind in
+            guard RuleCatalogue.checking(kind).contains(where: { $0.readsTextScan && options.keeps($0.description.code) }) else { return }
+            scan = BackgroundWork { TextScan(document: document) }
+        }
+        return Loaded(file: file, textScan: scan)
+    }
+
+    /// Checks a file read by `load`.
+    public static func check(_ loaded: Loaded, path: String, folder: StoryFolder? = nil, options: CheckOptions = .init()) -> [FileReport] {
+        check(loaded.file, source: loaded.file.document?.bytes ?? loaded.file.bytes, path: path, folder: folder, options: options, textScan: loaded.textScan)
     }
 
     /// Checks a file already read (with the same leniency as `options`), so a caller that needs
@@ -113,9 +130,11 @@ public enum Checker {
     }
 
     static func check(
-        _ file: LoadedFile, source bytes: SourceBytes, path: String, folder: StoryFolder?, options: CheckOptions
+        _ file: LoadedFile, source bytes: SourceBytes, path: String, folder: StoryFolder?, options: CheckOptions,
+        textScan: BackgroundWork<TextScan>? = nil
     ) -> [FileReport] {
         let context = CheckContext(path: path, file: file, folder: folder)
+        context.textScan = textScan
         var diagnostics = file.diagnostics
         var otherFiles: [String: [Diagnostic]] = [:]
         let structureIsUsable = file.document != nil

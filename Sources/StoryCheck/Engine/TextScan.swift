@@ -18,9 +18,19 @@ public struct TextScan: Sendable {
 
     public private(set) var findings: [Finding] = []
 
-    public init(document: JSONDocument, placeholderNodes: [Int]) {
+    /// Scans every string of `document`, looking for placeholders in all of them, so that it
+    /// can start as soon as the tree is parsed, before anyone knows which strings are chapter
+    /// texts; `keepingPlaceholders(in:)` then keeps those of the chapter texts.
+    public init(document: JSONDocument) {
+        self.init(document: document, placeholderNodes: nil)
+    }
+
+    /// - Parameter placeholderNodes: the string nodes where placeholders count (chapter texts);
+    ///   nil looks for them in every string.
+    public init(document: JSONDocument, placeholderNodes: [Int]?) {
         // Chapter texts come in document order, so one cursor finds them without a table.
-        let placeholderNodes = placeholderNodes.sorted()
+        let everywhere = placeholderNodes == nil
+        let placeholderNodes = placeholderNodes?.sorted() ?? []
         var cursor = 0
         let source = document.bytes
         // A sweep of its own: the checker runs this scan on another thread beside the rules.
@@ -32,7 +42,7 @@ public struct TextScan: Sendable {
                     let range = Int(nodes[index].start + 1)..<Int(nodes[index].end - 1)
                     sweep.release(upTo: range.lowerBound)
                     while cursor < placeholderNodes.count, placeholderNodes[cursor] < index { cursor += 1 }
-                    let isChapterText = cursor < placeholderNodes.count && placeholderNodes[cursor] == index
+                    let isChapterText = everywhere || cursor < placeholderNodes.count && placeholderNodes[cursor] == index
                     scan(p, range, node: index, placeholders: isChapterText)
                 }
             }
@@ -114,6 +124,23 @@ public struct TextScan: Sendable {
     private func hex4(_ p: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32? { hexQuad(at: at) { p[$0] } }
 
     public func findings(of kind: Kind) -> [Finding] { findings.filter { $0.kind == kind } }
+
+    /// This scan with only the placeholders found in `nodes` (the chapter texts): what a scan
+    /// given those nodes would have found.
+    public func keepingPlaceholders(in nodes: [Int]) -> TextScan {
+        let nodes = nodes.sorted()
+        var kept = self
+        kept.findings = findings.filter { finding in
+            guard finding.kind == .placeholder else { return true }
+            var low = 0, high = nodes.count
+            while low < high {
+                let middle = (low + high) / 2
+                if nodes[middle] < finding.node { low = middle + 1 } else { high = middle }
+            }
+            return low < nodes.count && nodes[low] == finding.node
+        }
+        return kept
+    }
 }
 
 extension StringContent {

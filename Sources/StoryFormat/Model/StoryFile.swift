@@ -28,13 +28,17 @@ public struct LoadedFile: Sendable {
 
     /// - Parameter resolvingPointers: fill in each finding's JSON pointer (one walk over the
     ///   tree); a caller that adds findings of its own resolves them all at once instead.
+    /// - Parameter parsed: called with the tree as soon as it is parsed, before it is decoded,
+    ///   so that a caller can start work on it (on another thread) meanwhile.
     public static func load(
-        _ bytes: SourceBytes, fileName: String = "story.json", options: JSONParser.Options = .init(), resolvingPointers: Bool = true
+        _ bytes: SourceBytes, fileName: String = "story.json", options: JSONParser.Options = .init(), resolvingPointers: Bool = true,
+        parsed whenParsed: (JSONDocument, DocumentKind) -> Void = { _, _ in }
     ) -> LoadedFile {
         let parsed = JSONParser(options: options).parse(bytes)
         let kind = DocumentKind.detect(parsed.document, fileName: fileName)
         var file = LoadedFile(kind: kind, document: parsed.document, diagnostics: parsed.diagnostics, bytes: bytes)
         guard let document = parsed.document else { return file }
+        whenParsed(document, kind)
         switch kind {
         case .story:
             let (syntax, findings) = StoryDecoder.decodeStory(document)
