@@ -13,6 +13,34 @@ struct StoryGraphTests {
         Checker.check(bytes: bytes, path: "s.json").flatMap(\.diagnostics).map(\.code.rawValue)
     }
 
+    /// A large story's choice targets are found on two threads, each half of the chapters on
+    /// its own; the graph must be the one a single pass makes, whatever sits at the split:
+    /// duplicated ids, misspelt and empty targets, choices on both sides leading across it.
+    @Test("targets resolved on two threads make the same graph as one pass")
+    func twoThreads() throws {
+        var chapters: [(String, [String])] = []
+        let count = 3_001
+        for n in 0..<count {
+            var targets = ["c\((n + 1) % count)", "c\((n * 7 + 3) % count)"]
+            if n % 97 == 0 { targets.append("missing\(n)") }
+            if n % 113 == 0 { targets.append("") }
+            if n % 131 == 0 { targets.append("dup\(n % 3)") }
+            chapters.append((n % 500 == 250 ? "dup\(n % 3)" : "c\(n)", n % 1000 == 999 ? [] : targets))
+        }
+        let file = LoadedFile.load(Self.story(chapters))
+        let story = try #require(file.story)
+        let one = StoryGraph(story, parallelFrom: .max)
+        for split in [2, 1_000, count] {
+            let two = StoryGraph(story, parallelFrom: split)
+            #expect(two.choiceTargets == one.choiceTargets)
+            #expect(two.missingTargets == one.missingTargets)
+            #expect(two.duplicateGroups == one.duplicateGroups)
+            #expect(two.reachable == one.reachable && two.canFinish == one.canFinish && two.endings == one.endings)
+            #expect((0..<count).allSatisfy { two.successors(of: $0) == one.successors(of: $0) })
+        }
+        #expect(!one.missingTargets.isEmpty && !one.duplicateGroups.isEmpty && one.choiceTargets.contains(-1))
+    }
+
     @Test("ids are one rule everywhere: text Swift calls equal (an é composed or an e with its accent, a Kelvin sign and K) is one id: a duplicate said as such, a choice in either spelling leads to the first")
     func idsByCanonicalEquivalence() throws {
         let composed = "Caf\u{E9}", decomposed = "Cafe\u{301}"

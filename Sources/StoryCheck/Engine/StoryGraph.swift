@@ -36,7 +36,11 @@ public struct StoryGraph: Sendable {
     /// leads to node `chapterCount + group`.
     public let duplicateGroups: [[Int32]]
 
-    public init(_ story: StorySyntax) {
+    public init(_ story: StorySyntax) { self.init(story, parallelFrom: Self.parallelFrom) }
+
+    /// - Parameter parallelFrom: chapters from which targets are resolved on two threads (tests
+    ///   compare both ways on one story).
+    init(_ story: StorySyntax, parallelFrom: Int) {
         let chapters = story.chapters
         let count = chapters.count
         chapterCount = count
@@ -57,32 +61,30 @@ public struct StoryGraph: Sendable {
         duplicateGroups = groups
         let nodeCount = count + groups.count
 
+        // Each choice's target found by id, the chapters in two halves on two threads for a
+        // large story (the lookups are most of the graph's time); then the rows, in order.
+        let resolved = Self.resolveTargets(story, index: index, parallelFrom: parallelFrom)
         var offsets = [Int32](repeating: 0, count: nodeCount + 1)
         var list: [Int32] = []
         list.reserveCapacity(story.choices.count)
         var missing: [Int] = []
         var choiceTargets = [Int32](repeating: -1, count: story.choices.count)
         var endings: [Int] = []
-        story.document.bytes.beginPass()
         for (position, chapter) in chapters.enumerated() {
-            story.document.bytes.release(upTo: Int(story.document.nodes[chapter.node].start))
             if chapter.hasNoChoices { endings.append(position) }
             let first = Int(chapter.choiceStart)
             for choiceIndex in first..<(first + chapter.numberOfChoices) {
-                let choice = story.choices[choiceIndex]
-                guard choice.targetNode >= 0 else { continue }
-                let targetNode = Int(choice.targetNode)
-                if let target = index.position(ofIDAt: targetNode, in: story.document) {
-                    choiceTargets[choiceIndex] = Int32(target)
-                    let node = groupOf[target] < 0 ? target : count + Int(groupOf[target])
+                let target = resolved[choiceIndex]
+                if target >= 0 {
+                    choiceTargets[choiceIndex] = target
+                    let node = groupOf[Int(target)] < 0 ? Int(target) : count + Int(groupOf[Int(target)])
                     list.append(Int32(node))
-                } else if !story.document.contentRange(targetNode).isEmpty {
+                } else if target == Self.namesNoChapter {
                     missing.append(choiceIndex)
                 }
             }
             offsets[position + 1] = Int32(list.count)
         }
-        story.document.bytes.endPass()
         for (group, members) in groups.enumerated() {
             for member in members {
                 list.append(member)
@@ -100,6 +102,61 @@ public struct StoryGraph: Sendable {
         let (predecessorOffsets, predecessors) = Self.reversed(offsets: offsets, list: list, count: nodeCount)
         reachable = Array(Self.search(from: start.map { [$0] } ?? [], offsets: offsets, list: list, count: nodeCount).prefix(count))
         canFinish = Array(Self.search(from: endings, offsets: predecessorOffsets, list: predecessors, count: nodeCount).prefix(count))
+    }
+
+    /// A resolved target that names no chapter (a target that is empty or missing is -1).
+    static let namesNoChapter: Int32 = -2
+
+    /// Chapters at which resolving splits across two threads.
+    static let parallelFrom = 20_000
+
+    /// For each choice, the chapter its target names (the first holding the id), -1 when it has
+    /// no target or an empty one, `namesNoChapter` when no chapter has that id. A large story is
+    /// done in two halves at once; each half gives back the pages of the file it has passed (the
+    /// second through a sweep of its own from where it starts).
+    static func resolveTargets(_ story: StorySyntax, index: ChapterIndex, parallelFrom: Int) -> [Int32] {
+        let chapters = story.chapters
+        let bytes = story.document.bytes
+        bytes.beginPass()
+        defer { bytes.endPass() }
+        guard chapters.count >= max(parallelFrom, 2) else {
+            var sweep = bytes.sweep()
+            return resolve(story, index: index, chapters: 0..<chapters.count, sweep: &sweep)
+        }
+        let middle = chapters.count / 2
+        let second = BackgroundWork {
+            var sweep = bytes.sweep(from: Int(story.document.nodes[chapters[middle].node].start))
+            defer { sweep.end() }
+            return resolve(story, index: index, chapters: middle..<chapters.count, sweep: &sweep)
+        }
+        var sweep = bytes.sweep()
+        var targets = resolve(story, index: index, chapters: 0..<middle, sweep: &sweep)
+        let later = second.wait()
+        for chapter in chapters[middle...] {
+            let first = Int(chapter.choiceStart)
+            for choiceIndex in first..<(first + chapter.numberOfChoices) { targets[choiceIndex] = later[choiceIndex] }
+        }
+        return targets
+    }
+
+    private static func resolve(_ story: StorySyntax, index: ChapterIndex, chapters range: Range<Int>, sweep: inout SourceBytes.Sweep) -> [Int32] {
+        var targets = [Int32](repeating: -1, count: story.choices.count)
+        let document = story.document
+        for position in range {
+            let chapter = story.chapters[position]
+            sweep.release(upTo: Int(document.nodes[chapter.node].start))
+            let first = Int(chapter.choiceStart)
+            for choiceIndex in first..<(first + chapter.numberOfChoices) {
+                let targetNode = Int(story.choices[choiceIndex].targetNode)
+                guard targetNode >= 0 else { continue }
+                if let target = index.position(ofIDAt: targetNode, in: document) {
+                    targets[choiceIndex] = Int32(target)
+                } else if !document.contentRange(targetNode).isEmpty {
+                    targets[choiceIndex] = namesNoChapter
+                }
+            }
+        }
+        return targets
     }
 
     /// The chapters a chapter's valid choices lead to, in order (repeats included), as a reader

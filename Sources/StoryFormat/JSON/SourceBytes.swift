@@ -103,7 +103,12 @@ public final class SourceBytes: @unchecked Sendable, RandomAccessCollection {
         private var releasedUpTo = 0
         private var nextRelease = SourceBytes.step * 2
 
-        init(_ bytes: SourceBytes) { self.bytes = bytes }
+        init(_ bytes: SourceBytes, from start: Int = 0) {
+            self.bytes = bytes
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            releasedUpTo = start / page * page
+            nextRelease = start + SourceBytes.step * 2
+        }
 
         /// The pass has come to `offset` (as `release(upTo:)`).
         @inline(__always) public mutating func release(upTo offset: Int) {
@@ -121,6 +126,9 @@ public final class SourceBytes: @unchecked Sendable, RandomAccessCollection {
 
     /// A sweep for a pass on another thread; nothing to give back for bytes in memory.
     public func sweep() -> Sweep { Sweep(self) }
+
+    /// A sweep of a pass that starts at `start`: it gives back pages from there on only.
+    public func sweep(from start: Int) -> Sweep { Sweep(self, from: start) }
 
     /// Starts a new pass from the beginning: releases are measured from there again, and the
     /// kernel reads ahead.
