@@ -10,11 +10,15 @@
 #
 # usage: scripts/bench-all.sh [AREA...]   areas: validate read add pictures interchange
 #        translations serve sync catalogue author (default: all). BENCH_DIR keeps the generated
-#        inputs between runs (default: a new temporary folder). NO_WRITE=1 prints the table only.
+#        inputs between runs (default: a new temporary folder). A run of every area writes the
+#        table into the docs; a run of some prints it only (WRITE=1 writes it all the same, and
+#        the table then holds those areas alone); NO_WRITE=1 prints it only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 areas=("$@")
-[ ${#areas[@]} -gt 0 ] || areas=(validate read add pictures interchange translations serve sync catalogue author)
+write=${WRITE:-1}
+if [ ${#areas[@]} -gt 0 ]; then write=${WRITE:-0}; else areas=(validate read add pictures interchange translations serve sync catalogue author); fi
+[ "${NO_WRITE:-0}" != 1 ] || write=0
 work=${BENCH_DIR:-$(mktemp -d)}
 mkdir -p "$work/logs"
 export BENCH_SUMMARY="$work/summary.jsonl"
@@ -60,7 +64,7 @@ memory=$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)
 heading="Measured $(date -u '+%Y-%m-%d %H:%M') UTC at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources || echo ' (with changes not committed)') by \`scripts/bench-all.sh\`, on $(nproc) cores ($cpu), $memory, $(uname -sr)."
 python3 scripts/bench_summary.py print "$BENCH_SUMMARY"
 for area in "${failed[@]}"; do echo "FAILED: $area" >&2; done
-if [ "${NO_WRITE:-0}" != 1 ]; then
+if [ "$write" = 1 ]; then
   python3 scripts/bench_summary.py write "$BENCH_SUMMARY" docs/benchmarks.md "$heading" "${failed[@]}"
   python3 scripts/bench_summary.py write-short "$BENCH_SUMMARY" README.md "$heading The whole table, and how each figure is measured: [docs/benchmarks.md](docs/benchmarks.md)." "${failed[@]}"
 fi
