@@ -103,7 +103,12 @@ PY
 
 pictures() {
 mkdir -p "$work/with/resources" "$work/without"
-command -v chafa >/dev/null || { echo "chafa (the peer) is not installed: apt-get install chafa" >&2; exit 1; }
+if ! command -v chafa >/dev/null; then
+  # The peer, chafa's own tool (cyd links libchafa; the tool is a package of its own).
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chafa >/dev/null \
+    || { echo "chafa (the peer) could not be installed: apt-get install chafa" >&2; exit 1; }
+fi
 picture_runs=${PICTURE_RUNS:-21}
 [ -f "$work/with/resources/pub.jpg" ] || python3 scripts/make-pictures.py photo "$work/with/resources/pub.jpg"
 python3 - "$work" <<'PY'
