@@ -1,8 +1,8 @@
 import Foundation
-import StoryFormat
 import Testing
 
 @testable import StoryCheck
+@testable import StoryFormat
 
 /// What makes a flawed file cost what a clean one costs: every finding's pointer, position and
 /// suggestion comes from work done once for the file, and those shared results must equal the
@@ -67,6 +67,28 @@ struct LinearCostTests {
         #expect(index.nearest(to: "completely-different") == nil)
         #expect(SuggestionIndex(["cellar", "attic"]).nearest(to: "celar") == "cellar", "small sets are searched whole")
         #expect(SuggestionIndex(["a", "b"]).nearest(to: "c") == nil, "short ids get no fuzzy match")
+    }
+
+    /// A large index sorts its two orders on two threads, and the missing-target rule asks for
+    /// many suggestions on two threads: the answers must be those of one thread, in order.
+    @Test("suggestions made on two threads are the ones one thread makes, in the same order")
+    func suggestionsOnTwoThreads() {
+        let ids = (0..<3_000).map { String(format: "chapter-%05d", ($0 * 7_919) % 3_000) } + ["Cellar_Door", "cellar-door", "attic"]
+        let one = SuggestionIndex(ids, parallelFrom: .max)
+        let two = SuggestionIndex(ids, parallelFrom: 2)
+        let queries = (0..<600).map { n in
+            switch n % 6 {
+            case 0: String(format: "chaptre-%05d", n)
+            case 1: String(format: "xhapter-%05d", n)
+            case 2: String(format: "chapter-%04d", n)
+            case 3: "cellar door"
+            case 4: "completely-different-\(n)"
+            default: String(format: "chapter-%05dx", n)
+            }
+        }
+        #expect(queries.map(two.nearest) == queries.map(one.nearest))
+        #expect(MissingChoiceTarget.nearest(queries, in: one, parallelFrom: 2) == queries.map(one.nearest))
+        #expect(MissingChoiceTarget.nearest(Array(queries.prefix(3)), in: one, parallelFrom: 2) == queries.prefix(3).map(one.nearest))
     }
 
     @Test("the banded edit distance agrees with the full one up to its limit")

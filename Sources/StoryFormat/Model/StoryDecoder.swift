@@ -135,6 +135,7 @@ public enum StoryDecoder {
             switch field.kind {
             case .flag where document.kind(Int(node)) == .true: chapter.trueFlags |= 1 << field.ordinal
             case .text, .nonEmptyText:
+                if field == .text { chapter.textIsBlank = document.isBlank(Int(node)) }
                 if let media = field.media {
                     syntax.media.append(MediaSyntax(path: Located(document.string(Int(node)), node: Int(node)), chapter: index, isPicture: media == .picture))
                 }

@@ -146,6 +146,10 @@ public struct ChapterSyntax: Sendable {
     var choiceCount: Int32 = 0
     /// The flags (`ChapterField.Kind.flag`) that are true, a bit each by ordinal.
     var trueFlags: UInt16 = 0
+    /// The text holds nothing but white space (`JSONDocument.isBlank`), decided while the
+    /// chapter is decoded, when its bytes are at hand: the empty-text rule needs no pass of its
+    /// own over the file.
+    public internal(set) var textIsBlank = false
     /// The id's text, "" when the chapter has no usable id (cheaper than `id` in hot loops).
     public internal(set) var idValue = ""
 

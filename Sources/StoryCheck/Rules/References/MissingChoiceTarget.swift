@@ -50,20 +50,34 @@ enum MissingChoiceTarget: CheckedRule {
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         guard let story = context.story, let graph = context.graph, !graph.missingTargets.isEmpty else { return }
         let suggestions = SuggestionIndex(story.chapters.compactMap { $0.id?.value })
-        // In document order: a mapped file's pages are given back behind the loop.
+        // The targets in document order: a mapped file's pages are given back behind the loop.
+        var targets: [Located<String>] = []
+        targets.reserveCapacity(graph.missingTargets.count)
         story.document.bytes.beginPass()
-        defer { story.document.bytes.endPass() }
         for choiceIndex in graph.missingTargets {
             story.document.bytes.release(upTo: Int(story.document.nodes[story.choices[choiceIndex].node].start))
-            guard let target = story.target(of: story.choices[choiceIndex]) else { continue }
-            do {
-                let suggestion = suggestions.nearest(to: target.value)
-                findings.add(
-                    "choice target '\(VisibleText.escape(target.value))' does not exist",
-                    help: suggestion.map { "did you mean '\(VisibleText.escape($0))'?" }
-                        ?? "add a chapter with this id, or point the choice at an existing chapter",
-                    at: target.node)
-            }
+            if let target = story.target(of: story.choices[choiceIndex]) { targets.append(target) }
         }
+        story.document.bytes.endPass()
+        let nearest = Self.nearest(targets.map(\.value), in: suggestions)
+        for (target, suggestion) in zip(targets, nearest) {
+            findings.add(
+                "choice target '\(VisibleText.escape(target.value))' does not exist",
+                help: suggestion.map { "did you mean '\(VisibleText.escape($0))'?" }
+                    ?? "add a chapter with this id, or point the choice at an existing chapter",
+                at: target.node)
+        }
+    }
+
+    /// Targets from which the suggestions are looked for on two threads, half each.
+    static let parallelFrom = 256
+
+    /// The suggestion for each target, in order; many targets are shared between two threads.
+    static func nearest(_ targets: [String], in suggestions: SuggestionIndex, parallelFrom: Int = parallelFrom) -> [String?] {
+        guard targets.count >= max(parallelFrom, 2) else { return targets.map(suggestions.nearest) }
+        let middle = targets.count / 2
+        let later = Array(targets[middle...])
+        let second = BackgroundWork { later.map(suggestions.nearest) }
+        return targets[..<middle].map(suggestions.nearest) + second.wait()
     }
 }
