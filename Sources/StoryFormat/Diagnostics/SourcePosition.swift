@@ -86,14 +86,17 @@ extension LineIndex {
         bytes.withUnsafeBufferPointer { locate(offsets, in: $0, passing: nil) }
     }
 
-    /// The same over a file's `SourceBytes`, giving pages back behind the sweep.
+    /// The same over a file's `SourceBytes`, giving pages back behind the sweep; lines are
+    /// counted from the parser's checkpoints when it left some.
     public static func locate(_ offsets: [Int], in source: SourceBytes) -> [LocatedOffset] {
         source.beginPass()
         defer { source.endPass() }
-        return source.withUnsafeBufferPointer { locate(offsets, in: $0, passing: source) }
+        return source.withUnsafeBufferPointer { locate(offsets, in: $0, passing: source, checkpoints: source.lineCheckpoints) }
     }
 
-    static func locate(_ offsets: [Int], in bytes: UnsafeBufferPointer<UInt8>, passing source: SourceBytes?) -> [LocatedOffset] {
+    static func locate(
+        _ offsets: [Int], in bytes: UnsafeBufferPointer<UInt8>, passing source: SourceBytes?, checkpoints: LineCheckpoints? = nil
+    ) -> [LocatedOffset] {
         let order = offsets.indices.sorted { offsets[$0] < offsets[$1] }
         var result = [LocatedOffset](repeating: LocatedOffset(position: SourcePosition(line: 1, column: 1), lineStart: 0), count: offsets.count)
         let hasBOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
@@ -106,6 +109,16 @@ extension LineIndex {
             var first = 0  // where columns start on this line (after a byte-order mark)
             for position in order {
                 let offset = min(max(offsets[position], 0), bytes.count)
+                // The last line feed the parser counted before this finding, when it is past
+                // where lines are counted to: lines go on from there.
+                if let checkpoints, let (feed, count) = checkpoints.last(before: offset), feed >= scanned {
+                    line = count + 1
+                    lineStart = feed + 1
+                    cursor = lineStart
+                    first = lineStart
+                    column = 1
+                    scanned = lineStart
+                }
                 // Lines between the last finding and this one, a few megabytes at a time.
                 while scanned < offset {
                     let upTo = min(offset, scanned + SourceBytes.step)
@@ -175,5 +188,23 @@ extension LineIndex {
             index += 1
         }
         return (count, last)
+    }
+}
+
+/// Line feeds a parse counted, one checkpoint every 64 KiB of the file: where a line feed is and
+/// how many there are up to it, counting it. A few kilobytes for a file of a hundred megabytes.
+public struct LineCheckpoints: Sendable, Equatable {
+    var feeds: [Int32] = []
+    var counts: [Int32] = []
+
+    /// The last checkpoint whose line feed is before `offset`.
+    func last(before offset: Int) -> (feed: Int, count: Int)? {
+        var low = 0, high = feeds.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Int(feeds[middle]) < offset { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return nil }
+        return (Int(feeds[low - 1]), Int(counts[low - 1]))
     }
 }

@@ -58,6 +58,9 @@ public struct JSONParser: Sendable {
             state.parseDocument(buffer)
         }
         bytes.endPass()
+        // Lines can be found from the checkpoints only when the parse saw the whole file and
+        // every line feed in it was counted.
+        bytes.lineCheckpoints = completed && state.feedsCounted ? state.checkpoints : nil
         let document = completed ? JSONDocument(bytes: bytes, nodes: state.nodes) : nil
         return Result(document: document, diagnostics: state.diagnostics)
     }
@@ -79,6 +82,13 @@ private struct ParserState {
     var keyStack: [Int] = []
     /// A mapped file, told how far the parser has come (pages behind are given back).
     var source: SourceBytes?
+    /// Line feeds in white space so far, the 64 KiB chunk of the last checkpoint, and the
+    /// checkpoints; `feedsCounted` is cleared by a line feed seen anywhere else (a comment, a raw
+    /// one in a string), which makes the checkpoints unusable.
+    var feeds: Int32 = 0
+    var checkpointChunk = -1
+    var checkpoints = LineCheckpoints()
+    var feedsCounted = true
 
     init(options: Options, count: Int) {
         self.options = options
@@ -132,7 +142,15 @@ private struct ParserState {
     mutating func skipTrivia() throws(Stop) {
         while i < n {
             let b = p[i]
-            if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 {
+            if b == 0x20 || b == 0x0D || b == 0x09 {
+                i += 1
+            } else if b == 0x0A {
+                feeds += 1
+                if i >> 16 != checkpointChunk {
+                    checkpointChunk = i >> 16
+                    checkpoints.feeds.append(Int32(truncatingIfNeeded: i))
+                    checkpoints.counts.append(feeds)
+                }
                 i += 1
             } else if b == UInt8(ascii: "/") {
                 try skipComment()
@@ -178,6 +196,7 @@ private struct ParserState {
     }
 
     mutating func stepCommentByte() throws(Stop) {
+        if p[i] == 0x0A { feedsCounted = false }
         if p[i] < 0x80 {
             i += 1
             return
@@ -405,6 +424,7 @@ private struct ParserState {
                 try parseEscape()
             } else if b < 0x20 {
                 if b == 0x0A {
+                    feedsCounted = false
                     // A raw line break almost always means a missing closing quote.
                     var lookahead = i + 1
                     while lookahead < n, p[lookahead] == 0x20 || p[lookahead] == 0x09 { lookahead += 1 }

@@ -24,6 +24,12 @@ public final class SourceBytes: @unchecked Sendable, RandomAccessCollection {
     /// Files at least this large are worth mapping; smaller ones are read into memory.
     public static let mappingThreshold = 16 << 20
 
+    /// Where the lines are, as a parse of these bytes counted them: set by `JSONParser` when it
+    /// saw every line feed of the file (all in white space), read by `LineIndex.locate`, which
+    /// then counts lines from the checkpoint before each finding instead of from the last one.
+    /// Set before the bytes are shared with another thread (a parse comes first).
+    public internal(set) var lineCheckpoints: LineCheckpoints?
+
     /// A copy of `bytes` in memory.
     public init(_ bytes: [UInt8]) {
         count = bytes.count
