@@ -53,13 +53,14 @@ struct ImportTwee: ParsableCommand {
 
     /// Reads `file` with `read`, says each finding at file:line:column, writes story.json.
     static func importing(_ file: String, to output: String?, read: ([UInt8]) -> TweeStory.Imported) throws {
-        let bytes: [UInt8]
+        var bytes: [UInt8]
         do { bytes = try LocalFile.read(file, limit: TweeStory.largestFile) } catch { throw CLIError("cannot read \(VisibleText.escape(file)): \(error)") }
         let imported = read(bytes)
         for line in InterchangeWords.findings(imported.findings, in: bytes, file: file) { Terminal.standardError.write(line + "\n") }
+        bytes = []  // gone before the story.json is made: the story holds its own text
         guard let story = imported.story else { throw Exit.failure }
         if !imported.carriedMetadata { Terminal.standardError.write(InterchangeWords.noMetadata + "\n") }
-        try ExportTwee.write(StoryJSON.bytes(story), to: output, saying: "\(story.chapters.count) chapters; `cyd validate \(VisibleText.escape(output ?? ""))` checks it")
+        try ExportTwee.write(pieces: StoryJSON.pieces(story), to: output, saying: "\(story.chapters.count) chapters; `cyd validate \(VisibleText.escape(output ?? ""))` checks it")
     }
 }
 
@@ -81,15 +82,15 @@ struct ExportTwee: ParsableCommand {
     /// Reads the story, writes what `write` makes of it, and words why it cannot be written.
     static func exporting(_ story: String, to output: String?, as what: (Story) -> String, write: (Story) throws(TweeStory.ExportProblem) -> [UInt8]) throws {
         let (model, _) = try StoryInput.model(story)
-        do { try Self.write(try write(model), to: output, saying: "\(model.chapters.count) \(what(model))") } catch let error as TweeStory.ExportProblem {
+        do { try Self.write(pieces: [try write(model)], to: output, saying: "\(model.chapters.count) \(what(model))") } catch let error as TweeStory.ExportProblem {
             throw CLIError(InterchangeWords.exportProblem(error))
         }
     }
 
-    /// The bytes to `output` (then "wrote OUTPUT: `what`"), or to standard output.
-    static func write(_ bytes: [UInt8], to output: String?, saying what: String) throws {
-        guard let output else { return Terminal.standardOutput.write(bytes) }
-        try FileWriter.write(bytes, to: output)
+    /// The bytes, in pieces written one after the other, to `output` (then "wrote OUTPUT: `what`"), or to standard output.
+    static func write(pieces: [[UInt8]], to output: String?, saying what: String) throws {
+        guard let output else { return pieces.forEach(Terminal.standardOutput.write) }
+        try FileWriter.write(to: output) { write in pieces.forEach(write) }
         FileWriter.said("wrote \(VisibleText.escape(output)): \(what)\n", about: output)
     }
 }

@@ -44,6 +44,21 @@ struct ChapterFieldTests {
         #expect(try #require(file.story?.model()).chapters[0] == Self.full)
     }
 
+    /// An import writes a large story.json in pieces (its halves are made on two cores), not
+    /// joined into one array first: the pieces, one after the other, are the file `bytes` makes.
+    @Test("story.json written in pieces is byte for byte the story.json written whole, small or large")
+    func pieces() throws {
+        for count in [1, 999, 1_000, 2_501] {
+            let chapters = (0..<count).map { n in
+                n == 0 ? Self.full : Chapter(id: "c\(n)", name: "C \(n)", text: n % 7 == 0 ? "" : "Text \(n) “quoted”\n", choices: [Choice(chapterID: "c\(n + 1)", text: "On")])
+            }
+            let story = Story(id: "s", name: "S", rating: "G", summary: "x", chapters: chapters)
+            let pieces = StoryJSON.pieces(story)
+            #expect(pieces.count == (count >= 1_000 ? 3 : 1))
+            #expect(Array(pieces.joined()) == StoryJSON.bytes(story))
+        }
+    }
+
     @Test("the writer puts a chapter's keys in the fields' order, each once, and lays them out as a tree of values would")
     func writerOrder() throws {
         let bytes = StoryJSON.bytes(Story(id: "s", name: "S", rating: "G", summary: "x", chapters: [Self.full]))

@@ -19,14 +19,59 @@ public enum StoryJSON {
         // The chapters are written in two halves, the second on another core.
         let count = story.chapters.count
         let split = count >= 1000 ? count / 2 : count
-        let second = split < count ? BackgroundWork { () -> [UInt8] in
+        let second = secondHalf(story, from: split)
+        var writer = PrettyWriter()
+        writer.out.reserveLarge(estimate(story, 0..<count) + 1024)
+        opening(story, into: &writer)
+        write(story, 0..<split, into: &writer)
+        if let second {
+            writer.out += second.wait()
+            writer.markFilled()
+        }
+        closing(into: &writer)
+        return writer.out
+    }
+
+    /// The same bytes as `bytes`, in pieces to be written one after the other: the halves are
+    /// not copied into one array, so a large story costs its size once, not one and a half times.
+    public static func pieces(_ story: Story) -> [[UInt8]] {
+        let count = story.chapters.count
+        let split = count >= 1000 ? count / 2 : count
+        let second = secondHalf(story, from: split)
+        var writer = PrettyWriter()
+        writer.out.reserveLarge(estimate(story, 0..<split) + 1024)
+        opening(story, into: &writer)
+        write(story, 0..<split, into: &writer)
+        guard let second else {
+            closing(into: &writer)
+            return [writer.out]
+        }
+        let first = writer.out
+        writer.out = []
+        writer.markFilled()
+        closing(into: &writer)
+        return [first, second.wait(), writer.out]
+    }
+
+    private static func secondHalf(_ story: Story, from split: Int) -> BackgroundWork<[UInt8]>? {
+        let count = story.chapters.count
+        guard split < count else { return nil }
+        return BackgroundWork { () -> [UInt8] in
             var writer = PrettyWriter(levels: [true, true, true])
             writer.out.reserveLarge(estimate(story, split..<count))
             write(story, split..<count, into: &writer)
             return writer.out
-        } : nil
-        var writer = PrettyWriter()
-        writer.out.reserveLarge(estimate(story, 0..<count) + 1024)
+        }
+    }
+
+    private static func closing(into writer: inout PrettyWriter) {
+        writer.end(0x5D)
+        writer.end(0x7D)
+        writer.end(0x7D)
+        writer.out.append(0x0A)
+    }
+
+    private static func opening(_ story: Story, into writer: inout PrettyWriter) {
         writer.begin(0x7B)
         writer.key("story")
         writer.begin(0x7B)
@@ -42,16 +87,6 @@ public enum StoryJSON {
         }
         writer.key("chapters")
         writer.begin(0x5B)
-        write(story, 0..<split, into: &writer)
-        if let second {
-            writer.out += second.wait()
-            writer.markFilled()
-        }
-        writer.end(0x5D)
-        writer.end(0x7D)
-        writer.end(0x7D)
-        writer.out.append(0x0A)
-        return writer.out
     }
 
     /// About how many bytes the chapters in `range` take written out (escapes aside).
