@@ -190,27 +190,62 @@ public struct TweeDocument: Sendable, Equatable {
     public var bytes: [UInt8] {
         var out: [UInt8] = []
         out.reserveLarge(passages.reduce(0) { $0 + $1.content.utf8.count + $1.name.utf8.count + 64 })
-        for (index, passage) in passages.enumerated() {
-            if index > 0 { out.append(0x0A); out.append(0x0A) }
-            out.append(0x3A); out.append(0x3A); out.append(0x20)
-            Self.appendEscaped(passage.name, to: &out)
-            if !passage.tags.isEmpty {
-                out.append(0x20); out.append(0x5B)
-                for (number, tag) in passage.tags.enumerated() {
-                    if number > 0 { out.append(0x20) }
-                    Self.appendEscaped(tag, to: &out)
-                }
-                out.append(0x5D)
-            }
-            if let metadata = passage.metadata {
-                out.append(0x20)
-                out.append(contentsOf: metadata.utf8)
-            }
-            out.append(0x0A)
-            out.append(contentsOf: passage.content.utf8)
-        }
+        for index in passages.indices { appendPassage(index, to: &out) }
         out.append(0x0A)
         return out
+    }
+
+    /// The bytes `bytes` makes, about a megabyte at a time, each made when it is asked for: a
+    /// writer that takes them in turn never holds the whole file.
+    public var chunks: Chunks { Chunks(document: self) }
+
+    public struct Chunks: Sequence, Sendable {
+        let document: TweeDocument
+
+        public func makeIterator() -> Iterator { Iterator(document: document) }
+
+        public struct Iterator: IteratorProtocol {
+            let document: TweeDocument
+            var passage = 0
+            var finished = false
+
+            public mutating func next() -> [UInt8]? {
+                guard !finished else { return nil }
+                var out: [UInt8] = []
+                out.reserveCapacity(1 << 20 + 4096)
+                while passage < document.passages.count, out.count < 1 << 20 {
+                    document.appendPassage(passage, to: &out)
+                    passage += 1
+                }
+                if passage == document.passages.count {
+                    out.append(0x0A)
+                    finished = true
+                }
+                return out
+            }
+        }
+    }
+
+    /// Passage `index` as the file holds it, after the blank line that separates it from the last.
+    func appendPassage(_ index: Int, to out: inout [UInt8]) {
+        let passage = passages[index]
+        if index > 0 { out.append(0x0A); out.append(0x0A) }
+        out.append(0x3A); out.append(0x3A); out.append(0x20)
+        Self.appendEscaped(passage.name, to: &out)
+        if !passage.tags.isEmpty {
+            out.append(0x20); out.append(0x5B)
+            for (number, tag) in passage.tags.enumerated() {
+                if number > 0 { out.append(0x20) }
+                Self.appendEscaped(tag, to: &out)
+            }
+            out.append(0x5D)
+        }
+        if let metadata = passage.metadata {
+            out.append(0x20)
+            out.append(contentsOf: metadata.utf8)
+        }
+        out.append(0x0A)
+        out.append(contentsOf: passage.content.utf8)
     }
 
     /// A name or tag with `\`, `[`, `]`, `{` and `}` escaped, and spaces at either end (which a

@@ -125,6 +125,11 @@ public enum TweeStory {
         try exportDocument(story, format: format).document.bytes
     }
 
+    /// The same bytes as `tweeBytes`, made a megabyte at a time as a writer takes them.
+    public static func tweeChunks(_ story: Story, format: Format? = nil) throws(ExportProblem) -> TweeDocument.Chunks {
+        try exportDocument(story, format: format).document.chunks
+    }
+
     /// The passages `tweeBytes` writes, and each chapter's place on Twine's story map (the
     /// chapters' passages follow StoryTitle, StoryData and cyd's metadata, in the same order).
     static func exportDocument(_ story: Story, format chosen: Format?, archive: Bool = false) throws(ExportProblem) -> (document: TweeDocument, places: [TwineData.Place]) {

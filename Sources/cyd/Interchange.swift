@@ -74,21 +74,20 @@ struct ExportTwee: ParsableCommand {
 
     func run() throws {
         let format = options.format
-        try Self.exporting(options.story, to: options.output, as: { "passages for \(VisibleText.escape(TweeStory.formatName(of: $0, format: format)))" }) { model throws(TweeStory.ExportProblem) in
-            try TweeStory.tweeBytes(model, format: format)
-        }
+        try Self.exporting(options.story, to: options.output, as: { "passages for \(VisibleText.escape(TweeStory.formatName(of: $0, format: format)))" }) { model throws(TweeStory.ExportProblem) in try TweeStory.tweeChunks(model, format: format) }
     }
 
     /// Reads the story, writes what `write` makes of it, and words why it cannot be written.
-    static func exporting(_ story: String, to output: String?, as what: (Story) -> String, write: (Story) throws(TweeStory.ExportProblem) -> [UInt8]) throws {
-        let (model, _) = try StoryInput.model(story)
-        do { try Self.write(pieces: [try write(model)], to: output, saying: "\(model.chapters.count) \(what(model))") } catch let error as TweeStory.ExportProblem {
+    static func exporting(_ story: String, to output: String?, as what: (Story) -> String, write: (Story) throws(TweeStory.ExportProblem) -> any Sequence<[UInt8]>) throws {
+        let made: (pieces: any Sequence<[UInt8]>, said: String)  // the story itself goes before its file is written
+        do { made = try { let model = try StoryInput.model(story).0; return (try write(model), "\(model.chapters.count) \(what(model))") }() } catch let error as TweeStory.ExportProblem {
             throw CLIError(InterchangeWords.exportProblem(error))
         }
+        try Self.write(pieces: made.pieces, to: output, saying: made.said)
     }
 
     /// The bytes, in pieces written one after the other, to `output` (then "wrote OUTPUT: `what`"), or to standard output.
-    static func write(pieces: [[UInt8]], to output: String?, saying what: String) throws {
+    static func write(pieces: some Sequence<[UInt8]>, to output: String?, saying what: String) throws {
         guard let output else { return pieces.forEach(Terminal.standardOutput.write) }
         try FileWriter.write(to: output) { write in pieces.forEach(write) }
         FileWriter.said("wrote \(VisibleText.escape(output)): \(what)\n", about: output)
@@ -116,7 +115,7 @@ struct ExportTwine: ParsableCommand {
     func run() throws {
         let format = options.format
         try ExportTwee.exporting(options.story, to: options.output, as: { "passages in a Twine archive for \(VisibleText.escape(TweeStory.formatName(of: $0, format: format)))" }) { model throws(TweeStory.ExportProblem) in
-            try TwineArchive.htmlBytes(model, format: format)
+            [try TwineArchive.htmlBytes(model, format: format)]
         }
     }
 }

@@ -12,6 +12,24 @@ import Testing
 struct TweeTests {
     static func read(_ text: String) -> TweeStory.Imported { TweeStory.story(from: Array(text.utf8)) }
 
+    /// `cyd export twee` writes the file a megabyte at a time as the writer takes it: the pieces,
+    /// one after the other, are the file made whole, for a small story and one of several megabytes.
+    @Test("Twee written in chunks is byte for byte the file written whole")
+    func chunks() throws {
+        for count in [1, 3, 30_000] {
+            let chapters = (0..<count).map { n in
+                Chapter(id: "c\(n)", name: n % 3 == 0 ? "Room \(n)" : "c\(n)", text: "Text of \(n), “quoted”, with [[name]].\n\nA second paragraph to make the file long.",
+                    isFirstChapter: n == 0, choices: n + 1 < count ? [Choice(chapterID: "c\(n + 1)", text: "On")] : [])
+            }
+            let story = Story(id: "s", name: "S", rating: "G", summary: "x", chapters: chapters)
+            let chunks = Array(try TweeStory.tweeChunks(story))
+            let whole = try TweeStory.tweeBytes(story)
+            #expect(Array(chunks.joined()) == whole)
+            #expect(count < 30_000 ? chunks.count == 1 : whole.count > 2 << 20 && chunks.count > 2)
+            #expect(chunks.dropLast().allSatisfy { $0.count >= 1 << 20 })
+        }
+    }
+
     @Test("the specification's header examples: name, tags, metadata, each optional, spaces allowed")
     func specificationHeaders() {
         let document = TweeDocument.parse(Array("""
