@@ -145,12 +145,8 @@ private struct ParserState {
             if b == 0x20 || b == 0x0D || b == 0x09 {
                 i += 1
             } else if b == 0x0A {
-                feeds += 1
-                if i >> 16 != checkpointChunk {
-                    checkpointChunk = i >> 16
-                    checkpoints.feeds.append(Int32(truncatingIfNeeded: i))
-                    checkpoints.counts.append(feeds)
-                }
+                feeds &+= 1
+                if i >> 16 != checkpointChunk { recordCheckpoint() }
                 i += 1
             } else if b == UInt8(ascii: "/") {
                 try skipComment()
@@ -158,6 +154,15 @@ private struct ParserState {
                 return
             }
         }
+    }
+
+    /// The line feed at `i` is the first in its 64 KiB: a checkpoint (kept out of line, since
+    /// `skipTrivia` is inlined wherever a token may follow white space).
+    @inline(never)
+    mutating func recordCheckpoint() {
+        checkpointChunk = i >> 16
+        checkpoints.feeds.append(Int32(truncatingIfNeeded: i))
+        checkpoints.counts.append(feeds)
     }
 
     mutating func skipComment() throws(Stop) {
