@@ -27,6 +27,8 @@ export BENCH_SUMMARY="$work/summary.jsonl"
 swift build -c release --traits BrowserReader --product cyd >/dev/null
 CYD="$(swift build -c release --traits BrowserReader --show-bin-path)/cyd"
 export CYD
+# What the build was made from, said now: a change made while the benchmarks run is not in it.
+built="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Package.swift || echo ' (with changes not committed)')"
 
 failed=()
 run() { # area, script and its arguments (BENCH_DIR set per area)
@@ -61,7 +63,7 @@ done
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 memory=$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)
-heading="Measured $(date -u '+%Y-%m-%d %H:%M') UTC at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources || echo ' (with changes not committed)') by \`scripts/bench-all.sh\`, on $(nproc) cores ($cpu), $memory, $(uname -sr)."
+heading="Measured $(date -u '+%Y-%m-%d %H:%M') UTC at $built by \`scripts/bench-all.sh\`, on $(nproc) cores ($cpu), $memory, $(uname -sr)."
 python3 scripts/bench_summary.py print "$BENCH_SUMMARY"
 for area in "${failed[@]}"; do echo "FAILED: $area" >&2; done
 if [ "$write" = 1 ]; then
