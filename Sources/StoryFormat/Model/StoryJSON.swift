@@ -16,14 +16,7 @@ public enum StoryJSON {
     /// The same text as `value(story).pretty()` and a line feed, written straight out: a story of
     /// 100,000 chapters is not first built as a tree of values.
     public static func bytes(_ story: Story) -> [UInt8] {
-        // The chapters are written in two halves, the second on another core.
-        let count = story.chapters.count
-        let split = count >= 1000 ? count / 2 : count
-        let second = secondHalf(story, from: split)
-        var writer = PrettyWriter()
-        writer.out.reserveLarge(estimate(story, 0..<count) + 1024)
-        opening(story, into: &writer)
-        write(story, 0..<split, into: &writer)
+        var (writer, second) = started(story, roomForAll: true)
         if let second {
             writer.out += second.wait()
             writer.markFilled()
@@ -35,13 +28,7 @@ public enum StoryJSON {
     /// The same bytes as `bytes`, in pieces to be written one after the other: the halves are
     /// not copied into one array, so a large story costs its size once, not one and a half times.
     public static func pieces(_ story: Story) -> [[UInt8]] {
-        let count = story.chapters.count
-        let split = count >= 1000 ? count / 2 : count
-        let second = secondHalf(story, from: split)
-        var writer = PrettyWriter()
-        writer.out.reserveLarge(estimate(story, 0..<split) + 1024)
-        opening(story, into: &writer)
-        write(story, 0..<split, into: &writer)
+        var (writer, second) = started(story, roomForAll: false)
         guard let second else {
             closing(into: &writer)
             return [writer.out]
@@ -51,6 +38,20 @@ public enum StoryJSON {
         writer.markFilled()
         closing(into: &writer)
         return [first, second.wait(), writer.out]
+    }
+
+    /// A writer holding the story's opening and the first half of its chapters, and the second
+    /// half being written on another core (none for a small story, written whole here). The
+    /// writer has room for the whole file, or for its own half.
+    private static func started(_ story: Story, roomForAll: Bool) -> (writer: PrettyWriter, second: BackgroundWork<[UInt8]>?) {
+        let count = story.chapters.count
+        let split = count >= 1000 ? count / 2 : count
+        let second = secondHalf(story, from: split)
+        var writer = PrettyWriter()
+        writer.out.reserveLarge(estimate(story, 0..<(roomForAll ? count : split)) + 1024)
+        opening(story, into: &writer)
+        write(story, 0..<split, into: &writer)
+        return (writer, second)
     }
 
     private static func secondHalf(_ story: Story, from split: Int) -> BackgroundWork<[UInt8]>? {
