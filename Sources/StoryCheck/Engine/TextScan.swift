@@ -22,16 +22,6 @@ public struct TextScan: Sendable {
     /// can start as soon as the tree is parsed, before anyone knows which strings are chapter
     /// texts; `keepingPlaceholders(in:)` then keeps those of the chapter texts.
     public init(document: JSONDocument) {
-        self.init(document: document, placeholderNodes: nil)
-    }
-
-    /// - Parameter placeholderNodes: the string nodes where placeholders count (chapter texts);
-    ///   nil looks for them in every string.
-    public init(document: JSONDocument, placeholderNodes: [Int]?) {
-        // Chapter texts come in document order, so one cursor finds them without a table.
-        let everywhere = placeholderNodes == nil
-        let placeholderNodes = placeholderNodes?.sorted() ?? []
-        var cursor = 0
         let source = document.bytes
         // A sweep of its own: the checker runs this scan on another thread beside the rules.
         var sweep = source.sweep()
@@ -41,9 +31,7 @@ public struct TextScan: Sendable {
                 for index in nodes.indices where nodes[index].kind == .string {
                     let range = Int(nodes[index].start + 1)..<Int(nodes[index].end - 1)
                     sweep.release(upTo: range.lowerBound)
-                    while cursor < placeholderNodes.count, placeholderNodes[cursor] < index { cursor += 1 }
-                    let isChapterText = everywhere || cursor < placeholderNodes.count && placeholderNodes[cursor] == index
-                    scan(p, range, node: index, placeholders: isChapterText)
+                    scan(p, range, node: index)
                 }
             }
         }
@@ -64,10 +52,10 @@ public struct TextScan: Sendable {
     }
 
     /// One pass over a string's bytes; plain printable ASCII (almost all text) costs one compare.
-    private mutating func scan(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, node: Int, placeholders: Bool) {
+    private mutating func scan(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, node: Int) {
         var i = range.lowerBound
         let end = range.upperBound
-        let bracket: UInt8 = placeholders ? UInt8(ascii: "[") : 0
+        let bracket = UInt8(ascii: "[")
         while i < end {
             // Plain printable ASCII (almost all text) is skipped eight bytes at a time.
             i = plainTextEnd(p, from: i, to: end, except: UInt8(ascii: "\\"), bracket)
