@@ -91,12 +91,7 @@ public enum Validation {
         let loaded = Checker.load(source, path: shown, options: options.check)
         let file = loaded.file
         var reports = Checker.check(loaded, path: shown, folder: folder, options: options.check)
-        let prepared = try translations.wait().get()
-        guard !prepared.files.isEmpty else { return reports }
-        let units = file.story.flatMap(TranslationUnits.extract) ?? storyUnits(root + "/story.json")
-        for translation in prepared.files {
-            reports.append(Self.translation(translation.bytes, parsed: translation.parsed, path: translation.shown, units: units, listed: prepared.listed, options: options))
-        }
+        reports += checked(try translations.wait().get(), ofFolder: root, options: options) { file.story.flatMap(TranslationUnits.extract) }
         return reports
     }
 
@@ -149,7 +144,15 @@ public enum Validation {
     static func translations(
         ofFolder folder: String, shownAs storyPath: String, options: Options, units storyUnits: (() -> [TranslationUnit]?)? = nil
     ) throws(InputError) -> [FileReport] {
-        let prepared = try prepareTranslations(ofFolder: folder, shownAs: storyPath, options: options)
+        checked(try prepareTranslations(ofFolder: folder, shownAs: storyPath, options: options), ofFolder: folder, options: options, units: storyUnits)
+    }
+
+    /// The reports of translations read and parsed, checked against the story's strings
+    /// (`storyUnits`, or the folder's story.json read for them), only when there is one.
+    static func checked(
+        _ prepared: (files: [PreparedTranslation], listed: Set<String>?), ofFolder folder: String, options: Options,
+        units storyUnits: (() -> [TranslationUnit]?)? = nil
+    ) -> [FileReport] {
         guard !prepared.files.isEmpty else { return [] }
         let units = storyUnits?() ?? Self.storyUnits(folder + "/story.json")
         return prepared.files.map { translation($0.bytes, parsed: $0.parsed, path: $0.shown, units: units, listed: prepared.listed, options: options) }
