@@ -63,27 +63,18 @@ package struct ReaderScreen {
 
     /// Writes `text`; the cursor moves down by its newlines, or by `advancing` lines when given
     /// (a picture drawn with the cursor saved and restored moves it by what it reserved).
-    static func lineFeeds(in text: String) -> Int {
-        var text = text
-        return text.withUTF8 { bytes in
-            var count = 0
-            for byte in bytes where byte == 0x0A { count += 1 }
-            return count
+    package func write(_ text: String, advancing: Int? = nil) {
+        tracker.withLock { state in
+            output.write(text)
+            state.line += advancing ?? text.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
         }
     }
 
-    /// Bytes known to hold `advancing` line feeds.
+    /// Writes bytes known to hold `advancing` line feeds (a chapter's page, counted as it was made).
     package func write(_ bytes: [UInt8], advancing: Int) {
         tracker.withLock { state in
             output.write(bytes)
             state.line += advancing
-        }
-    }
-
-    package func write(_ text: String, advancing: Int? = nil) {
-        tracker.withLock { state in
-            output.write(text)
-            state.line += advancing ?? Self.lineFeeds(in: text)
         }
     }
 

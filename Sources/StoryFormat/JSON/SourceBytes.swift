@@ -109,7 +109,7 @@ public final class SourceBytes: @unchecked Sendable, RandomAccessCollection {
         private var releasedUpTo = 0
         private var nextRelease = SourceBytes.step * 2
 
-        init(_ bytes: SourceBytes, from start: Int = 0) {
+        init(_ bytes: SourceBytes, from start: Int) {
             self.bytes = bytes
             let page = Int(sysconf(Int32(_SC_PAGESIZE)))
             releasedUpTo = start / page * page
@@ -130,11 +130,9 @@ public final class SourceBytes: @unchecked Sendable, RandomAccessCollection {
         }
     }
 
-    /// A sweep for a pass on another thread; nothing to give back for bytes in memory.
-    public func sweep() -> Sweep { Sweep(self) }
-
-    /// A sweep of a pass that starts at `start`: it gives back pages from there on only.
-    public func sweep(from start: Int) -> Sweep { Sweep(self, from: start) }
+    /// A sweep for a pass on another thread, starting at `start` (it gives back pages from there
+    /// on only); nothing to give back for bytes in memory.
+    public func sweep(from start: Int = 0) -> Sweep { Sweep(self, from: start) }
 
     /// Starts a new pass from the beginning: releases are measured from there again, and the
     /// kernel reads ahead.
