@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A story as its reader sees it: plain values, no source positions.
 public struct Story: Sendable, Hashable {
     /// The author's id. Not unique across authors ("story01" is common).
@@ -78,6 +84,36 @@ public struct Chapter: Sendable, Hashable {
         var result: [String] = []
         var text = text
         text.withUTF8 { bytes in
+            // Without carriage returns a paragraph is its lines as written: one range of the text.
+            if let base = bytes.baseAddress, memchr(base, 0x0D, bytes.count) == nil {
+                var start = -1
+                var end = 0
+                var lineStart = 0
+                func endLine(_ last: Int) {
+                    var blank = true
+                    for index in lineStart..<last where bytes[index] != 0x20 && bytes[index] != 0x09 {
+                        blank = false
+                        break
+                    }
+                    if blank {
+                        if start >= 0 { result.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)) }
+                        start = -1
+                    } else {
+                        if start < 0 { start = lineStart }
+                        end = last
+                    }
+                }
+                var index = 0
+                while let found = memchr(base + index, 0x0A, bytes.count - index) {
+                    let lineEnd = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    endLine(lineEnd)
+                    lineStart = lineEnd + 1
+                    index = lineStart
+                }
+                endLine(bytes.count)
+                if start >= 0 { result.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)) }
+                return
+            }
             var paragraph: [UInt8] = []
             var lineStart = 0
             func endLine(_ end: Int) {
