@@ -15,6 +15,8 @@ import Darwin
 public final class SourceBytes: @unchecked Sendable, RandomAccessCollection {
     public let count: Int
     private let base: UnsafeMutableRawPointer?
+    /// The bytes when they are an array kept as it is (`init(keeping:)`), not copied.
+    private let kept: [UInt8]?
     private let mappedLength: Int
     /// Offset below which pages were last given back; only moves forward.
     private var releasedUpTo = 0
@@ -30,8 +32,19 @@ public final class SourceBytes: @unchecked Sendable, RandomAccessCollection {
     /// Set before the bytes are shared with another thread (a parse comes first).
     public internal(set) var lineCheckpoints: LineCheckpoints?
 
+    /// `bytes` themselves, kept without a copy: for bytes read already, whose report only
+    /// needs them for its lines (a large translation read to be checked).
+    public init(keeping bytes: [UInt8]) {
+        count = bytes.count
+        mappedLength = 0
+        nextRelease = Int.max
+        base = nil
+        kept = bytes
+    }
+
     /// A copy of `bytes` in memory.
     public init(_ bytes: [UInt8]) {
+        kept = nil
         count = bytes.count
         mappedLength = 0
         nextRelease = Int.max
@@ -49,6 +62,7 @@ public final class SourceBytes: @unchecked Sendable, RandomAccessCollection {
         guard size > 0 else { return nil }
         let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
         guard let address, address != MAP_FAILED else { return nil }
+        kept = nil
         _ = madvise(address, size, MADV_RANDOM)
         base = address
         count = size
@@ -70,11 +84,13 @@ public final class SourceBytes: @unchecked Sendable, RandomAccessCollection {
 
     public subscript(position: Int) -> UInt8 {
         precondition(position >= 0 && position < count, "offset out of range")
+        if let kept { return kept[position] }
         return base!.load(fromByteOffset: position, as: UInt8.self)
     }
 
     public func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try body(UnsafeBufferPointer(start: base?.assumingMemoryBound(to: UInt8.self), count: count))
+        if let kept { return try kept.withUnsafeBufferPointer(body) }
+        return try body(UnsafeBufferPointer(start: base?.assumingMemoryBound(to: UInt8.self), count: count))
     }
 
     /// A pass over the file has come to `offset`: the pages more than a window behind it go back
