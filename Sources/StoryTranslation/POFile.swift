@@ -107,12 +107,48 @@ extension POFile {
     /// without a `POEntry` for each entry.
     static func translationFile(_ bytes: [UInt8]) throws(POSyntaxError) -> TranslationFile {
         guard bytes.count <= maximumSize else { throw POSyntaxError(line: 1, column: 1, offset: 0, problem: .tooLarge(limit: maximumSize)) }
+        if bytes.count >= splitSize, let split = POParser.blankLine(in: bytes, after: bytes.count / 2) {
+            if let file = try halves(bytes, split: split) { return file }
+        }
         var parser = POParser(bytes: bytes)
         parser.forTranslation = true
         let header = try parser.parse().header
         var file = TranslationFile(po: POFile(header: header))
         file.entries = parser.translated
         file.obsolete = parser.obsolete
+        return file
+    }
+
+    /// Files at least this large are read in two halves at once.
+    static let splitSize = 8 << 20
+
+    /// A large file read as two halves, split at a blank line (which ends whatever entry comes
+    /// before it, so each half reads as it would in one pass), the second on another thread.
+    /// The first half's error comes first, as it would in one pass. Nil when the second half
+    /// starts with what would read as a header there: that entry is an ordinary one in the
+    /// whole file unless the first half holds nothing, and one pass says which.
+    static func halves(_ bytes: [UInt8], split: Int) throws(POSyntaxError) -> TranslationFile? {
+        let second = BackgroundWork { () -> Result<POParser, POSyntaxError> in
+            var parser = POParser(bytes: bytes, from: split, to: bytes.count, line: POParser.lineFeeds(in: bytes, before: split) + 1)
+            parser.forTranslation = true
+            return Result { () throws(POSyntaxError) in
+                let header = try parser.parse().header
+                parser.sawHeader = header != nil
+                return parser
+            }
+        }
+        var first = POParser(bytes: bytes, from: 0, to: split, line: 1)
+        first.forTranslation = true
+        let header: POEntry?
+        do { header = try first.parse().header } catch {
+            _ = second.wait()
+            throw error
+        }
+        let rest = try second.wait().get()
+        guard !rest.sawHeader else { return nil }
+        var file = TranslationFile(po: POFile(header: header))
+        file.entries = first.translated + rest.translated
+        file.obsolete = first.obsolete + rest.obsolete
         return file
     }
 }
@@ -140,8 +176,44 @@ struct POParser {
     var forTranslation = false
     var translated: [TranslationEntry] = []
     var obsolete: [TranslationEntry] = []
+    /// The part of `bytes` read: the whole file, or a half of it starting at a line (`line`).
+    var start = 0
+    var end: Int
+    /// A header was read: in a file's second half, that entry was not the file's first.
+    var sawHeader = false
+    /// The last context read and its bytes: the entries of a chapter share it, and share one string.
+    var lastContext: (text: String, start: Int, end: Int)?
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        end = bytes.count
+    }
+
+    init(bytes: [UInt8], from start: Int, to end: Int, line: Int) {
+        self.bytes = bytes
+        (self.start, self.end, self.line) = (start, end, line)
+    }
+
+    /// Where the first blank line after `offset` starts (a line holding nothing, or a carriage
+    /// return), or nil.
+    static func blankLine(in bytes: [UInt8], after offset: Int) -> Int? {
+        var index = offset
+        while index < bytes.count {
+            index = lineEnd(in: bytes, from: index) + 1
+            guard index < bytes.count else { return nil }
+            if bytes[index] == 0x0A || (bytes[index] == 0x0D && index + 1 < bytes.count && bytes[index + 1] == 0x0A) { return index }
+        }
+        return nil
+    }
+
+    /// How many line feeds come before `offset`.
+    static func lineFeeds(in bytes: [UInt8], before offset: Int) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            var count = 0
+            for byte in buffer[..<offset] where byte == 0x0A { count += 1 }
+            return count
+        }
+    }
 
     /// The keyword an entry's strings belong to while they are read.
     enum Field: Equatable { case previousContext, previousSource, previousPlural, context, source, sourcePlural, translation(Int) }
@@ -212,16 +284,33 @@ struct POParser {
     }
 
     func text(_ start: Int, _ end: Int, at offset: Int) throws(POSyntaxError) -> String {
-        guard let text = String(validating: bytes[start..<end], as: UTF8.self) else { throw error(.invalidUTF8, at: offset) }
+        guard let text = Self.utf8String(bytes, start, end) else { throw error(.invalidUTF8, at: offset) }
         return text
     }
 
+    /// The bytes `start..<end` as a string, or nil when they are not UTF-8.
+    static func utf8String(_ bytes: [UInt8], _ start: Int, _ end: Int) -> String? {
+        bytes.withUnsafeBufferPointer { utf8String(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+    }
+
+    /// The bytes as a string, or nil when they are not UTF-8: decoded by the standard library's
+    /// path for contiguous bytes (which mends what is not UTF-8), then compared with what was
+    /// read, since only valid UTF-8 comes out unchanged. (`String(validating:)` on a slice is
+    /// not specialised, and costs more than the parse around it.)
+    static func utf8String(_ buffer: UnsafeBufferPointer<UInt8>) -> String? {
+        var text = String(decoding: buffer, as: UTF8.self)
+        let unchanged = text.withUTF8 { made in
+            made.count == buffer.count && (made.isEmpty || memcmp(made.baseAddress!, buffer.baseAddress!, made.count) == 0)
+        }
+        return unchanged ? text : nil
+    }
+
     mutating func parse() throws(POSyntaxError) -> POFile {
-        var position = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var position = start == 0 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : start
         lineStart = position
         var file = POFile()
         // Entries are large values: an array grown by doubling would copy them over and over.
-        file.entries.reserveCapacity(bytes.count / 128 + 16)
+        if forTranslation { translated.reserveCapacity((end - start) / 160 + 16) } else { file.entries.reserveCapacity((end - start) / 128 + 16) }
         var entry = Pending()
         var field: Field?
         // The entry's quoted lines, and the decoded bytes of those with escapes: the arrays are
@@ -265,7 +354,7 @@ struct POParser {
                     only = piece
                 }
                 if count == 1, let only, only.decoded < 0 {
-                    guard let text = String(validating: fileBytes[only.start..<only.end], as: UTF8.self) else {
+                    guard let text = Self.utf8String(fileBytes, only.start, only.end) else {
                         throw Self.invalidUTF8(in: fileBytes, from: entry.offset, line: entry.line)
                     }
                     return text
@@ -274,11 +363,30 @@ struct POParser {
                 for piece in pieces where piece.field == wanted {
                     if piece.decoded >= 0 { scratch += decoded[piece.decoded] } else { scratch += fileBytes[piece.start..<piece.end] }
                 }
-                guard let text = String(validating: scratch, as: UTF8.self) else { throw Self.invalidUTF8(in: fileBytes, from: entry.offset, line: entry.line) }
+                guard let text = scratch.withUnsafeBufferPointer(Self.utf8String) else { throw Self.invalidUTF8(in: fileBytes, from: entry.offset, line: entry.line) }
+                return text
+            }
+            /// The context, as the last entry's string when it is written the same way, in one piece.
+            func sharedContext() throws(POSyntaxError) -> String {
+                var only: Piece?
+                var count = 0
+                for piece in pieces where piece.field == .context {
+                    count += 1
+                    only = piece
+                }
+                guard count == 1, let only, only.decoded < 0 else { return try string(.context) }
+                let (start, end) = (only.start, only.end)
+                if let last = lastContext, last.end - last.start == end - start,
+                    fileBytes.withUnsafeBufferPointer({ end == start || memcmp($0.baseAddress! + start, $0.baseAddress! + last.start, end - start) == 0 })
+                {
+                    return last.text
+                }
+                let text = try string(.context)
+                lastContext = (text, start, end)
                 return text
             }
             let source = try string(.source)
-            let context = entry.hasContext ? try string(.context) : nil
+            let context = entry.hasContext ? try sharedContext() : nil
             let isHeader = source.isEmpty && context == nil && !entry.isObsolete && file.header == nil && file.entries.isEmpty && translated.isEmpty && obsolete.isEmpty
             if forTranslation, !isHeader {
                 let made = TranslationEntry(
@@ -309,7 +417,7 @@ struct POParser {
                 file.entries.append(made)
             }
         }
-        let count = bytes.count
+        let count = end
         while position < count {
             let start = position
             var end = Self.lineEnd(in: bytes, from: start)
@@ -396,50 +504,50 @@ struct POParser {
             // A keyword, then a string.
             let keywordStart = p
             while p < end, !Self.isSpace(bytes[p]), bytes[p] != UInt8(ascii: "\"") { p += 1 }
-            let keyword = String(decoding: bytes[keywordStart..<p], as: UTF8.self)
             var q = p
             while q < end, Self.isSpace(bytes[q]) { q += 1 }
-            let known = ["msgctxt", "msgid", "msgid_plural", "msgstr"].contains(keyword) || Self.pluralIndex(keyword) != nil
-            guard known else { throw error(.unknownKeyword(String(keyword.prefix(40))), at: keywordStart) }
-            guard q < end, bytes[q] == UInt8(ascii: "\"") else { throw error(.expectedString(after: keyword), at: q) }
+            let keywordEnd = p
+            func keywordText() -> String { String(decoding: bytes[keywordStart..<keywordEnd], as: UTF8.self) }
+            guard let keyword = keyword(keywordStart, keywordEnd) else { throw error(.unknownKeyword(String(keywordText().prefix(40))), at: keywordStart) }
+            guard q < end, bytes[q] == UInt8(ascii: "\"") else { throw error(.expectedString(after: keywordText()), at: q) }
             if previous {
                 switch keyword {
-                case "msgctxt":
+                case .msgctxt:
                     // A keyword given twice starts its string again, as the last one wins.
-                    pieces.removeAll { $0.field == .previousContext }
+                    if entry.hasPreviousContext { pieces.removeAll { $0.field == .previousContext } }
                     entry.hasPreviousContext = true
                     field = .previousContext
                     try add(.previousContext, q, end)
-                case "msgid":
-                    pieces.removeAll { $0.field == .previousSource }
+                case .msgid:
+                    if entry.hasPreviousSource { pieces.removeAll { $0.field == .previousSource } }
                     entry.hasPreviousSource = true
                     field = .previousSource
                     try add(.previousSource, q, end)
-                case "msgid_plural":
+                case .msgidPlural:
                     // The previous plural is not kept: its lines are read (and checked) and left.
                     field = .previousPlural
                     try add(.previousPlural, q, end)
-                default: throw error(.unknownKeyword(keyword), at: keywordStart)
+                case .msgstr: throw error(.unknownKeyword(keywordText()), at: keywordStart)
                 }
                 continue
             }
             switch keyword {
-            case "msgctxt":
-                pieces.removeAll { $0.field == .context }
+            case .msgctxt:
+                if entry.hasContext { pieces.removeAll { $0.field == .context } }
                 entry.hasContext = true
                 field = .context
                 try add(.context, q, end)
-            case "msgid":
-                pieces.removeAll { $0.field == .source }
+            case .msgid:
+                if entry.hasSource { pieces.removeAll { $0.field == .source } }
                 entry.hasSource = true
                 field = .source
                 try add(.source, q, end)
-            case "msgid_plural":
-                pieces.removeAll { $0.field == .sourcePlural }
+            case .msgidPlural:
+                if entry.hasSourcePlural { pieces.removeAll { $0.field == .sourcePlural } }
                 entry.hasSourcePlural = true
                 field = .sourcePlural
                 try add(.sourcePlural, q, end)
-            default:  // msgstr, msgstr[N]
+            case .msgstr:  // msgstr, msgstr[N]
                 if entry.translationCount == 0 { entry.translationOffset = keywordStart }
                 let index = entry.translationCount
                 entry.translationCount += 1
@@ -465,6 +573,26 @@ struct POParser {
         guard has("msgid") else { return false }
         let after = p + 5
         return after >= end || Self.isSpace(bytes[after]) || bytes[after] == UInt8(ascii: "\"")
+    }
+
+    /// The keywords of an entry's strings.
+    enum Keyword { case msgctxt, msgid, msgidPlural, msgstr }
+
+    /// The keyword written at `start..<end`, or nil when it is none of PO's: the four words
+    /// compared as bytes, `msgstr[N]` read as a number.
+    func keyword(_ start: Int, _ end: Int) -> Keyword? {
+        func matches(_ word: StaticString) -> Bool {
+            guard end - start == word.utf8CodeUnitCount else { return false }
+            return word.withUTF8Buffer { buffer in
+                for index in 0..<buffer.count where bytes[start + index] != buffer[index] { return false }
+                return true
+            }
+        }
+        if matches("msgid") { return .msgid }
+        if matches("msgstr") { return .msgstr }
+        if matches("msgctxt") { return .msgctxt }
+        if matches("msgid_plural") { return .msgidPlural }
+        return Self.pluralIndex(String(decoding: bytes[start..<end], as: UTF8.self)) != nil ? .msgstr : nil
     }
 
     /// N of `msgstr[N]`.
@@ -505,19 +633,33 @@ struct POParser {
     /// A quoted string from `start` (its opening quote) to its closing quote, when it holds no
     /// escape: the range of its content. Nil when it has an escape (`string` decodes it).
     func plain(_ start: Int, _ end: Int) throws(POSyntaxError) -> Range<Int>? {
-        var index = start + 1
-        while index < end {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\\") { return nil }
-            if byte == UInt8(ascii: "\"") {
-                var after = index + 1
-                while after < end, Self.isSpace(bytes[after]) { after += 1 }
-                guard after == end else { throw error(.unterminatedString, at: index + 1) }
-                return (start + 1)..<index
+        let index = Self.quoteOrBackslash(in: bytes, from: start + 1, to: end)
+        guard index < end else { throw error(.unterminatedString, at: end) }
+        if bytes[index] == UInt8(ascii: "\\") { return nil }
+        var after = index + 1
+        while after < end, Self.isSpace(bytes[after]) { after += 1 }
+        guard after == end else { throw error(.unterminatedString, at: index + 1) }
+        return (start + 1)..<index
+    }
+
+    /// The first `"` or `\` in `start..<end`, or `end`: eight bytes at a time until a word
+    /// holds one, then byte by byte.
+    static func quoteOrBackslash(in bytes: [UInt8], from start: Int, to end: Int) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return end }
+            var index = start
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            while index + 8 <= end {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                let quotes = word ^ (ones &* 0x22)
+                let backslashes = word ^ (ones &* 0x5C)
+                if ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & highs != 0 { break }
+                index += 8
             }
-            index += 1
+            while index < end, base[index] != 0x22, base[index] != 0x5C { index += 1 }
+            return index
         }
-        throw error(.unterminatedString, at: end)
     }
 
     /// A quoted string from `start` (its opening quote) with the escapes gettext reads: \n \t
