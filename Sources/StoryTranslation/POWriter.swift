@@ -1,3 +1,5 @@
+import StoryFormat
+
 extension POFile {
     /// The file as gettext writes it: lines of at most 79 columns where a space allows, a
     /// string with line breaks split after each, obsolete entries last.
@@ -77,77 +79,135 @@ extension POFile {
     /// `keyword "value"`, or `keyword ""` followed by the value's pieces, one a line: each line
     /// break ends a piece, and a piece wider than the line is broken after a space. Columns are
     /// counted by character (a UTF-8 sequence is one), an escape by its length.
+    ///
+    /// Written straight into `out` in one pass after a count of the columns: a piece is opened
+    /// with its quote, and where it must be broken after an earlier space, the few bytes since
+    /// that space move along to make room for the closing quote and the next piece's opening.
     static func field(_ keyword: String, _ value: String, prefix: [UInt8], to out: inout [UInt8]) {
         let width = 79 - prefix.count
         let limit = max(width - 2, 20)
-        let keywordBytes = Array(keyword.utf8)
-        let keywordCount = keywordBytes.count
+        var keyword = keyword
         var value = value
-        value.withUTF8 { bytes in
-            // Most strings need no escape and fit: one line, copied as they are.
-            var plain = true
-            var columns = 0
-            for byte in bytes {
-                if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
-                    plain = false
-                    break
+        keyword.withUTF8 { keywordBytes in
+            value.withUTF8 { bytes in
+                // First the pieces are counted, as they will be broken, without writing them: one
+                // piece that fits (its columns counted from its last line break) goes on the
+                // keyword's line.
+                var escapes = 0
+                var pieces = 0
+                var position = 0  // in the escaped value
+                var pieceStart = 0
+                var pieceColumns = 0
+                var lastSpace = -1
+                var lastSpaceIndex = 0  // the byte after that space, in the value
+                for index in 0..<bytes.count {
+                    let byte = bytes[index]
+                    let length = escapedLength(byte)
+                    if length > 1 { escapes += 1 }
+                    position += length
+                    if byte & 0xC0 != 0x80 { pieceColumns += length }
+                    if byte == 0x20 {
+                        lastSpace = position
+                        lastSpaceIndex = index + 1
+                    }
+                    if byte == 0x0A {
+                        pieces += 1
+                        pieceStart = position
+                        pieceColumns = 0
+                        lastSpace = -1
+                        continue
+                    }
+                    if pieceColumns > limit, lastSpace > pieceStart, lastSpace < position {
+                        pieces += 1
+                        pieceStart = lastSpace
+                        pieceColumns = 0
+                        for byte in bytes[lastSpaceIndex...index] where byte & 0xC0 != 0x80 { pieceColumns += escapedLength(byte) }
+                        lastSpace = -1
+                    }
                 }
-                if byte & 0xC0 != 0x80 { columns += 1 }
-            }
-            if plain, keywordCount + 3 + columns <= width {
+                if position > pieceStart || pieces == 0 { pieces += 1 }
                 out += prefix
-                out += keywordBytes
-                out += [0x20, 0x22]
-                out.append(contentsOf: bytes)
-                out += [0x22, 0x0A]
-                return
-            }
-            var escaped: [UInt8] = []
-            escaped.reserveCapacity(bytes.count + bytes.count / 8 + 8)
-            var ends: [Int] = []  // where each piece ends in `escaped`
-            var pieceStart = 0
-            var pieceColumns = 0
-            var lastSpace = -1
-            for byte in bytes {
-                let before = escaped.count
-                escape(byte, to: &escaped)
-                pieceColumns += byte & 0xC0 == 0x80 ? 0 : escaped.count - before
-                if byte == 0x20 { lastSpace = escaped.count }
-                if byte == 0x0A {
-                    ends.append(escaped.count)
-                    pieceStart = escaped.count
-                    pieceColumns = 0
-                    lastSpace = -1
-                    continue
+                out.append(contentsOf: keywordBytes)
+                if pieces == 1, keywordBytes.count + 3 + pieceColumns <= width {
+                    out += [0x20, 0x22]
+                    if escapes == 0 { out.append(contentsOf: bytes) } else { for byte in bytes { escape(byte, to: &out) } }
+                    out += [0x22, 0x0A]
+                    return
                 }
-                if pieceColumns > limit, lastSpace > pieceStart, lastSpace < escaped.count {
-                    ends.append(lastSpace)
-                    pieceStart = lastSpace
-                    pieceColumns = 0
-                    for tail in escaped[lastSpace...] where tail & 0xC0 != 0x80 { pieceColumns += 1 }
-                    lastSpace = -1
+                out += [0x20, 0x22, 0x22, 0x0A]
+                if escapes == 0 { return plainPieces(bytes, limit: limit, prefix: prefix, to: &out) }
+                // Then written: each piece opened with its quote as its first byte comes.
+                var open = false
+                for byte in bytes {
+                    if !open {
+                        out += prefix
+                        out.append(0x22)
+                        pieceStart = out.count
+                        pieceColumns = 0
+                        lastSpace = -1
+                        open = true
+                    }
+                    let before = out.count
+                    escape(byte, to: &out)
+                    if byte & 0xC0 != 0x80 { pieceColumns += out.count - before }
+                    if byte == 0x20 { lastSpace = out.count }
+                    if byte == 0x0A {
+                        out += [0x22, 0x0A]
+                        open = false
+                        continue
+                    }
+                    if pieceColumns > limit, lastSpace > pieceStart, lastSpace < out.count {
+                        let tail = Array(out[lastSpace...])
+                        out.removeLast(tail.count)
+                        out += [0x22, 0x0A]
+                        out += prefix
+                        out.append(0x22)
+                        pieceStart = out.count
+                        out += tail
+                        pieceColumns = 0
+                        for byte in tail where byte & 0xC0 != 0x80 { pieceColumns += 1 }
+                        lastSpace = -1
+                    }
                 }
+                if open { out += [0x22, 0x0A] }
             }
-            if escaped.count > pieceStart || ends.isEmpty { ends.append(escaped.count) }
-            if ends.count == 1, keywordCount + 3 + pieceColumns <= width {
-                out += prefix
-                out += keywordBytes
-                out += [0x20, 0x22]
-                out += escaped
-                out += [0x22, 0x0A]
-                return
-            }
+        }
+    }
+
+    /// The pieces of a value that needs no escape, as `field` breaks them: found in the value's
+    /// own bytes and copied whole, a piece at a time.
+    static func plainPieces(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int, prefix: [UInt8], to out: inout [UInt8]) {
+        func piece(_ range: Range<Int>) {
             out += prefix
-            out += keywordBytes
-            out += [0x20, 0x22, 0x22, 0x0A]
-            var start = 0
-            for end in ends {
-                out += prefix
-                out.append(0x22)
-                out += escaped[start..<end]
-                out += [0x22, 0x0A]
-                start = end
+            out.append(0x22)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+            out += [0x22, 0x0A]
+        }
+        var pieceStart = 0
+        var pieceColumns = 0
+        var lastSpace = -1
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            if byte & 0xC0 != 0x80 { pieceColumns += 1 }
+            if byte == 0x20 { lastSpace = index + 1 }
+            if pieceColumns > limit, lastSpace > pieceStart, lastSpace < index + 1 {
+                piece(pieceStart..<lastSpace)
+                pieceStart = lastSpace
+                pieceColumns = 0
+                for byte in bytes[lastSpace...index] where byte & 0xC0 != 0x80 { pieceColumns += 1 }
+                lastSpace = -1
             }
+        }
+        if pieceStart < bytes.count { piece(pieceStart..<bytes.count) }
+    }
+
+    /// How many bytes `escape` writes for a byte.
+    @inline(__always)
+    static func escapedLength(_ byte: UInt8) -> Int {
+        switch byte {
+        case 0x0A, 0x09, 0x0D, 0x22, 0x5C, 0x07, 0x08, 0x0C, 0x0B: 2
+        case 0..<0x20, 0x7F: 4
+        default: 1
         }
     }
 
@@ -176,38 +236,47 @@ extension POFile {
     /// with the same context and text are one entry listing every id.
     /// Returns the bytes and the number of entries.
     public static func template(_ units: [TranslationUnit], storyID: String, storyName: String, comments: [String] = []) -> (bytes: [UInt8], entries: Int) {
+        let made = templatePieces(units, storyID: storyID, storyName: storyName, comments: comments)
+        return (Array(made.pieces.joined()), made.entries)
+    }
+
+    /// The template in pieces, to be written one after the other: a large template is made in
+    /// two halves, the second on another thread, and never joined in memory.
+    public static func templatePieces(_ units: [TranslationUnit], storyID: String, storyName: String, comments: [String] = []) -> (pieces: [[UInt8]], entries: Int) {
         var out: [UInt8] = []
-        out.reserveCapacity(units.reduce(0) { $0 + $1.source.utf8.count } * 5 / 4 + units.count * 80)
         let header = make(TranslationMerge(units: [], existing: nil, grouped: true), storyID: storyID, storyName: storyName, language: nil, comments: comments)
         if let entry = header.header { write(entry, to: &out) }
-        // Groups by context and text, in the order of their first string; `next` links a group's strings.
-        var groups: [TranslationLookup.TextKey: Int32] = [:]
-        groups.reserveCapacity(units.count)
-        var heads: [Int32] = []
-        heads.reserveCapacity(units.count)
-        var tails: [Int32] = []
-        tails.reserveCapacity(units.count)
-        var next = [Int32](repeating: -1, count: units.count)
-        for index in units.indices {
-            let key = TranslationLookup.TextKey(context: units[index].context, source: units[index].source)
-            if let group = groups[key] {
-                next[Int(tails[Int(group)])] = Int32(index)
-                tails[Int(group)] = Int32(index)
-            } else {
-                groups[key] = Int32(heads.count)
-                heads.append(Int32(index))
-                tails.append(Int32(index))
-            }
+        let (heads, next) = TextGroups.of(units)
+        guard heads.count >= 20_000 else {
+            templateEntries(units, heads: heads[...], next: next, to: &out)
+            return ([out], heads.count)
         }
-        groups = [:]
+        let middle = heads.count / 2
+        let second = BackgroundWork { [heads, next] in
+            var half: [UInt8] = []
+            templateEntries(units, heads: heads[middle...], next: next, to: &half)
+            return half
+        }
+        templateEntries(units, heads: heads[..<middle], next: next, to: &out)
+        return ([out, second.wait()], heads.count)
+    }
+
+    /// The template's entries of these groups (`heads`, each group's strings linked by `next`),
+    /// written after what `out` holds.
+    static func templateEntries(_ units: [TranslationUnit], heads: ArraySlice<Int32>, next: [Int32], to out: inout [UInt8]) {
+        var size = out.count
+        for head in heads { size += units[Int(head)].source.utf8.count * 9 / 8 + units[Int(head)].context.utf8.count + 96 }
+        out.reserveCapacity(size)
         let idPrefix: [UInt8] = Array("#. \(POFile.idPrefix)".utf8)
         let nameNote: [UInt8] = Array("#. [[name]] is the reader's first name: keep it as written.\n".utf8)
         let reference: [UInt8] = Array(" story.json:".utf8)
+        let msgstr: [UInt8] = Array("msgstr \"\"\n".utf8)
+        var lines: [Int] = []
         for head in heads {
             out.append(0x0A)
             var index = Int(head)
             var mentionsName = false
-            var lines: [Int] = []
+            lines.removeAll(keepingCapacity: true)
             while index >= 0 {
                 out += idPrefix
                 append(units[index].id, to: &out)
@@ -222,21 +291,114 @@ extension POFile {
                 var width = 2
                 out += [0x23, 0x3A]
                 for line in lines {
-                    let text = Array(String(line).utf8)
-                    if width + reference.count + text.count > 79, width > 2 {
+                    let digits = decimalDigits(line)
+                    if width + reference.count + digits > 79, width > 2 {
                         out += [0x0A, 0x23, 0x3A]
                         width = 2
                     }
                     out += reference
-                    out += text
-                    width += reference.count + text.count
+                    appendDecimal(line, digits: digits, to: &out)
+                    width += reference.count + digits
                 }
                 out.append(0x0A)
             }
             field("msgctxt", units[Int(head)].context, prefix: [], to: &out)
             field("msgid", units[Int(head)].source, prefix: [], to: &out)
-            out += Array("msgstr \"\"\n".utf8)
+            out += msgstr
         }
-        return (out, heads.count)
+    }
+
+    /// How many digits a positive number has in decimal.
+    static func decimalDigits(_ number: Int) -> Int {
+        var digits = 1
+        var rest = number / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        return digits
+    }
+
+    /// A positive number's `digits` decimal digits.
+    static func appendDecimal(_ number: Int, digits: Int, to out: inout [UInt8]) {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0x30, count: digits))
+        var rest = number
+        for position in stride(from: start + digits - 1, through: start, by: -1) {
+            out[position] = 0x30 + UInt8(rest % 10)
+            rest /= 10
+        }
+    }
+}
+
+/// Strings of the same context and text, grouped as a PO file lists them (one entry each):
+/// found by sorting the strings by the hash of their context and text, so equal ones stand
+/// together, where a table of every string would be a cache miss a string. Equal as Swift
+/// compares strings.
+enum TextGroups {
+    /// The first string of each group, in the strings' order, and for each string the next of
+    /// its group (-1 for the last).
+    static func of(_ units: [TranslationUnit]) -> (heads: [Int32], next: [Int32]) {
+        let count = units.count
+        let hashes = self.hashes(of: units)
+        // Sorted by hash, then by position: a hash's top 40 bits and the position in one number
+        // while positions fit in 24 bits.
+        var order: [Int32]
+        if count < 1 << 24 {
+            var packed = [UInt64](unsafeUninitializedCapacity: count) { buffer, made in
+                for index in 0..<count { buffer[index] = UInt64(bitPattern: Int64(hashes[index])) & ~0xFF_FFFF | UInt64(index) }
+                made = count
+            }
+            packed.sort()
+            order = packed.map { Int32(truncatingIfNeeded: $0 & 0xFF_FFFF) }
+        } else {
+            order = Array(0..<Int32(count))
+            order.sort { hashes[Int($0)] != hashes[Int($1)] ? hashes[Int($0)] < hashes[Int($1)] : $0 < $1 }
+        }
+        func sameRun(_ a: Int32, _ b: Int32) -> Bool {
+            count < 1 << 24 ? (hashes[Int(a)] ^ hashes[Int(b)]) >> 24 == 0 : hashes[Int(a)] == hashes[Int(b)]
+        }
+        var next = [Int32](repeating: -1, count: count)
+        var isHead = [Bool](repeating: true, count: count)
+        var start = 0
+        var runHeads: [Int32] = []
+        var runTails: [Int32] = []
+        while start < count {
+            var end = start + 1
+            while end < count, sameRun(order[start], order[end]) { end += 1 }
+            if end - start > 1 {
+                runHeads.removeAll(keepingCapacity: true)
+                runTails.removeAll(keepingCapacity: true)
+                for position in start..<end {
+                    let index = order[position]
+                    let unit = units[Int(index)]
+                    if let group = runHeads.firstIndex(where: { units[Int($0)].source == unit.source && units[Int($0)].context == unit.context }) {
+                        next[Int(runTails[group])] = index
+                        runTails[group] = index
+                        isHead[Int(index)] = false
+                    } else {
+                        runHeads.append(index)
+                        runTails.append(index)
+                    }
+                }
+            }
+            start = end
+        }
+        var heads: [Int32] = []
+        heads.reserveCapacity(count)
+        for index in 0..<count where isHead[index] { heads.append(Int32(index)) }
+        return (heads, next)
+    }
+
+    /// Each string's context and text hashed (by Swift's seeded hash), in two halves at once
+    /// when there are many.
+    static func hashes(of units: [TranslationUnit]) -> [Int] {
+        @Sendable func hashes(_ range: Range<Int>) -> [Int] {
+            range.map { TranslationLookup.TextKey(context: units[$0].context, source: units[$0].source).hashValue }
+        }
+        guard units.count >= 20_000 else { return hashes(units.indices) }
+        let middle = units.count / 2
+        let second = BackgroundWork { hashes(middle..<units.count) }
+        return hashes(0..<middle) + second.wait()
     }
 }

@@ -65,8 +65,9 @@ public struct TranslationProject: Sendable {
     }
 
     static func loadStory(_ target: ValidationTarget, folder: StoryFolder) throws(LoadError) -> TranslationProject {
-        let bytes: [UInt8]
-        do { bytes = try target.read() } catch { throw .input(error) }
+        // Mapped when large, as validation reads it: no copy of the file in memory.
+        let bytes: SourceBytes
+        do { bytes = try target.source() } catch { throw .input(error) }
         let file = LoadedFile.asReadersRead(bytes)
         guard let syntax = file.story, let units = TranslationUnits.extract(syntax), let id = syntax.id?.value, let name = syntax.name?.value else {
             throw .notAStory(displayPath: target.displayPath)
@@ -95,15 +96,41 @@ extension TranslationProject {
     public func file(
         _ format: TranslationFile.Format, language: String? = nil, existing: TranslationFile? = nil, header: POEntry? = nil,
         sourceLanguage: String, comments: [String], now: Int = time(nil)
-    ) -> (bytes: [UInt8], entries: Int, counts: TranslationMerge.Counts?) {
+    ) -> MadeFile {
         if language == nil, existing == nil, format.writesTemplateDirectly {
-            let (bytes, entries) = POFile.template(units, storyID: storyID, storyName: name, comments: comments)
-            return (bytes, entries, nil)
+            let (pieces, entries) = POFile.templatePieces(units, storyID: storyID, storyName: name, comments: comments)
+            return MadeFile(pieces: pieces, entries: entries, counts: nil)
         }
         let merge = TranslationMerge(units: units, existing: existing, grouped: format.groupsSameText)
         let bytes = TranslationFolder.render(
             merge, storyID: storyID, storyName: name, language: language, format: format, sourceLanguage: sourceLanguage, header: header,
             comments: comments, now: now)
-        return (bytes, merge.entries.count, merge.counts)
+        return MadeFile(pieces: [bytes], entries: merge.entries.count, counts: merge.counts)
+    }
+}
+
+/// A file made from a story's strings: its bytes, in pieces to be written one after the other
+/// (a large template is made in two, on two threads), its entries, and the merge's counts when
+/// it was made from an earlier translation.
+public struct MadeFile: Sendable {
+    public var pieces: [[UInt8]]
+    public var entries: Int
+    public var counts: TranslationMerge.Counts?
+
+    /// The bytes in one array.
+    public var bytes: [UInt8] { pieces.count == 1 ? pieces[0] : Array(pieces.joined()) }
+
+    /// Whether `other` holds these bytes, compared piece by piece.
+    public func isSame(as other: [UInt8]?) -> Bool {
+        guard let other, other.count == pieces.reduce(0, { $0 + $1.count }) else { return false }
+        var start = 0
+        return other.withUnsafeBufferPointer { whole in
+            for piece in pieces where !piece.isEmpty {
+                let same = piece.withUnsafeBufferPointer { memcmp(whole.baseAddress! + start, $0.baseAddress!, piece.count) == 0 }
+                guard same else { return false }
+                start += piece.count
+            }
+            return true
+        }
     }
 }

@@ -32,10 +32,10 @@ struct L10n: ParsableCommand {
         do { return try TranslationFolder.read(file) } catch { throw CLIError(TranslationWords.readProblem(error)) }
     }
 
-    /// Writes `bytes` into translations/ (made when missing).
-    static func write(_ bytes: [UInt8], to path: String, in story: TranslationProject) throws {
-        try FileWriter.makeFolder(story.translations.path)
-        try FileWriter.write(bytes, to: path)
+    /// Writes a made file into translations/ (made when missing), or to `path` outside it.
+    static func write(_ made: MadeFile, to path: String, in story: TranslationProject?) throws {
+        if let story { try FileWriter.makeFolder(story.translations.path) }
+        try FileWriter.write(to: path) { write in made.pieces.forEach(write) }
     }
 
     struct Extract: ParsableCommand {
@@ -68,11 +68,11 @@ struct L10n: ParsableCommand {
             let path = output ?? loaded.translations.file(loaded.templateFileName(format))
             if check {
                 let current = try? LocalFile.read(path, limit: POFile.maximumSize)
-                guard current != made.bytes else { return print("\(VisibleText.escape(path)) is up to date (\(loaded.units.count) strings)") }
+                guard !made.isSame(as: current) else { return print("\(VisibleText.escape(path)) is up to date (\(loaded.units.count) strings)") }
                 Terminal.standardError.write("cyd: \(VisibleText.escape(path)) is \(current == nil ? "missing" : "out of date"); run `cyd l10n extract` and commit it\n")
                 throw Exit.problemsFound
             }
-            try output == nil ? L10n.write(made.bytes, to: path, in: loaded) : FileWriter.write(made.bytes, to: path)
+            try L10n.write(made, to: path, in: output == nil ? loaded : nil)
             FileWriter.said("\(loaded.units.count) strings in \(made.entries) entries -> \(VisibleText.escape(path))\n", about: path)
         }
     }
@@ -99,7 +99,7 @@ struct L10n: ParsableCommand {
                 throw CLIError("\(VisibleText.escape(existing.path)) already exists; `cyd l10n update` brings it up to date")
             }
             let path = loaded.translations.file(tag + "." + format.fileExtension)
-            try L10n.write(loaded.file(format, language: tag, sourceLanguage: sourceLang, comments: TranslationWords.madeBy).bytes, to: path, in: loaded)
+            try L10n.write(loaded.file(format, language: tag, sourceLanguage: sourceLang, comments: TranslationWords.madeBy), to: path, in: loaded)
             if let linguas = loaded.translations.linguas(adding: tag, header: TranslationWords.linguasHeader) {
                 try FileWriter.write(linguas, to: loaded.translations.file(Linguas.fileName))
             }
@@ -124,7 +124,7 @@ struct L10n: ParsableCommand {
                 throw CLIError("no translation of \(VisibleText.escape(languages.joined(separator: ", "))) in \(VisibleText.escape(loaded.translations.path)); `cyd l10n init LANG` starts one")
             }
             // The template first, in the format most files use.
-            try L10n.write(loaded.file(.po, sourceLanguage: sourceLang, comments: TranslationWords.madeBy).bytes, to: loaded.translations.file(loaded.templateFileName(.po)), in: loaded)
+            try L10n.write(loaded.file(.po, sourceLanguage: sourceLang, comments: TranslationWords.madeBy), to: loaded.translations.file(loaded.templateFileName(.po)), in: loaded)
             var report: [JSONValue] = []
             for file in files {
                 let (old, header) = try read(file)
