@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StoryFormat
 
 /// One string a reader can see, with the id translations are kept by. The id is made from what
@@ -29,25 +34,21 @@ public struct TranslationUnit: Sendable, Hashable {
     static func containsName(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            let pattern: [UInt8] = Array("[[name]]".utf8)
-            guard bytes.count >= pattern.count else { return false }
-            var index = 0
-            while index + pattern.count <= bytes.count {
-                if bytes[index] == 0x5B, bytes[index + 1] == 0x5B {
-                    var match = true
-                    for offset in 2..<pattern.count where bytes[index + offset] != pattern[offset] {
-                        match = false
-                        break
-                    }
-                    if match { return true }
+            guard let base = bytes.baseAddress else { return false }
+            return namePattern.withUnsafeBufferPointer { pattern in
+                var index = 0
+                while index + pattern.count <= bytes.count, let found = memchr(base + index, 0x5B, bytes.count - pattern.count + 1 - index) {
+                    index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(base + index, pattern.baseAddress!, pattern.count) == 0 { return true }
+                    index += 1
                 }
-                index += 1
+                return false
             }
-            return false
         }
     }
 
     public static let namePlaceholder = "[[name]]"
+    static let namePattern: [UInt8] = Array(namePlaceholder.utf8)
     /// The context of the story's own strings (its name and summary).
     public static let storyContext = "story"
 }
@@ -87,8 +88,9 @@ public enum TranslationUnits {
             offsets.append(offset(chapter.picAltNode))
             for choice in syntax.choices(of: chapter) { offsets.append(offset(choice.textNode)) }
         }
-        let located = LineIndex.locate(offsets, in: document.bytes)
-        return units(of: story) { place in located[place.resolve(nodes)].position.line }
+        let lines = LineIndex.locate(offsets, in: document.bytes).map(\.position.line)
+        let placed = nodes
+        return units(of: story) { place in lines[place.resolve(placed)] }
     }
 
     /// The units of a story.json's bytes, read as readers read it (leniently); nil when it holds
@@ -125,7 +127,8 @@ public enum TranslationUnits {
     public static func readingOrder(_ story: Story) -> [Int] {
         var index: [String: Int] = [:]
         index.reserveCapacity(story.chapters.count)
-        for (position, chapter) in story.chapters.enumerated() where index[chapter.id] == nil { index[chapter.id] = position }
+        // By position, not by chapter: a chapter is a dozen strings and arrays to retain.
+        for position in story.chapters.indices { keepFirst(&index[story.chapters[position].id, default: position]) }
         var seen = [Bool](repeating: false, count: story.chapters.count)
         var order: [Int] = []
         order.reserveCapacity(story.chapters.count)
@@ -148,30 +151,97 @@ public enum TranslationUnits {
         return order
     }
 
-    static func units(of story: Story, line: ((Place) -> Int)?) -> [TranslationUnit] {
+    /// Reaches a dictionary's value in place, which inserts its default when the key is absent:
+    /// the first position given a key keeps it, with one hash.
+    @inline(__always) static func keepFirst(_ value: inout Int) {}
+
+    static func units(of story: Story, line: (@Sendable (Place) -> Int)?) -> [TranslationUnit] {
+        let order = readingOrder(story)
         var units: [TranslationUnit] = []
-        units.reserveCapacity(story.chapters.count * 4 + 2)
-        func add(_ id: String, _ text: String, _ context: String, _ place: Place, _ chapter: String?) {
-            guard text.contains(where: { !$0.isWhitespace }) else { return }
-            units.append(TranslationUnit(id: id, source: text, context: context, line: line?(place) ?? 0, chapter: chapter))
+        add(storyName(), story.name, TranslationUnit.storyContext, Place(chapter: -1, part: 0), nil, line: line, to: &units)
+        add(storySummary(), story.summary, TranslationUnit.storyContext, Place(chapter: -2, part: 0), nil, line: line, to: &units)
+        // A large story's chapters are taken in two halves, the second on another thread.
+        guard order.count >= 20_000 else {
+            units.reserveCapacity(order.count * 8 + 2)
+            chapterUnits(story, order[...], line: line, to: &units)
+            return units
         }
-        add(storyName(), story.name, TranslationUnit.storyContext, Place(chapter: -1, part: 0), nil)
-        add(storySummary(), story.summary, TranslationUnit.storyContext, Place(chapter: -2, part: 0), nil)
-        for position in readingOrder(story) {
+        let middle = order.count / 2
+        let second = BackgroundWork {
+            var half: [TranslationUnit] = []
+            half.reserveCapacity((order.count - middle) * 8)
+            chapterUnits(story, order[middle...], line: line, to: &half)
+            return half
+        }
+        // Room for a title, a few paragraphs and choices a chapter (pages not written are not used).
+        units.reserveCapacity(order.count * 8 + 2)
+        chapterUnits(story, order[..<middle], line: line, to: &units)
+        units += second.wait()
+        return units
+    }
+
+    /// The units of these chapters (positions in `story.chapters`), in their order.
+    static func chapterUnits(_ story: Story, _ positions: ArraySlice<Int>, line: (@Sendable (Place) -> Int)?, to units: inout [TranslationUnit]) {
+        for position in positions {
             let chapter = story.chapters[position]
             let id = chapter.id
-            add(title(id), chapter.name, chapter.name, Place(chapter: position, part: 0), id)
+            add(title(id), chapter.name, chapter.name, Place(chapter: position, part: 0), id, line: line, to: &units)
             for (number, text) in chapter.paragraphs.enumerated() {
-                add(paragraph(id, number + 1), text, chapter.name, Place(chapter: position, part: 1), id)
+                add(paragraph(id, number + 1), text, chapter.name, Place(chapter: position, part: 1), id, line: line, to: &units)
             }
-            if let alt = chapter.picAlt { add(pictureAlt(id), alt, chapter.name, Place(chapter: position, part: 2), id) }
-            var ordinals: [String: Int] = [:]
+            if let alt = chapter.picAlt { add(pictureAlt(id), alt, chapter.name, Place(chapter: position, part: 2), id, line: line, to: &units) }
+            var ordinals = ChoiceOrdinals(count: chapter.choices.count)
             for (number, choice) in chapter.choices.enumerated() {
-                let ordinal = (ordinals[choice.chapterID] ?? 0) + 1
-                ordinals[choice.chapterID] = ordinal
-                add(self.choice(id, target: choice.chapterID, ordinal: ordinal), choice.text, chapter.name, Place(chapter: position, part: 3 + number), id)
+                let ordinal = ordinals.next(chapter.choices, number)
+                add(
+                    self.choice(id, target: choice.chapterID, ordinal: ordinal), choice.text, chapter.name, Place(chapter: position, part: 3 + number), id,
+                    line: line, to: &units)
             }
         }
-        return units
+    }
+
+    /// A unit, when its text has something to read.
+    @inline(__always)
+    static func add(
+        _ id: @autoclosure () -> String, _ text: String, _ context: String, _ place: Place, _ chapter: String?, line: (@Sendable (Place) -> Int)?,
+        to units: inout [TranslationUnit]
+    ) {
+        guard hasVisibleText(text) else { return }
+        units.append(TranslationUnit(id: id(), source: text, context: context, line: line?(place) ?? 0, chapter: chapter))
+    }
+
+    /// Whether `text` holds a character that is not whitespace, as `Character.isWhitespace`
+    /// says: an ASCII letter before any other byte settles it without reading characters.
+    static func hasVisibleText(_ text: String) -> Bool {
+        var text = text
+        let ascii: Bool? = text.withUTF8 { bytes in
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                if byte != 0x20, !(0x09...0x0D).contains(byte) { return true }
+            }
+            return false
+        }
+        return ascii ?? text.contains(where: { !$0.isWhitespace })
+    }
+
+    /// The ordinal of each choice of a chapter among the choices to its target (`choice`'s
+    /// `ordinal`): counted among the choices before it, or kept in a table when a chapter has
+    /// many.
+    struct ChoiceOrdinals {
+        var counts: [String: Int]?
+
+        init(count: Int) { counts = count > 16 ? [:] : nil }
+
+        mutating func next(_ choices: [Choice], _ number: Int) -> Int {
+            let target = choices[number].chapterID
+            if counts != nil {
+                let ordinal = (counts![target] ?? 0) + 1
+                counts![target] = ordinal
+                return ordinal
+            }
+            var ordinal = 1
+            for earlier in 0..<number where choices[earlier].chapterID == target { ordinal += 1 }
+            return ordinal
+        }
     }
 }
