@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StoryCheck
 import StoryFormat
 
@@ -62,7 +67,7 @@ public enum TranslationValidation {
                     case .xliff: "fix the XML at this place"
                     }
                 }(), at: error.offset)
-            return FileReport(path: path, bytes: bytes, kind: nil, diagnostics: diagnostics)
+            return FileReport(path: path, bytes: SourceBytes(keeping: bytes), kind: nil, diagnostics: diagnostics)
         }
         if let language = context.language {
             if !LanguageTag.isWellFormed(language) {
@@ -80,7 +85,7 @@ public enum TranslationValidation {
             }
         }
         guard context.language != nil, let units = context.units else {
-            return FileReport(path: path, bytes: bytes, kind: nil, diagnostics: diagnostics.sortedByPosition())
+            return FileReport(path: path, bytes: SourceBytes(keeping: bytes), kind: nil, diagnostics: diagnostics.sortedByPosition())
         }
         // Strings by id, made only if an entry is not where the file's order puts it: a file
         // cyd wrote lists the strings in the story's order, each found at the next place.
@@ -164,7 +169,7 @@ public enum TranslationValidation {
                     help: entry == nil ? "update the translation from the story to add it, then translate it" : "write its translation", at: entry?.translationOffset ?? 0)
             }
         }
-        return FileReport(path: path, bytes: bytes, kind: nil, diagnostics: diagnostics.sortedByPosition())
+        return FileReport(path: path, bytes: SourceBytes(keeping: bytes), kind: nil, diagnostics: diagnostics.sortedByPosition())
     }
 
     /// `[[...]]` placeholders in order of appearance, sorted (the order may change in translation).
@@ -197,8 +202,14 @@ public enum TranslationValidation {
     /// Whether a translation keeps the original's placeholders (`[[name]]`), as many, and adds
     /// none: one that does not is not shown (a reader would see "[[nom]]", or lose their name).
     public static func keepsPlaceholders(_ source: String, _ translation: String) -> Bool {
-        if !source.utf8.contains(0x5B), !translation.utf8.contains(0x5B) { return true }
+        if !hasBracket(source), !hasBracket(translation) { return true }
         return placeholders(in: source) == placeholders(in: translation)
+    }
+
+    /// Whether `text` holds a `[`, looked for in its bytes.
+    static func hasBracket(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in bytes.baseAddress.map { memchr($0, 0x5B, bytes.count) != nil } ?? false }
     }
 
     static func excerpt(_ text: String) -> String {

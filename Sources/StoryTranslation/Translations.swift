@@ -40,11 +40,19 @@ public struct TranslationLookup: Sendable {
     public init(_ file: TranslationFile) {
         self.file = file
         byID.reserveCapacity(file.entries.count)
-        for (index, entry) in file.entries.enumerated() {
-            for id in entry.ids where byID[id] == nil { byID[id] = index }
-            if entry.ids.isEmpty { byText[TextKey(context: entry.context, source: entry.source), default: index] = index }
+        // By index, not by entry: an entry is six strings and arrays to retain and release.
+        for index in file.entries.indices {
+            let ids = file.entries[index].ids
+            if ids.isEmpty {
+                byText[TextKey(context: file.entries[index].context, source: file.entries[index].source)] = index
+            }
+            // The first entry with an id keeps it: one hash an id, inserting only when absent.
+            for id in ids { Self.keep(&byID[id, default: index]) }
         }
     }
+
+    /// Reaches a dictionary's value in place, which inserts its default when the key is absent.
+    @inline(__always) static func keep(_ value: inout Int) {}
 
     /// The entry for a string, whether or not it is usable.
     public func entry(for unit: TranslationUnit) -> TranslationEntry? { index(for: unit).map { file.entries[$0] } }
@@ -70,6 +78,10 @@ public struct TranslationLookup: Sendable {
 struct InOrder {
     let file: TranslationFile
     var next = 0
+    /// Where the ids after the first of an entry that lists several are: cyd writes strings of
+    /// the same context and text as one entry, where the first of them comes, so the others are
+    /// found here without indexing every id of the file.
+    var grouped: [String: Int]?
     var lookup: TranslationLookup?
 
     init(_ file: TranslationFile) { self.file = file }
@@ -79,6 +91,14 @@ struct InOrder {
             next += 1
             return file.entries[next - 1]
         }
+        if grouped == nil {
+            var made: [String: Int] = [:]
+            for index in file.entries.indices where file.entries[index].ids.count > 1 {
+                for id in file.entries[index].ids.dropFirst() where made[id] == nil { made[id] = index }
+            }
+            grouped = made
+        }
+        if let index = grouped![unit.id] { return file.entries[index] }
         if lookup == nil { lookup = TranslationLookup(file) }
         guard let index = lookup!.index(for: unit) else { return nil }
         // Found elsewhere: the strings after it are looked for after it.
