@@ -118,16 +118,17 @@ extension StoryLibrary {
         let insertChapter = try BulkInsert(db, ChapterRow.translationInsert)
         var originals: [String: Int] = [:]
         originals.reserveCapacity(chapters.count)
-        for (index, chapter) in chapters.enumerated() { originals[chapter.id] = index }
+        // By position, not by chapter: a chapter is a dozen strings and arrays to copy.
+        for index in chapters.indices { originals[chapters[index].id] = index }
         for translation in translations {
             try db.execute(
                 sql: "INSERT OR REPLACE INTO story_language (story_id, language, title, summary, translated, total) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [storyID, translation.language, translation.story.name, translation.story.summary, translation.translated, translation.total])
             var seen = Set<String>()
-            for chapter in translation.story.chapters where seen.insert(chapter.id).inserted {
-                guard let index = originals[chapter.id] else { continue }
-                let original = chapters[index]
-                guard ChapterRow.translatedFields.contains(where: { $0.value(in: chapter) != $0.value(in: original) }) else { continue }
+            for position in translation.story.chapters.indices where seen.insert(translation.story.chapters[position].id).inserted {
+                guard let index = originals[translation.story.chapters[position].id] else { continue }
+                guard ChapterRow.translatedFields.contains(where: { $0.value(in: translation.story.chapters[position]) != $0.value(in: chapters[index]) }) else { continue }
+                let chapter = translation.story.chapters[position]
                 try insertChapter.run(
                     [.integer(storyID), .text(translation.language), .text(chapter.id)] + ChapterRow.translatedFields.map { ChapterRow.value($0, of: chapter) })
             }
