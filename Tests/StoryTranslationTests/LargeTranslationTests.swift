@@ -1,0 +1,171 @@
+import StoryFormat
+@testable import StoryTranslation
+import Testing
+
+/// The ways a large story's translation is read and written faster (two halves at once, fewer
+/// copies) give what the plain ways give: the same entries, the same errors, the same bytes.
+@Suite("Large translations")
+struct LargeTranslationTests {
+    /// A PO file of `count` entries (over 8 MB from about 40,000), with awkward ones here and there.
+    static func poText(entries count: Int, extra: (Int) -> String? = { _ in nil }) -> String {
+        var text = "msgid \"\"\nmsgstr \"\"\n\"Language: fr\\n\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n"
+        text.reserveCapacity(count * 240)
+        for index in 0..<count {
+            text += "\n"
+            if let more = extra(index) {
+                text += more
+                continue
+            }
+            text += "#. id: chapter\(index / 6).text.\(index % 6)\n#: story.json:\(index + 10)\n"
+            if index % 97 == 0 { text += "#, fuzzy\n" }
+            text += "msgctxt \"Chapter \(index / 6)\"\n"
+            text += "msgid \"\"\n\"A line of the story, number \(index), long enough to be broken over \"\n\"two lines as gettext writes it.\"\n"
+            text += index % 13 == 0 ? "msgstr \"Une ligne \\\"citée\\\"\\n\\t\\x41\\101 \(index)\"\n" : "msgstr \"Une ligne de l’histoire, numéro \(index).\"\n"
+        }
+        return text
+    }
+
+    static func onePass(_ text: String) throws -> TranslationFile { TranslationFile(po: try POFile.parse(Array(text.utf8))) }
+
+    @Test("a PO file over 8 MB, read in two halves at once, gives the entries one pass gives, obsolete ones and the header too")
+    func halvesReadAsOne() throws {
+        let text = Self.poText(entries: 45_000) { index in
+            index == 30_000 ? "#~ msgid \"Gone\"\n#~ msgstr \"Parti\"\n" : nil
+        }
+        let bytes = Array(text.utf8)
+        #expect(bytes.count >= POFile.splitSize, "the file is large enough to be split")
+        let split = try #require(POParser.blankLine(in: bytes, after: bytes.count / 2))
+        #expect(split > bytes.count / 2 && bytes[split] == 0x0A && bytes[split - 1] == 0x0A)
+        let halves = try POFile.translationFile(bytes)
+        let whole = try Self.onePass(text)
+        #expect(halves.entries.count == 44_999)
+        #expect(halves.entries == whole.entries)
+        #expect(halves.obsolete == whole.obsolete && halves.obsolete.map(\.source) == ["Gone"])
+        #expect(halves.declaredLanguage == "fr" && halves.poHeader == whole.poHeader)
+        // Entries of one chapter share their context's string, and it is the context written.
+        #expect(halves.entries[6].context == "Chapter 1" && halves.entries[7].context == "Chapter 1")
+        #expect(halves.entries.last?.translationOffset == whole.entries.last?.translationOffset)
+    }
+
+    @Test("an error in either half is said at its own line, the first half's first, as one pass says it")
+    func errorsInHalves() throws {
+        let late = Self.poText(entries: 45_000) { $0 == 40_000 ? "msgid \"x\"\nmsgstir \"y\"\n" : nil }
+        let both = Self.poText(entries: 45_000) { $0 == 40_000 || $0 == 100 ? "msgid \"x\"\nmsgstir \"y\"\n" : nil }
+        for text in [late, both] {
+            var halves: POSyntaxError?
+            do { _ = try POFile.translationFile(Array(text.utf8)) } catch { halves = error }
+            var whole: POSyntaxError?
+            do { _ = try POFile.parse(Array(text.utf8)) } catch { whole = error }
+            let error = try #require(halves)
+            #expect(error == whole)
+            let line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("msgstir") }.map { $0 + 1 }
+            #expect(error.line == line && error.column == 1 && error.problem == .unknownKeyword("msgstir"))
+        }
+    }
+
+    @Test("an entry with an empty msgid opening the second half is an entry, not the file's header")
+    func headerLikeEntryInSecondHalf() throws {
+        var text = Self.poText(entries: 45_000)
+        let bytes = Array(text.utf8)
+        let split = try #require(POParser.blankLine(in: bytes, after: bytes.count / 2))
+        text = String(decoding: bytes[..<split], as: UTF8.self) + "\nmsgid \"\"\nmsgstr \"vide\"\n" + String(decoding: bytes[split...], as: UTF8.self)
+        let halves = try POFile.translationFile(Array(text.utf8))
+        let whole = try Self.onePass(text)
+        #expect(halves.entries == whole.entries)
+        #expect(halves.entries.contains { $0.source.isEmpty && $0.translation == "vide" })
+        #expect(halves.poHeader == whole.poHeader)
+    }
+
+    /// `count` strings in chapters of six, some texts repeated within a chapter, some awkward.
+    static func units(_ count: Int) -> [TranslationUnit] {
+        (0..<count).map { index in
+            let chapter = index / 6
+            let source: String
+            switch index % 6 {
+            case 0: source = "Chapter \(chapter)"
+            case 4, 5: source = "Go back"
+            case 3: source = "She said \"no\", \\ then\tleft.\nNext, " + String(repeating: "word ", count: index % 40) + "[[name]]\n"
+            default: source = String(repeating: "A long line of text number \(index) ", count: 1 + index % 5)
+            }
+            return TranslationUnit(id: "chapter\(chapter).part.\(index % 6)", source: source, context: "Chapter \(chapter)", line: chapter * 3 + 2)
+        }
+    }
+
+    @Test("a template of over 20,000 entries, written in two halves at once, is byte for byte the template a merge makes")
+    func largeTemplate() throws {
+        let units = Self.units(24_006)
+        let merged = POFile.make(TranslationMerge(units: units, existing: nil, grouped: true), storyID: "big", storyName: "Big", language: nil, comments: ["Made here."])
+        let pieces = POFile.templatePieces(units, storyID: "big", storyName: "Big", comments: ["Made here."])
+        #expect(pieces.pieces.count == 2, "written in two halves")
+        #expect(pieces.entries == merged.entries.count && pieces.entries == 24_006 / 6 * 5)
+        let made = MadeFile(pieces: pieces.pieces, entries: pieces.entries)
+        let expected = merged.bytes
+        #expect(made.isSame(as: expected))
+        #expect(!made.isSame(as: Array(expected.dropLast())) && !made.isSame(as: nil))
+        var changed = expected
+        changed[expected.count - 10] ^= 1
+        #expect(!made.isSame(as: changed))
+        #expect(made.bytes == expected)
+    }
+
+    @Test("strings Swift holds equal (a composed and a decomposed é) are one template entry, as in a merge, in a large template too")
+    func canonicalEquivalence() throws {
+        var units = Self.units(24_000)
+        units.append(TranslationUnit(id: "x.title", source: "Caf\u{E9}", context: "Bar", line: 90_000))
+        units.append(TranslationUnit(id: "y.title", source: "Cafe\u{301}", context: "Bar", line: 90_001))
+        let merged = POFile.make(TranslationMerge(units: units, existing: nil, grouped: true), storyID: "big", storyName: "Big", language: nil)
+        let direct = POFile.template(units, storyID: "big", storyName: "Big")
+        #expect(String(decoding: direct.bytes, as: UTF8.self) == merged.text)
+        #expect(merged.text.contains("#. id: x.title\n#. id: y.title\n"))
+    }
+
+    @Test("a large story's strings, taken in two halves at once, come in reading order with their lines")
+    func largeStoryUnits() throws {
+        let count = 25_000
+        let chapters = (0..<count).map { index in
+            Chapter(
+                id: "c\(index)", name: "Title \(index)", text: index % 2 == 0 ? "One.\n\nTwo, [[name]]." : "  \n\t\nOnly one\nline pair.\n\n",
+                isFirstChapter: index == 0, choices: index + 1 < count ? [Choice(chapterID: "c\(index + 1)", text: "On"), Choice(chapterID: "c\(index + 1)", text: "Onward")] : [])
+        }
+        let units = TranslationUnits.extract(Story(id: "s", name: "S", rating: "G", summary: " ", chapters: chapters))
+        var expected = ["story.name"]
+        for index in 0..<count {
+            expected.append("c\(index).title")
+            expected += index % 2 == 0 ? ["c\(index).text.1", "c\(index).text.2"] : ["c\(index).text.1"]
+            if index + 1 < count { expected += ["c\(index).choice.c\(index + 1)", "c\(index).choice.c\(index + 1).2"] }
+        }
+        #expect(units.map(\.id) == expected, "a blank summary has no string; a chapter's second choice to the same target counts 2")
+        #expect(units[2].source == "One." && units[3].source == "Two, [[name]]." && units[7].source == "Only one\nline pair.")
+    }
+
+    @Test("a paragraph is the same whether its lines end in LF or CRLF: blank lines of spaces and tabs part paragraphs, inner breaks stay")
+    func paragraphsWithoutCarriageReturns() {
+        let texts = ["", "a", "a\n\nb", "\n\n  a\n b \n\t\n\n\nc\n", "one\ntwo\n \nthree", "   ", "x\n\t \ny", "é\n\n漢字 [[name]]\n\n"]
+        for text in texts {
+            let lf = Chapter.paragraphs(of: text)
+            #expect(lf == Chapter.paragraphs(of: text.replacingOccurrences(of: "\n", with: "\r\n")), "\(text.debugDescription)")
+        }
+        #expect(Chapter.paragraphs(of: "\n\n  a\n b \n\t\n\n\nc\n") == ["  a\n b ", "c"])
+        #expect(Chapter.paragraphs(of: "one\ntwo\n \nthree") == ["one\ntwo", "three"])
+    }
+
+    @Test("a string with only whitespace, as Character says (no-break and em spaces too), is no string to translate")
+    func visibleText() {
+        for blank in ["", " ", "\t\n\r\n", " \u{00A0}", "\u{2003}\u{85}", "\u{3000}"] { #expect(!TranslationUnits.hasVisibleText(blank), "\(blank.debugDescription)") }
+        for text in [" a", "\u{00A0}x", "\u{2003}é", "漢", "\u{301}", "\u{1F98A}", "\t."] { #expect(TranslationUnits.hasVisibleText(text), "\(text.debugDescription)") }
+    }
+
+    @Test("status and reading find a string an entry lists second, far from where the file's order is, and still count the rest in order")
+    func groupedFarApart() throws {
+        var units = Self.units(60)
+        units.append(TranslationUnit(id: "late.choice.x", source: "Go back", context: "Chapter 0", line: 500))
+        let merge = TranslationMerge(units: units, existing: nil, grouped: true)
+        var file = try TranslationFile.read(POFile.make(merge, storyID: "s", storyName: "S", language: "fr").bytes, format: .po)
+        for index in file.entries.indices { file.entries[index].translation = "«" + file.entries[index].source + "»" }
+        let status = Translations.status(file, language: "fr", units: units)
+        #expect(status.translated == units.count && status.missing == 0 && status.fuzzy == 0)
+        var ordered = InOrder(file)
+        for unit in units { #expect(ordered.entry(for: unit)?.ids.contains(unit.id) == true, "\(unit.id)") }
+        #expect(ordered.lookup == nil, "every string was found in order or among the grouped ids, without indexing the file")
+    }
+}
