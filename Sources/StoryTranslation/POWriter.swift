@@ -100,6 +100,7 @@ extension POFile {
                 var pieceColumns = 0
                 var lastSpace = -1
                 var lastSpaceIndex = 0  // the byte after that space, in the value
+                var breaks: [Int] = []  // where each piece but the last ends, in the escaped value
                 for index in 0..<bytes.count {
                     let byte = bytes[index]
                     let length = escapedLength(byte)
@@ -113,6 +114,7 @@ extension POFile {
                     if byte == 0x0A {
                         pieces += 1
                         pieceStart = position
+                        breaks.append(position)
                         pieceColumns = 0
                         lastSpace = -1
                         continue
@@ -120,6 +122,7 @@ extension POFile {
                     if pieceColumns > limit, lastSpace > pieceStart, lastSpace < position {
                         pieces += 1
                         pieceStart = lastSpace
+                        breaks.append(lastSpace)
                         pieceColumns = 0
                         for byte in bytes[lastSpaceIndex...index] where byte & 0xC0 != 0x80 { pieceColumns += escapedLength(byte) }
                         lastSpace = -1
@@ -135,7 +138,18 @@ extension POFile {
                     return
                 }
                 out += [0x20, 0x22, 0x22, 0x0A]
-                if escapes == 0 { return plainPieces(bytes, limit: limit, prefix: prefix, to: &out) }
+                if escapes == 0 {
+                    // Without escapes the escaped value is the value: its pieces are copied whole.
+                    var start = 0
+                    for end in breaks + (position > pieceStart ? [bytes.count] : []) {
+                        out += prefix
+                        out.append(0x22)
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                        out += [0x22, 0x0A]
+                        start = end
+                    }
+                    return
+                }
                 // Then written: each piece opened with its quote as its first byte comes.
                 var open = false
                 for byte in bytes {
@@ -172,33 +186,6 @@ extension POFile {
                 if open { out += [0x22, 0x0A] }
             }
         }
-    }
-
-    /// The pieces of a value that needs no escape, as `field` breaks them: found in the value's
-    /// own bytes and copied whole, a piece at a time.
-    static func plainPieces(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int, prefix: [UInt8], to out: inout [UInt8]) {
-        func piece(_ range: Range<Int>) {
-            out += prefix
-            out.append(0x22)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
-            out += [0x22, 0x0A]
-        }
-        var pieceStart = 0
-        var pieceColumns = 0
-        var lastSpace = -1
-        for index in 0..<bytes.count {
-            let byte = bytes[index]
-            if byte & 0xC0 != 0x80 { pieceColumns += 1 }
-            if byte == 0x20 { lastSpace = index + 1 }
-            if pieceColumns > limit, lastSpace > pieceStart, lastSpace < index + 1 {
-                piece(pieceStart..<lastSpace)
-                pieceStart = lastSpace
-                pieceColumns = 0
-                for byte in bytes[lastSpace...index] where byte & 0xC0 != 0x80 { pieceColumns += 1 }
-                lastSpace = -1
-            }
-        }
-        if pieceStart < bytes.count { piece(pieceStart..<bytes.count) }
     }
 
     /// How many bytes `escape` writes for a byte.
