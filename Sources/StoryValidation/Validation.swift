@@ -91,7 +91,11 @@ public enum Validation {
         let loaded = Checker.load(source, path: shown, options: options.check)
         let file = loaded.file
         var reports = Checker.check(loaded, path: shown, folder: folder, options: options.check)
-        reports += checked(try translations.wait().get(), ofFolder: root, options: options) { file.story.flatMap(TranslationUnits.extract) }
+        // When there are translations, the story's strings are taken while they are still being
+        // read, not after.
+        let hasTranslations = LocalFile.names(in: TranslationFolder(storyFolder: root).path).contains { TranslationFile.Format(fileName: $0) != nil }
+        let units = hasTranslations ? file.story.flatMap(TranslationUnits.extract) : nil
+        reports += checked(try translations.wait().get(), ofFolder: root, options: options) { units ?? file.story.flatMap(TranslationUnits.extract) }
         return reports
     }
 
