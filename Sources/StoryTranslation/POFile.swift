@@ -139,6 +139,8 @@ extension POFile {
         }
         var first = POParser(bytes: bytes, from: 0, to: split, line: 1)
         first.forTranslation = true
+        // Room for both halves' entries, so the second's are added without moving the first's.
+        first.translated.reserveCapacity(bytes.count / 160 + 16)
         let header: POEntry?
         do { header = try first.parse().header } catch {
             _ = second.wait()
@@ -147,8 +149,10 @@ extension POFile {
         let rest = try second.wait().get()
         guard !rest.sawHeader else { return nil }
         var file = TranslationFile(po: POFile(header: header))
-        file.entries = first.translated + rest.translated
-        file.obsolete = first.obsolete + rest.obsolete
+        first.translated += rest.translated
+        first.obsolete += rest.obsolete
+        file.entries = first.translated
+        file.obsolete = first.obsolete
         return file
     }
 }
