@@ -90,6 +90,10 @@ public enum TranslationValidation {
         // Strings by id, made only if an entry is not where the file's order puts it: a file
         // cyd wrote lists the strings in the story's order, each found at the next place.
         var byID: [String: Int]?
+        // For a large story it is made on another core from the start, in case it is needed (an
+        // entry listing strings of two chapters is enough); waited for before returning.
+        let indexing = units.count >= 20_000 ? BackgroundWork { Self.indexByID(units) } : nil
+        defer { _ = indexing?.wait() }
         var expected = 0
         // Strings by context and text, for entries a tool left without ids: made only if one is met.
         var byText: [TranslationLookup.TextKey: Int]?
@@ -122,12 +126,7 @@ public enum TranslationValidation {
                 if expected < units.count, units[expected].id == id {
                     found = expected
                 } else {
-                    if byID == nil {
-                        var made: [String: Int] = [:]
-                        made.reserveCapacity(units.count)
-                        for (index, unit) in units.enumerated() { made[unit.id] = index }
-                        byID = made
-                    }
+                    if byID == nil { byID = indexing?.wait() ?? Self.indexByID(units) }
                     found = byID?[id]
                 }
                 guard let index = found else {
@@ -170,6 +169,14 @@ public enum TranslationValidation {
             }
         }
         return FileReport(path: path, bytes: SourceBytes(keeping: bytes), kind: nil, diagnostics: diagnostics.sortedByPosition())
+    }
+
+    /// Where each string is, by id (the last of an id, were one used twice).
+    static func indexByID(_ units: [TranslationUnit]) -> [String: Int] {
+        var made: [String: Int] = [:]
+        made.reserveCapacity(units.count)
+        for index in units.indices { made[units[index].id] = index }
+        return made
     }
 
     /// `[[...]]` placeholders in order of appearance, sorted (the order may change in translation).
