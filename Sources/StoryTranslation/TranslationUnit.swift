@@ -70,7 +70,7 @@ public enum TranslationUnits {
     /// The units of a story as read from a file, each with its line; nil when the file holds no
     /// readable story (the validator says why).
     public static func extract(_ syntax: StorySyntax) -> [TranslationUnit]? {
-        guard let story = syntax.model() else { return nil }
+        guard let story = StoryJSON.model(syntax) else { return nil }
         // The model's chapters and choices are the syntax's, one for one, in the same order.
         var offsets: [Int] = []
         let document = syntax.document

@@ -7,8 +7,9 @@ public enum StoryJSON {
         let count = syntax.chapters.count
         guard count >= 1000 else { return syntax.model() }
         let second = BackgroundWork { syntax.chapterModels(count / 2..<count) }
-        guard let first = syntax.chapterModels(0..<count / 2), let rest = second.wait() else { return nil }
-        return syntax.model(chapters: first + rest)
+        guard var chapters = syntax.chapterModels(0..<count / 2), let rest = second.wait() else { return nil }
+        chapters += rest
+        return syntax.model(chapters: chapters)
     }
 
     public static func text(_ story: Story) -> String { String(decoding: bytes(story), as: UTF8.self) }
