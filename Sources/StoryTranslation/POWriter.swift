@@ -80,9 +80,11 @@ extension POFile {
     /// break ends a piece, and a piece wider than the line is broken after a space. Columns are
     /// counted by character (a UTF-8 sequence is one), an escape by its length.
     ///
-    /// Written straight into `out` in one pass after a count of the columns: a piece is opened
-    /// with its quote, and where it must be broken after an earlier space, the few bytes since
-    /// that space move along to make room for the closing quote and the next piece's opening.
+    /// Written straight into `out` after one pass that counts the columns and finds the breaks: a
+    /// value without escapes is then copied a piece at a time; one with escapes is escaped as it
+    /// is written, each piece opened with its quote, and where it must be broken after an
+    /// earlier space, the few bytes since that space move along to make room for the closing
+    /// quote and the next piece's opening.
     static func field(_ keyword: String, _ value: String, prefix: [UInt8], to out: inout [UInt8]) {
         let width = 79 - prefix.count
         let limit = max(width - 2, 20)
