@@ -356,4 +356,33 @@ struct TranslationCommandTests {
         shown = try screen(until: "Ouvrir la fenêtre")
         #expect(shown.contains("La troisième volée"))
     }
+
+    @Test("a large template (over 20,000 entries, made in two halves and written piece by piece) is the library's template byte for byte; --check finds it current, then out of date after one byte changes; -o - writes it to standard output")
+    func largeTemplate() throws {
+        let folder = home.path("large")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let count = 4_100
+        let chapters = (0..<count).map { index in
+            let choices = index + 1 < count ? ", \"choices\": [{\"chapter_id\": \"c\(index + 1)\", \"text\": \"On to \(index + 1)\"}]" : ""
+            let text = "Paragraph one of \(index), long enough to be broken over two lines of a PO file by the writer.\\n\\nTwo of \(index), [[name]].\\n\\n\\\"Three\\\" of \(index)."
+            return "{\"id\": \"c\(index)\", \"name\": \"Room \(index)\", \"is_first_chapter\": \(index == 0), \"text\": \"\(text)\"\(choices)}"
+        }
+        let story = "{\"story\": {\"id\": \"large\", \"name\": \"Large\", \"rating\": \"G\", \"summary\": \"Many rooms\", \"chapters\": [" + chapters.joined(separator: ",\n") + "]}}\n"
+        try story.write(toFile: folder + "/story.json", atomically: true, encoding: .utf8)
+        let extract = try cyd("l10n", "extract", "--story", folder)
+        #expect(extract.status == 0, "\(extract.standardError)")
+        #expect(extract.standardOutput.contains("20501 strings in 20501 entries"), "\(extract.standardOutput)")
+        let written = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/translations/story.pot")))
+        let units = try Self.units(folder)
+        let expected = POFile.template(units, storyID: "large", storyName: "Large", comments: ["Made by `cyd l10n`; write each translation in msgstr and keep each [[name]]."]).bytes
+        #expect(written == expected)
+        #expect(try cyd("l10n", "extract", "--check", "--story", folder).status == 0)
+        var changed = written
+        changed[changed.count / 2 + 7] ^= 0x01
+        try Data(changed).write(to: URL(fileURLWithPath: folder + "/translations/story.pot"))
+        let stale = try cyd("l10n", "extract", "--check", "--story", folder)
+        #expect(stale.status == 1 && stale.standardError.contains("is out of date"), "\(stale.standardError)")
+        let piped = try cyd("l10n", "extract", "--story", folder, "-o", "-")
+        #expect(Array(piped.standardOutput.utf8) == expected)
+    }
 }
