@@ -98,70 +98,66 @@ public enum TranslationValidation {
         // Strings by context and text, for entries a tool left without ids: made only if one is met.
         var byText: [TranslationLookup.TextKey: Int]?
         var covered = [Int](repeating: -1, count: units.count)  // the entry that translates each string
-        // Each entry is read where it lies, field by field: a copy of it is six strings and
-        // arrays to retain and release, for each of a large translation's entries.
-        file.entries.withUnsafeBufferPointer { entries in
-            for entryIndex in entries.indices {
-                if let first = entries[entryIndex].inlineMarkup.first {
-                    let names = entries[entryIndex].inlineMarkup.map { "<\(VisibleText.escape($0))>" }.joined(separator: ", ")
-                    add(.translationInlineMarkup, "'\(VisibleText.escape(entries[entryIndex].ids.first ?? excerpt(entries[entryIndex].source)))' holds \(names); a story's text is plain, so it is read as its text alone",
-                        help: ["ph", "pc", "sc", "ec", "mrk", "sm", "em"].contains(first)
-                            ? "write the translation as plain text" : "write the translation as plain text (XLIFF 2.1 has no <\(VisibleText.escape(first))> at all)",
-                        at: entries[entryIndex].translationOffset)
+        for (entryIndex, entry) in file.entries.enumerated() {
+            if let first = entry.inlineMarkup.first {
+                let names = entry.inlineMarkup.map { "<\(VisibleText.escape($0))>" }.joined(separator: ", ")
+                add(.translationInlineMarkup, "'\(VisibleText.escape(entry.ids.first ?? excerpt(entry.source)))' holds \(names); a story's text is plain, so it is read as its text alone",
+                    help: ["ph", "pc", "sc", "ec", "mrk", "sm", "em"].contains(first)
+                        ? "write the translation as plain text" : "write the translation as plain text (XLIFF 2.1 has no <\(VisibleText.escape(first))> at all)",
+                    at: entry.translationOffset)
+            }
+            var targets: [Int] = []
+            if entry.ids.isEmpty {
+                if byText == nil {
+                    var made: [TranslationLookup.TextKey: Int] = [:]
+                    for (index, unit) in units.enumerated() { made[TranslationLookup.TextKey(context: unit.context, source: unit.source), default: index] = index }
+                    byText = made
                 }
-                var targets: [Int] = []
-                if entries[entryIndex].ids.isEmpty {
-                    if byText == nil {
-                        var made: [TranslationLookup.TextKey: Int] = [:]
-                        for (index, unit) in units.enumerated() { made[TranslationLookup.TextKey(context: unit.context, source: unit.source), default: index] = index }
-                        byText = made
-                    }
-                    if let index = byText?[TranslationLookup.TextKey(context: entries[entryIndex].context, source: entries[entryIndex].source)] {
-                        targets = [index]
-                    } else {
-                        add(.translationUnknownID, "no string of the story has this context and text: \"\(excerpt(entries[entryIndex].source))\"",
-                            help: "bring the translation up to date with the story; an update from the template keeps the rest", at: entries[entryIndex].offset)
-                        continue
-                    }
+                if let index = byText?[TranslationLookup.TextKey(context: entry.context, source: entry.source)] {
+                    targets = [index]
+                } else {
+                    add(.translationUnknownID, "no string of the story has this context and text: \"\(excerpt(entry.source))\"",
+                        help: "bring the translation up to date with the story; an update from the template keeps the rest", at: entry.offset)
+                    continue
                 }
-                for id in entries[entryIndex].ids {
-                    let found: Int?
-                    if expected < units.count, units[expected].id == id {
-                        found = expected
-                    } else {
-                        if byID == nil { byID = indexing?.wait() ?? Self.indexByID(units) }
-                        found = byID?[id]
-                    }
-                    guard let index = found else {
-                        add(.translationUnknownID, "the story has no string '\(VisibleText.escape(id))'",
-                            help: "its chapter was renamed or removed; an update from the story follows a rename it can see and keeps the rest as obsolete", at: entries[entryIndex].offset)
-                        continue
-                    }
-                    targets.append(index)
-                    expected = index + 1
+            }
+            for id in entry.ids {
+                let found: Int?
+                if expected < units.count, units[expected].id == id {
+                    found = expected
+                } else {
+                    if byID == nil { byID = indexing?.wait() ?? Self.indexByID(units) }
+                    found = byID?[id]
                 }
-                for index in targets {
-                    if covered[index] >= 0 {
-                        add(.translationDuplicate, "'\(VisibleText.escape(units[index].id))' is translated twice",
-                            help: "keep one of the two entries", at: entries[entryIndex].offset)
-                        continue
-                    }
-                    covered[index] = entryIndex
+                guard let index = found else {
+                    add(.translationUnknownID, "the story has no string '\(VisibleText.escape(id))'",
+                        help: "its chapter was renamed or removed; an update from the story follows a rename it can see and keeps the rest as obsolete", at: entry.offset)
+                    continue
                 }
-                guard let first = targets.first, !entries[entryIndex].translation.isEmpty else { continue }
-                let unit = units[first]
-                if entries[entryIndex].source != unit.source {
-                    add(.translationStale, "the text of '\(VisibleText.escape(unit.id))' has changed since it was translated; readers see the original",
-                        help: "update the translation from the story (the entry becomes fuzzy, the old text kept as #| msgid), then review it", at: entries[entryIndex].offset)
-                } else if entries[entryIndex].isFuzzy {
-                    add(.translationStale, "the translation of '\(VisibleText.escape(unit.id))' is marked for review (fuzzy); readers see the original",
-                        help: "review it and remove the fuzzy flag", at: entries[entryIndex].offset)
+                targets.append(index)
+                expected = index + 1
+            }
+            for index in targets {
+                if covered[index] >= 0 {
+                    add(.translationDuplicate, "'\(VisibleText.escape(units[index].id))' is translated twice",
+                        help: "keep one of the two entries", at: entry.offset)
+                    continue
                 }
-                if !keepsPlaceholders(unit.source, entries[entryIndex].translation) {
-                    let (wanted, found) = (placeholders(in: unit.source), placeholders(in: entries[entryIndex].translation))
-                    add(.translationPlaceholder, placeholderMessage(wanted: wanted, found: found, id: unit.id),
-                        help: "write [[name]] exactly as the original has it, as many times", at: entries[entryIndex].translationOffset)
-                }
+                covered[index] = entryIndex
+            }
+            guard let first = targets.first, !entry.translation.isEmpty else { continue }
+            let unit = units[first]
+            if entry.source != unit.source {
+                add(.translationStale, "the text of '\(VisibleText.escape(unit.id))' has changed since it was translated; readers see the original",
+                    help: "update the translation from the story (the entry becomes fuzzy, the old text kept as #| msgid), then review it", at: entry.offset)
+            } else if entry.isFuzzy {
+                add(.translationStale, "the translation of '\(VisibleText.escape(unit.id))' is marked for review (fuzzy); readers see the original",
+                    help: "review it and remove the fuzzy flag", at: entry.offset)
+            }
+            if !keepsPlaceholders(unit.source, entry.translation) {
+                let (wanted, found) = (placeholders(in: unit.source), placeholders(in: entry.translation))
+                add(.translationPlaceholder, placeholderMessage(wanted: wanted, found: found, id: unit.id),
+                    help: "write [[name]] exactly as the original has it, as many times", at: entry.translationOffset)
             }
         }
         if context.reportUntranslated || options.select != nil {
