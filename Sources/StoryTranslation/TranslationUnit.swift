@@ -128,7 +128,7 @@ public enum TranslationUnits {
         var index: [String: Int] = [:]
         index.reserveCapacity(story.chapters.count)
         // By position, not by chapter: a chapter is a dozen strings and arrays to retain.
-        for position in story.chapters.indices { keepFirst(&index[story.chapters[position].id, default: position]) }
+        for position in story.chapters.indices { index.keepFirst(story.chapters[position].id, position) }
         var seen = [Bool](repeating: false, count: story.chapters.count)
         var order: [Int] = []
         order.reserveCapacity(story.chapters.count)
@@ -151,18 +151,15 @@ public enum TranslationUnits {
         return order
     }
 
-    /// Reaches a dictionary's value in place, which inserts its default when the key is absent:
-    /// the first position given a key keeps it, with one hash.
-    @inline(__always) static func keepFirst(_ value: inout Int) {}
-
     static func units(of story: Story, line: (@Sendable (Place) -> Int)?) -> [TranslationUnit] {
         let order = readingOrder(story)
         var units: [TranslationUnit] = []
+        // Room for a title, a few paragraphs and choices a chapter (pages not written are not used).
+        units.reserveCapacity(order.count * 8 + 2)
         add(storyName(), story.name, TranslationUnit.storyContext, Place(chapter: -1, part: 0), nil, line: line, to: &units)
         add(storySummary(), story.summary, TranslationUnit.storyContext, Place(chapter: -2, part: 0), nil, line: line, to: &units)
         // A large story's chapters are taken in two halves, the second on another thread.
         guard order.count >= 20_000 else {
-            units.reserveCapacity(order.count * 8 + 2)
             chapterUnits(story, order[...], line: line, to: &units)
             return units
         }
@@ -173,8 +170,6 @@ public enum TranslationUnits {
             chapterUnits(story, order[middle...], line: line, to: &half)
             return half
         }
-        // Room for a title, a few paragraphs and choices a chapter (pages not written are not used).
-        units.reserveCapacity(order.count * 8 + 2)
         chapterUnits(story, order[..<middle], line: line, to: &units)
         units += second.wait()
         return units

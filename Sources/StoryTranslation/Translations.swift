@@ -46,13 +46,10 @@ public struct TranslationLookup: Sendable {
             if ids.isEmpty {
                 byText[TextKey(context: file.entries[index].context, source: file.entries[index].source)] = index
             }
-            // The first entry with an id keeps it: one hash an id, inserting only when absent.
-            for id in ids { Self.keep(&byID[id, default: index]) }
+            // The first entry with an id keeps it.
+            for id in ids { byID.keepFirst(id, index) }
         }
     }
-
-    /// Reaches a dictionary's value in place, which inserts its default when the key is absent.
-    @inline(__always) static func keep(_ value: inout Int) {}
 
     /// The entry for a string, whether or not it is usable.
     public func entry(for unit: TranslationUnit) -> TranslationEntry? { index(for: unit).map { file.entries[$0] } }
@@ -94,7 +91,7 @@ struct InOrder {
         if grouped == nil {
             var made: [String: Int] = [:]
             for index in file.entries.indices where file.entries[index].ids.count > 1 {
-                for id in file.entries[index].ids.dropFirst() where made[id] == nil { made[id] = index }
+                for id in file.entries[index].ids.dropFirst() { made.keepFirst(id, index) }
             }
             grouped = made
         }
@@ -242,4 +239,12 @@ extension Translations {
         }
         return found
     }
+}
+
+extension Dictionary {
+    /// Adds `value` for `key` unless the key has one already, with one hash where a look-up and
+    /// then an insert are two: reaching the value in place inserts the default when it is absent.
+    @inline(__always) mutating func keepFirst(_ key: Key, _ value: Value) { Self.reach(&self[key, default: value]) }
+
+    @inline(__always) private static func reach(_ value: inout Value) {}
 }
