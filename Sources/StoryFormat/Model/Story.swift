@@ -84,60 +84,45 @@ public struct Chapter: Sendable, Hashable {
         var result: [String] = []
         var text = text
         text.withUTF8 { bytes in
-            // Without carriage returns a paragraph is its lines as written: one range of the text.
-            if let base = bytes.baseAddress, memchr(base, 0x0D, bytes.count) == nil {
-                var start = -1
-                var end = 0
-                var lineStart = 0
-                func endLine(_ last: Int) {
-                    var blank = true
-                    for index in lineStart..<last where bytes[index] != 0x20 && bytes[index] != 0x09 {
-                        blank = false
-                        break
-                    }
-                    if blank {
-                        if start >= 0 { result.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)) }
-                        start = -1
-                    } else {
-                        if start < 0 { start = lineStart }
-                        end = last
-                    }
-                }
-                var index = 0
-                while let found = memchr(base + index, 0x0A, bytes.count - index) {
-                    let lineEnd = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                    endLine(lineEnd)
-                    lineStart = lineEnd + 1
-                    index = lineStart
-                }
-                endLine(bytes.count)
-                if start >= 0 { result.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)) }
-                return
-            }
+            guard let base = bytes.baseAddress else { return }
+            // Without carriage returns a paragraph is its lines as written, one range of the
+            // text; with them, its lines are joined without their carriage returns.
+            let joining = memchr(base, 0x0D, bytes.count) != nil
             var paragraph: [UInt8] = []
+            var start = -1  // where the paragraph's first line starts; -1 between paragraphs
+            var end = 0  // where its last line ends
             var lineStart = 0
-            func endLine(_ end: Int) {
-                var last = end
+            func close() {
+                guard start >= 0 else { return }
+                result.append(joining ? String(decoding: paragraph, as: UTF8.self) : String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+                paragraph.removeAll(keepingCapacity: true)
+                start = -1
+            }
+            func endLine(_ lineEnd: Int) {
+                var last = lineEnd
                 if last > lineStart, bytes[last - 1] == 0x0D { last -= 1 }
                 var blank = true
                 for index in lineStart..<last where bytes[index] != 0x20 && bytes[index] != 0x09 {
                     blank = false
                     break
                 }
-                if blank {
-                    if !paragraph.isEmpty { result.append(String(decoding: paragraph, as: UTF8.self)) }
-                    paragraph.removeAll(keepingCapacity: true)
-                } else {
-                    if !paragraph.isEmpty { paragraph.append(0x0A) }
+                guard !blank else { return close() }
+                if joining {
+                    if start >= 0 { paragraph.append(0x0A) }
                     paragraph.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<last]))
                 }
+                if start < 0 { start = lineStart }
+                end = last
             }
-            for index in 0..<bytes.count where bytes[index] == 0x0A {
-                endLine(index)
-                lineStart = index + 1
+            var index = 0
+            while let found = memchr(base + index, 0x0A, bytes.count - index) {
+                let lineEnd = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                endLine(lineEnd)
+                lineStart = lineEnd + 1
+                index = lineStart
             }
             endLine(bytes.count)
-            if !paragraph.isEmpty { result.append(String(decoding: paragraph, as: UTF8.self)) }
+            close()
         }
         return result
     }
