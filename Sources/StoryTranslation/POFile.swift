@@ -348,16 +348,20 @@ struct POParser {
             guard entry.translationCount > 0 else {
                 throw POSyntaxError(line: entry.line, column: 1, offset: entry.offset, problem: .missingTranslation)
             }
-            /// The field's pieces as one string: straight from the file when it is one piece
-            /// without escapes, else joined in the scratch buffer first.
-            func string(_ wanted: Field) throws(POSyntaxError) -> String {
+            /// The field's piece when it has one and it holds no escape: its text is in the file as it is.
+            func plainPiece(_ wanted: Field) -> Piece? {
                 var only: Piece?
                 var count = 0
                 for piece in pieces where piece.field == wanted {
                     count += 1
                     only = piece
                 }
-                if count == 1, let only, only.decoded < 0 {
+                return count == 1 && only!.decoded < 0 ? only : nil
+            }
+            /// The field's pieces as one string: straight from the file when it is one piece
+            /// without escapes, else joined in the scratch buffer first.
+            func string(_ wanted: Field) throws(POSyntaxError) -> String {
+                if let only = plainPiece(wanted) {
                     guard let text = Self.utf8String(fileBytes, only.start, only.end) else {
                         throw Self.invalidUTF8(in: fileBytes, from: entry.offset, line: entry.line)
                     }
@@ -372,13 +376,7 @@ struct POParser {
             }
             /// The context, as the last entry's string when it is written the same way, in one piece.
             func sharedContext() throws(POSyntaxError) -> String {
-                var only: Piece?
-                var count = 0
-                for piece in pieces where piece.field == .context {
-                    count += 1
-                    only = piece
-                }
-                guard count == 1, let only, only.decoded < 0 else { return try string(.context) }
+                guard let only = plainPiece(.context) else { return try string(.context) }
                 let (start, end) = (only.start, only.end)
                 if let last = lastContext, last.end - last.start == end - start,
                     fileBytes.withUnsafeBufferPointer({ end == start || memcmp($0.baseAddress! + start, $0.baseAddress! + last.start, end - start) == 0 })
