@@ -82,7 +82,8 @@ public enum Validation {
         // checked on this one; their checks then use the story read for its own.
         let root = folder.root.path
         let shown = target.displayPath
-        let translations = BackgroundWork { Result { () throws(InputError) in try prepareTranslations(ofFolder: root, shownAs: shown, options: options) } }
+        let names = translationFileNames(ofFolder: root)
+        let translations = BackgroundWork { Result { () throws(InputError) in try prepareTranslations(names, ofFolder: root, shownAs: shown, options: options) } }
         let source: SourceBytes
         do { source = try target.source() } catch {
             _ = translations.wait()
@@ -93,8 +94,7 @@ public enum Validation {
         var reports = Checker.check(loaded, path: shown, folder: folder, options: options.check)
         // When there are translations, the story's strings are taken while they are still being
         // read, not after.
-        let hasTranslations = LocalFile.names(in: TranslationFolder(storyFolder: root).path).contains { TranslationFile.Format(fileName: $0) != nil }
-        let units = hasTranslations ? file.story.flatMap(TranslationUnits.extract) : nil
+        let units = names.isEmpty ? nil : file.story.flatMap(TranslationUnits.extract)
         reports += checked(try translations.wait().get(), ofFolder: root, options: options) { units ?? file.story.flatMap(TranslationUnits.extract) }
         return reports
     }
@@ -148,7 +148,9 @@ public enum Validation {
     static func translations(
         ofFolder folder: String, shownAs storyPath: String, options: Options, units storyUnits: (() -> [TranslationUnit]?)? = nil
     ) throws(InputError) -> [FileReport] {
-        checked(try prepareTranslations(ofFolder: folder, shownAs: storyPath, options: options), ofFolder: folder, options: options, units: storyUnits)
+        checked(
+            try prepareTranslations(translationFileNames(ofFolder: folder), ofFolder: folder, shownAs: storyPath, options: options), ofFolder: folder,
+            options: options, units: storyUnits)
     }
 
     /// The reports of translations read and parsed, checked against the story's strings
@@ -169,12 +171,17 @@ public enum Validation {
         var parsed: Result<TranslationFile, TranslationReadError>
     }
 
-    /// The translation files `translations(ofFolder:)` checks, read and parsed, and LINGUAS's list.
+    /// The names of the PO and XLIFF files in a story folder's translations/, sorted.
+    static func translationFileNames(ofFolder folder: String) -> [String] {
+        LocalFile.names(in: TranslationFolder(storyFolder: folder).path).filter { TranslationFile.Format(fileName: $0) != nil }.sorted()
+    }
+
+    /// The translation files `translations(ofFolder:)` checks (of `names`, the folder's), read
+    /// and parsed, and LINGUAS's list.
     static func prepareTranslations(
-        ofFolder folder: String, shownAs storyPath: String, options: Options
+        _ names: [String], ofFolder folder: String, shownAs storyPath: String, options: Options
     ) throws(InputError) -> (files: [PreparedTranslation], listed: Set<String>?) {
         let translations = TranslationFolder(storyFolder: folder)
-        let names = LocalFile.names(in: translations.path).filter { TranslationFile.Format(fileName: $0) != nil }.sorted()
         let shownFolder = storyPath.hasSuffix("story.json") ? String(storyPath.dropLast("story.json".count)) : ""
         let wanted = options.wanted
         let candidates = names.filter { name in
