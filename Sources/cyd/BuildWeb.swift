@@ -9,15 +9,13 @@ import StoryWeb
 import TerminalUI
 
 struct Build: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "build",
+    static let configuration = CommandConfiguration(commandName: "build",
         abstract: "Build stories into something to publish.",
         subcommands: [BuildWeb.self])
 }
 
 struct BuildWeb: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "web",
+    static let configuration = CommandConfiguration(commandName: "web",
         abstract: "Build a static site of stories that any web host serves (GitHub Pages, itch.io, a folder).",
         discussion: Help.buildWeb)
 

@@ -9,8 +9,7 @@ import TerminalUI
 
 @main
 struct CYD: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "cyd",
+    static let configuration = CommandConfiguration(commandName: "cyd",
         abstract: "Read, check and collect branching \"choose your destiny\" stories.",
         discussion: Help.cyd,
         version: CydVersion.current,

@@ -8,7 +8,7 @@ import StorySync
 import TerminalUI
 
 struct Sync: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "sync",
         abstract: "Bring the catalogue of available stories up to date from authors.json.",
         discussion: Help.sync)
 
@@ -81,7 +81,7 @@ struct Sync: ParsableCommand {
 }
 
 struct Get: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "get",
         abstract: "Download stories from the catalogue into the library.",
         discussion: "STORY is an id from `cyd list --available` (author/repository), a repository URL, or a title.")
 
@@ -115,7 +115,7 @@ struct Get: ParsableCommand {
 }
 
 struct Update: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "update",
         abstract: "Fetch newer versions of downloaded stories, keeping every reader's place.",
         discussion: "Without STORY, every story in the library is refreshed from where it came from: git repositories are fetched, URLs downloaded again, folders read again. A reader whose chapter is gone from the new version is offered their last chapter that still exists, or the start.")
 

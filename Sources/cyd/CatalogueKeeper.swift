@@ -7,13 +7,12 @@ import StorySync
 import TerminalUI
 
 struct CatalogueCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "catalogue",
+    static let configuration = CommandConfiguration(commandName: "catalogue",
         abstract: "Work with the synced catalogue as a catalogue keeper: publish it, sign it, watch its health.",
         subcommands: [Publish.self, Status.self, Keygen.self])
 
     struct Publish: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "publish",
             abstract: "Write the synced catalogue as static files for readers to sync from.",
             discussion: Help.publish)
 
@@ -63,7 +62,7 @@ struct CatalogueCommand: ParsableCommand {
     }
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "status",
             abstract: "Show the health of every story in the synced catalogue.",
             discussion: "Per story: its state (valid, warnings, broken since, unreachable since, failing, not checked), the version readers get (the last good commit), its findings and when it last changed. Exit 1 when any story is broken, unreachable or failing.")
 
@@ -86,7 +85,7 @@ struct CatalogueCommand: ParsableCommand {
     }
 
     struct Keygen: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "keygen",
             abstract: "Make a key pair for signing a published catalogue (Ed25519, in signify's format).",
             discussion: "Writes NAME.sec (the secret key, readable only by you, without a passphrase: keep it in your CI's secrets) and NAME.pub (give it to readers, and publish it beside the catalogue). `signify -V -e -p NAME.pub -x catalogue.sig -m root.json` verifies what `cyd catalogue publish --sign NAME.sec` signs. Never overwrites a key.")
 

@@ -4,7 +4,7 @@ import StoryDiff
 import TerminalUI
 
 struct Diff: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "What a change does to a story: chapters, choices, text, endings, playthroughs, findings, translations.", discussion: Help.diff)
+    static let configuration = CommandConfiguration(commandName: "diff", abstract: "What a change does to a story: chapters, choices, text, endings, playthroughs, findings, translations.", discussion: Help.diff)
 
     @Argument(help: ArgumentHelp("The story before: a folder, a story.json, or a git revision of the story's repository (HEAD~1, main).", valueName: "old")) var old: String
     @Argument(help: ArgumentHelp("The story after, named the same ways (default: the story's folder as it is now).", valueName: "new")) var new: String?

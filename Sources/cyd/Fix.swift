@@ -7,8 +7,7 @@ import StoryFormat
 import TerminalUI
 
 struct Fix: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "fix",
+    static let configuration = CommandConfiguration(commandName: "fix",
         abstract: "Make the mechanical repairs: trailing commas, comments, quoted booleans, http links, misspelt choice targets.",
         discussion: Help.fix)
 

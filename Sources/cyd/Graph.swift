@@ -5,8 +5,7 @@ import StoryCheck
 import TerminalUI
 
 struct Graph: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "graph",
+    static let configuration = CommandConfiguration(commandName: "graph",
         abstract: "Draw the chapter map: chapters, choices, and what the validator finds on them.",
         discussion: Help.graph)
 

@@ -7,8 +7,7 @@ import StoryFormat
 import TerminalUI
 
 struct Init: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "init",
+    static let configuration = CommandConfiguration(commandName: "init",
         abstract: "Start a story repository: a story.json to grow, a README with the tag, and checks for commits and pushes.",
         discussion: Help.`init`)
 

@@ -9,15 +9,13 @@ import StoryWeb
 import TerminalUI
 
 struct ImportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "import",
+    static let configuration = CommandConfiguration(commandName: "import",
         abstract: "Make a story.json from another tool's format.",
         subcommands: [ImportTwee.self, ImportTwine.self])
 }
 
 struct ExportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "export",
+    static let configuration = CommandConfiguration(commandName: "export",
         abstract: "Write a story in another tool's format.",
         subcommands: [ExportTwee.self, ExportTwine.self, ExportEPUB.self])
 }
@@ -42,8 +40,7 @@ struct TwineExportOptions: ParsableArguments {
 }
 
 struct ImportTwee: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "twee",
+    static let configuration = CommandConfiguration(commandName: "twee",
         abstract: "Read a Twee 3 file (Twine, tweego) into a story.json.",
         discussion: Help.importTwee)
 
@@ -65,8 +62,7 @@ struct ImportTwee: ParsableCommand {
 }
 
 struct ExportTwee: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "twee",
+    static let configuration = CommandConfiguration(commandName: "twee",
         abstract: "Write a story as Twee 3, for Twine or tweego; `cyd import twee` reads it back exactly.",
         discussion: Help.exportTwee)
 
@@ -95,8 +91,7 @@ struct ExportTwee: ParsableCommand {
 }
 
 struct ImportTwine: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "twine",
+    static let configuration = CommandConfiguration(commandName: "twine",
         abstract: "Read a Twine 2 archive (Library > Archive) or a published story's HTML into a story.json.",
         discussion: "The story's passages are read as `cyd import twee` reads them, with the same findings; an archive of several stories gives its first.")
 
@@ -106,8 +101,7 @@ struct ImportTwine: ParsableCommand {
 }
 
 struct ExportTwine: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "twine",
+    static let configuration = CommandConfiguration(commandName: "twine",
         abstract: "Write a story as a Twine 2 archive, for Twine's Library > Import; `cyd import twine` reads it back exactly.")
 
     @OptionGroup var options: TwineExportOptions
@@ -121,8 +115,7 @@ struct ExportTwine: ParsableCommand {
 }
 
 struct ExportEPUB: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "epub",
+    static let configuration = CommandConfiguration(commandName: "epub",
         abstract: "Write a story as an EPUB 3 gamebook: numbered sections, each choice a link \"turn to 37\".",
         discussion: Help.exportEPUB)
 

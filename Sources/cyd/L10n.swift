@@ -9,8 +9,7 @@ import TerminalUI
 
 /// `cyd l10n`: the translator's and the author's tools for translations/ (gettext PO, XLIFF 2.1).
 struct L10n: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "l10n",
+    static let configuration = CommandConfiguration(commandName: "l10n",
         abstract: "Translate a story: extract its strings, start or update a language, see how far each has come.",
         discussion: Help.l10n,
         subcommands: [Extract.self, Start.self, Refresh.self, Status.self])
@@ -39,7 +38,7 @@ struct L10n: ParsableCommand {
     }
 
     struct Extract: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "extract",
             abstract: "Write the template of every string (translations/story.pot), in reading order.",
             discussion: Help.extract)
         @OptionGroup var story: StoryArgument
@@ -78,8 +77,7 @@ struct L10n: ParsableCommand {
     }
 
     struct Start: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "init",
+        static let configuration = CommandConfiguration(commandName: "init",
             abstract: "Start a translation: translations/LANG.po with every string, untranslated, and LANG in LINGUAS.")
         @Argument(help: ArgumentHelp("The language: a BCP 47 tag (fr, es, pt-BR).", valueName: "lang")) var language: String
         @OptionGroup var story: StoryArgument
@@ -108,8 +106,7 @@ struct L10n: ParsableCommand {
     }
 
     struct Refresh: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "update",
+        static let configuration = CommandConfiguration(commandName: "update",
             abstract: "Bring translations up to date with the story (and rewrite the template).",
             discussion: Help.refresh)
         @OptionGroup var story: StoryArgument
@@ -138,7 +135,7 @@ struct L10n: ParsableCommand {
     }
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "status",
             abstract: "How far each translation has come: translated, fuzzy, missing, percent.",
             discussion: "Fuzzy counts translations marked for review and those made from a text that has changed since; readers see the original for both.")
         @OptionGroup var story: StoryArgument

@@ -6,8 +6,7 @@ import Glibc
 import StoryLanguageServer
 
 struct LanguageServerCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "lsp",
+    static let configuration = CommandConfiguration(commandName: "lsp",
         abstract: "Serve the Language Server Protocol on standard input and output, for editors.",
         discussion: Help.languageServerCommand)
 

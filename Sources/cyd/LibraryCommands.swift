@@ -7,7 +7,7 @@ import StoryStore
 import TerminalUI
 
 struct Add: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "add",
         abstract: "Add a story to the library (or refresh it, keeping every reader's place).",
         discussion: "SOURCE is a story folder, a story.json, an https URL of a story.json (downloaded; its repository pictures are fetched from beside it), or a git URL (https://, git://, ssh://, file:// or user@host:path: cloned bare into the cache with libgit2, read from the default branch; adding it again fetches). Stories are read leniently, as readers do; one with errors that make it unreadable is refused with the validator's findings.")
 
@@ -32,7 +32,7 @@ struct Add: ParsableCommand {
 }
 
 struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "list",
         abstract: "List the stories in the library, with your progress; with --available, the catalogue's too.")
 
     @Flag(help: "One JSON array of stories (with --available: an object with \"available\" and \"downloaded\").") var json = false
@@ -55,7 +55,7 @@ struct List: ParsableCommand {
 }
 
 struct Remove: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "remove",
         abstract: "Remove a story and its pictures from the library.",
         discussion: "Asks first on a terminal; elsewhere needs --yes. Reading progress, bookmarks and notes are kept (adding the story again resumes them) unless you confirm forgetting them, or pass --forget-progress.")
 
@@ -83,7 +83,7 @@ struct Remove: ParsableCommand {
 }
 
 struct Search: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Search titles, summaries, authors and chapter text.")
+    static let configuration = CommandConfiguration(commandName: "search", abstract: "Search titles, summaries, authors and chapter text.")
 
     @Argument(parsing: .remaining, help: "Words to find (all of them, as prefixes).") var words: [String]
     @Flag(help: "One JSON array of matches.") var json = false

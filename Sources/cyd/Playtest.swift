@@ -8,8 +8,7 @@ import StoryCheck
 import TerminalUI
 
 struct Test: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "test",
+    static let configuration = CommandConfiguration(commandName: "test",
         abstract: "Playtest a story: walkthroughs that take every choice, transcript replays, random playthroughs.",
         discussion: Help.test)
 

@@ -12,7 +12,7 @@ import TerminalUI
 import StoryTranslation
 
 struct Read: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "read",
         abstract: "Read a story in the terminal; you resume where you left off.",
         discussion: Help.read)
 

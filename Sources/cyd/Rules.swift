@@ -6,7 +6,7 @@ import StoryFormat
 import TerminalUI
 
 struct Rules: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List every rule `cyd validate` checks.")
+    static let configuration = CommandConfiguration(commandName: "rules", abstract: "List every rule `cyd validate` checks.")
 
     @Option(help: "Only rules of this category (\(RuleCategory.allCases.map(\.rawValue).joined(separator: ", "))).") var category: String?
     @Flag(help: "Print the catalogue as Markdown (as in docs/rules.md).") var markdown = false
@@ -24,7 +24,7 @@ struct Rules: ParsableCommand {
 }
 
 struct Explain: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Explain a finding: what it means, why it matters, examples.")
+    static let configuration = CommandConfiguration(commandName: "explain", abstract: "Explain a finding: what it means, why it matters, examples.")
 
     @Argument(help: "A code such as CYD302, or a rule name such as missing-choice-target.") var code: String
 

@@ -13,7 +13,7 @@ import StoryServer
 #endif
 
 struct Serve: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "serve",
         abstract: "Read the library's stories in a browser, on this machine or on phones nearby.",
         discussion: Help.serve)
 
@@ -87,7 +87,7 @@ struct Serve: ParsableCommand {
 }
 
 struct Preview: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show a story folder in a browser as readers will see it, following every save, with its findings beside each chapter.", discussion: Help.preview)
+    static let configuration = CommandConfiguration(commandName: "preview", abstract: "Show a story folder in a browser as readers will see it, following every save, with its findings beside each chapter.", discussion: Help.preview)
     @Argument(help: ArgumentHelp("The story folder (default: the current folder).", valueName: "folder")) var folder = "."
     @Option(help: ArgumentHelp("Open at this chapter (default: the first).", valueName: "id")) var chapter: String?
     @Option(help: ArgumentHelp("Preview this translation (a tag such as fr).", valueName: "tag")) var lang: String?

@@ -5,7 +5,7 @@ import StoryCheck
 import TerminalUI
 
 struct Stats: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "stats",
         abstract: "Exact statistics of a story: words, reading time, endings, and every way through it.",
         discussion: Help.stats)
 

@@ -9,7 +9,7 @@ import StoryValidation
 import TerminalUI
 
 struct Validate: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "validate",
         abstract: "Check story.json files (and authors.json) for mistakes.",
         discussion: Help.validate)
 

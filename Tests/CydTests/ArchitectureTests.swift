@@ -142,6 +142,37 @@ struct ArchitectureTests {
         #expect(lines < 1500, "Sources/cyd holds \(lines) lines: move what is not flags, calls and their wording into the library that owns it")
     }
 
+    /// ArgumentParser names a command without a `commandName` by `String(describing:)` of its
+    /// type, and it does so for every command of the tree on every start: each such name asks
+    /// the Swift runtime whether the type conforms to the description protocols, a scan of all
+    /// of the binary's ~9,000 conformance records. Twenty commands without a name cost every
+    /// `cyd` start about 4 ms (perf, `cyd serve`'s start-up).
+    @Test("every command of cyd names itself, so that no start asks the runtime for a type's name")
+    func everyCommandNamesItself() throws {
+        var unnamed: [String] = []
+        for file in try Self.files(of: "cyd") {
+            let code = Array(file.scan.code.utf8)
+            let opener = Array("CommandConfiguration(".utf8)
+            var index = 0
+            while index + opener.count <= code.count {
+                guard code[index..<(index + opener.count)].elementsEqual(opener) else { index += 1; continue }
+                // The call's arguments, to its closing parenthesis (strings are blanked in `code`).
+                var depth = 0, end = index + opener.count - 1
+                repeat {
+                    if code[end] == UInt8(ascii: "(") { depth += 1 } else if code[end] == UInt8(ascii: ")") { depth -= 1 }
+                    end += 1
+                } while depth > 0 && end < code.count
+                let arguments = String(decoding: code[index..<end], as: UTF8.self)
+                if !arguments.contains("commandName:") {
+                    let line = code[..<index].count { $0 == UInt8(ascii: "\n") } + 1
+                    unnamed.append("\(file.path):\(line)")
+                }
+                index = end
+            }
+        }
+        #expect(unnamed.isEmpty, "give these CommandConfigurations a commandName: \(unnamed.joined(separator: ", "))")
+    }
+
     @Test("every folder in Sources is a target these tests know: a library, a C target, or cyd")
     func everyFolderIsKnown() throws {
         let folders = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { !$0.hasPrefix(".") }
