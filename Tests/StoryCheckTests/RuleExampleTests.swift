@@ -99,6 +99,8 @@ struct RuleExampleTests {
         for rule in RuleCatalogue.rules {
             let category = rule.description.category
             let foundWhileReading: Set<RuleCategory> = [.syntax, .structure, .twee, .translation]
+            // The catalogue asks `checkedRule` instead of casting: the two agree for every rule.
+            #expect((rule.checkedRule != nil) == (rule is any CheckedRule.Type), "\(rule.description.code): checkedRule disagrees with its conformance")
             if let checked = rule as? any CheckedRule.Type {
                 #expect(!foundWhileReading.contains(category), "\(rule.description.code) is checked but its category says it is found while reading")
                 #expect((checked.checks == .authors) == (category == .authors), "\(rule.description.code) checks \(checked.checks), its category is \(category)")

@@ -71,6 +71,14 @@ public struct Repair: Sendable {
 /// with a check of its own is a `CheckedRule`.
 public protocol Rule: Sendable {
     static var description: RuleDescription { get }
+    /// The rule as a `CheckedRule` when it is one, nil when not. The catalogue asks this
+    /// rather than casting: a cast's first use for each type scans every conformance record of
+    /// the binary, and the rules' casts were a tenth of a small story's validation.
+    static var checkedRule: (any CheckedRule.Type)? { get }
+}
+
+extension Rule {
+    public static var checkedRule: (any CheckedRule.Type)? { nil }
 }
 
 /// A rule the checker runs over every file of one kind. `check` and `checks` have no default:
@@ -87,6 +95,7 @@ public protocol CheckedRule: Rule {
 
 extension CheckedRule {
     public static var readsTextScan: Bool { false }
+    public static var checkedRule: (any CheckedRule.Type)? { self }
 }
 
 /// Collects the findings of one rule; the engine sets severities from the rule's description.

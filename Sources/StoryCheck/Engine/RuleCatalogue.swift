@@ -42,6 +42,6 @@ public enum RuleCatalogue {
     /// The rules with a check of their own for a kind of file, in code order: each says which
     /// kind it checks, so none is left out by where it is filed.
     static func checking(_ kind: DocumentKind) -> [any CheckedRule.Type] {
-        rules.compactMap { $0 as? any CheckedRule.Type }.filter { $0.checks == kind }
+        rules.compactMap { $0.checkedRule }.filter { $0.checks == kind }
     }
 }
