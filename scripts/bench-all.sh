@@ -24,8 +24,10 @@ mkdir -p "$work/logs"
 export BENCH_SUMMARY="$work/summary.jsonl"
 : >"$BENCH_SUMMARY"
 
+# The cyd scripts/install-cyd.sh installs: the release build linked with Swift's runtime in.
 swift build -c release --traits BrowserReader --product cyd >/dev/null
-CYD="$(swift build -c release --traits BrowserReader --show-bin-path)/cyd"
+scripts/build-static.sh --from-build "$(swift build -c release --traits BrowserReader --show-bin-path)" --binary "$work/cyd" >/dev/null
+CYD="$work/cyd"
 export CYD
 # What the build was made from, said now: a change made while the benchmarks run is not in it.
 built="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Package.swift || echo ' (with changes not committed)')"

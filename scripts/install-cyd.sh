@@ -7,7 +7,8 @@
 #   --prefix DIR   where to install (default /usr/local): DIR/bin/cyd,
 #                  DIR/share/man/man1/cyd.1, DIR/share/bash-completion/completions/cyd,
 #                  DIR/share/zsh/site-functions/_cyd, DIR/share/fish/vendor_completions.d/cyd.fish
-#   --binary FILE  install this cyd instead of building a release one
+#   --binary FILE  install this cyd instead of building a release one (linked with Swift's
+#                  runtime in, as scripts/build-static.sh does)
 # Needs what scripts/install-deps.sh installs (the C libraries) and Swift.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,10 +23,16 @@ while [ $# -gt 0 ]; do
 done
 # A separate scratch folder for the tool when asked (a test runs this while `swift test` holds .build).
 scratch=(--scratch-path "${CYD_TOOLS_SCRATCH:-.build}")
+made=$(mktemp -d)
+trap 'rm -rf "$made"' EXIT
 if [ -z "$binary" ]; then
-  # With the browser reader: every documented command is in the installed cyd.
+  # With the browser reader: every documented command is in the installed cyd. Its objects are
+  # linked with Swift's runtime in (scripts/build-static.sh, compiling nothing again): the
+  # installed cyd keeps working when the toolchain moves, starts sooner (no Swift shared
+  # library to load and relocate) and holds less memory (scripts/bench-all.sh measures it).
   swift build -c release --traits BrowserReader --product cyd >/dev/null
-  binary="$(swift build -c release --traits BrowserReader --show-bin-path)/cyd"
+  scripts/build-static.sh --from-build "$(swift build -c release --traits BrowserReader --show-bin-path)" --binary "$made/cyd" >/dev/null
+  binary="$made/cyd"
 fi
 [ -x "$binary" ] || { echo "install-cyd.sh: $binary is not an executable cyd" >&2; exit 2; }
 # swift-argument-parser's generate-manual: CYD_GENERATE_MANUAL when one is built already (the
@@ -36,12 +43,10 @@ if [ -z "$manual_tool" ]; then
   manual_tool="$(swift build "${scratch[@]}" --show-bin-path)/generate-manual"
 fi
 [ -x "$manual_tool" ] || { echo "install-cyd.sh: $manual_tool is not an executable generate-manual" >&2; exit 2; }
-pages=$(mktemp -d)
-trap 'rm -rf "$pages"' EXIT
-"$manual_tool" "$binary" --output-directory "$pages" --authors "ChooseYourDestiny contributors" >/dev/null
+"$manual_tool" "$binary" --output-directory "$made" --authors "ChooseYourDestiny contributors" >/dev/null
 
 install -D -m 755 "$binary" "$prefix/bin/cyd"
-install -D -m 644 "$pages/cyd.1" "$prefix/share/man/man1/cyd.1"
+install -D -m 644 "$made/cyd.1" "$prefix/share/man/man1/cyd.1"
 "$binary" --generate-completion-script bash | install -D -m 644 /dev/stdin "$prefix/share/bash-completion/completions/cyd"
 "$binary" --generate-completion-script zsh | install -D -m 644 /dev/stdin "$prefix/share/zsh/site-functions/_cyd"
 "$binary" --generate-completion-script fish | install -D -m 644 /dev/stdin "$prefix/share/fish/vendor_completions.d/cyd.fish"
