@@ -20,6 +20,12 @@ public struct JSONParser: Sendable {
             case reported, replaced
         }
 
+        /// Files of at least this many bytes are read on two cores: the second half's large
+        /// array from a guessed element on, spliced in when the first reaches that element.
+        package var twoPartsFrom = 8 << 20
+        /// How far the other thread reads before it commits to its guess (past any small array).
+        package var twoPartsCommitAfter = 64 << 10
+
         public init(lenient: Bool = false, maximumDepth: Int = 128, maximumSize: Int = JSONNode.maximumOffset, loneSurrogates: LoneSurrogates = .reported) {
             self.lenient = lenient
             self.maximumDepth = maximumDepth
@@ -36,6 +42,8 @@ public struct JSONParser: Sendable {
         public var document: JSONDocument?
         /// Every syntax finding, in file order.
         public var diagnostics: [Diagnostic]
+        /// Where the part read on another thread began, when one was taken.
+        package var secondPartFrom: Int?
     }
 
     public func parse(_ bytes: [UInt8]) -> Result { parse(SourceBytes(bytes)) }
@@ -55,21 +63,27 @@ public struct JSONParser: Sendable {
             bytes.beginPass()
         }
         let completed = bytes.withUnsafeBufferPointer { buffer in
-            state.parseDocument(buffer)
+            guard buffer.count >= options.twoPartsFrom else { return state.parseDocument(buffer) }
+            let ahead = AheadParse(buffer, options: options, bytes: bytes)
+            state.ahead = ahead
+            state.aheadFrom = ahead.searchFrom
+            let completed = state.parseDocument(buffer)
+            ahead.finish()  // the other thread is done with the buffer before it goes
+            return completed
         }
         bytes.endPass()
         // Lines can be found from the checkpoints only when the parse saw the whole file and
         // every line feed in it was counted.
         bytes.lineCheckpoints = completed && state.feedsCounted ? state.checkpoints : nil
         let document = completed ? JSONDocument(bytes: bytes, nodes: state.nodes) : nil
-        return Result(document: document, diagnostics: state.diagnostics)
+        return Result(document: document, diagnostics: state.diagnostics, secondPartFrom: state.splicedAt)
     }
 }
 
 /// Thrown inside the parser when a syntax error leaves no sensible way on.
-private struct Stop: Error {}
+struct Stop: Error {}
 
-private struct ParserState {
+struct ParserState {
     let options: Options
     typealias Options = JSONParser.Options
     var nodes: [JSONNode] = []
@@ -89,11 +103,21 @@ private struct ParserState {
     var checkpointChunk = -1
     var checkpoints = LineCheckpoints()
     var feedsCounted = true
+    /// The second part of a large file, read on another thread; array elements from
+    /// `aheadFrom` on are compared with where it starts.
+    var ahead: AheadParse?
+    var aheadFrom = Int.max
+    /// The part read on another thread gives its pages back through a sweep of its own.
+    var sweep: SourceBytes.Sweep?
+    /// The deepest nesting seen, for the second part's check against the whole file's limit.
+    var deepest = 0
+    /// Where the other thread's part was taken.
+    var splicedAt: Int?
 
-    init(options: Options, count: Int) {
+    init(options: Options, count: Int, leastNodes: Int = 16) {
         self.options = options
         // Most stories need a node for every 20 to 40 bytes; reserving more is free until used.
-        nodes.reserveCapacity(max(16, count / 16))
+        nodes.reserveCapacity(max(leastNodes, count / 16))
     }
 
     var relaxedSeverity: Severity { options.lenient ? .warning : .error }
@@ -227,6 +251,7 @@ private struct ParserState {
     mutating func parseValue() throws(Stop) {
         guard i < n else { throw fail("unexpected end of file, expected a value", at: n..<n) }
         source?.release(upTo: i)
+        sweep?.release(upTo: i)
         switch p[i] {
         case UInt8(ascii: "{"): try parseObject()
         case UInt8(ascii: "["): try parseArray()
@@ -256,6 +281,7 @@ private struct ParserState {
 
     mutating func open(_ kind: JSONKind) throws(Stop) -> Int {
         depth += 1
+        if depth > deepest { deepest = depth }
         if depth > options.maximumDepth {
             report(
                 .nestingTooDeep, .error, "nesting is deeper than \(options.maximumDepth) levels",
@@ -348,6 +374,10 @@ private struct ParserState {
             return
         }
         while true {
+            if i >= aheadFrom, splice(into: array) {
+                close(array)
+                return
+            }
             try parseValue()
             try skipTrivia()
             guard i < n else {
@@ -613,5 +643,221 @@ func controlEscape(_ byte: UInt8) -> String {
     case 0x0A: "\\n"
     case 0x0D: "\\r"
     default: "\\u00\(hex(byte))"
+    }
+}
+
+// MARK: Two parts on two cores
+
+/// The second part of a large file, read on another thread while the first part is read.
+///
+/// A story is one large array of chapters, so the second half of its file is, from some
+/// element on, the rest of that array. The other thread guesses such an element (a `{` after
+/// `}` and a comma, at or after the middle), reads elements from it to the array's `]` exactly
+/// as the parser would, and commits to the guess once it has read far enough to be past any
+/// small array. The first part, reading on, takes the part when it reaches the same offset as
+/// the start of an array element: what follows a value's start depends only on the bytes from
+/// there, so the part is what the parser would have made, given the same depth and counts,
+/// which are checked. A guess the first part never meets (it was inside a string, or in
+/// another kind of array) is dropped, and the file is read in one pass as before.
+final class AheadParse: @unchecked Sendable {
+    /// What the other thread read: everything the parser's state gains over those bytes.
+    struct Part: Sendable {
+        var nodes: [JSONNode]
+        var diagnostics: [Diagnostic]
+        var feeds: Int32
+        var checkpoints: LineCheckpoints
+        var feedsCounted: Bool
+        var deepest: Int
+        /// The offset of the array's closing `]`.
+        var end: Int
+    }
+
+    enum Outcome {
+        /// The array's `]` was reached (after a commitment).
+        case done
+        /// A syntax error, after a commitment: the first part reads it itself.
+        case failed
+        /// The array ended, or the reading failed, before the guess was committed to.
+        case ended(at: Int)
+        /// The first part gave the guess up.
+        case cancelled
+    }
+
+    enum Meeting {
+        /// The part starts further on.
+        case later
+        /// The part will not be taken.
+        case never
+        /// The part starts here (nil: it failed).
+        case here(Part?)
+    }
+
+    /// How often, in bytes read, the other thread looks for a cancellation.
+    static let lookEvery = 1 << 20
+    /// The part's nodes are reserved above glibc's largest dynamic mmap threshold (32 MiB on
+    /// 64-bit, mallopt(3)): freeing a mapped block below it raises the threshold to its size, and
+    /// every later block up to that size then stays in the heap when freed (validate's peak rose
+    /// from 87 to 106 MB). Reserving is free until used.
+    static let leastNodes = (32 << 20) / MemoryLayout<JSONNode>.stride + 1
+
+    let searchFrom: Int
+    private let lock = Lock()
+    private var committedStart = -1
+    private var cancelled = false
+    private var work: BackgroundWork<Part?>?
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>, options: JSONParser.Options, bytes: SourceBytes) {
+        searchFrom = buffer.count / 2
+        let address = UInt(bitPattern: buffer.baseAddress), count = buffer.count
+        work = BackgroundWork { [self] in
+            let p = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: address), count: count)
+            return read(p, options: options, bytes: bytes)
+        }
+    }
+
+    private func read(_ p: UnsafeBufferPointer<UInt8>, options: JSONParser.Options, bytes: SourceBytes) -> Part? {
+        var candidate = Self.element(in: p, from: searchFrom)
+        var tries = 0
+        while let start = candidate, tries < 16 {
+            tries += 1
+            var state = ParserState(options: options, count: p.count - start, leastNodes: Self.leastNodes)
+            if bytes.isMapped { state.sweep = SourceBytes.Sweep(bytes, from: start) }
+            switch state.parseElements(p, from: start, ahead: self) {
+            case .done:
+                return Part(
+                    nodes: state.nodes, diagnostics: state.diagnostics, feeds: state.feeds, checkpoints: state.checkpoints,
+                    feedsCounted: state.feedsCounted, deepest: state.deepest, end: state.i)
+            case .failed, .cancelled:
+                return nil
+            case .ended(let offset):
+                // A small array (a chapter's choices) or not an element at all: the next guess.
+                candidate = Self.element(in: p, from: max(offset, start + 1))
+            }
+        }
+        return nil
+    }
+
+    /// The next `{` at or after `offset` that follows `}` and a comma (white space between).
+    static func element(in p: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int? {
+        func blank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
+        var k = offset
+        while k < p.count {
+            if p[k] == UInt8(ascii: "{") {
+                var j = k - 1
+                while j >= 0, blank(p[j]) { j -= 1 }
+                if j >= 0, p[j] == UInt8(ascii: ",") {
+                    j -= 1
+                    while j >= 0, blank(p[j]) { j -= 1 }
+                    if j >= 0, p[j] == UInt8(ascii: "}") { return k }
+                }
+            }
+            k += 1
+        }
+        return nil
+    }
+
+    /// Asked by the other thread as it reads: false when the first part gave the guess up;
+    /// `committing` commits to the guess that starts there.
+    func stillWanted(committing start: Int?) -> Bool {
+        lock.withLock {
+            if cancelled { return false }
+            if let start { committedStart = start }
+            return true
+        }
+    }
+
+    /// Asked by the first part at an array element at `offset`.
+    func meet(at offset: Int) -> Meeting {
+        let wait: Bool = lock.withLock {
+            if cancelled { return false }
+            if committedStart == offset { return true }
+            // Not committed yet (the first part has come this far first), or committed to an
+            // offset the first part has passed without meeting it as an element: given up.
+            if committedStart < 0 || committedStart < offset { cancelled = true }
+            return false
+        }
+        if wait { return .here(work?.wait() ?? nil) }
+        return lock.withLock { cancelled } ? .never : .later
+    }
+
+    /// The first part is done: the other thread stops at its next look and is joined.
+    func finish() {
+        lock.withLock { cancelled = true }
+        _ = work?.wait()
+    }
+}
+
+extension ParserState {
+    /// The other thread's reading: array elements from `start` to the array's `]`, as
+    /// `parseArray`'s loop reads them.
+    mutating func parseElements(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, ahead: AheadParse) -> AheadParse.Outcome {
+        p = buffer
+        n = buffer.count
+        i = start
+        var committed = false
+        var look = start + options.twoPartsCommitAfter
+        do {
+            while true {
+                if i >= look {
+                    look = i + AheadParse.lookEvery
+                    guard ahead.stillWanted(committing: committed ? nil : start) else { return .cancelled }
+                    committed = true
+                }
+                try parseValue()
+                try skipTrivia()
+                guard i < n else { return committed ? .failed : .ended(at: i) }
+                if p[i] == UInt8(ascii: ",") {
+                    let comma = i
+                    i += 1
+                    try skipTrivia()
+                    if i < n, p[i] == UInt8(ascii: "]") {
+                        reportTrailingComma(at: comma)
+                        return committed ? .done : .ended(at: i)
+                    }
+                } else if p[i] == UInt8(ascii: "]") {
+                    return committed ? .done : .ended(at: i)
+                } else {
+                    return committed ? .failed : .ended(at: i)
+                }
+            }
+        } catch {
+            return committed ? .failed : .ended(at: i)
+        }
+    }
+
+    /// At an element of `array`: when the other thread's part starts here, it is taken and
+    /// `i` is at the array's `]`.
+    mutating func splice(into array: Int) -> Bool {
+        guard let ahead else { aheadFrom = .max; return false }
+        switch ahead.meet(at: i) {
+        case .later:
+            return false
+        case .never:
+            aheadFrom = .max
+            return false
+        case .here(let part):
+            aheadFrom = .max
+            guard let part, depth + part.deepest <= options.maximumDepth, nodes.count + part.nodes.count < JSONNode.maximumNodes - 1 else {
+                return false
+            }
+            let base = UInt32(nodes.count)
+            nodes.reserveCapacity(nodes.count + part.nodes.count)
+            for var node in part.nodes {
+                node.next += base
+                nodes.append(node)
+            }
+            if depth + part.deepest > deepest { deepest = depth + part.deepest }
+            diagnostics += part.diagnostics
+            for k in part.checkpoints.feeds.indices where Int(part.checkpoints.feeds[k]) >> 16 != checkpointChunk {
+                checkpoints.feeds.append(part.checkpoints.feeds[k])
+                checkpoints.counts.append(part.checkpoints.counts[k] &+ feeds)
+                checkpointChunk = Int(part.checkpoints.feeds[k]) >> 16
+            }
+            feeds &+= part.feeds
+            feedsCounted = feedsCounted && part.feedsCounted
+            splicedAt = i
+            i = part.end
+            return true
+        }
     }
 }
