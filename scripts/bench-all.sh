@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One run that tells the whole story: every benchmark of cyd against its peer, in turn, on one
-# release build, then one summary table (measure, cyd, peer, ratio, target, met or not) written
+# release build (the cyd scripts/install-cyd.sh installs), then one summary table (measure, cyd, peer, ratio, target, met or not) written
 # into docs/benchmarks.md with the machine and the date, and its first row of each area into the
 # README. A script that fails is named in the table, and the run goes on with the next.
 #
