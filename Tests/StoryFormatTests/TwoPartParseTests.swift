@@ -27,6 +27,13 @@ struct TwoPartParseTests {
         if let da = ra.document, let db = rb.document {
             #expect(da.nodes.count == db.nodes.count, sourceLocation: sourceLocation)
             #expect(da.nodes.map { [$0.startAndFlags, $0.end, $0.kindAndNext] } == db.nodes.map { [$0.startAndFlags, $0.end, $0.kindAndNext] }, sourceLocation: sourceLocation)
+            // The parser's counts of large arrays are the elements there are.
+            #expect(da.largeArrays == db.largeArrays, sourceLocation: sourceLocation)
+            for node in db.nodes.indices where db.kind(node) == .array {
+                let walked = db.elements(of: node).reduce(0) { n, _ in n + 1 }
+                #expect(db.count(of: node) == walked, sourceLocation: sourceLocation)
+                #expect((db.largeArrays[node] != nil) == (walked >= JSONDocument.largeArray), sourceLocation: sourceLocation)
+            }
         }
         #expect(a.lineCheckpoints == b.lineCheckpoints, sourceLocation: sourceLocation)
         if let from = rb.secondPartFrom { #expect(from >= bytes.count / 2, sourceLocation: sourceLocation) }

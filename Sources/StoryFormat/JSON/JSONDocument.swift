@@ -62,10 +62,16 @@ public struct JSONNode: Sendable {
 public final class JSONDocument: Sendable {
     public let bytes: SourceBytes
     public let nodes: [JSONNode]
+    /// The element counts of arrays of `largeArray` elements or more, counted by the parser:
+    /// counting a story's chapters by walking them touches every chapter's nodes (12 ms for
+    /// 100,000 chapters, one cache miss each).
+    let largeArrays: [Int: Int]
+    static let largeArray = 1024
 
-    init(bytes: SourceBytes, nodes: [JSONNode]) {
+    init(bytes: SourceBytes, nodes: [JSONNode], largeArrays: [Int: Int] = [:]) {
         self.bytes = bytes
         self.nodes = nodes
+        self.largeArrays = largeArrays
     }
 
     /// The root value, or nil when the file could not be parsed.
@@ -91,6 +97,7 @@ public final class JSONDocument: Sendable {
     public func members(of node: Int) -> Members { Members(document: self, parent: node) }
 
     public func count(of node: Int) -> Int {
+        if let known = largeArrays[node] { return known }
         var n = 0
         var child = node + 1
         let end = Int(nodes[node].next)

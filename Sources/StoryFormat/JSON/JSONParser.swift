@@ -75,7 +75,7 @@ public struct JSONParser: Sendable {
         // Lines can be found from the checkpoints only when the parse saw the whole file and
         // every line feed in it was counted.
         bytes.lineCheckpoints = completed && state.feedsCounted ? state.checkpoints : nil
-        let document = completed ? JSONDocument(bytes: bytes, nodes: state.nodes) : nil
+        let document = completed ? JSONDocument(bytes: bytes, nodes: state.nodes, largeArrays: state.largeArrays) : nil
         return Result(document: document, diagnostics: state.diagnostics, secondPartFrom: state.splicedAt)
     }
 }
@@ -113,6 +113,10 @@ struct ParserState {
     var deepest = 0
     /// Where the other thread's part was taken.
     var splicedAt: Int?
+    /// The element counts of arrays of `JSONDocument.largeArray` elements or more, by node.
+    var largeArrays: [Int: Int] = [:]
+    /// Elements read by `parseElements`.
+    var partElements = 0
 
     init(options: Options, count: Int, leastNodes: Int = 16) {
         self.options = options
@@ -366,6 +370,11 @@ struct ParserState {
         }
     }
 
+    mutating func closeArray(_ array: Int, elements: Int) {
+        if elements >= JSONDocument.largeArray { largeArrays[array] = elements }
+        close(array)
+    }
+
     mutating func parseArray() throws(Stop) {
         let array = try open(.array)
         try skipTrivia()
@@ -373,11 +382,13 @@ struct ParserState {
             close(array)
             return
         }
+        var elements = 0
         while true {
-            if i >= aheadFrom, splice(into: array) {
-                close(array)
+            if i >= aheadFrom, let spliced = splice(into: array) {
+                closeArray(array, elements: elements + spliced)
                 return
             }
+            elements += 1
             try parseValue()
             try skipTrivia()
             guard i < n else {
@@ -389,11 +400,11 @@ struct ParserState {
                 try skipTrivia()
                 if i < n, p[i] == UInt8(ascii: "]") {
                     reportTrailingComma(at: comma)
-                    close(array)
+                    closeArray(array, elements: elements)
                     return
                 }
             } else if p[i] == UInt8(ascii: "]") {
-                close(array)
+                closeArray(array, elements: elements)
                 return
             } else {
                 let help = p[i] == UInt8(ascii: "{") || p[i] == UInt8(ascii: "\"") ? "add a comma between elements" : nil
@@ -664,6 +675,9 @@ final class AheadParse: @unchecked Sendable {
     struct Part: Sendable {
         var nodes: [JSONNode]
         var diagnostics: [Diagnostic]
+        var largeArrays: [Int: Int]
+        /// The elements read, of the array it ends.
+        var elements: Int
         var feeds: Int32
         var checkpoints: LineCheckpoints
         var feedsCounted: Bool
@@ -725,7 +739,8 @@ final class AheadParse: @unchecked Sendable {
             switch state.parseElements(p, from: start, ahead: self) {
             case .done:
                 return Part(
-                    nodes: state.nodes, diagnostics: state.diagnostics, feeds: state.feeds, checkpoints: state.checkpoints,
+                    nodes: state.nodes, diagnostics: state.diagnostics, largeArrays: state.largeArrays, elements: state.partElements,
+                    feeds: state.feeds, checkpoints: state.checkpoints,
                     feedsCounted: state.feedsCounted, deepest: state.deepest, end: state.i)
             case .failed, .cancelled:
                 return nil
@@ -803,6 +818,7 @@ extension ParserState {
                     guard ahead.stillWanted(committing: committed ? nil : start) else { return .cancelled }
                     committed = true
                 }
+                partElements += 1
                 try parseValue()
                 try skipTrivia()
                 guard i < n else { return committed ? .failed : .ended(at: i) }
@@ -825,22 +841,23 @@ extension ParserState {
         }
     }
 
-    /// At an element of `array`: when the other thread's part starts here, it is taken and
-    /// `i` is at the array's `]`.
-    mutating func splice(into array: Int) -> Bool {
-        guard let ahead else { aheadFrom = .max; return false }
+    /// At an element of `array`: when the other thread's part starts here, it is taken, `i`
+    /// is at the array's `]`, and the result is the number of elements the part read.
+    mutating func splice(into array: Int) -> Int? {
+        guard let ahead else { aheadFrom = .max; return nil }
         switch ahead.meet(at: i) {
         case .later:
-            return false
+            return nil
         case .never:
             aheadFrom = .max
-            return false
+            return nil
         case .here(let part):
             aheadFrom = .max
             guard let part, depth + part.deepest <= options.maximumDepth, nodes.count + part.nodes.count < JSONNode.maximumNodes - 1 else {
-                return false
+                return nil
             }
             let base = UInt32(nodes.count)
+            for (node, count) in part.largeArrays { largeArrays[node + Int(base)] = count }
             nodes.reserveCapacity(nodes.count + part.nodes.count)
             for var node in part.nodes {
                 node.next += base
@@ -857,7 +874,7 @@ extension ParserState {
             feedsCounted = feedsCounted && part.feedsCounted
             splicedAt = i
             i = part.end
-            return true
+            return part.elements
         }
     }
 }
