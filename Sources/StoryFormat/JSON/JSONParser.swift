@@ -347,23 +347,16 @@ struct ParserState {
             i += 1
             try skipTrivia()
             try parseValue()
-            try skipTrivia()
-            guard i < n else {
-                throw fail("unterminated object", help: "add the closing }", at: Int(nodes[object].start)..<(Int(nodes[object].start) + 1))
-            }
-            if p[i] == UInt8(ascii: ",") {
-                let comma = i
-                i += 1
-                try skipTrivia()
-                if i < n, p[i] == UInt8(ascii: "}") {
-                    reportTrailingComma(at: comma)
-                    close(object)
-                    return
-                }
-            } else if p[i] == UInt8(ascii: "}") {
+            switch try afterValue(closer: UInt8(ascii: "}")) {
+            case .another:
+                continue
+            case .closed:
                 close(object)
                 return
-            } else {
+            case .neither:
+                guard i < n else {
+                    throw fail("unterminated object", help: "add the closing }", at: Int(nodes[object].start)..<(Int(nodes[object].start) + 1))
+                }
                 let help = p[i] == UInt8(ascii: "\"") ? "add a comma between members" : nil
                 throw fail("expected ',' or '}' after an object member, found \(describe(at: i))", help: help, at: i..<(i + tokenLength(at: i)))
             }
@@ -390,27 +383,47 @@ struct ParserState {
             }
             elements += 1
             try parseValue()
-            try skipTrivia()
-            guard i < n else {
-                throw fail("unterminated array", help: "add the closing ]", at: Int(nodes[array].start)..<(Int(nodes[array].start) + 1))
-            }
-            if p[i] == UInt8(ascii: ",") {
-                let comma = i
-                i += 1
-                try skipTrivia()
-                if i < n, p[i] == UInt8(ascii: "]") {
-                    reportTrailingComma(at: comma)
-                    closeArray(array, elements: elements)
-                    return
-                }
-            } else if p[i] == UInt8(ascii: "]") {
+            switch try afterValue(closer: UInt8(ascii: "]")) {
+            case .another:
+                continue
+            case .closed:
                 closeArray(array, elements: elements)
                 return
-            } else {
+            case .neither:
+                guard i < n else {
+                    throw fail("unterminated array", help: "add the closing ]", at: Int(nodes[array].start)..<(Int(nodes[array].start) + 1))
+                }
                 let help = p[i] == UInt8(ascii: "{") || p[i] == UInt8(ascii: "\"") ? "add a comma between elements" : nil
                 throw fail("expected ',' or ']' after an array element, found \(describe(at: i))", help: help, at: i..<(i + tokenLength(at: i)))
             }
         }
+    }
+
+    enum AfterValue {
+        /// A comma, and white space after it: the next element or member starts at `i`.
+        case another
+        /// The closer (after a trailing comma, which is reported): `i` is at it.
+        case closed
+        /// Neither: `i` is at what stands there, or at the end of the file.
+        case neither
+    }
+
+    /// What follows an element of an array or a member of an object, white space skipped.
+    @inline(__always)
+    mutating func afterValue(closer: UInt8) throws(Stop) -> AfterValue {
+        try skipTrivia()
+        guard i < n else { return .neither }
+        if p[i] == UInt8(ascii: ",") {
+            let comma = i
+            i += 1
+            try skipTrivia()
+            if i < n, p[i] == closer {
+                reportTrailingComma(at: comma)
+                return .closed
+            }
+            return .another
+        }
+        return p[i] == closer ? .closed : .neither
     }
 
     mutating func reportTrailingComma(at comma: Int) {
@@ -820,20 +833,10 @@ extension ParserState {
                 }
                 partElements += 1
                 try parseValue()
-                try skipTrivia()
-                guard i < n else { return committed ? .failed : .ended(at: i) }
-                if p[i] == UInt8(ascii: ",") {
-                    let comma = i
-                    i += 1
-                    try skipTrivia()
-                    if i < n, p[i] == UInt8(ascii: "]") {
-                        reportTrailingComma(at: comma)
-                        return committed ? .done : .ended(at: i)
-                    }
-                } else if p[i] == UInt8(ascii: "]") {
-                    return committed ? .done : .ended(at: i)
-                } else {
-                    return committed ? .failed : .ended(at: i)
+                switch try afterValue(closer: UInt8(ascii: "]")) {
+                case .another: continue
+                case .closed: return committed ? .done : .ended(at: i)
+                case .neither: return committed ? .failed : .ended(at: i)
                 }
             }
         } catch {
