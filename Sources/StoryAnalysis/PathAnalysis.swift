@@ -1,4 +1,5 @@
 import StoryCheck
+import StoryFormat
 
 /// Exact answers about every way through a story: a story.json has no hidden state, so
 /// playthroughs are paths in the chapter graph from the start to an ending (a chapter without
@@ -49,21 +50,27 @@ public struct PathAnalysis: Sendable {
 
     /// - Parameters:
     ///   - reachable, canFinish: from StoryGraph's reader's reachability over `successors`.
-    init(successors: [[Int]], start: Int, reachable: [Bool], canFinish useful: [Bool]) {
+    package init(successors: [[Int]], start: Int, reachable: [Bool], canFinish useful: [Bool]) {
         let count = successors.count
         var head = 0
         var queue: [Int] = []
         let endingNodes = (0..<count).filter { reachable[$0] && successors[$0].isEmpty }
         let onWay = (0..<count).map { reachable[$0] && useful[$0] }
+        // The chapters every reader passes need none of the counts below: in a large story
+        // they are found on another core meanwhile.
+        let dominators = count < Self.dominatorsBesideFrom ? nil : BackgroundWork {
+            Self.commonDominators(of: endingNodes, start: start, successors: successors, reachable: reachable)
+        }
 
         // Loops on the way: strongly connected components of more than one chapter, or a
         // chapter with a choice to itself.
         let components = Self.components(successors, within: onWay)
         var cyclic = [Bool](repeating: false, count: count)
-        var componentSize = [Int: Int]()
-        for node in 0..<count where onWay[node] { componentSize[components[node], default: 0] += 1 }
+        // Components are numbered from 0, each below the number of chapters.
+        var componentSize = [Int32](repeating: 0, count: count)
+        for node in 0..<count where onWay[node] { componentSize[components[node]] += 1 }
         for node in 0..<count where onWay[node] {
-            if componentSize[components[node]]! > 1 || successors[node].contains(node) { cyclic[node] = true }
+            if componentSize[components[node]] > 1 || successors[node].contains(node) { cyclic[node] = true }
         }
         // Chapters a loop can lead to: their counts and longest ways are unbounded.
         var unbounded = cyclic
@@ -143,8 +150,11 @@ public struct PathAnalysis: Sendable {
             playthroughs = .finite(total.value)
             longestPath = endingNodes.map { longest[$0] }.max()
         }
-        everyReaderPasses = Self.commonDominators(of: endingNodes, start: start, successors: successors, reachable: reachable)
+        everyReaderPasses = dominators?.wait() ?? Self.commonDominators(of: endingNodes, start: start, successors: successors, reachable: reachable)
     }
+
+    /// From how many chapters the common dominators are found on a thread of their own.
+    package static let dominatorsBesideFrom = 20_000
 
     /// Strongly connected components (Tarjan's, iterative), numbered; only `within` is visited.
     static func components(_ successors: [[Int]], within: [Bool]) -> [Int] {
