@@ -66,7 +66,7 @@ public struct StorySyntax: Sendable {
     public var makesModel: Bool {
         guard id != nil, name != nil, rating != nil, summary != nil, chaptersNode != nil else { return false }
         for chapter in chapters {
-            guard chapter.id != nil, Self.isKey(chapter.idValue) else { return false }
+            guard let idNode = chapter.node(.id), isKey(node: idNode) else { return false }
             for field in ChapterField.all where field != .id && field.isRequired {
                 switch field.kind {
                 case .text, .nonEmptyText: if chapter.node(field) == nil { return false }
@@ -75,10 +75,20 @@ public struct StorySyntax: Sendable {
                 }
             }
             for choice in choices(of: chapter) {
-                guard let target = target(of: choice), Self.isKey(target.value), choice.textNode != nil else { return false }
+                guard choice.targetNode >= 0, isKey(node: Int(choice.targetNode)), choice.textNode != nil else { return false }
             }
         }
         return true
+    }
+
+    /// `isKey` of a string node's text, decided on its bytes when they are printable ASCII with
+    /// no escape (every id of most stories): no string is made for each of a large story's ids
+    /// and targets.
+    func isKey(node: Int) -> Bool {
+        let printable = document.withContentBytes(node) { bytes in
+            bytes.map { bytes in !bytes.contains { $0 < 0x20 || $0 >= 0x7F } } ?? false
+        }
+        return printable || Self.isKey(document.string(node))
     }
 
     /// Whether a chapter id can be stored and read back as it is: no character `VisibleText`
