@@ -139,45 +139,50 @@ public struct StoryChanges: Sendable {
     }
 
     private init(
-        loading old: @Sendable () -> Result<StoryVersion, StoryVersion.Problem>, _ new: @Sendable () -> Result<StoryVersion, StoryVersion.Problem>,
+        loading old: @escaping @Sendable () -> Result<StoryVersion, StoryVersion.Problem>, _ new: () -> Result<StoryVersion, StoryVersion.Problem>,
         labels: (String, String)
     ) {
-        // The two sides are found, read, checked and analysed at once, one a core.
-        let readings = Lock()
-        nonisolated(unsafe) var sides: [Reading?] = [nil, nil]
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
-            let reading = index == 0 ? Reading(old(), label: labels.0) : Reading(new(), label: labels.1)
-            readings.withLock { sides[index] = reading }
+        // The two sides are found, read and checked at once, one a core. The playthroughs of
+        // the side read first (exact counts: the costly part) are counted as soon as it is read,
+        // beside the reading of the other side and then the comparison. A side whose chapters
+        // lead to the same chapters as the other's has the same playthroughs, counted once; one
+        // of another shape is counted after the comparison.
+        let first = FirstToFinish()
+        let oldWork = BackgroundWork { () -> (Reading, BackgroundWork<PathAnalysis?>?) in
+            let reading = Reading(old(), label: labels.0)
+            return (reading, first.isFirst(0) ? BackgroundWork { reading.paths() } : nil)
         }
-        let before = sides[0]!, after = sides[1]!
-        // Then the playthroughs of each side (exact counts: the costly part) beside the
-        // comparison; a side whose chapters lead to the same chapters as the other's has the
-        // same playthroughs, counted once.
+        let after = Reading(new(), label: labels.1)
+        let newCounting = first.isFirst(1) ? BackgroundWork { after.paths() } : nil
+        let (before, oldCounting) = oldWork.wait()
         let sameShape = before.syntax != nil && before.start == after.start && before.successors == after.successors
-        nonisolated(unsafe) var changes = StoryChanges(old: before.side, new: after.side)
-        nonisolated(unsafe) var paths: [PathAnalysis?] = [nil, nil]
-        DispatchQueue.concurrentPerform(iterations: 2) { task in
-            if task == 0 {
-                let analysis = before.paths()
-                readings.withLock { paths[0] = analysis }
-                if sameShape { readings.withLock { paths[1] = analysis } }
-            } else {
-                if !sameShape {
-                    let analysis = after.paths()
-                    readings.withLock { paths[1] = analysis }
-                }
-                if before.syntax != nil, after.syntax != nil { changes.compare(before, after) }
-            }
-        }
+        var changes = StoryChanges(old: before.side, new: after.side)
+        if before.syntax != nil, after.syntax != nil { changes.compare(before, after) }
+        let oldPlaythroughs = oldCounting?.wait() ?? (sameShape ? newCounting?.wait() ?? nil : before.paths())
+        let newPlaythroughs = newCounting?.wait() ?? (sameShape ? oldPlaythroughs : after.paths())
         var described = (before, after)
-        described.0.describe(paths[0] ?? nil)
-        described.1.describe(paths[1] ?? nil)
+        described.0.describe(oldPlaythroughs)
+        described.1.describe(newPlaythroughs)
         self = changes
         self.old = described.0.side
         self.new = described.1.side
         // The two stories are given back with the changes, not freed here: a caller about to
         // end (the command line) need not wait for 200,000 chapters to be freed one by one.
         retained = [before, after]
+    }
+
+    /// Which of the two sides was read first (0 the old, 1 the new).
+    private final class FirstToFinish: @unchecked Sendable {
+        private let lock = Lock()
+        private var side: Int?
+
+        /// Whether `side` is the first to say it is read.
+        func isFirst(_ side: Int) -> Bool {
+            lock.withLock {
+                if self.side == nil { self.side = side }
+                return self.side == side
+            }
+        }
     }
 
     /// The two sides as read (kept with the changes; see `init`).
@@ -190,14 +195,14 @@ public struct StoryChanges: Sendable {
 
     // MARK: One side read
 
-    struct Reading {
+    struct Reading: Sendable {
         var side: Side
         /// The story as written: chapters are compared where they are written, and only those
         /// that changed are made into values (`chapter(_:)`).
         var syntax: StorySyntax?
         var version: StoryVersion?
         var reachable: [Bool] = []
-        var index: [String: Int] = [:]
+        var index = ChapterIndex(ids: [])
         /// Whether a chapter is the first of its id (a later one of the same id is never read).
         var isFirst: [Bool] = []
 
@@ -214,7 +219,7 @@ public struct StoryChanges: Sendable {
                 // Read once, as the validator reads it, for its findings and for the story;
                 // a file only readers' leniency reads (a trailing comma) is read again so.
                 let file = LoadedFile.load(version.bytes, fileName: path)
-                let reports = Validation.check(loaded: file, bytes: version.bytes, path: path)
+                let (reports, graph) = Validation.checkKeepingGraph(loaded: file, bytes: version.bytes, path: path)
                 let diagnostics = reports.flatMap(\.diagnostics)
                 // Places in one sweep: a minified story is one line, and counting each finding's
                 // column from the line's start would cost findings × file.
@@ -227,7 +232,9 @@ public struct StoryChanges: Sendable {
                     return
                 }
                 self.syntax = syntax
-                index(syntax)
+                // The checks' graph is of the file as the validator read it; a file only
+                // readers read has a graph of its own.
+                index(syntax, graph: file.story == nil ? StoryGraph(syntax) : graph ?? StoryGraph(syntax))
             }
         }
 
@@ -238,36 +245,37 @@ public struct StoryChanges: Sendable {
         var targets: [[Int]] = []
         var start: Int?
 
-        /// The graph as a reader moves through it: ids, choices' targets, what is reachable.
-        mutating func index(_ syntax: StorySyntax) {
+        /// The graph as a reader moves through it: ids, choices' targets, what is reachable;
+        /// from the checks' graph (`graph`, of `syntax`), whose choices are already found.
+        mutating func index(_ syntax: StorySyntax, graph: StoryGraph) {
             side.title = syntax.name?.value
             let count = syntax.chapters.count
             side.chapters = count
-            index.reserveCapacity(count)
-            isFirst = Array(repeating: false, count: count)
-            syntax.chapters.withUnsafeBufferPointer { chapters in
-                for position in 0..<count {
-                    // A later chapter of an id already seen does not take the first one's place.
-                    if let earlier = index.updateValue(position, forKey: chapters[position].idValue) {
-                        index[chapters[position].idValue] = earlier
-                    } else {
-                        isFirst[position] = true
-                    }
+            index = graph.index
+            // A later chapter of an id already seen does not take the first one's place.
+            isFirst = Array(repeating: true, count: count)
+            for group in graph.duplicateGroups { for member in group.dropFirst() { isFirst[Int(member)] = false } }
+            targets = graph.choiceTargets.withUnsafeBufferPointer { found in
+                syntax.chapters.map { chapter in
+                    let first = Int(chapter.choiceStart)
+                    return found[first..<(first + chapter.numberOfChoices)].map { Int($0) }
                 }
             }
-            let document = syntax.document
-            targets = syntax.chapters.map { chapter in syntax.choices(of: chapter).map { index[document.string(Int($0.targetNode))] ?? -1 } }
             // A choice to no chapter leads nowhere for a reader (the validator says so).
             successors = targets.contains { $0.contains(-1) } ? targets.map { $0.filter { $0 >= 0 } } : targets
-            start = syntax.chapters.firstIndex { $0.isFirstChapter?.value == true }.flatMap { index[syntax.chapters[$0].idValue] }
+            start = graph.start.flatMap { graph.index[syntax.chapters[$0].idValue] }
             guard let start else {
                 reachable = Array(repeating: false, count: count)
+                canFinish = reachable
                 return
             }
-            reachable = StoryGraph.readerReachability(successors: successors, start: start).reachable
+            (reachable, canFinish) = StoryGraph.readerReachability(successors: successors, start: start)
         }
 
-        func paths() -> PathAnalysis? { start.map { PathAnalysis(successors: successors, start: $0) } }
+        /// Which chapters some ending can be reached from, as a reader moves.
+        var canFinish: [Bool] = []
+
+        func paths() -> PathAnalysis? { start.map { PathAnalysis(successors: successors, start: $0, reachable: reachable, canFinish: canFinish) } }
 
         mutating func describe(_ paths: PathAnalysis?) {
             guard let paths else { return }

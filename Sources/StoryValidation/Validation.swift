@@ -122,6 +122,11 @@ public enum Validation {
         Checker.check(file, bytes: bytes, path: path, options: options.check)
     }
 
+    /// The same, with the chapter graph the checks built (nil when the file holds no story).
+    public static func checkKeepingGraph(loaded file: LoadedFile, bytes: [UInt8], path: String, options: Options = .init()) -> (reports: [FileReport], graph: StoryGraph?) {
+        Checker.checkKeepingGraph(file, bytes: bytes, path: path, options: options.check)
+    }
+
     /// A story folder whose story.json is already read (`file`, from `bytes`): what `check(path:)`
     /// finds in the folder, without reading story.json again (the live preview reads it once
     /// for its findings and its story).

@@ -110,6 +110,26 @@ struct StoryChangesTests {
         #expect(changes.findingsFixed.isEmpty)
     }
 
+    @Test("each side's playthroughs are its own, whichever side is read first: of the same shape (counted once) or not (counted after the comparison), the larger side old or new")
+    func playthroughsWhicheverSideIsReadFirst() {
+        // The side with 2 MB more to read (a key readers pass over) is read last, almost
+        // always: both orders are met.
+        func version(_ story: TestStory, long: Bool) -> Result<StoryVersion, StoryVersion.Problem> {
+            let padding = long ? Array(("{\"x-padding\": \"" + String(repeating: "The beam sweeps the sea. ", count: 80_000) + "\",").utf8) : [UInt8(ascii: "{")]
+            return .success(StoryVersion(origin: .file("story.json"), bytes: padding + story.bytes.dropFirst(), read: { _ in nil }))
+        }
+        var darkless = Self.lighthouse()
+        darkless.chapters[2].choices = [("light", "Light it")]
+        for longSide in [0, 1] {
+            for (old, new, ways) in [(Self.lighthouse(), Self.lighthouse(), (4, 4)), (Self.lighthouse(), darkless, (4, 2)), (darkless, Self.lighthouse(), (2, 4))] {
+                let changes = StoryChanges(old: version(old, long: longSide == 0), new: version(new, long: longSide == 1), labels: ("old.json", "new.json"))
+                #expect(changes.old.playthroughs == .finite(BigCount(UInt64(ways.0))), "\(longSide) \(changes.old.playthroughs as Any)")
+                #expect(changes.new.playthroughs == .finite(BigCount(UInt64(ways.1))), "\(longSide) \(changes.new.playthroughs as Any)")
+                #expect(changes.old.endings == ways.0 / 2 && changes.new.endings == ways.1 / 2)
+            }
+        }
+    }
+
     @Test("a merge: the merged branch against the main line before it, and the merge against the branch, read from the history with no checkout")
     func merge() throws {
         let folder = try TemporaryFolder()

@@ -129,11 +129,22 @@ public enum Checker {
         check(file, source: file.document?.bytes ?? file.bytes, path: path, folder: folder, options: options)
     }
 
+    /// Checks a file already read, as `check(_:bytes:path:folder:options:)` does, and gives back
+    /// the chapter graph the rules built (nil when the file holds no story), for a caller that
+    /// goes on to follow the story's choices.
+    public static func checkKeepingGraph(
+        _ file: LoadedFile, bytes: [UInt8], path: String, folder: StoryFolder? = nil, options: CheckOptions = .init()
+    ) -> (reports: [FileReport], graph: StoryGraph?) {
+        let context = CheckContext(path: path, file: file, folder: folder)
+        let reports = check(file, source: file.document?.bytes ?? SourceBytes(bytes), path: path, folder: folder, options: options, context: context)
+        return (reports, context.graph)
+    }
+
     static func check(
         _ file: LoadedFile, source bytes: SourceBytes, path: String, folder: StoryFolder?, options: CheckOptions,
-        textScan: BackgroundWork<TextScan>? = nil
+        textScan: BackgroundWork<TextScan>? = nil, context given: CheckContext? = nil
     ) -> [FileReport] {
-        let context = CheckContext(path: path, file: file, folder: folder)
+        let context = given ?? CheckContext(path: path, file: file, folder: folder)
         context.textScan = textScan
         var diagnostics = file.diagnostics
         var otherFiles: [String: [Diagnostic]] = [:]
