@@ -17,6 +17,9 @@ public struct ChapterIndex: Sendable {
     private var slots: [Int32]
     private let ids: [String]
     private let mask: Int
+    /// Each chapter whose id an earlier chapter holds, with the first chapter holding it, in
+    /// chapter order (found while the table is built: no second look-up of every id).
+    public private(set) var repeats: [(chapter: Int, first: Int)] = []
 
     public init(ids: [String?]) {
         var capacity = 16
@@ -33,7 +36,10 @@ public struct ChapterIndex: Sendable {
                     slots[slot] = Int32(position)
                     break
                 }
-                if self.ids[Int(occupant)] == id { break }  // a duplicate: keep the first
+                if self.ids[Int(occupant)] == id {  // a duplicate: keep the first
+                    repeats.append((position, Int(occupant)))
+                    break
+                }
                 slot = (slot + 1) & mask
             }
         }

@@ -50,8 +50,7 @@ public struct StoryGraph: Sendable {
         // Chapters sharing an id, gathered under the first chapter holding it.
         var groupOf = [Int32](repeating: -1, count: count)
         var groups: [[Int32]] = []
-        for (position, chapter) in chapters.enumerated() where chapter.id != nil {
-            guard let first = index[chapter.idValue], first != position else { continue }
+        for (position, first) in index.repeats {
             if groupOf[first] < 0 {
                 groupOf[first] = Int32(groups.count)
                 groups.append([Int32(first)])

@@ -28,10 +28,8 @@ enum DuplicateChapterID: CheckedRule {
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         guard let story = context.story, let graph = context.graph else { return }
-        for (position, chapter) in story.chapters.enumerated() {
-            guard let id = chapter.id, let first = graph.index[id.value], first != position,
-                let firstNode = story.chapters[first].id?.node
-            else { continue }
+        for (position, first) in graph.index.repeats {
+            guard let id = story.chapters[position].id, let firstNode = story.chapters[first].id?.node else { continue }
             // Equivalent but not the same characters: the author cannot see why, so it is said.
             let spelling = id.value.unicodeScalars.elementsEqual(story.chapters[first].idValue.unicodeScalars) ? "" : " (the same letters, their accents encoded another way: Unicode NFC and NFD)"
             findings.add(
