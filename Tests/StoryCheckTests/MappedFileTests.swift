@@ -32,6 +32,39 @@ struct MappedFileTests {
         #expect(ReportFormat.json.render(mapped, style: .plain) == ReportFormat.json.render(inMemory, style: .plain))
         #expect(ReportFormat.text.render(mapped, style: .plain, maximumPerRule: 20) == ReportFormat.text.render(inMemory, style: .plain, maximumPerRule: 20))
     }
+
+    @Test("a mapped story is made into the same model as in memory, and the file's pages go back as it is made: the file and the model are not both held whole")
+    func modelGivesThePagesBack() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("story.json")
+        let script = TestHTTPServer.packageRoot.appendingPathComponent("scripts/generate-story.py").path
+        let generated = try ChildProcess.run(["python3", script, "26000", path])
+        #expect(generated.status == 0, "\(generated.standardError)")
+        let source = try ValidationTarget.resolve(path).source()
+        let mapping = try #require(source.mapping, "the test file must be large enough to be mapped")
+        let syntax = try #require(LoadedFile.asReadersRead(source).story)
+        let model = StoryJSON.model(syntax)
+        let after = try Self.resident(mapping)
+        #expect(after < SourceBytes.step * 3, "\(after) of \(mapping.length) bytes still resident after the model was made")
+        let inMemory = try #require(LoadedFile.asReadersRead(SourceBytes(try LocalFileBytes.read(path))).story)
+        #expect(model != nil && model == StoryJSON.model(inMemory))
+    }
+
+    /// The bytes of a mapping resident in this process (its Rss in /proc/self/smaps).
+    static func resident(_ mapping: (address: UInt, length: Int)) throws -> Int {
+        let start = String(mapping.address, radix: 16)
+        var inMapping = false
+        // Read to its end: the file says it has no size.
+        let smaps = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps")).readDataToEndOfFile()
+        for line in String(decoding: smaps, as: UTF8.self).split(separator: "\n") {
+            if let range = line.split(separator: " ").first, range.contains("-") {
+                inMapping = range.split(separator: "-").first.map { $0.drop { $0 == "0" } == start.drop { $0 == "0" } } ?? false
+            } else if inMapping, line.hasPrefix("Rss:") {
+                return (Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0) * 1024
+            }
+        }
+        throw TestSupportError("no mapping at \(start) in /proc/self/smaps")
+    }
 }
 
 enum LocalFileBytes {

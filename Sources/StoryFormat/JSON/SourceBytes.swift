@@ -79,6 +79,13 @@ public final class SourceBytes: @unchecked Sendable, RandomAccessCollection {
     }
 
     public var isMapped: Bool { mappedLength > 0 }
+
+    /// Where a mapped file is in this process's memory, and its length (for a test to read what
+    /// of it is resident in /proc/self/smaps); nil when the bytes are not mapped.
+    package var mapping: (address: UInt, length: Int)? {
+        guard isMapped, let base else { return nil }
+        return (UInt(bitPattern: base), mappedLength)
+    }
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
 

@@ -3,11 +3,22 @@
 public enum StoryJSON {
     /// The plain model of a story file that was read, its chapters made in two halves on two
     /// cores when there are many (nil as `StorySyntax.model()` is nil).
+    /// A mapped file's pages are given back behind each half as it goes (the model holds its
+    /// own text), so the file and the model are not both in memory whole.
     public static func model(_ syntax: StorySyntax) -> Story? {
         let count = syntax.chapters.count
         guard count >= 1000 else { return syntax.model() }
-        let second = BackgroundWork { syntax.chapterModels(count / 2..<count) }
-        guard var chapters = syntax.chapterModels(0..<count / 2), let rest = second.wait() else { return nil }
+        let bytes = syntax.document.bytes
+        bytes.beginPass()
+        defer { bytes.endPass() }
+        let middle = count / 2
+        let second = BackgroundWork { () -> [Chapter]? in
+            var sweep = bytes.sweep(from: Int(syntax.document.nodes[syntax.chapters[middle].node].start))
+            defer { sweep.end() }
+            return syntax.chapterModels(middle..<count) { sweep.release(upTo: $0) }
+        }
+        var sweep = bytes.sweep()
+        guard var chapters = syntax.chapterModels(0..<middle, { sweep.release(upTo: $0) }), let rest = second.wait() else { return nil }
         chapters += rest
         return syntax.model(chapters: chapters)
     }

@@ -98,10 +98,14 @@ public struct StorySyntax: Sendable {
     }
 
     /// The chapters in `range` as plain values, or nil when one cannot be (see `model()`).
-    public func chapterModels(_ range: Range<Int>) -> [Chapter]? {
+    public func chapterModels(_ range: Range<Int>) -> [Chapter]? { chapterModels(range) { _ in } }
+
+    /// The same, telling `passing` where each chapter starts in the file as it is reached.
+    func chapterModels(_ range: Range<Int>, _ passing: (Int) -> Void) -> [Chapter]? {
         var chapters: [Chapter] = []
         chapters.reserveCapacity(range.count)
         for chapter in self.chapters[range] {
+            passing(Int(document.nodes[chapter.node].start))
             guard let chapterID = chapter.id, Self.isKey(chapterID.value) else { return nil }
             var model = Chapter(id: chapterID.value, name: "", text: "")
             for field in ChapterField.all where field != .id {
