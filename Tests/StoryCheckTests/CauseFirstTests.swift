@@ -48,6 +48,29 @@ struct CauseFirstTests {
         #expect(ReportFormat.text.render(reports).components(separatedBy: "warning[CYD501]").count - 1 == 120)
     }
 
+    @Test("a report cut at so many findings a rule places only those it shows, at the places the whole report gives them, and counts the rest per rule")
+    func cutReportPlacesWhatItShows() {
+        let lost = (0..<40).map { #"{ "id": "lost\#($0)", "name": "L", "text": "L" }"# }
+        let broken = (0..<30).map { #"{ "id": "b\#($0)", "name": "B", "text": "B", "choices": [ { "chapter_id": "nowhere\#($0)", "text": "On" } ] }"# }
+        let story = #"{ "story": { "id": "s", "name": "S", "rating": "G", "summary": "x", "chapters": [ { "id": "a", "name": "A", "text": "A", "is_first_chapter": true },"#
+            + (lost + broken).joined(separator: ",\n") + "] } }"
+        let report = Checker.check(bytes: Array(story.utf8), path: "story.json")[0]
+        let whole = ResolvedReport(report)
+        let cut = ResolvedReport(report, atMostPerRule: 5)
+        var kept: [String: Int] = [:]
+        let expected = whole.diagnostics.filter { item in
+            kept[item.diagnostic.code.rawValue, default: 0] += 1
+            return kept[item.diagnostic.code.rawValue]! <= 5
+        }
+        #expect(cut.diagnostics.count == expected.count && expected.count < whole.diagnostics.count)
+        #expect(cut.diagnostics.map(\.diagnostic.message) == expected.map(\.diagnostic.message))
+        #expect(cut.diagnostics.map(\.start) == expected.map(\.start) && cut.diagnostics.map(\.end) == expected.map(\.end))
+        #expect(cut.diagnostics.map(\.lineStart) == expected.map(\.lineStart))
+        let counted = Dictionary(uniqueKeysWithValues: cut.leftOut.map { ($0.code.rawValue, $0.count) })
+        #expect(counted == kept.filter { $0.value > 5 }.mapValues { $0 - 5 }, "\(cut.leftOut)")
+        #expect(whole.leftOut.isEmpty)
+    }
+
     @Test("a string full of escape or bidi characters is one finding each, with a count, at the first")
     func oneFindingPerString() {
         let flood = String(repeating: #"\u001b[31m\u202E"#, count: 500)

@@ -17,24 +17,43 @@ public struct ResolvedDiagnostic: Sendable {
 public struct ResolvedReport: Sendable {
     public var report: FileReport
     public var diagnostics: [ResolvedDiagnostic]
+    /// The rules whose findings past `atMostPerRule` were left out, in the order they were first
+    /// left out, with how many of each.
+    public var leftOut: [(code: DiagnosticCode, count: Int)] = []
 
-    public init(_ report: FileReport) {
+    public init(_ report: FileReport) { self.init(report, atMostPerRule: nil) }
+
+    /// - Parameter atMostPerRule: resolve only the first this many findings of each rule (those
+    ///   a report shows), counting the rest in `leftOut`; nil resolves every one.
+    public init(_ report: FileReport, atMostPerRule limit: Int?) {
         self.report = report
-        guard !report.diagnostics.isEmpty else {
+        var kept = report.diagnostics
+        if let limit {
+            var seen: [DiagnosticCode: Int] = [:]
+            var cut: [DiagnosticCode] = []
+            kept = report.diagnostics.filter { diagnostic in
+                let count = seen[diagnostic.code, default: 0]
+                seen[diagnostic.code] = count + 1
+                if count == limit { cut.append(diagnostic.code) }
+                return count < limit
+            }
+            leftOut = cut.map { ($0, seen[$0]! - limit) }
+        }
+        guard !kept.isEmpty else {
             diagnostics = []
             return
         }
         // Every offset of every finding, resolved in one sweep over the file.
         var offsets: [Int] = []
-        offsets.reserveCapacity(report.diagnostics.count * 2)
-        for diagnostic in report.diagnostics {
+        offsets.reserveCapacity(kept.count * 2)
+        for diagnostic in kept {
             offsets.append(diagnostic.range.lowerBound)
             offsets.append(diagnostic.range.upperBound)
             for related in diagnostic.related { offsets.append(related.range.lowerBound) }
         }
         let located = LineIndex.locate(offsets, in: report.bytes)
         var next = 0
-        diagnostics = report.diagnostics.map { diagnostic in
+        diagnostics = kept.map { diagnostic in
             let start = located[next].position
             let end = diagnostic.range.isEmpty ? start : located[next + 1].position
             let lineStart = located[next].lineStart
@@ -92,9 +111,11 @@ public enum ReportFormat: String, Sendable, CaseIterable {
     /// The report, handed to `sink` a piece at a time (64 KiB or so, in order) as it is made:
     /// a report of 200,000 findings is written without ever being held whole.
     public func write(_ reports: [FileReport], style: TextStyle = .plain, maximumPerRule: Int? = nil, hints: ReportHints = .none, to sink: @escaping ReportSink) {
-        let resolved = reports.map(ResolvedReport.init)
+        // A text report shows the first findings of each rule (a flood of thousands of
+        // unreachable chapters would bury everything else on a terminal): only those are placed.
+        let resolved = reports.map { ResolvedReport($0, atMostPerRule: self == .text ? maximumPerRule : nil) }
         switch self {
-        case .text: TextReport(style: style, maximumPerRule: maximumPerRule, hints: hints).write(resolved, to: sink)
+        case .text: TextReport(style: style, hints: hints).write(resolved, to: sink)
         case .json: JSONReport.write(resolved, to: sink)
         case .github: GitHubReport.write(resolved, to: sink)
         case .sarif: SARIFReport.write(resolved, hints: hints, to: sink)

@@ -3,9 +3,6 @@ import StoryFormat
 /// rustc-like text: `error[CODE]: message`, `--> file:line:col`, the line with a caret, `= help:`.
 struct TextReport {
     let style: TextStyle
-    /// Findings shown per rule and file before the rest are counted in one line; nil shows all.
-    /// A flood (thousands of unreachable chapters) would bury everything else on a terminal.
-    var maximumPerRule: Int? = nil
     var hints: ReportHints = .none
     /// Source lines longer than this many cells are shown as a window around the finding.
     let maximumLineWidth = 110
@@ -19,20 +16,9 @@ struct TextReport {
     func write(_ reports: [ResolvedReport], to sink: @escaping ReportSink) {
         var out = ChunkedText(sink)
         for report in reports {
-            var shown: [DiagnosticCode: Int] = [:]
-            var codesCut: [DiagnosticCode] = []
-            for item in report.diagnostics {
-                let code = item.diagnostic.code
-                let count = shown[code, default: 0]
-                shown[code] = count + 1
-                if let maximumPerRule, count >= maximumPerRule {
-                    if count == maximumPerRule { codesCut.append(code) }
-                    continue
-                }
-                out += diagnostic(item, in: report) + "\n"
-            }
-            for code in codesCut {
-                let more = shown[code]! - maximumPerRule!
+            // The findings past each rule's limit were left out as the report was resolved.
+            for item in report.diagnostics { out += diagnostic(item, in: report) + "\n" }
+            for (code, more) in report.leftOut {
                 let name = RuleCatalogue.description(of: code).map { " (\($0.name))" } ?? ""
                 out += style.dim(
                     "… and \(plural(more, "more finding")) of \(code)\(name) in \(VisibleText.escape(report.report.path)), "
