@@ -71,6 +71,19 @@ struct CauseFirstTests {
         #expect(whole.leftOut.isEmpty)
     }
 
+    @Test("findings a rule makes beside the rules after it come after its own, in the order it made them, once the checker settles them")
+    func findingsMadeBeside() throws {
+        let document = try #require(LoadedFile.load(Array(#"{ "a": "x", "b": "y" }"#.utf8)).document)
+        var findings = Findings(code: DiagnosticCode(rawValue: "CYD302"), document: document)
+        findings.add("first", at: 0)
+        findings.addBeside { $0.add("second", at: 0); $0.add("third", at: 0) }
+        findings.addBeside { $0.add("fourth", at: 0) }
+        #expect(findings.diagnostics.map(\.message) == ["first"])
+        findings.settle()
+        #expect(findings.diagnostics.map(\.message) == ["first", "second", "third", "fourth"])
+        #expect(findings.diagnostics.allSatisfy { $0.code.rawValue == "CYD302" && $0.range == document.range(0) })
+    }
+
     @Test("a string full of escape or bidi characters is one finding each, with a count, at the first")
     func oneFindingPerString() {
         let flood = String(repeating: #"\u001b[31m\u202E"#, count: 500)

@@ -164,7 +164,8 @@ public enum Checker {
             }
             context.mayReadText = true
             for (rule, findings) in zip(rules, found) {
-                guard let findings else { continue }
+                guard var findings else { continue }
+                findings.settle()
                 let severity = rule.description.severity
                 diagnostics += findings.diagnostics.map { with($0, severity: severity) }
                 for (other, found) in findings.otherFiles {

@@ -105,10 +105,31 @@ public struct Findings {
     var diagnostics: [Diagnostic] = []
     /// Findings about other files of the folder (README.md), by path relative to the folder.
     var otherFiles: [String: [Diagnostic]] = [:]
+    /// Findings being made on other threads (`addBeside`).
+    private var beside: [BackgroundWork<[Diagnostic]>] = []
 
     init(code: DiagnosticCode, document: JSONDocument?) {
         self.code = code
         self.document = document
+    }
+
+    /// Adds the findings `work` makes on another thread while the rules after this one run: a
+    /// rule's costly part that needs nothing from the context (suggestions for thousands of
+    /// misspelt targets). They follow the findings added here; the checker waits for them once
+    /// every rule has run (`settle`).
+    public mutating func addBeside(_ work: @escaping @Sendable (inout Findings) -> Void) {
+        let (code, document) = (code, document)
+        beside.append(BackgroundWork {
+            var found = Findings(code: code, document: document)
+            work(&found)
+            return found.diagnostics
+        })
+    }
+
+    /// Every finding, those made beside waited for.
+    mutating func settle() {
+        for work in beside { diagnostics += work.wait() }
+        beside = []
     }
 
     /// A finding at a node of the story file.

@@ -49,7 +49,7 @@ enum MissingChoiceTarget: CheckedRule {
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         guard let story = context.story, let graph = context.graph, !graph.missingTargets.isEmpty else { return }
-        let suggestions = SuggestionIndex(story.chapters.compactMap { $0.id?.value })
+        let ids = story.chapters.compactMap { $0.id?.value }
         // The targets in document order: a mapped file's pages are given back behind the loop.
         var targets: [Located<String>] = []
         targets.reserveCapacity(graph.missingTargets.count)
@@ -59,13 +59,18 @@ enum MissingChoiceTarget: CheckedRule {
             if let target = story.target(of: story.choices[choiceIndex]) { targets.append(target) }
         }
         story.document.bytes.endPass()
-        let nearest = Self.nearest(targets.map(\.value), in: suggestions)
-        for (target, suggestion) in zip(targets, nearest) {
-            findings.add(
-                "choice target '\(VisibleText.escape(target.value))' does not exist",
-                help: suggestion.map { "did you mean '\(VisibleText.escape($0))'?" }
-                    ?? "add a chapter with this id, or point the choice at an existing chapter",
-                at: target.node)
+        // The suggestions are looked for beside the rules that follow.
+        let missing = targets
+        findings.addBeside { findings in
+            let targets = missing
+            let nearest = Self.nearest(targets.map(\.value), in: SuggestionIndex(ids))
+            for (target, suggestion) in zip(targets, nearest) {
+                findings.add(
+                    "choice target '\(VisibleText.escape(target.value))' does not exist",
+                    help: suggestion.map { "did you mean '\(VisibleText.escape($0))'?" }
+                        ?? "add a chapter with this id, or point the choice at an existing chapter",
+                    at: target.node)
+            }
         }
     }
 
