@@ -1,3 +1,4 @@
+import StoryCheck
 import StoryFormat
 
 /// Where an imported story's parts were in its Twee file, so that findings about the story (a
@@ -64,15 +65,15 @@ public enum TweeLayout {
     /// Each chapter's position (x, y), in the story's chapter order.
     public static func positions(of story: Story) -> [(x: Int, y: Int)] {
         let count = story.chapters.count
-        var index: [String: Int] = [:]
-        index.reserveCapacity(count)
+        // Chapters by id as the checks find them (the first of a repeated id): a table made for
+        // hundreds of thousands of choices' look-ups.
+        let index = ChapterIndex(ids: story.chapters.map(\.id))
         var layer = [Int](repeating: -1, count: count)
         var order: [Int] = []
         order.reserveCapacity(count)
         var deepest = -1
         // Through a buffer: a chapter's choices are read where they are, the chapter not copied.
         story.chapters.withUnsafeBufferPointer { chapters in
-            for number in 0..<count where index[chapters[number].id] == nil { index[chapters[number].id] = number }
             func walk(from root: Int, layer base: Int) {
                 layer[root] = base
                 deepest = max(deepest, base)
