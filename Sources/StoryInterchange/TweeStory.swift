@@ -442,6 +442,8 @@ public enum TweeStory {
         var title: String?
         var data: JSONValue?
         var metadata: JSONValue?
+        /// The metadata being read, where its finding goes if it cannot be, and its line.
+        var readingMetadata: (BackgroundWork<JSONValue?>, Int, Int)?
         var passages: [TweeDocument.Passage] = []
         passages.reserveCapacity(document.passages.count)
         var names = Set<String>(minimumCapacity: document.passages.count)
@@ -463,9 +465,11 @@ public enum TweeStory {
                     places.storyData = passage.line
                     if data == nil { findings.append(TweeFinding(kind: .unreadableData(passage: passage.name), line: passage.contentLine, column: 1)) }
                 } else {
-                    metadata = JSONValue.parse(Array(passage.content.utf8))
+                    // Read on another core while the passages after it are gathered: cyd's
+                    // metadata of a large story is megabytes of JSON.
+                    let content = passage.content
+                    readingMetadata = (BackgroundWork { JSONValue.parse(Array(content.utf8)) }, findings.count, passage.contentLine)
                     places.metadata = passage.line
-                    if metadata == nil { findings.append(TweeFinding(kind: .unreadableData(passage: passage.name), line: passage.contentLine, column: 1)) }
                 }
             default:
                 if specialPassages.contains(passage.name) || !TwineFacts.codeTags.isDisjoint(with: passage.tags) {
@@ -476,6 +480,10 @@ public enum TweeStory {
                     passages.append(passage)
                 }
             }
+        }
+        if let (reading, findingAt, line) = readingMetadata {
+            metadata = reading.wait()
+            if metadata == nil { findings.insert(TweeFinding(kind: .unreadableData(passage: metadataPassage), line: line, column: 1), at: findingAt) }
         }
         let formatName = data?["format"]?.string
         let format = Format(named: formatName)

@@ -260,6 +260,17 @@ struct TweeTests {
         #expect(words.allSatisfy { $0.contains("the first is the story's") }, "\(words)")
     }
 
+    @Test("cyd's metadata that is not JSON is said in its place among the other findings, though it is read on another core")
+    func unreadableMetadataInOrder() {
+        let read = Self.read(":: Start\nGo. [[On->Dock]]\n\n:: Start\nAgain.\n\n:: CydMetadata [cyd]\n{ \"format\": ,\n\n:: StoryInit\n(set: $oil to 3)\n\n:: Dock\nEnd.\n")
+        #expect(read.findings == [
+            TweeFinding(kind: .duplicatePassage("Start"), line: 4, column: 1),
+            TweeFinding(kind: .unreadableData(passage: "CydMetadata"), line: 8, column: 1),
+            TweeFinding(kind: .codeLeftOut(passage: "StoryInit"), line: 10, column: 1),
+        ], "\(read.findings)")
+        #expect(read.story?.chapters.map(\.id) == ["Start", "Dock"] && !read.carriedMetadata)
+    }
+
     @Test("one rule for ids: two passages named 'Café', composed and decomposed, are one name: the second is left out and said once, and a link in either spelling reaches the first")
     func idsByCanonicalEquivalence() throws {
         let read = Self.read(":: Start\nGo. [[On->Cafe\u{301}]]\n\n:: Caf\u{E9}\nOne.\n\n:: Cafe\u{301}\nTwo.\n")
