@@ -46,22 +46,15 @@ public enum InterchangeWords {
     public static func findings(_ findings: [TweeFinding], in bytes: [UInt8], file: String, maximumPerRule: Int = 50) -> [String] {
         guard !findings.isEmpty else { return [] }
         let report = FileReport(path: file, bytes: bytes, kind: .story, diagnostics: TweeValidation.diagnostics(findings, in: bytes))
-        var shown: [DiagnosticCode: Int] = [:]
-        var cut: [DiagnosticCode] = []
-        var lines: [String] = []
-        for finding in ResolvedReport(report).diagnostics {
+        // Only the findings shown are placed in the file; the rest are counted per rule.
+        let resolved = ResolvedReport(report, atMostPerRule: maximumPerRule)
+        var lines = resolved.diagnostics.map { finding in
             let diagnostic = finding.diagnostic
-            let count = shown[diagnostic.code, default: 0]
-            shown[diagnostic.code] = count + 1
-            if count >= maximumPerRule {
-                if count == maximumPerRule { cut.append(diagnostic.code) }
-                continue
-            }
-            lines.append("\(VisibleText.escape(file)):\(finding.start.line):\(finding.start.column): \(diagnostic.severity.rawValue)[\(diagnostic.code)]: \(VisibleText.escape(diagnostic.message))")
+            return "\(VisibleText.escape(file)):\(finding.start.line):\(finding.start.column): \(diagnostic.severity.rawValue)[\(diagnostic.code)]: \(VisibleText.escape(diagnostic.message))"
         }
-        for code in cut {
+        for (code, more) in resolved.leftOut {
             let name = RuleCatalogue.description(of: code).map { " (\($0.name))" } ?? ""
-            lines.append("… and \(plural(shown[code]! - maximumPerRule, "more finding")) of \(code)\(name), not shown: `cyd validate \(VisibleText.escape(file)) --max-per-rule 0` shows every one")
+            lines.append("… and \(plural(more, "more finding")) of \(code)\(name), not shown: `cyd validate \(VisibleText.escape(file)) --max-per-rule 0` shows every one")
         }
         return lines
     }
