@@ -1,4 +1,3 @@
-import Dispatch
 import StoryAnalysis
 import StoryCheck
 import StoryFormat
