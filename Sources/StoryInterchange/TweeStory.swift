@@ -126,7 +126,7 @@ public enum TweeStory {
     }
 
     /// The same bytes as `tweeBytes`, made a megabyte at a time as a writer takes them.
-    public static func tweeChunks(_ story: Story, format: Format? = nil) throws(ExportProblem) -> TweeDocument.Chunks {
+    public static func tweeChunks(_ story: Story, format: Format? = nil) throws(ExportProblem) -> FilePieces {
         try exportDocument(story, format: format).document.chunks
     }
 

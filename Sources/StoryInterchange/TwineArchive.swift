@@ -15,21 +15,36 @@ public enum TwineArchive {
     /// The archive as UTF-8 bytes: the passages of the Twee file `TweeStory` writes, each holding
     /// what that file reads back as, so the archive reads back as exactly.
     public static func htmlBytes(_ story: Story, format: TweeStory.Format? = nil) throws(TweeStory.ExportProblem) -> [UInt8] {
+        Array(try htmlChunks(story, format: format).joined())
+    }
+
+    /// The same bytes as `htmlBytes`, in pieces of about a megabyte made as a writer takes them
+    /// (the next two on the other core while one is written); the story itself is not needed
+    /// once this returns.
+    public static func htmlChunks(_ story: Story, format: TweeStory.Format? = nil) throws(TweeStory.ExportProblem) -> FilePieces {
+        try htmlChunks(story, format: format, pieceSize: 1 << 20)
+    }
+
+    package static func htmlChunks(_ story: Story, format: TweeStory.Format?, pieceSize: Int) throws(TweeStory.ExportProblem) -> FilePieces {
         let (document, places) = try TweeStory.exportDocument(story, format: format, archive: true)
-        var passages: [TweeDocument.Passage] = []
+        // StoryTitle and StoryData lead the document; they are attributes of the archive. The
+        // passages after them are taken where they are (a slice, not a copy).
         var name = story.name
         var data: JSONValue?
+        var leading = 0
         for passage in document.passages {
             switch passage.name {
             case "StoryTitle": name = TweeStory.readBack(passage.content)
             case "StoryData": data = JSONValue.parse(Array(passage.content.utf8))
-            default: passages.append(passage)
+            default: break
             }
+            guard passage.name == "StoryTitle" || passage.name == "StoryData" else { break }
+            leading += 1
         }
+        let passages = document.passages[leading...]
         let start = data?["start"]?.string
-        let startPID = passages.firstIndex { $0.name == start }.map { $0 + 1 } ?? 1
+        let startPID = passages.firstIndex { $0.name == start }.map { $0 - leading + 1 } ?? 1
         var out: [UInt8] = []
-        out.reserveLarge(passages.reduce(1024) { $0 + $1.content.utf8.count + $1.name.utf8.count + 128 } * 21 / 20)
         func text(_ value: String) { out.append(contentsOf: value.utf8) }
         func escaped(_ value: String) { MarkupText.append(value, to: &out) }
         text("<tw-storydata name=\"")
@@ -58,52 +73,46 @@ public enum TwineArchive {
         }
         text("<style role=\"stylesheet\" id=\"twine-user-stylesheet\" type=\"text/twine-css\"></style>")
         text("<script role=\"script\" id=\"twine-user-script\" type=\"text/twine-javascript\"></script>")
-        // cyd's metadata passage first, then the chapters' passages, in the story's order; a
-        // large story's second half written on another core.
+        // cyd's metadata passage first, then the chapters' passages, in the story's order.
         let firstChapter = passages.count - places.count
-        let split = passages.count >= 1000 ? passages.count / 2 : passages.count
         let all = passages
-        let second = split < passages.count ? BackgroundWork { () -> [UInt8] in
-            var part: [UInt8] = []
-            write(all, split..<all.count, places: places, firstChapter: firstChapter, to: &part)
-            return part
-        } : nil
-        write(passages, 0..<split, places: places, firstChapter: firstChapter, to: &out)
-        if let second { out += second.wait() }
-        text("</tw-storydata>\n\n")
-        return out
+        let base = leading
+        return FilePieces(PiecesMadeAhead(
+            count: all.count, pieceSize: pieceSize,
+            // An element's markup is at least 80 bytes; a passage before the chapters may read
+            // back shorter than it is held.
+            leastSize: { index in all[base + index].name.utf8.count + (index >= firstChapter ? all[base + index].content.utf8.count : 0) + 80 },
+            head: out, tail: Array("</tw-storydata>\n\n".utf8),
+            append: { index, out in append(all[base + index], index, places: places, firstChapter: firstChapter, to: &out) }))
     }
 
-    /// The `<tw-passagedata>` elements of `passages[range]` (pid counts from 1 over all of them).
-    static func write(_ passages: [TweeDocument.Passage], _ range: Range<Int>, places: [TwineData.Place], firstChapter: Int, to out: inout [UInt8]) {
-        out.reserveLarge(out.count + passages[range].reduce(0) { $0 + $1.content.utf8.count + $1.name.utf8.count + 128 } * 21 / 20)
-        for index in range {
-            let passage = passages[index]
-            // The passages before the chapters (cyd's metadata) sit in the first row beside the
-            // first chapter, which has that row to itself (TweeLayout): no two boxes on one place.
-            let place =
-                index >= firstChapter
-                ? places[index - firstChapter]
-                : TwineData.Place(position: TwineData.laidOut((x: TweeLayout.margin + (index + 1) * TweeLayout.spacing, y: TweeLayout.margin)), size: TwineData.defaultSize)
-            // Piece by piece into the output: no string is made for a passage's element.
-            out.append(contentsOf: "<tw-passagedata pid=\"".utf8)
-            Bytes.appendDecimal(index + 1, to: &out)
-            out.append(contentsOf: "\" name=\"".utf8)
-            MarkupText.append(passage.name, to: &out)
-            out.append(contentsOf: "\" tags=\"".utf8)
-            for (number, tag) in passage.tags.enumerated() {
-                if number > 0 { out.append(0x20) }
-                MarkupText.append(tag, to: &out)
-            }
-            out.append(contentsOf: "\" position=\"".utf8)
-            out.append(contentsOf: place.position.utf8)
-            out.append(contentsOf: "\" size=\"".utf8)
-            out.append(contentsOf: place.size.utf8)
-            out.append(contentsOf: "\">".utf8)
-            // Chapters' passages hold what the Twee file reads back already; the others may not.
-            MarkupText.append(index >= firstChapter ? passage.content : TweeStory.readBack(passage.content), to: &out)
-            out.append(contentsOf: "</tw-passagedata>".utf8)
+    /// The `<tw-passagedata>` element of `passage`, the archive's passage `index` (pid counts
+    /// from 1 over all of them).
+    static func append(_ passage: TweeDocument.Passage, _ index: Int, places: [TwineData.Place], firstChapter: Int, to out: inout [UInt8]) {
+        // The passages before the chapters (cyd's metadata) sit in the first row beside the
+        // first chapter, which has that row to itself (TweeLayout): no two boxes on one place.
+        let place =
+            index >= firstChapter
+            ? places[index - firstChapter]
+            : TwineData.Place(position: TwineData.laidOut((x: TweeLayout.margin + (index + 1) * TweeLayout.spacing, y: TweeLayout.margin)), size: TwineData.defaultSize)
+        // Piece by piece into the output: no string is made for a passage's element.
+        out.append(contentsOf: "<tw-passagedata pid=\"".utf8)
+        Bytes.appendDecimal(index + 1, to: &out)
+        out.append(contentsOf: "\" name=\"".utf8)
+        MarkupText.append(passage.name, to: &out)
+        out.append(contentsOf: "\" tags=\"".utf8)
+        for (number, tag) in passage.tags.enumerated() {
+            if number > 0 { out.append(0x20) }
+            MarkupText.append(tag, to: &out)
         }
+        out.append(contentsOf: "\" position=\"".utf8)
+        out.append(contentsOf: place.position.utf8)
+        out.append(contentsOf: "\" size=\"".utf8)
+        out.append(contentsOf: place.size.utf8)
+        out.append(contentsOf: "\">".utf8)
+        // Chapters' passages hold what the Twee file reads back already; the others may not.
+        MarkupText.append(index >= firstChapter ? passage.content : TweeStory.readBack(passage.content), to: &out)
+        out.append(contentsOf: "</tw-passagedata>".utf8)
     }
 
     /// The first story of an archive (or of a published story's HTML), read as `TweeStory` reads

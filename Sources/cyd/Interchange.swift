@@ -109,7 +109,7 @@ struct ExportTwine: ParsableCommand {
     func run() throws {
         let format = options.format
         try ExportTwee.exporting(options.story, to: options.output, as: { "passages in a Twine archive for \(VisibleText.escape(TweeStory.formatName(of: $0, format: format)))" }) { model throws(TweeStory.ExportProblem) in
-            [try TwineArchive.htmlBytes(model, format: format)]
+            try TwineArchive.htmlChunks(model, format: format)
         }
     }
 }

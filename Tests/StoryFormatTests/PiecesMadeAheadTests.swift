@@ -1,0 +1,74 @@
+import Foundation
+import StoryFormat
+import Testing
+
+/// A large output made in pieces while it is written (the Twee and Twine exports): the pieces
+/// are the output, in order, whatever their cuts; each but the last is at least the piece size;
+/// and the maker never runs more than two pieces ahead of the writer.
+@Suite("pieces made ahead")
+struct PiecesMadeAheadTests {
+    /// Unit `n` written: its number and `n % 7` filler bytes, so units differ in size.
+    static func unit(_ n: Int, _ out: inout [UInt8]) {
+        out.append(contentsOf: "<\(n)>".utf8)
+        out.append(contentsOf: repeatElement(UInt8(0x61 + n % 26), count: n % 7))
+    }
+
+    static func whole(_ count: Int, head: [UInt8], tail: [UInt8]) -> [UInt8] {
+        var out = head
+        for n in 0..<count { unit(n, &out) }
+        return out + tail
+    }
+
+    @Test("joined, the pieces are the output made in one go, head first and tail last, for any count and piece size")
+    func piecesAreTheWhole() {
+        let head = Array("HEAD".utf8), tail = Array("TAIL".utf8)
+        for count in [0, 1, 2, 50, 999, 5_000] {
+            for pieceSize in [1, 10, 100, 4096, 1 << 20] {
+                let pieces = PiecesMadeAhead(count: count, pieceSize: pieceSize, leastSize: { "<\($0)>".utf8.count }, head: head, tail: tail) { n, out in Self.unit(n, &out) }
+                let made = Array(pieces)
+                #expect(Array(made.joined()) == Self.whole(count, head: head, tail: tail), "count \(count), piece size \(pieceSize)")
+                #expect(made.count == pieces.pieceCount)
+                #expect(made.dropLast().allSatisfy { $0.count >= pieceSize }, "count \(count), piece size \(pieceSize)")
+                // A second pass over the same pieces makes them again, the same.
+                #expect(Array(pieces) == made)
+            }
+        }
+    }
+
+    @Test("an output under two pieces is one piece; a large one is cut")
+    func cuts() {
+        let small = PiecesMadeAhead(count: 100, pieceSize: 1 << 20, leastSize: { _ in 3 }) { n, out in Self.unit(n, &out) }
+        #expect(small.pieceCount == 1)
+        let large = PiecesMadeAhead(count: 100_000, pieceSize: 64 << 10, leastSize: { "<\($0)>".utf8.count }) { n, out in Self.unit(n, &out) }
+        #expect(large.pieceCount > 5)
+    }
+
+    /// What is made ahead is bounded: when the writer takes piece k, no unit of piece k + 3 or
+    /// later has been made, so at most three pieces are held at once.
+    @Test("the maker runs at most two pieces ahead of the writer")
+    func boundedAhead() {
+        final class Highest: @unchecked Sendable {
+            let lock = NSLock()
+            var unit = -1
+        }
+        let highest = Highest()
+        let count = 2_000
+        let pieces = PiecesMadeAhead(count: count, pieceSize: 100, leastSize: { _ in 10 }) { n, out in
+            highest.lock.withLock { highest.unit = max(highest.unit, n) }
+            out.append(contentsOf: repeatElement(0x7A, count: 10))
+        }
+        #expect(pieces.pieceCount == count / 10)
+        var taken = 0
+        for piece in pieces {
+            #expect(piece.count == 100)
+            // Pieces taken so far: taken + 1; units made cannot reach past two more pieces.
+            let limit = (taken + 3) * 10
+            let reached = highest.lock.withLock { highest.unit }
+            #expect(reached < limit, "piece \(taken) taken when unit \(reached) was made")
+            // The writer is slow: the maker has time to run ahead if it would.
+            if taken % 50 == 0 { usleep(2_000) }
+            taken += 1
+        }
+        #expect(taken == count / 10)
+    }
+}
