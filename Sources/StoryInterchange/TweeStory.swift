@@ -500,19 +500,25 @@ public enum TweeStory {
         // The passages are read in two halves, one on another core (with the metadata's fields
         // gathered there first); findings keep their order.
         let split = passages.count >= 1000 ? passages.count * 11 / 20 : passages.count
-        let readable = passages
-        let knownMetadata = metadata
         // In a file cyd wrote, passages' positions are kept apart until cyd's layout is known.
         let fromCyd = storyFields != nil
-        let second = split < passages.count ? BackgroundWork { (fields(knownMetadata), derive(readable[split...], file: file, format: format, positionsApart: fromCyd)) } : nil
-        var (chapters, found, map, positions) = derive(passages[..<split], file: file, format: format, positionsApart: fromCyd)
-        let chapterFields: [String: JSONValue]
-        if let (gathered, (rest, restFound, restMap, restPositions)) = second?.wait() {
+        // The first half's arrays have room for the second's, which is taken from its thread (the
+        // thread keeps no copy) and let go once appended: the story's chapters are never held
+        // twice over, nor the passages they were read from once they are read.
+        let second = split < passages.count ? BackgroundWork { [passages, metadata] in (fields(metadata), derive(passages[split...], file: file, format: format, positionsApart: fromCyd)) } : nil
+        var (chapters, found, map, positions) = derive(passages[..<split], file: file, format: format, positionsApart: fromCyd, room: passages.count)
+        passages = []
+        var chapterFields: [String: JSONValue]
+        if let second {
+            var (gathered, (rest, restFound, restMap, restPositions)) = second.take()
             chapters += rest
+            rest = []
             found += restFound
             map.append(restMap)
+            restMap = TweeSourceMap()
             positions += restPositions
             chapterFields = gathered
+            gathered = [:]
         } else {
             chapterFields = fields(metadata)
         }
@@ -550,6 +556,10 @@ public enum TweeStory {
             if let flag = fields["is_first_chapter"]?.bool { firstFlags[index] = flag }
             if let twine = fields[ChapterField.twine.key] { twineKept[index] = twine }
         }
+        // The metadata's tree is let go once written into the chapters (the story's own fields
+        // are kept apart).
+        chapterFields = [:]
+        metadata = nil
         // Reading starts at StoryData's start, else at Start, else at the first passage. The
         // chapters' ids are the passages' names that were kept.
         var start = data?["start"]?.string
@@ -590,13 +600,14 @@ public enum TweeStory {
     /// Passages as chapters, with their findings and places.
     /// With `positionsApart`, each passage's position is not put into its chapter's `twine`
     /// object but returned, a position (or nil) for each chapter.
+    /// `room` is how many chapters the arrays returned have room for (the other half's too).
     static func derive(
-        _ passages: ArraySlice<TweeDocument.Passage>, file: FileBytes, format: Format?, positionsApart: Bool = false
+        _ passages: ArraySlice<TweeDocument.Passage>, file: FileBytes, format: Format?, positionsApart: Bool = false, room: Int = 0
     ) -> ([Chapter], [TweeFinding], TweeSourceMap, [String?]) {
         var chapters: [Chapter] = []
-        chapters.reserveCapacity(passages.count)
+        chapters.reserveCapacity(max(room, passages.count))
         var positions: [String?] = []
-        if positionsApart { positions.reserveCapacity(passages.count) }
+        if positionsApart { positions.reserveCapacity(max(room, passages.count)) }
         var findings: [TweeFinding] = []
         var map: TweeSourceMap? = TweeSourceMap()
         for passage in passages {

@@ -48,6 +48,19 @@ package final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
             return result!
         }
     }
+
+    /// The work's result, once it is done, handed over for one caller: the work keeps no copy
+    /// of it, so a large result is freed as soon as the caller lets it go.
+    package func take() -> Value {
+        lock.withLock {
+            if !joined, let thread {
+                pthread_join(thread, nil)
+                joined = true
+            }
+            defer { result = nil }
+            return result!
+        }
+    }
 }
 
 private final class Job: @unchecked Sendable {
