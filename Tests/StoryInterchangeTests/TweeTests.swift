@@ -12,16 +12,22 @@ import Testing
 struct TweeTests {
     static func read(_ text: String) -> TweeStory.Imported { TweeStory.story(from: Array(text.utf8)) }
 
+    /// A story of `count` chapters in a chain, each leading on to the next; every third is named
+    /// by `room`, the others by their ids.
+    static func chain(_ count: Int, title: String, room: (Int) -> String, text: (Int) -> String) -> Story {
+        let chapters = (0..<count).map { n in
+            Chapter(id: "c\(n)", name: n % 3 == 0 ? room(n) : "c\(n)", text: text(n),
+                isFirstChapter: n == 0, choices: n + 1 < count ? [Choice(chapterID: "c\(n + 1)", text: "On")] : [])
+        }
+        return Story(id: "s", name: title, rating: "G", summary: "x", chapters: chapters)
+    }
+
     /// `cyd export twee` writes the file a megabyte at a time as the writer takes it: the pieces,
     /// one after the other, are the file made whole, for a small story and one of several megabytes.
     @Test("Twee written in chunks is byte for byte the file written whole")
     func chunks() throws {
         for count in [1, 3, 30_000] {
-            let chapters = (0..<count).map { n in
-                Chapter(id: "c\(n)", name: n % 3 == 0 ? "Room \(n)" : "c\(n)", text: "Text of \(n), “quoted”, with [[name]].\n\nA second paragraph to make the file long.",
-                    isFirstChapter: n == 0, choices: n + 1 < count ? [Choice(chapterID: "c\(n + 1)", text: "On")] : [])
-            }
-            let story = Story(id: "s", name: "S", rating: "G", summary: "x", chapters: chapters)
+            let story = Self.chain(count, title: "S", room: { "Room \($0)" }, text: { "Text of \($0), “quoted”, with [[name]].\n\nA second paragraph to make the file long." })
             let chunks = Array(try TweeStory.tweeChunks(story))
             let whole = try TweeStory.tweeBytes(story)
             // Compared first: a failing #expect on megabytes would diff them for hours.
@@ -37,11 +43,7 @@ struct TweeTests {
     @Test("a Twine archive written in pieces is byte for byte the archive made in one, and reads back whole")
     func archivePieces() throws {
         for count in [1, 3, 30_000] {
-            let chapters = (0..<count).map { n in
-                Chapter(id: "c\(n)", name: n % 3 == 0 ? "Room <\(n)>" : "c\(n)", text: "Text of \(n) & “quoted”, with [[name]].\r\n\r\nA second paragraph, 'long'.",
-                    isFirstChapter: n == 0, choices: n + 1 < count ? [Choice(chapterID: "c\(n + 1)", text: "On")] : [])
-            }
-            let story = Story(id: "s", name: "S & T", rating: "G", summary: "x", chapters: chapters)
+            let story = Self.chain(count, title: "S & T", room: { "Room <\($0)>" }, text: { "Text of \($0) & “quoted”, with [[name]].\r\n\r\nA second paragraph, 'long'." })
             let pieces = Array(try TwineArchive.htmlChunks(story))
             let one = Array(try TwineArchive.htmlChunks(story, format: nil, pieceSize: .max))
             #expect(one.count == 1)
