@@ -187,7 +187,9 @@ public enum TwineArchive {
             another = anotherStory(&scanner)
         }
         var findings = scan.findings
-        let elements = scan.elements
+        // The elements (each with its attributes) are let go once the passages are made from them.
+        var elements = scan.elements
+        scan.elements = []
         let colors = scan.colors
         guard !elements.isEmpty else {
             findings.append(TweeFinding(kind: .noArchivePassages(story: attributes["name"] ?? ""), line: storyLine, column: places.column(at: storyStart)))
@@ -199,24 +201,28 @@ public enum TwineArchive {
         if elements.count >= 2000 {
             let file = TweeStory.FileBytes(bytes: p)
             let split = elements.count / 2
-            let secondHalf = Array(elements[split...])
-            let second = BackgroundWork { Self.passages(file.bytes!, secondHalf[...]) }
-            (passages, names) = Self.passages(p, elements[..<split])
-            let (rest, restNames) = second.wait()
-            passages += rest
-            names.merge(restNames) { first, _ in first }
+            let second = BackgroundWork { [elements] in Self.passages(file.bytes!, elements[split...]) }
+            (passages, names) = Self.passages(p, elements[..<split], room: elements.count)
+            elements = []
+            do {
+                let (rest, restNames) = second.take()
+                passages += rest
+                names.merge(restNames) { first, _ in first }
+            }
         } else {
             (passages, names) = Self.passages(p, elements[...])
+            elements = []
         }
         var data = TwineData.archiveMembers(
             ifid: attributes["ifid"], format: attributes["format"], version: attributes["format-version"], zoom: attributes["zoom"], tags: attributes["tags"],
             options: attributes["options"], colors: colors)
         if let start = attributes["startnode"].flatMap({ names[$0] }) { data.append(("start", .string(start))) }
-        var header = [
-            TweeDocument.Passage(name: "StoryTitle", content: attributes["name"] ?? "", line: storyLine),
-            TweeDocument.Passage(name: "StoryData", content: JSONValue.object(data).encoded, line: storyLine),
-        ]
+        var header: [TweeDocument.Passage] = []
+        header.reserveCapacity(passages.count + 2)
+        header.append(TweeDocument.Passage(name: "StoryTitle", content: attributes["name"] ?? "", line: storyLine))
+        header.append(TweeDocument.Passage(name: "StoryData", content: JSONValue.object(data).encoded, line: storyLine))
         header += passages
+        passages = []
         var imported = TweeStory.read(TweeDocument(passages: header), ignoringOverrides: false, file: TweeStory.FileBytes(bytes: p))
         imported.findings.insert(contentsOf: findings, at: 0)
         if let another {
@@ -317,9 +323,10 @@ public enum TwineArchive {
     }
 
     /// The passages of `elements`, and each one's name by its pid.
-    static func passages(_ p: UnsafeBufferPointer<UInt8>, _ elements: ArraySlice<PassageElement>) -> ([TweeDocument.Passage], [String: String]) {
+    /// `room` is how many passages the array returned has room for (the other half's too).
+    static func passages(_ p: UnsafeBufferPointer<UInt8>, _ elements: ArraySlice<PassageElement>, room: Int = 0) -> ([TweeDocument.Passage], [String: String]) {
         var passages: [TweeDocument.Passage] = []
-        passages.reserveCapacity(elements.count)
+        passages.reserveCapacity(max(room, elements.count))
         var names: [String: String] = [:]
         names.reserveCapacity(elements.count)
         for element in elements {
