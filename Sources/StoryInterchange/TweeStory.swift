@@ -482,7 +482,7 @@ public enum TweeStory {
             }
         }
         if let (reading, findingAt, line) = readingMetadata {
-            metadata = reading.wait()
+            metadata = reading.take()
             if metadata == nil { findings.insert(TweeFinding(kind: .unreadableData(passage: metadataPassage), line: line, column: 1), at: findingAt) }
         }
         let formatName = data?["format"]?.string

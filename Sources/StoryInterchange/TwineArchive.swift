@@ -75,15 +75,14 @@ public enum TwineArchive {
         text("<script role=\"script\" id=\"twine-user-script\" type=\"text/twine-javascript\"></script>")
         // cyd's metadata passage first, then the chapters' passages, in the story's order.
         let firstChapter = passages.count - places.count
-        let all = passages
         let base = leading
         return FilePieces(PiecesMadeAhead(
-            count: all.count, pieceSize: pieceSize,
+            count: passages.count, pieceSize: pieceSize,
             // An element's markup is at least 80 bytes; a passage before the chapters may read
             // back shorter than it is held.
-            leastSize: { index in all[base + index].name.utf8.count + (index >= firstChapter ? all[base + index].content.utf8.count : 0) + 80 },
+            leastSize: { index in passages[base + index].name.utf8.count + (index >= firstChapter ? passages[base + index].content.utf8.count : 0) + 80 },
             head: out, tail: Array("</tw-storydata>\n\n".utf8),
-            append: { index, out in append(all[base + index], index, places: places, firstChapter: firstChapter, to: &out) }))
+            append: { index, out in append(passages[base + index], index, places: places, firstChapter: firstChapter, to: &out) }))
     }
 
     /// The `<tw-passagedata>` element of `passage`, the archive's passage `index` (pid counts
