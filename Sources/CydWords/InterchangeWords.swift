@@ -48,9 +48,12 @@ public enum InterchangeWords {
         let report = FileReport(path: file, bytes: bytes, kind: .story, diagnostics: TweeValidation.diagnostics(findings, in: bytes))
         // Only the findings shown are placed in the file; the rest are counted per rule.
         let resolved = ResolvedReport(report, atMostPerRule: maximumPerRule)
-        var lines = resolved.diagnostics.map { finding in
+        var lines: [String] = []
+        for finding in resolved.diagnostics {
             let diagnostic = finding.diagnostic
-            return "\(VisibleText.escape(file)):\(finding.start.line):\(finding.start.column): \(diagnostic.severity.rawValue)[\(diagnostic.code)]: \(VisibleText.escape(diagnostic.message))"
+            lines.append("\(VisibleText.escape(file)):\(finding.start.line):\(finding.start.column): \(diagnostic.severity.rawValue)[\(diagnostic.code)]: \(VisibleText.escape(diagnostic.message))")
+            // An error's fix is said under it (every fix is in `cyd validate`'s report).
+            if diagnostic.severity == .error, let help = diagnostic.help { lines.append("  help: " + VisibleText.escape(help)) }
         }
         for (code, more) in resolved.leftOut {
             let name = RuleCatalogue.description(of: code).map { " (\($0.name))" } ?? ""

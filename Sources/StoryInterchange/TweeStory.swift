@@ -33,15 +33,19 @@ public struct TweeFinding: Sendable, Equatable {
         case noArchivePassages(story: String)
         /// An archive's story stylesheet or JavaScript: code, left out.
         case storyCodeLeftOut(isScript: Bool)
+        /// The file ends inside the archive's story (no `</tw-storydata>`), and inside the
+        /// element of passage `passage` when that is not closed either: the file is cut short,
+        /// and what it lost cannot be known, so no story is read from it.
+        case archiveCutShort(story: String, passage: String?)
     }
 
     public var kind: Kind
     public var line: Int
     public var column: Int
-    /// Whether the story could be read at all.
+    /// Whether no story is read from the file (none is there, or not all of it).
     public var isError: Bool {
         switch kind {
-        case .noPassages, .noStory, .noArchivePassages: true
+        case .noPassages, .noStory, .noArchivePassages, .archiveCutShort: true
         default: false
         }
     }

@@ -128,6 +128,17 @@ public enum TweeValidation {
             return (.tweeNoPassages, "the story \(quoted(story)) has no passages (<tw-passagedata> elements)", "add a passage to the story in Twine, then archive it again")
         case .storyCodeLeftOut(let isScript):
             return (.tweeCodePassage, "the story's \(isScript ? "JavaScript" : "stylesheet") is code for a story format; stories hold no code, so it is left out", nil)
+        case .archiveCutShort(let story, nil):
+            return (
+                .twineArchiveCutShort, "the file ends inside the story \(quoted(story)), before its </tw-storydata> end tag: it is cut short, so no story is read from it",
+                "archive the story again from Twine's library (Library > Archive); if this file is all there is, end it with </tw-storydata>"
+            )
+        case .archiveCutShort(let story, let passage?):
+            return (
+                .twineArchiveCutShort,
+                "the file ends inside passage \(quoted(passage)) of the story \(quoted(story)), before its </tw-passagedata> end tag: it is cut short, so no story is read from it",
+                "archive the story again from Twine's library (Library > Archive); if this file is all there is, end it with </tw-passagedata></tw-storydata>"
+            )
         case .moreStories:
             return (.twineMoreStories, "the archive holds more stories; the first is read", "archive the story you want alone from Twine's library")
         }

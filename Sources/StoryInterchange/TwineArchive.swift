@@ -154,6 +154,7 @@ public enum TwineArchive {
         var scan = StoryScan(p, lines: places.counted)
         let afterStoryTag = scanner
         var another: Int?
+        var stop = StoryScan.Stop.storyEnd
         var split: Int?
         if count - scanner.index >= 1 << 20 {
             split = Bytes.first("<tw-passagedata", in: p, from: scanner.index + (count - scanner.index) / 2, to: count)
@@ -165,14 +166,15 @@ public enum TwineArchive {
                 var scanner = HTMLScanner(p, from: split, to: p.count)
                 var scan = StoryScan(p, lines: (split, Bytes.lineFeeds(in: p, from: 0, to: split) + 1))
                 let stop = scan.run(&scanner, until: nil)
-                return SecondHalf(scan: scan, another: stop == .storyEnd ? anotherStory(&scanner) : nil)
+                return SecondHalf(scan: scan, stop: stop, another: stop == .storyEnd ? anotherStory(&scanner) : nil)
             }
-            let stop = scan.run(&scanner, until: split)
+            stop = scan.run(&scanner, until: split)
             let half = second.wait()
             if stop == .reached(split) {
                 scan.elements += half.scan.elements
                 scan.colors += half.scan.colors
                 scan.findings += half.scan.findings
+                stop = half.stop
                 another = half.another
             } else if stop == .storyEnd {
                 another = anotherStory(&scanner)
@@ -180,10 +182,18 @@ public enum TwineArchive {
                 // Read again from the story's start tag, alone.
                 scanner = afterStoryTag
                 scan = StoryScan(p, lines: places.counted)
-                if scan.run(&scanner, until: nil) == .storyEnd { another = anotherStory(&scanner) }
+                stop = scan.run(&scanner, until: nil)
+                if stop == .storyEnd { another = anotherStory(&scanner) }
             }
-        } else if scan.run(&scanner, until: nil) == .storyEnd {
-            another = anotherStory(&scanner)
+        } else {
+            stop = scan.run(&scanner, until: nil)
+            if stop == .storyEnd { another = anotherStory(&scanner) }
+        }
+        // A story without its end tag: the file was cut short (a download or a copy that
+        // stopped), and what is missing cannot be known. Said at the file's end; not read.
+        var cutShort: TweeFinding?
+        if case .fileEnd(let passage) = stop {
+            cutShort = TweeFinding(kind: .archiveCutShort(story: attributes["name"] ?? "", passage: passage), line: places.line(at: count), column: places.column(at: count))
         }
         var findings = scan.findings
         // The elements (each with its attributes) are let go once the passages are made from them.
@@ -191,7 +201,7 @@ public enum TwineArchive {
         scan.elements = []
         let colors = scan.colors
         guard !elements.isEmpty else {
-            findings.append(TweeFinding(kind: .noArchivePassages(story: attributes["name"] ?? ""), line: storyLine, column: places.column(at: storyStart)))
+            findings.append(cutShort ?? TweeFinding(kind: .noArchivePassages(story: attributes["name"] ?? ""), line: storyLine, column: places.column(at: storyStart)))
             return TweeStory.Imported(story: nil, ifid: attributes["ifid"], format: attributes["format"], findings: findings)
         }
         // A large archive's passages are made in two halves, the second on another core.
@@ -227,6 +237,12 @@ public enum TwineArchive {
         if let another {
             imported.findings.append(TweeFinding(kind: .moreStories, line: places.line(at: another), column: places.column(at: another)))
         }
+        if let cutShort {
+            // Its passages are still read, so what reading them found is said too; no story is
+            // given, for an import to write or a validation to check.
+            imported.findings.append(cutShort)
+            imported.story = nil
+        }
         return imported
     }
 
@@ -234,6 +250,7 @@ public enum TwineArchive {
     /// alive while the first half waits for it).
     struct SecondHalf: @unchecked Sendable {
         var scan: StoryScan
+        var stop: StoryScan.Stop
         var another: Int?
     }
 
@@ -263,8 +280,9 @@ public enum TwineArchive {
         enum Stop: Equatable {
             /// The story's end tag was read.
             case storyEnd
-            /// The file ended inside the story.
-            case fileEnd
+            /// The file ended inside the story (inside a passage's element, named, when that
+            /// was not closed either).
+            case fileEnd(inPassage: String?)
             /// A tag at or after the limit was reached, where it starts; the scanner is past it.
             case reached(Int)
         }
@@ -297,15 +315,18 @@ public enum TwineArchive {
                     // Its content runs to its end tag (or the story's, or the file's end).
                     var contentEnd = p.count
                     var storyEnds = false
+                    var closed = false
                     while let inner = scanner.next() {
                         if case .end(let name, let closeAt, _) = inner, name == "tw-passagedata" || name == "tw-storydata" {
                             contentEnd = closeAt
                             storyEnds = name == "tw-storydata"
+                            closed = true
                             break
                         }
                     }
                     elements.append(PassageElement(attributes: passage, content: contentStart..<contentEnd, line: line(at: at)))
                     if storyEnds { return .storyEnd }
+                    if !closed { return .fileEnd(inPassage: passage["name"] ?? "") }
                 case .start("tw-tag", let tag, _, _, _):
                     if let name = tag["name"], let color = tag["color"] { colors.append((name, color)) }
                 case .start(let name, _, let at, let contentStart, let rawEnd?) where name == "script" || name == "style":
@@ -317,7 +338,7 @@ public enum TwineArchive {
                     continue
                 }
             }
-            return .fileEnd
+            return .fileEnd(inPassage: nil)
         }
     }
 

@@ -146,6 +146,21 @@ struct InterchangeCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("story.json")), "nothing written")
     }
 
+    @Test("cyd import twine of an archive cut short fails at the file's end with the fix, writes nothing and replaces nothing; validate says the same")
+    func twineCutShort() throws {
+        let folder = try TemporaryFolder()
+        let story = try folder.write("story.json", "keep me").path
+        let cut = try folder.write("cut.html", "<tw-storydata name=\"Tide\" startnode=\"1\">\n<tw-passagedata pid=\"1\" name=\"Shore\">The tide is in.</tw-passagedata>\n<tw-passagedata pid=\"2\" name=\"Cave\">It is da").path
+        let imported = try Command.cyd(["import", "twine", cut, "-o", story])
+        #expect(imported.status == 2)
+        #expect(imported.standardError.contains("\(cut):3:45: error[CYD159]: the file ends inside passage 'Cave' of the story 'Tide'"), "\(imported.standardError)")
+        #expect(imported.standardError.contains("archive the story again from Twine's library"), "\(imported.standardError)")
+        #expect(try String(contentsOfFile: story, encoding: .utf8) == "keep me", "the story.json is left as it was")
+        let validated = try Command.cyd(["validate", cut])
+        #expect(validated.status != 0)
+        #expect(validated.standardOutput.contains("CYD159"), "\(validated.standardOutput)")
+    }
+
     @Test("a Twine author's file: what a story cannot hold is said at file:line:column, and the story is written")
     func twineFile() throws {
         let folder = try TemporaryFolder()

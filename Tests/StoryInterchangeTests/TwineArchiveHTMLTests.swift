@@ -49,6 +49,58 @@ struct TwineArchiveHTMLTests {
         #expect(empty.findings.allSatisfy { $0.isError })
     }
 
+    @Test("an archive cut short (no </tw-storydata>) is an error said at the file's end, wherever the cut falls; no story is read from it")
+    func archiveCutShort() throws {
+        let whole = Self.real + "\n"
+        let closing = try #require(whole.range(of: "</tw-storydata>")).lowerBound
+        // Every cut from inside the passage's start tag to just before the story's end tag.
+        let passageStart = try #require(whole.range(of: "<tw-passagedata")).lowerBound
+        var cuts = 0
+        var at = whole.index(after: passageStart)
+        while at < closing {
+            let cut = String(whole[..<at])
+            let read = Self.read(cut)
+            let lastLine = cut.split(separator: "\n", omittingEmptySubsequences: false)
+            let place = (lastLine.count, lastLine.last!.unicodeScalars.count + 1)
+            #expect(read.story == nil, "cut after \(cut.suffix(20))")
+            let said = read.findings.filter { if case .archiveCutShort = $0.kind { true } else { false } }
+            #expect(said.count == 1 && said.allSatisfy { $0.isError && ($0.line, $0.column) == place }, "cut after \(cut.suffix(20)): \(read.findings)")
+            cuts += 1
+            at = whole.index(after: at)
+        }
+        #expect(cuts > 50, "every place a cut can fall")
+        // Inside the passage's text, the passage is named; after its end tag, it is not.
+        let inText = Self.read(String(whole[..<whole.range(of: "Knock")!.upperBound]))
+        #expect(inText.findings.map(\.kind) == [.archiveCutShort(story: "Real", passage: "Door")])
+        let afterPassage = Self.read(String(whole[..<closing]))
+        #expect(afterPassage.findings.map(\.kind) == [.archiveCutShort(story: "Real", passage: nil)])
+        // Cut before any passage: said once, as cut short, not as a story without passages.
+        let early = Self.read(String(whole[..<passageStart]))
+        #expect(early.findings.map(\.kind) == [.archiveCutShort(story: "Real", passage: nil)])
+        // The whole file, and one whose last passage is unclosed but whose story is, are read.
+        #expect(Self.read(whole).story != nil)
+        #expect(Self.read(whole.replacingOccurrences(of: "</tw-passagedata>", with: "")).story?.chapters.map(\.text) == ["Knock."])
+    }
+
+    @Test("a large archive cut short, read in two halves, is said the same: the second half's end is not lost")
+    func largeArchiveCutShort() throws {
+        let ids = (0..<3000).map { "c\($0)" }
+        let story = Story(
+            id: "big", name: "Big", rating: "G", summary: "s",
+            chapters: ids.enumerated().map { index, id in
+                Chapter(id: id, name: id, text: String(repeating: "Gulls over the rock. ", count: 20), isFirstChapter: index == 0, choices: [Choice(chapterID: ids[(index + 1) % ids.count], text: "On")])
+            })
+        let html = Array(try TwineArchive.html(story).utf8)
+        #expect(html.count >= 1 << 20, "large enough to be read in halves")
+        for keep in [html.count - 20, html.count * 3 / 4, html.count / 2 + 10] {
+            let read = TwineArchive.story(from: Array(html[..<keep]))
+            let cut = read.findings.filter(\.isError)
+            #expect(read.story == nil, "cut at \(keep) of \(html.count)")
+            #expect(cut.count == 1, "cut at \(keep): \(cut)")
+            #expect(cut.first?.line == html[..<keep].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }, "at the file's last line")
+        }
+    }
+
     @Test("the story's JavaScript and stylesheet are code: left out, each said at its line; empty ones are not said")
     func storyCodeSaid() throws {
         let archive = """

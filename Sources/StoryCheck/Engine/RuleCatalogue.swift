@@ -22,7 +22,7 @@ public enum RuleCatalogue {
         MissingReadme.self, MissingDiscoveryTag.self,
         DuplicateAuthor.self, InvalidGitHubUser.self, InvalidRepositoryURL.self,
         TweeNoPassages.self, TweeTextOutsidePassages.self, TweeCodePassage.self, TweeMacro.self, TweeLinkSetter.self,
-        TweeDuplicatePassage.self, TweeStartMissing.self, TweeUnreadableData.self, TwineMoreStories.self,
+        TweeDuplicatePassage.self, TweeStartMissing.self, TweeUnreadableData.self, TwineMoreStories.self, TwineArchiveCutShort.self,
         TranslationUnreadable.self, TranslationUnknownID.self, TranslationPlaceholder.self, TranslationStale.self,
         TranslationUntranslated.self, TranslationLanguageCode.self, TranslationDuplicate.self, TranslationNotListed.self, TranslationInlineMarkup.self,
     ]

@@ -14,6 +14,7 @@ extension DiagnosticCode {
     public static let tweeStartMissing: Self = TweeStartMissing.description.code
     public static let tweeUnreadableData: Self = TweeUnreadableData.description.code
     public static let twineMoreStories: Self = TwineMoreStories.description.code
+    public static let twineArchiveCutShort: Self = TwineArchiveCutShort.description.code
 }
 
 enum TweeNoPassages: Rule {
@@ -140,5 +141,24 @@ enum TwineMoreStories: Rule {
         ],
         nonTriggering: [
             RuleExample("<tw-storydata name=\"One\" startnode=\"1\"><tw-passagedata pid=\"1\" name=\"A\">Hi.</tw-passagedata></tw-storydata>\n", fileName: "story.html")
+        ])
+}
+
+enum TwineArchiveCutShort: Rule {
+    static let description = RuleDescription(
+        code: "CYD159", name: "twine-archive-cut-short", category: .twee, severity: .error,
+        summary: "a Twine archive ends inside its story: the file is cut short",
+        rationale: """
+            Twine closes a story with `</tw-storydata>`. A file that ends before it was cut short \
+            (a download or a copy that stopped), and the passages it lost cannot be known, nor \
+            whether the last one is whole: reading what is left as the story would lose them \
+            without a word. Archive the story again; if the file is all there is, end it with \
+            the missing end tags, knowing the last passage may be short.
+            """,
+        triggering: [
+            RuleExample("<tw-storydata name=\"One\" startnode=\"1\"><tw-passagedata pid=\"1\" name=\"A\">Hi.</tw-passagedata>\n<tw-passagedata pid=\"2\" name=\"B\">Bye↓", fileName: "story.html")
+        ],
+        nonTriggering: [
+            RuleExample("<tw-storydata name=\"One\" startnode=\"1\"><tw-passagedata pid=\"1\" name=\"A\">Hi.</tw-passagedata>\n</tw-storydata>\n", fileName: "story.html")
         ])
 }
