@@ -62,14 +62,18 @@ public struct StoryImporter: Sendable {
             }
             fetched = try Sources.fetch(source, in: context)
         }
-        let file = LoadedFile.load(fetched.bytes, fileName: fetched.displayName, options: .readers)
+        // The fetched bytes themselves, not a copy: the reports keep them too.
+        var file: LoadedFile? = LoadedFile.load(SourceBytes(keeping: fetched.bytes), fileName: fetched.displayName, options: .readers)
         // Findings never decide whether a story is stored (only a story without a first chapter
         // is refused, which the model says), so the checker runs on another core while the story
         // is built and stored: a 100,000-chapter story is added in the time of reading and
         // storing it. Both threads only read the file, whose bytes are in memory (fetching reads
         // them whole), so no pass over a mapped file is shared.
-        let checking = BackgroundWork { Self.check(file, fetched.bytes, displayName: fetched.displayName) }
-        guard let story = file.story?.model(), story.firstChapter != nil else { throw .unreadable(reports: checking.wait()) }
+        let checking = BackgroundWork { [file] in Self.check(file!, fetched.bytes, displayName: fetched.displayName) }
+        guard let story = file!.story?.model(), story.firstChapter != nil else { throw .unreadable(reports: checking.wait()) }
+        // The syntax tree is let go here (the checker lets go of its own when it is done), before
+        // the translations are read beside the story.
+        file = nil
         let found = translations(of: source, at: fetched.version, story: story)
         // A folder's or a web file's version is a hash of story.json: a changed translation must
         // change it too, or the library would keep the old one.
