@@ -37,6 +37,11 @@ public struct TweeFinding: Sendable, Equatable {
         /// element of passage `passage` when that is not closed either: the file is cut short,
         /// and what it lost cannot be known, so no story is read from it.
         case archiveCutShort(story: String, passage: String?)
+        /// A byte that is not UTF-8 (the first of the file): no story is read, since its text
+        /// would change.
+        case notUTF8(byte: UInt8)
+        /// The file is UTF-16, not UTF-8.
+        case utf16
     }
 
     public var kind: Kind
@@ -45,7 +50,7 @@ public struct TweeFinding: Sendable, Equatable {
     /// Whether no story is read from the file (none is there, or not all of it).
     public var isError: Bool {
         switch kind {
-        case .noPassages, .noStory, .noArchivePassages, .archiveCutShort: true
+        case .noPassages, .noStory, .noArchivePassages, .archiveCutShort, .notUTF8, .utf16: true
         default: false
         }
     }
@@ -427,8 +432,23 @@ public enum TweeStory {
 
     public static func story(from bytes: [UInt8]) -> Imported {
         bytes.withUnsafeBufferPointer { file in
-            read(TweeDocument.parse(file, leavingBodies: true), ignoringOverrides: false, file: FileBytes(bytes: file))
+            if let wrong = encodingFinding(file) { return Imported(story: nil, ifid: nil, format: nil, findings: [wrong]) }
+            return read(TweeDocument.parse(file, leavingBodies: true), ignoringOverrides: false, file: FileBytes(bytes: file))
         }
+    }
+
+    /// Why a file cannot be read as UTF-8, at its place: it is UTF-16 (a byte order mark, or a
+    /// zero byte in the first two), or the first byte that is not UTF-8 (a file saved as
+    /// Windows-1252 or Latin-1). Read anyway, those bytes would become U+FFFD without a word.
+    static func encodingFinding(_ p: UnsafeBufferPointer<UInt8>) -> TweeFinding? {
+        if p.count >= 2, (p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF) || p[0] == 0 || p[1] == 0 {
+            return TweeFinding(kind: .utf16, line: 1, column: 1)
+        }
+        guard let bad = Bytes.firstNotUTF8(p) else { return nil }
+        let line = Bytes.lineFeeds(in: p, from: 0, to: bad) + 1
+        var lineStart = bad
+        while lineStart > 0, p[lineStart - 1] != 0x0A { lineStart -= 1 }
+        return TweeFinding(kind: .notUTF8(byte: p[bad]), line: line, column: Bytes.scalars(p, from: lineStart, to: bad) + 1)
     }
 
     /// The bytes of the file being read, which passages' bodies point into; alive while

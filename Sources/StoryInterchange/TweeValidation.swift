@@ -139,6 +139,16 @@ public enum TweeValidation {
                 "the file ends inside passage \(quoted(passage)) of the story \(quoted(story)), before its </tw-passagedata> end tag: it is cut short, so no story is read from it",
                 "archive the story again from Twine's library (Library > Archive); if this file is all there is, end it with </tw-passagedata></tw-storydata>"
             )
+        case .notUTF8(let byte):
+            return (
+                .invalidUTF8, "invalid UTF-8 byte 0x\(Hex.byte(byte)): Twee files and Twine archives are UTF-8, so no story is read from this one",
+                "save the file as UTF-8 (in most editors: File > Save with Encoding > UTF-8)"
+            )
+        case .utf16:
+            return (
+                .invalidUTF8, "the file is UTF-16: Twee files and Twine archives are UTF-8, so no story is read from this one",
+                "save the file as UTF-8 (in most editors: File > Save with Encoding > UTF-8)"
+            )
         case .moreStories:
             return (.twineMoreStories, "the archive holds more stories; the first is read", "archive the story you want alone from Twine's library")
         }

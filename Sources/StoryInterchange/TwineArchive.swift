@@ -118,7 +118,10 @@ public enum TwineArchive {
     /// Twee; findings carry the line of the passage's element in the HTML. Read on the bytes (the
     /// markup is ASCII); a passage without character references is read where it is in the file.
     public static func story(from bytes: [UInt8]) -> TweeStory.Imported {
-        bytes.withUnsafeBufferPointer { story(in: $0) }
+        bytes.withUnsafeBufferPointer { file in
+            if let wrong = TweeStory.encodingFinding(file) { return TweeStory.Imported(story: nil, ifid: nil, format: nil, findings: [wrong]) }
+            return story(in: file)
+        }
     }
 
     /// A `<tw-passagedata>` element found: its attributes, its content's bytes, its line.

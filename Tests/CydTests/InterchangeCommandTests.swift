@@ -161,6 +161,21 @@ struct InterchangeCommandTests {
         #expect(validated.standardOutput.contains("CYD159"), "\(validated.standardOutput)")
     }
 
+    @Test("cyd import twee of a file saved as Windows-1252 fails at the bad byte with the fix and writes nothing; validate says the same")
+    func tweeNotUTF8() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.path("lamp.twee")
+        try Data(":: StoryTitle\nLamp\n\n:: Start\nThe caf".utf8 + [0xE9] + " is shut.\n".utf8).write(to: URL(fileURLWithPath: file))
+        let imported = try Command.cyd(["import", "twee", file, "-o", folder.path("story.json")])
+        #expect(imported.status == 2)
+        #expect(imported.standardError.contains("\(file):5:8: error[CYD104]: invalid UTF-8 byte 0xE9"), "\(imported.standardError)")
+        #expect(imported.standardError.contains("help: save the file as UTF-8"), "\(imported.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("story.json")), "nothing written")
+        let validated = try Command.cyd(["validate", file])
+        #expect(validated.status != 0)
+        #expect(validated.standardOutput.contains("--> \(file):5:8"), "\(validated.standardOutput)")
+    }
+
     @Test("a Twine author's file: what a story cannot hold is said at file:line:column, and the story is written")
     func twineFile() throws {
         let folder = try TemporaryFolder()

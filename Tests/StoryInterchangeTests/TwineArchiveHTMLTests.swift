@@ -101,6 +101,37 @@ struct TwineArchiveHTMLTests {
         }
     }
 
+    @Test("a Twee file or an archive that is not UTF-8 (Windows-1252, Latin-1, a broken sequence, UTF-16) is an error at its first bad byte; its text is never changed to U+FFFD")
+    func notUTF8() throws {
+        let twee = ":: StoryTitle\nLamp\n\n:: Start\nCaf"
+        let html = "<tw-storydata name=\"T\" startnode=\"1\">\n<tw-passagedata pid=\"1\" name=\"A\">Caf"
+        let reads: [(String, ([UInt8]) -> TweeStory.Imported, Int)] = [(twee, TweeStory.story(from:), 5), (html, TwineArchive.story(from:), 2)]
+        for (start, read, line) in reads {
+            let column = start.split(separator: "\n").last!.count + 1
+            // é in Windows-1252, a lone continuation byte, an overlong '/', a surrogate, past U+10FFFF, a cut sequence.
+            for bad: [UInt8] in [[0xE9, 0x20], [0x80], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82]] {
+                let bytes = Array(start.utf8) + bad + Array(" and more.".utf8)
+                let imported = read(bytes)
+                #expect(imported.story == nil, "\(bad)")
+                #expect(imported.findings == [TweeFinding(kind: .notUTF8(byte: bad[0]), line: line, column: column)], "\(bad)")
+                #expect(imported.findings.allSatisfy { $0.isError })
+            }
+            // Valid UTF-8 of every length, up to U+10FFFF, reads.
+            let fine = read(Array((start + "é € 🦊 \u{10FFFF} end." + (line == 2 ? "</tw-passagedata></tw-storydata>" : "")).utf8))
+            #expect(fine.story != nil)
+            #expect(!fine.findings.contains { $0.isError }, "\(fine.findings)")
+        }
+        let sixteen = Array(":: Start\nHello.\n".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        for bytes in [[0xFF, 0xFE] + sixteen, sixteen, [0xFE, 0xFF] + sixteen] {
+            let imported = TweeStory.story(from: bytes)
+            #expect(imported.story == nil)
+            #expect(imported.findings == [TweeFinding(kind: .utf16, line: 1, column: 1)], "one word, not a finding a line")
+            #expect(TwineArchive.story(from: bytes).findings == [TweeFinding(kind: .utf16, line: 1, column: 1)])
+        }
+        // A UTF-8 byte order mark is UTF-8.
+        #expect(TweeStory.story(from: [0xEF, 0xBB, 0xBF] + Array(":: Start\nHello.\n".utf8)).story?.chapters.map(\.text) == ["Hello."])
+    }
+
     @Test("the story's JavaScript and stylesheet are code: left out, each said at its line; empty ones are not said")
     func storyCodeSaid() throws {
         let archive = """
