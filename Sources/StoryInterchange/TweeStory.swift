@@ -430,10 +430,13 @@ public enum TweeStory {
         public var places = TweeSourceMap()
     }
 
-    public static func story(from bytes: [UInt8]) -> Imported {
+    /// The story of a Twee file. `placing`: whether `places` says where each part of the story
+    /// was in the file (for findings pointed into it, as validation does); an import that only
+    /// writes the story does without, in less memory.
+    public static func story(from bytes: [UInt8], placing: Bool = true) -> Imported {
         bytes.withUnsafeBufferPointer { file in
             if let wrong = encodingFinding(file) { return Imported(story: nil, ifid: nil, format: nil, findings: [wrong]) }
-            return read(TweeDocument.parse(file, leavingBodies: true), ignoringOverrides: false, file: FileBytes(bytes: file))
+            return read(TweeDocument.parse(file, leavingBodies: true), ignoringOverrides: false, file: FileBytes(bytes: file), placing: placing)
         }
     }
 
@@ -457,7 +460,7 @@ public enum TweeStory {
         let bytes: UnsafeBufferPointer<UInt8>?
     }
 
-    static func read(_ document: TweeDocument, ignoringOverrides: Bool, file: FileBytes = FileBytes(bytes: nil)) -> Imported {
+    static func read(_ document: TweeDocument, ignoringOverrides: Bool, file: FileBytes = FileBytes(bytes: nil), placing: Bool = true) -> Imported {
         var findings = document.strayLines.map { TweeFinding(kind: .textOutsidePassages, line: $0, column: 1) }
         guard !document.passages.isEmpty else {
             return Imported(story: nil, ifid: nil, format: nil, findings: findings + [TweeFinding(kind: .noPassages, line: 1, column: 1)])
@@ -529,8 +532,8 @@ public enum TweeStory {
         // The first half's arrays have room for the second's, which is taken from its thread (the
         // thread keeps no copy) and let go once appended: the story's chapters are never held
         // twice over, nor the passages they were read from once they are read.
-        let second = split < passages.count ? BackgroundWork { [passages, metadata] in (fields(metadata), derive(passages[split...], file: file, format: format, positionsApart: fromCyd)) } : nil
-        var (chapters, found, map, positions) = derive(passages[..<split], file: file, format: format, positionsApart: fromCyd, room: passages.count)
+        let second = split < passages.count ? BackgroundWork { [passages, metadata] in (fields(metadata), derive(passages[split...], file: file, format: format, positionsApart: fromCyd, placing: placing)) } : nil
+        var (chapters, found, map, positions) = derive(passages[..<split], file: file, format: format, positionsApart: fromCyd, placing: placing, room: passages.count)
         passages = []
         var chapterFields: [String: JSONValue]
         if let second {
@@ -558,14 +561,14 @@ public enum TweeStory {
             if let name = fields["name"]?.string { chapters[index].name = name }
             if let text = fields["text"]?.string {
                 chapters[index].text = text
-                places.chapters[index].textLines = nil
+                if placing { places.chapters[index].textLines = nil }
             }
             if let choices = fields["choices"]?.array {
                 chapters[index].choices = choices.compactMap { choice in
                     guard let target = choice["chapter_id"]?.string, let text = choice["text"]?.string else { return nil }
                     return Choice(chapterID: target, text: text)
                 }
-                places.chapters[index].choices = nil
+                if placing { places.chapters[index].choices = nil }
             }
             for field in metadataFields {
                 let value: ChapterValue? =
@@ -625,15 +628,16 @@ public enum TweeStory {
     /// With `positionsApart`, each passage's position is not put into its chapter's `twine`
     /// object but returned, a position (or nil) for each chapter.
     /// `room` is how many chapters the arrays returned have room for (the other half's too).
+    /// Without `placing`, the map returned is empty.
     static func derive(
-        _ passages: ArraySlice<TweeDocument.Passage>, file: FileBytes, format: Format?, positionsApart: Bool = false, room: Int = 0
+        _ passages: ArraySlice<TweeDocument.Passage>, file: FileBytes, format: Format?, positionsApart: Bool = false, placing: Bool = true, room: Int = 0
     ) -> ([Chapter], [TweeFinding], TweeSourceMap, [String?]) {
         var chapters: [Chapter] = []
         chapters.reserveCapacity(max(room, passages.count))
         var positions: [String?] = []
         if positionsApart { positions.reserveCapacity(max(room, passages.count)) }
         var findings: [TweeFinding] = []
-        var map: TweeSourceMap? = TweeSourceMap()
+        var map: TweeSourceMap? = placing ? TweeSourceMap() : nil
         for passage in passages {
             if let body = passage.body, let bytes = file.bytes {
                 chapters.append(

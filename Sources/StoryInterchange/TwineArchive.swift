@@ -117,10 +117,11 @@ public enum TwineArchive {
     /// The first story of an archive (or of a published story's HTML), read as `TweeStory` reads
     /// Twee; findings carry the line of the passage's element in the HTML. Read on the bytes (the
     /// markup is ASCII); a passage without character references is read where it is in the file.
-    public static func story(from bytes: [UInt8]) -> TweeStory.Imported {
+    /// `placing` as `TweeStory.story(from:placing:)` says.
+    public static func story(from bytes: [UInt8], placing: Bool = true) -> TweeStory.Imported {
         bytes.withUnsafeBufferPointer { file in
             if let wrong = TweeStory.encodingFinding(file) { return TweeStory.Imported(story: nil, ifid: nil, format: nil, findings: [wrong]) }
-            return story(in: file)
+            return story(in: file, placing: placing)
         }
     }
 
@@ -131,7 +132,7 @@ public enum TwineArchive {
         var line: Int
     }
 
-    static func story(in p: UnsafeBufferPointer<UInt8>) -> TweeStory.Imported {
+    static func story(in p: UnsafeBufferPointer<UInt8>, placing: Bool = true) -> TweeStory.Imported {
         let count = p.count
         var scanner = HTMLScanner(p, from: 0, to: count)
         // Places outside the story's elements (its start tag, another story), counted as
@@ -235,7 +236,7 @@ public enum TwineArchive {
         header.append(TweeDocument.Passage(name: "StoryData", content: JSONValue.object(data).encoded, line: storyLine))
         header += passages
         passages = []
-        var imported = TweeStory.read(TweeDocument(passages: header), ignoringOverrides: false, file: TweeStory.FileBytes(bytes: p))
+        var imported = TweeStory.read(TweeDocument(passages: header), ignoringOverrides: false, file: TweeStory.FileBytes(bytes: p), placing: placing)
         imported.findings.insert(contentsOf: findings, at: 0)
         if let another {
             imported.findings.append(TweeFinding(kind: .moreStories, line: places.line(at: another), column: places.column(at: another)))

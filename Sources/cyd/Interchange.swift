@@ -46,7 +46,9 @@ struct ImportTwee: ParsableCommand {
 
     @OptionGroup var options: ImportOptions
 
-    func run() throws { try Self.importing(options.file, to: options.output, read: TweeStory.story(from:)) }
+    // The import says its findings at their lines and writes the story: it needs no map of
+    // where each part of the story was.
+    func run() throws { try Self.importing(options.file, to: options.output, read: { TweeStory.story(from: $0, placing: false) }) }
 
     /// Reads `file` with `read`, says each finding at file:line:column, writes story.json.
     static func importing(_ file: String, to output: String?, read: ([UInt8]) -> TweeStory.Imported) throws {
@@ -97,7 +99,7 @@ struct ImportTwine: ParsableCommand {
 
     @OptionGroup var options: ImportOptions
 
-    func run() throws { try ImportTwee.importing(options.file, to: options.output, read: TwineArchive.story(from:)) }
+    func run() throws { try ImportTwee.importing(options.file, to: options.output, read: { TwineArchive.story(from: $0, placing: false) }) }
 }
 
 struct ExportTwine: ParsableCommand {

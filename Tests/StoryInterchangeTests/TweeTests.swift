@@ -224,6 +224,32 @@ struct TweeTests {
         (0..<Int.random(in: 0...count, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
     }
 
+    @Test("an import that keeps no map of places reads the same story and the same findings, in Twee and in archives, small and in two halves")
+    func importWithoutPlaces() throws {
+        let author = "::StoryTitle\nLamp\n\n::StoryData\n{\"format\": \"SugarCube\", \"start\": \"Nowhere\"}\n\n:: Setup [script]\nx\n\n:: Hall {\"position\":\"1,1\",\"zoom\":2}\n<<if $x>>Hi $name.<</if>>\n[[Go|Cellar][$x to 1]]\n\n:: Hall\nAgain.\n\n:: Cellar\nEnd.\n"
+        var files: [(String, [UInt8])] = [("the author's file", Array(author.utf8))]
+        var generator = SplitMix64(state: 2026_11_28)
+        for number in 0..<20 {
+            let story = Self.chain(Int.random(in: 1...12, using: &generator), title: "S\(number)", room: { _ in Self.random(&generator, pieces: 3) }, text: { _ in Self.random(&generator, pieces: 8) })
+            files.append(("random \(number) as Twee", Array(try TweeStory.twee(story).utf8)))
+            files.append(("random \(number) as an archive", try TwineArchive.htmlBytes(story)))
+        }
+        let large = Self.chain(3000, title: "Large", room: { "Room \($0)" }, text: { "Text \($0) with $name and (set: $x to \($0))." })
+        files.append(("3,000 chapters as Twee", Array(try TweeStory.twee(large).utf8)))
+        files.append(("3,000 chapters as an archive", try TwineArchive.htmlBytes(large)))
+        for (what, bytes) in files {
+            let notation: (Bool) -> TweeStory.Imported =
+                what.hasSuffix("archive") ? { TwineArchive.story(from: bytes, placing: $0) } : { TweeStory.story(from: bytes, placing: $0) }
+            let placed = notation(true)
+            let bare = notation(false)
+            #expect(bare.story == placed.story, "\(what)")
+            #expect(bare.findings == placed.findings, "\(what)")
+            #expect(bare.ifid == placed.ifid && bare.format == placed.format && bare.carriedMetadata == placed.carriedMetadata, "\(what)")
+            #expect(bare.places.chapters.isEmpty && bare.places.choices.isEmpty && bare.places.textLines.isEmpty, "\(what): no map")
+            #expect(placed.places.chapters.count == placed.story?.chapters.count, "\(what): a map with places")
+        }
+    }
+
     @Test("400 random stories built to break it come back exactly")
     func randomRoundTrip() throws {
         var generator = SplitMix64(state: 2026_11_24)

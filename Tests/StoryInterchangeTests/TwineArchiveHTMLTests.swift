@@ -105,7 +105,7 @@ struct TwineArchiveHTMLTests {
     func notUTF8() throws {
         let twee = ":: StoryTitle\nLamp\n\n:: Start\nCaf"
         let html = "<tw-storydata name=\"T\" startnode=\"1\">\n<tw-passagedata pid=\"1\" name=\"A\">Caf"
-        let reads: [(String, ([UInt8]) -> TweeStory.Imported, Int)] = [(twee, TweeStory.story(from:), 5), (html, TwineArchive.story(from:), 2)]
+        let reads: [(String, ([UInt8]) -> TweeStory.Imported, Int)] = [(twee, { TweeStory.story(from: $0) }, 5), (html, { TwineArchive.story(from: $0) }, 2)]
         for (start, read, line) in reads {
             let column = start.split(separator: "\n").last!.count + 1
             // é in Windows-1252, a lone continuation byte, an overlong '/', a surrogate, past U+10FFFF, a cut sequence.
