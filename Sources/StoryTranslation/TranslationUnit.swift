@@ -71,7 +71,17 @@ public enum TranslationUnits {
     /// readable story (the validator says why).
     public static func extract(_ syntax: StorySyntax) -> [TranslationUnit]? {
         guard let story = StoryJSON.model(syntax) else { return nil }
-        // The model's chapters and choices are the syntax's, one for one, in the same order.
+        // Each string's line is found on another core while the reading order is found here.
+        let placing = BackgroundWork { stringLines(syntax) }
+        let order = readingOrder(story)
+        let (lines, placed) = placing.take()
+        return units(of: story, order: order) { place in lines[place.resolve(placed)] }
+    }
+
+    /// The line of each string's place in the file: the story's name and summary, then each
+    /// chapter's title, text, picture text and choices (the model's chapters and choices are
+    /// the syntax's, one for one, in the same order).
+    static func stringLines(_ syntax: StorySyntax) -> ([Int], NodeOffsets) {
         var offsets: [Int] = []
         let document = syntax.document
         func offset(_ node: Int?) -> Int { node.map { document.range($0).lowerBound } ?? 0 }
@@ -88,9 +98,7 @@ public enum TranslationUnits {
             offsets.append(offset(chapter.picAltNode))
             for choice in syntax.choices(of: chapter) { offsets.append(offset(choice.textNode)) }
         }
-        let lines = LineIndex.locate(offsets, in: document.bytes).map(\.position.line)
-        let placed = nodes
-        return units(of: story) { place in lines[place.resolve(placed)] }
+        return (LineIndex.locate(offsets, in: document.bytes).map(\.position.line), nodes)
     }
 
     /// The units of a story.json's bytes, read as readers read it (leniently); nil when it holds
@@ -100,7 +108,7 @@ public enum TranslationUnits {
     }
 
     /// The units of a story value (no lines).
-    public static func extract(_ story: Story) -> [TranslationUnit] { units(of: story, line: nil) }
+    public static func extract(_ story: Story) -> [TranslationUnit] { units(of: story, order: readingOrder(story), line: nil) }
 
     /// Where a unit's line is found: the story's name or summary, or a part of a chapter (0 the
     /// title, 1 the text, 2 the picture text, 3... the choices).
@@ -151,8 +159,8 @@ public enum TranslationUnits {
         return order
     }
 
-    static func units(of story: Story, line: (@Sendable (Place) -> Int)?) -> [TranslationUnit] {
-        let order = readingOrder(story)
+    /// `order`: the chapters' reading order (`readingOrder`).
+    static func units(of story: Story, order: [Int], line: (@Sendable (Place) -> Int)?) -> [TranslationUnit] {
         var units: [TranslationUnit] = []
         // Room for a title, a few paragraphs and choices a chapter (pages not written are not used).
         units.reserveCapacity(order.count * 8 + 2)

@@ -83,10 +83,12 @@ struct InOrder {
 
     init(_ file: TranslationFile) { self.file = file }
 
-    mutating func entry(for unit: TranslationUnit) -> TranslationEntry? {
+    /// Where the entry for a string is in the file's entries (an index: an entry is a dozen
+    /// strings and arrays, retained and released again if it were handed back).
+    mutating func index(for unit: borrowing TranslationUnit) -> Int? {
         if next < file.entries.count, file.entries[next].ids.first == unit.id {
             next += 1
-            return file.entries[next - 1]
+            return next - 1
         }
         if grouped == nil {
             var made: [String: Int] = [:]
@@ -95,12 +97,12 @@ struct InOrder {
             }
             grouped = made
         }
-        if let index = grouped![unit.id] { return file.entries[index] }
+        if let index = grouped![unit.id] { return index }
         if lookup == nil { lookup = TranslationLookup(file) }
         guard let index = lookup!.index(for: unit) else { return nil }
         // Found elsewhere: the strings after it are looked for after it.
         if file.entries[index].ids.first == unit.id { next = index + 1 }
-        return file.entries[index]
+        return index
     }
 }
 
@@ -114,13 +116,17 @@ public enum Translations {
     public static func status(_ file: TranslationFile, language: String, units: [TranslationUnit]) -> TranslationStatus {
         var ordered = InOrder(file)
         var status = TranslationStatus(language: language, total: units.count, translated: 0, fuzzy: 0, missing: 0)
-        for unit in units {
-            guard let entry = ordered.entry(for: unit), !entry.translation.isEmpty else {
+        // Units and entries are read where they are, by index: neither is copied.
+        let entries = file.entries
+        for position in units.indices {
+            guard let found = ordered.index(for: units[position]), !entries[found].translation.isEmpty else {
                 status.missing += 1
                 continue
             }
             // Fuzzy: marked, made from another text, or not keeping [[name]]: readers see the original.
-            if entry.isFuzzy || entry.source != unit.source || !TranslationValidation.keepsPlaceholders(unit.source, entry.translation) {
+            if entries[found].isFuzzy || entries[found].source != units[position].source
+                || !TranslationValidation.keepsPlaceholders(units[position].source, entries[found].translation)
+            {
                 status.fuzzy += 1
             } else {
                 status.translated += 1
@@ -141,13 +147,13 @@ public enum Translations {
             guard source.contains(where: { !$0.isWhitespace }) else { return nil }
             total += 1
             let unit = TranslationUnit(id: id, source: source, context: context)
-            guard let entry = lookup.entry(for: unit), !entry.translation.isEmpty else { return nil }
-            guard !entry.isFuzzy, entry.source == source, TranslationValidation.keepsPlaceholders(source, entry.translation) else {
+            guard let found = lookup.index(for: unit), !file.entries[found].translation.isEmpty else { return nil }
+            guard !file.entries[found].isFuzzy, file.entries[found].source == source, TranslationValidation.keepsPlaceholders(source, file.entries[found].translation) else {
                 fuzzy += 1
                 return nil
             }
             done += 1
-            return entry.translation
+            return file.entries[found].translation
         }
         let storyContext = TranslationUnit.storyContext
         translated.name = look(TranslationUnits.storyName(), story.name, storyContext) ?? story.name

@@ -73,6 +73,7 @@ struct L10n: ParsableCommand {
             }
             try L10n.write(made, to: path, in: output == nil ? loaded : nil)
             FileWriter.said("\(loaded.units.count) strings in \(made.entries) entries -> \(VisibleText.escape(path))\n", about: path)
+            KeptToExit.keep((loaded, made))
         }
     }
 
@@ -157,6 +158,7 @@ struct L10n: ParsableCommand {
             } else {
                 for line in TranslationWords.status(rows, strings: loaded.units.count, listed: listed, withoutFile: withoutFile) { print(line) }
             }
+            KeptToExit.keep((loaded, files))
             if unreadable { throw Exit.failure }
         }
     }
