@@ -229,72 +229,72 @@ extension POFile {
         return (Array(made.pieces.joined()), made.entries)
     }
 
-    /// The template in pieces, to be written one after the other: a large template is made in
-    /// two halves, the second on another thread, and never joined in memory.
-    public static func templatePieces(_ units: [TranslationUnit], storyID: String, storyName: String, comments: [String] = []) -> (pieces: [[UInt8]], entries: Int) {
+    /// The template in pieces of about a megabyte, to be written one after the other: made as
+    /// they are taken, the next two on other cores while one is written, and never joined in
+    /// memory.
+    public static func templatePieces(_ units: [TranslationUnit], storyID: String, storyName: String, comments: [String] = []) -> (pieces: FilePieces, entries: Int) {
         var out: [UInt8] = []
         let header = make(TranslationMerge(units: [], existing: nil, grouped: true), storyID: storyID, storyName: storyName, language: nil, comments: comments)
         if let entry = header.header { write(entry, to: &out) }
         let (heads, next) = TextGroups.of(units)
-        guard heads.count >= 20_000 else {
-            templateEntries(units, heads: heads[...], next: next, to: &out)
-            return ([out], heads.count)
-        }
-        let middle = heads.count / 2
-        let second = BackgroundWork { [heads, next] in
-            var half: [UInt8] = []
-            templateEntries(units, heads: heads[middle...], next: next, to: &half)
-            return half
-        }
-        templateEntries(units, heads: heads[..<middle], next: next, to: &out)
-        return ([out, second.wait()], heads.count)
+        // An entry holds at least its context and its text (escapes only add), and its keywords.
+        let pieces = PiecesMadeAhead(
+            count: heads.count, leastSize: { units[Int(heads[$0])].source.utf8.count + units[Int(heads[$0])].context.utf8.count + 24 }, head: out,
+            append: { index, out in templateEntry(units, head: Int(heads[index]), next: next, to: &out) })
+        return (FilePieces(pieces), heads.count)
     }
 
-    /// The template's entries of these groups (`heads`, each group's strings linked by `next`),
-    /// written after what `out` holds.
-    static func templateEntries(_ units: [TranslationUnit], heads: ArraySlice<Int32>, next: [Int32], to out: inout [UInt8]) {
-        var size = out.count
-        for head in heads { size += units[Int(head)].source.utf8.count * 9 / 8 + units[Int(head)].context.utf8.count + 96 }
-        out.reserveCapacity(size)
-        let idPrefix: [UInt8] = Array("#. \(POFile.idPrefix)".utf8)
-        let nameNote: [UInt8] = Array("#. [[name]] is the reader's first name: keep it as written.\n".utf8)
-        let reference: [UInt8] = Array(" story.json:".utf8)
-        let msgstr: [UInt8] = Array("msgstr \"\"\n".utf8)
-        var lines: [Int] = []
-        for head in heads {
+    private static let idComment: [UInt8] = Array("#. \(POFile.idPrefix)".utf8)
+    private static let nameNote: [UInt8] = Array("#. [[name]] is the reader's first name: keep it as written.\n".utf8)
+    private static let reference: [UInt8] = Array(" story.json:".utf8)
+    private static let emptyTranslation: [UInt8] = Array("msgstr \"\"\n".utf8)
+
+    /// The template's entry of the group whose first string is `head` (its strings linked by
+    /// `next`), after a blank line.
+    static func templateEntry(_ units: [TranslationUnit], head: Int, next: [Int32], to out: inout [UInt8]) {
+        out.append(0x0A)
+        var index = head
+        var mentionsName = false
+        var members = 0
+        while index >= 0 {
+            out += idComment
+            append(units[index].id, to: &out)
             out.append(0x0A)
-            var index = Int(head)
-            var mentionsName = false
-            lines.removeAll(keepingCapacity: true)
+            mentionsName = mentionsName || units[index].mentionsName
+            members += 1
+            index = Int(next[index])
+        }
+        if mentionsName { out += nameNote }
+        // Each line once, in the order the strings come.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: members) { lines in
+            var count = 0
+            var index = head
             while index >= 0 {
-                out += idPrefix
-                append(units[index].id, to: &out)
-                out.append(0x0A)
-                mentionsName = mentionsName || units[index].mentionsName
                 let line = units[index].line
-                if line > 0, !lines.contains(line) { lines.append(line) }
+                if line > 0, !lines[..<count].contains(line) {
+                    lines[count] = line
+                    count += 1
+                }
                 index = Int(next[index])
             }
-            if mentionsName { out += nameNote }
-            if !lines.isEmpty {
-                var width = 2
-                out += [0x23, 0x3A]
-                for line in lines {
-                    let digits = decimalDigits(line)
-                    if width + reference.count + digits > 79, width > 2 {
-                        out += [0x0A, 0x23, 0x3A]
-                        width = 2
-                    }
-                    out += reference
-                    appendDecimal(line, digits: digits, to: &out)
-                    width += reference.count + digits
+            guard count > 0 else { return }
+            var width = 2
+            out += [0x23, 0x3A]
+            for line in lines[..<count] {
+                let digits = decimalDigits(line)
+                if width + reference.count + digits > 79, width > 2 {
+                    out += [0x0A, 0x23, 0x3A]
+                    width = 2
                 }
-                out.append(0x0A)
+                out += reference
+                appendDecimal(line, digits: digits, to: &out)
+                width += reference.count + digits
             }
-            field("msgctxt", units[Int(head)].context, prefix: [], to: &out)
-            field("msgid", units[Int(head)].source, prefix: [], to: &out)
-            out += msgstr
+            out.append(0x0A)
         }
+        field("msgctxt", units[head].context, prefix: [], to: &out)
+        field("msgid", units[head].source, prefix: [], to: &out)
+        out += emptyTranslation
     }
 
     /// How many digits a positive number has in decimal.

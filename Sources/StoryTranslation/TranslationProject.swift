@@ -110,27 +110,39 @@ extension TranslationProject {
 }
 
 /// A file made from a story's strings: its bytes, in pieces to be written one after the other
-/// (a large template is made in two, on two threads), its entries, and the merge's counts when
-/// it was made from an earlier translation.
+/// (a large template is made as it is written, on both cores), its entries, and the merge's
+/// counts when it was made from an earlier translation.
 public struct MadeFile: Sendable {
-    public var pieces: [[UInt8]]
+    public var pieces: FilePieces
     public var entries: Int
     public var counts: TranslationMerge.Counts?
 
-    /// The bytes in one array.
-    public var bytes: [UInt8] { pieces.count == 1 ? pieces[0] : Array(pieces.joined()) }
+    public init(pieces: FilePieces, entries: Int, counts: TranslationMerge.Counts? = nil) {
+        self.pieces = pieces
+        self.entries = entries
+        self.counts = counts
+    }
 
-    /// Whether `other` holds these bytes, compared piece by piece.
+    public init(pieces: [[UInt8]], entries: Int, counts: TranslationMerge.Counts? = nil) {
+        self.init(pieces: FilePieces(pieces), entries: entries, counts: counts)
+    }
+
+    /// The bytes in one array.
+    public var bytes: [UInt8] { Array(pieces.joined()) }
+
+    /// Whether `other` holds these bytes, compared piece by piece as they are made.
     public func isSame(as other: [UInt8]?) -> Bool {
-        guard let other, other.count == pieces.reduce(0, { $0 + $1.count }) else { return false }
+        guard let other else { return false }
         var start = 0
-        return other.withUnsafeBufferPointer { whole in
+        let same = other.withUnsafeBufferPointer { whole in
             for piece in pieces where !piece.isEmpty {
+                guard start + piece.count <= whole.count else { return false }
                 let same = piece.withUnsafeBufferPointer { memcmp(whole.baseAddress! + start, $0.baseAddress!, piece.count) == 0 }
                 guard same else { return false }
                 start += piece.count
             }
             return true
         }
+        return same && start == other.count
     }
 }

@@ -91,12 +91,12 @@ struct LargeTranslationTests {
         }
     }
 
-    @Test("a template of over 20,000 entries, written in two halves at once, is byte for byte the template a merge makes")
+    @Test("a template of over 20,000 entries, made in pieces on other cores as it is written, is byte for byte the template a merge makes")
     func largeTemplate() throws {
         let units = Self.units(24_006)
         let merged = POFile.make(TranslationMerge(units: units, existing: nil, grouped: true), storyID: "big", storyName: "Big", language: nil, comments: ["Made here."])
         let pieces = POFile.templatePieces(units, storyID: "big", storyName: "Big", comments: ["Made here."])
-        #expect(pieces.pieces.count == 2, "written in two halves")
+        #expect(Array(pieces.pieces).count > 1, "written in pieces")
         #expect(pieces.entries == merged.entries.count && pieces.entries == 24_006 / 6 * 5)
         let made = MadeFile(pieces: pieces.pieces, entries: pieces.entries)
         let expected = merged.bytes
