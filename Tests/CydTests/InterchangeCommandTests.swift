@@ -149,16 +149,10 @@ struct InterchangeCommandTests {
     @Test("cyd import twine of an archive cut short fails at the file's end with the fix, writes nothing and replaces nothing; validate says the same")
     func twineCutShort() throws {
         let folder = try TemporaryFolder()
-        let story = try folder.write("story.json", "keep me").path
         let cut = try folder.write("cut.html", "<tw-storydata name=\"Tide\" startnode=\"1\">\n<tw-passagedata pid=\"1\" name=\"Shore\">The tide is in.</tw-passagedata>\n<tw-passagedata pid=\"2\" name=\"Cave\">It is da").path
-        let imported = try Command.cyd(["import", "twine", cut, "-o", story])
-        #expect(imported.status == 2)
-        #expect(imported.standardError.contains("\(cut):3:45: error[CYD159]: the file ends inside passage 'Cave' of the story 'Tide'"), "\(imported.standardError)")
-        #expect(imported.standardError.contains("archive the story again from Twine's library"), "\(imported.standardError)")
-        #expect(try String(contentsOfFile: story, encoding: .utf8) == "keep me", "the story.json is left as it was")
-        let validated = try Command.cyd(["validate", cut])
-        #expect(validated.status != 0)
-        #expect(validated.standardOutput.contains("CYD159"), "\(validated.standardOutput)")
+        try Self.refused(
+            "twine", cut, in: folder, at: "3:45",
+            saying: ["error[CYD159]: the file ends inside passage 'Cave' of the story 'Tide'", "help: archive the story again from Twine's library"])
     }
 
     @Test("cyd import twee of a file saved as Windows-1252 fails at the bad byte with the fix and writes nothing; validate says the same")
@@ -166,14 +160,21 @@ struct InterchangeCommandTests {
         let folder = try TemporaryFolder()
         let file = folder.path("lamp.twee")
         try Data(":: StoryTitle\nLamp\n\n:: Start\nThe caf".utf8 + [0xE9] + " is shut.\n".utf8).write(to: URL(fileURLWithPath: file))
-        let imported = try Command.cyd(["import", "twee", file, "-o", folder.path("story.json")])
+        try Self.refused("twee", file, in: folder, at: "5:8", saying: ["error[CYD104]: invalid UTF-8 byte 0xE9", "help: save the file as UTF-8"])
+    }
+
+    /// `cyd import KIND FILE -o story.json` fails (2) with `saying` on standard error, the first
+    /// at `FILE:at`, and leaves the story.json there as it was; `cyd validate FILE` fails there too.
+    static func refused(_ kind: String, _ file: String, in folder: TemporaryFolder, at place: String, saying: [String]) throws {
+        let story = try folder.write("story.json", "keep me").path
+        let imported = try Command.cyd(["import", kind, file, "-o", story])
         #expect(imported.status == 2)
-        #expect(imported.standardError.contains("\(file):5:8: error[CYD104]: invalid UTF-8 byte 0xE9"), "\(imported.standardError)")
-        #expect(imported.standardError.contains("help: save the file as UTF-8"), "\(imported.standardError)")
-        #expect(!FileManager.default.fileExists(atPath: folder.path("story.json")), "nothing written")
+        #expect(imported.standardError.contains("\(file):\(place): " + saying[0]), "\(imported.standardError)")
+        for words in saying.dropFirst() { #expect(imported.standardError.contains(words), "\(imported.standardError)") }
+        #expect(try String(contentsOfFile: story, encoding: .utf8) == "keep me", "the story.json is left as it was")
         let validated = try Command.cyd(["validate", file])
         #expect(validated.status != 0)
-        #expect(validated.standardOutput.contains("--> \(file):5:8"), "\(validated.standardOutput)")
+        #expect(validated.standardOutput.contains("--> \(file):\(place)"), "\(validated.standardOutput)")
     }
 
     @Test("a Twine author's file: what a story cannot hold is said at file:line:column, and the story is written")

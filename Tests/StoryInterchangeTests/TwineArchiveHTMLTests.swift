@@ -11,6 +11,18 @@ import Testing
 struct TwineArchiveHTMLTests {
     static func read(_ text: String) -> TweeStory.Imported { TwineArchive.story(from: Array(text.utf8)) }
 
+    /// `count` chapters in a ring (each leads to the next), each text a few hundred bytes.
+    static func ring(_ count: Int) -> Story {
+        let ids = (0..<count).map { "c\($0)" }
+        return Story(
+            id: "big", name: "Big", rating: "G", summary: "s",
+            chapters: ids.enumerated().map { index, id in
+                Chapter(
+                    id: id, name: id, text: String(repeating: "Waves on the rocks. ", count: 20), isFirstChapter: index == 0,
+                    choices: [Choice(chapterID: ids[(index + 1) % ids.count], text: "On")])
+            })
+    }
+
     static let real = """
         <tw-storydata name="Real" startnode="1" format="Harlowe" format-version="3.3.9" ifid="11111111-2222-4333-8444-555555555555" zoom="1"><tw-passagedata pid="1" name="Door" tags="" position="100,100" size="100,100">Knock.</tw-passagedata></tw-storydata>
         """
@@ -84,13 +96,7 @@ struct TwineArchiveHTMLTests {
 
     @Test("a large archive cut short, read in two halves, is said the same: the second half's end is not lost")
     func largeArchiveCutShort() throws {
-        let ids = (0..<3000).map { "c\($0)" }
-        let story = Story(
-            id: "big", name: "Big", rating: "G", summary: "s",
-            chapters: ids.enumerated().map { index, id in
-                Chapter(id: id, name: id, text: String(repeating: "Gulls over the rock. ", count: 20), isFirstChapter: index == 0, choices: [Choice(chapterID: ids[(index + 1) % ids.count], text: "On")])
-            })
-        let html = Array(try TwineArchive.html(story).utf8)
+        let html = Array(try TwineArchive.html(Self.ring(3000)).utf8)
         #expect(html.count >= 1 << 20, "large enough to be read in halves")
         for keep in [html.count - 20, html.count * 3 / 4, html.count / 2 + 10] {
             let read = TwineArchive.story(from: Array(html[..<keep]))
@@ -161,14 +167,7 @@ struct TwineArchiveHTMLTests {
 
     @Test("a large archive is read in two halves, and the same when its middle falls in a comment full of passage elements: no ghost passage, nothing lost")
     func largeArchiveHalves() throws {
-        let ids = (0..<3000).map { "c\($0)" }
-        let story = Story(
-            id: "big", name: "Big", rating: "G", summary: "s",
-            chapters: ids.enumerated().map { index, id in
-                Chapter(
-                    id: id, name: id, text: String(repeating: "Waves on the rocks. ", count: 20), isFirstChapter: index == 0,
-                    choices: [Choice(chapterID: ids[(index + 1) % ids.count], text: "On")])
-            })
+        let story = Self.ring(3000)
         let html = try TwineArchive.html(story)
         #expect(html.utf8.count >= 1 << 20, "large enough to be read in halves")
         #expect(TwineArchive.story(from: Array(html.utf8)).story == story)
