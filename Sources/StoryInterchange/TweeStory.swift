@@ -471,11 +471,13 @@ public enum TweeStory {
         var metadata: JSONValue?
         /// The metadata being read, where its finding goes if it cannot be, and its line.
         var readingMetadata: (BackgroundWork<JSONValue?>, Int, Int)?
-        var passages: [TweeDocument.Passage] = []
-        passages.reserveCapacity(document.passages.count)
+        // The chapters' passages, by their place in the document (not copied: in most files they
+        // are the passages after StoryTitle, StoryData and cyd's metadata, a slice).
+        var kept: [Int32] = []
+        kept.reserveCapacity(document.passages.count)
         var names = Set<String>(minimumCapacity: document.passages.count)
         var storyPassagesRead = Set<String>()
-        for passage in document.passages {
+        for (index, passage) in document.passages.enumerated() {
             switch passage.name {
             // A second StoryTitle, StoryData or metadata passage is left out and said, as any
             // second passage of a name is: the first one read is the story's.
@@ -504,10 +506,23 @@ public enum TweeStory {
                 } else if !names.insert(passage.name).inserted {
                     findings.append(TweeFinding(kind: .duplicatePassage(passage.name), line: passage.line, column: 1))
                 } else {
-                    passages.append(passage)
+                    kept.append(Int32(index))
                 }
             }
         }
+        var passages: ArraySlice<TweeDocument.Passage>
+        if let first = kept.first, let last = kept.last, Int(last - first) == kept.count - 1 {
+            passages = document.passages[Int(first)...Int(last)]
+        } else {
+            passages = ArraySlice(kept.map { document.passages[Int($0)] })
+        }
+        kept = []
+        // What reading needs of the names once they are gathered: whether StoryData's start and
+        // a passage named Start are among them. The set is let go before the chapters are made.
+        let startNamed = data?["start"]?.string
+        let startFound = startNamed.map { names.contains($0) } ?? false
+        let hasStartPassage = names.contains("Start")
+        names = []
         if let (reading, findingAt, line) = readingMetadata {
             metadata = reading.take()
             if metadata == nil { findings.insert(TweeFinding(kind: .unreadableData(passage: metadataPassage), line: line, column: 1), at: findingAt) }
@@ -515,40 +530,27 @@ public enum TweeStory {
         let formatName = data?["format"]?.string
         let format = Format(named: formatName)
         let storyFields = metadata?["story"]
-        /// Each chapter's fields in cyd's metadata, by id, looked up once each (a story may have
-        /// 100,000).
-        @Sendable func fields(_ metadata: JSONValue?) -> [String: JSONValue] {
-            guard !ignoringOverrides, case .object(let members)? = metadata?["chapters"] else { return [:] }
-            var fields: [String: JSONValue] = [:]
-            fields.reserveCapacity(members.count)
-            for (id, value) in members where fields[id] == nil { fields[id] = value }
-            return fields
-        }
-        // The passages are read in two halves, one on another core (with the metadata's fields
-        // gathered there first); findings keep their order.
-        let split = passages.count >= 1000 ? passages.count * 11 / 20 : passages.count
+        // The passages are read in two halves, one on another core; findings keep their order.
+        let split = passages.startIndex + (passages.count >= 1000 ? passages.count * 11 / 20 : passages.count)
         // In a file cyd wrote, passages' positions are kept apart until cyd's layout is known.
         let fromCyd = storyFields != nil
         // The first half's arrays have room for the second's, which is taken from its thread (the
         // thread keeps no copy) and let go once appended: the story's chapters are never held
         // twice over, nor the passages they were read from once they are read.
-        let second = split < passages.count ? BackgroundWork { [passages, metadata] in (fields(metadata), derive(passages[split...], file: file, format: format, positionsApart: fromCyd, placing: placing)) } : nil
+        let second = split < passages.endIndex ? BackgroundWork { [passages] in derive(passages[split...], file: file, format: format, positionsApart: fromCyd, placing: placing) } : nil
         var (chapters, found, map, positions) = derive(passages[..<split], file: file, format: format, positionsApart: fromCyd, placing: placing, room: passages.count)
         passages = []
-        var chapterFields: [String: JSONValue]
         if let second {
-            var (gathered, (rest, restFound, restMap, restPositions)) = second.take()
+            var (rest, restFound, restMap, restPositions) = second.take()
             chapters += rest
             rest = []
             found += restFound
             map.append(restMap)
             restMap = TweeSourceMap()
             positions += restPositions
-            chapterFields = gathered
-            gathered = [:]
-        } else {
-            chapterFields = fields(metadata)
         }
+        var chapterFields = ChapterFields([])
+        if !ignoringOverrides, case .object(let members)? = metadata?["chapters"] { chapterFields = ChapterFields(members) }
         findings += found
         places.chapters = map.chapters
         places.textLines = map.textLines
@@ -557,7 +559,7 @@ public enum TweeStory {
         var firstFlags: [Int: Bool] = [:]
         var twineKept: [Int: JSONValue] = [:]
         for index in chapters.indices where !chapterFields.isEmpty {
-            guard let fields = chapterFields[chapters[index].id] else { continue }
+            guard let fields = chapterFields.fields(of: chapters[index].id) else { continue }
             if let name = fields["name"]?.string { chapters[index].name = name }
             if let text = fields["text"]?.string {
                 chapters[index].text = text
@@ -585,17 +587,17 @@ public enum TweeStory {
         }
         // The metadata's tree is let go once written into the chapters (the story's own fields
         // are kept apart).
-        chapterFields = [:]
+        chapterFields = ChapterFields([])
         metadata = nil
         // Reading starts at StoryData's start, else at Start, else at the first passage. The
         // chapters' ids are the passages' names that were kept.
-        var start = data?["start"]?.string
-        if let named = start, !names.contains(named) {
+        var start = startNamed
+        if let named = start, !startFound {
             let line = document.passages.first { $0.name == "StoryData" }.map(\.contentLine) ?? 1
             findings.append(TweeFinding(kind: .startMissing(named), line: line, column: 1))
             start = nil
         }
-        let first = start ?? (names.contains("Start") ? "Start" : chapters.first?.id)
+        let first = start ?? (hasStartPassage ? "Start" : chapters.first?.id)
         for index in chapters.indices {
             chapters[index].isFirstChapter = firstFlags[index] ?? (chapters[index].id == first)
         }
@@ -622,6 +624,36 @@ public enum TweeStory {
         }
         return Imported(
             story: story, ifid: data?["ifid"]?.string, format: formatName, findings: findings, carriedMetadata: storyFields != nil, places: places)
+    }
+
+    /// Each chapter's fields in cyd's metadata, found by id. The metadata lists the chapters in
+    /// the passages' order, so each is looked for where the last one was found; only one found
+    /// elsewhere makes an index of them all (the first member of an id is its), where a table of
+    /// 100,000 ids, made for every file, cost ten megabytes.
+    struct ChapterFields {
+        let members: [(String, JSONValue)]
+        var next = 0
+        var index: [String: Int]?
+
+        init(_ members: [(String, JSONValue)]) { self.members = members }
+
+        var isEmpty: Bool { members.isEmpty }
+
+        /// Consecutive finds from the first member are the first of their id: every member
+        /// before was a chapter's, and chapters' ids differ.
+        mutating func fields(of id: String) -> JSONValue? {
+            if index == nil, next < members.count, members[next].0 == id {
+                next += 1
+                return members[next - 1].1
+            }
+            if index == nil {
+                var made: [String: Int] = [:]
+                made.reserveCapacity(members.count)
+                for position in members.indices where made[members[position].0] == nil { made[members[position].0] = position }
+                index = made
+            }
+            return index![id].map { members[$0].1 }
+        }
     }
 
     /// Passages as chapters, with their findings and places.

@@ -59,7 +59,7 @@ struct ImportTwee: ParsableCommand {
         bytes = []  // gone before the story.json is made: the story holds its own text
         guard let story = imported.story else { throw Exit.failure }
         if !imported.carriedMetadata { Terminal.standardError.write(InterchangeWords.noMetadata + "\n") }
-        try ExportTwee.write(pieces: StoryJSON.pieces(story), to: output, saying: "\(story.chapters.count) chapters; `cyd validate \(VisibleText.escape(output ?? ""))` checks it")
+        try ExportTwee.write(pieces: StoryJSON.chunks(story), to: output, saying: "\(story.chapters.count) chapters; `cyd validate \(VisibleText.escape(output ?? ""))` checks it")
     }
 }
 

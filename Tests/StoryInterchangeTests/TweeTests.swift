@@ -250,6 +250,20 @@ struct TweeTests {
         }
     }
 
+    @Test("cyd's metadata is read whatever order it lists the chapters in: out of order, missing one, an id twice (the first is its)")
+    func metadataInAnyOrder() throws {
+        let passages = ":: StoryTitle\nT\n\n:: StoryData\n{\"start\": \"a\"}\n\n:: a\nA.\n\n:: b\nB.\n\n:: c\nC.\n\n:: d\nD.\n"
+        func names(_ chapters: String) -> [String]? {
+            let metadata = ":: CydMetadata [cyd]\n{\"story\": {\"id\": \"t\", \"name\": \"T\", \"rating\": \"G\", \"summary\": \"s\"}, \"chapters\": {\(chapters)}}\n\n"
+            return Self.read(metadata + passages).story?.chapters.map(\.name)
+        }
+        #expect(names(#""a": {"name": "A"}, "b": {"name": "B"}, "c": {"name": "C"}, "d": {"name": "D"}"#) == ["A", "B", "C", "D"])
+        #expect(names(#""d": {"name": "D"}, "c": {"name": "C"}, "b": {"name": "B"}, "a": {"name": "A"}"#) == ["A", "B", "C", "D"])
+        #expect(names(#""a": {"name": "A"}, "c": {"name": "C"}, "d": {"name": "D"}"#) == ["A", "b", "C", "D"])
+        #expect(names(#""a": {"name": "A"}, "b": {"name": "B"}, "a": {"name": "Second"}, "c": {"name": "C"}"#) == ["A", "B", "C", "d"])
+        #expect(names(#""b": {"name": "B"}, "a": {"name": "A"}, "b": {"name": "Second"}"#) == ["A", "B", "c", "d"])
+    }
+
     @Test("400 random stories built to break it come back exactly")
     func randomRoundTrip() throws {
         var generator = SplitMix64(state: 2026_11_24)

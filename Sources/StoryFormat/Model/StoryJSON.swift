@@ -28,7 +28,7 @@ public enum StoryJSON {
     /// The same text as `value(story).pretty()` and a line feed, written straight out: a story of
     /// 100,000 chapters is not first built as a tree of values.
     public static func bytes(_ story: Story) -> [UInt8] {
-        var (writer, second) = started(story, roomForAll: true)
+        var (writer, second) = started(story)
         if let second {
             writer.out += second.wait()
             writer.markFilled()
@@ -37,30 +37,42 @@ public enum StoryJSON {
         return writer.out
     }
 
-    /// The same bytes as `bytes`, in pieces to be written one after the other: the halves are
-    /// not copied into one array, so a large story costs its size once, not one and a half times.
-    public static func pieces(_ story: Story) -> [[UInt8]] {
-        var (writer, second) = started(story, roomForAll: false)
-        guard let second else {
-            closing(into: &writer)
-            return [writer.out]
-        }
-        let first = writer.out
-        writer.out = []
-        writer.markFilled()
-        closing(into: &writer)
-        return [first, second.wait(), writer.out]
+    /// The same bytes as `bytes`, in pieces of about a megabyte made as a writer takes them (the
+    /// next two on other cores while one is written): the text is never held whole beside the
+    /// story.
+    public static func chunks(_ story: Story) -> FilePieces {
+        var head = PrettyWriter()
+        opening(story, into: &head)
+        var tail = PrettyWriter(levels: [true, true, !story.chapters.isEmpty])
+        closing(into: &tail)
+        return FilePieces(
+            PiecesMadeAhead(
+                count: story.chapters.count,
+                // A chapter's id, name and text are always written, and its choices, escapes only adding.
+                leastSize: { index in
+                    let chapter = story.chapters[index]
+                    return chapter.id.utf8.count + chapter.name.utf8.count + chapter.text.utf8.count
+                        + chapter.choices.reduce(0) { $0 + $1.chapterID.utf8.count + $1.text.utf8.count } + 32
+                },
+                head: head.out, tail: tail.out,
+                append: { index, out in
+                    // Inside the chapters array, which holds the chapters before this one.
+                    var writer = PrettyWriter(levels: [true, true, index > 0])
+                    swap(&writer.out, &out)
+                    write(story, index..<index + 1, into: &writer)
+                    swap(&writer.out, &out)
+                }))
     }
 
     /// A writer holding the story's opening and the first half of its chapters, and the second
     /// half being written on another core (none for a small story, written whole here). The
-    /// writer has room for the whole file, or for its own half.
-    private static func started(_ story: Story, roomForAll: Bool) -> (writer: PrettyWriter, second: BackgroundWork<[UInt8]>?) {
+    /// writer has room for the whole file.
+    private static func started(_ story: Story) -> (writer: PrettyWriter, second: BackgroundWork<[UInt8]>?) {
         let count = story.chapters.count
         let split = count >= 1000 ? count / 2 : count
         let second = secondHalf(story, from: split)
         var writer = PrettyWriter()
-        writer.out.reserveLarge(estimate(story, 0..<(roomForAll ? count : split)) + 1024)
+        writer.out.reserveLarge(estimate(story, 0..<count) + 1024)
         opening(story, into: &writer)
         write(story, 0..<split, into: &writer)
         return (writer, second)
