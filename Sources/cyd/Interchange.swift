@@ -60,6 +60,7 @@ struct ImportTwee: ParsableCommand {
         guard let story = imported.story else { throw Exit.failure }
         if !imported.carriedMetadata { Terminal.standardError.write(InterchangeWords.noMetadata + "\n") }
         try ExportTwee.write(pieces: StoryJSON.chunks(story), to: output, saying: "\(story.chapters.count) chapters; `cyd validate \(VisibleText.escape(output ?? ""))` checks it")
+        KeptToExit.keep(imported)
     }
 }
 
@@ -82,6 +83,7 @@ struct ExportTwee: ParsableCommand {
             throw CLIError(InterchangeWords.exportProblem(error))
         }
         try Self.write(pieces: made.pieces, to: output, saying: made.said)
+        KeptToExit.keep(made.pieces)
     }
 
     /// The bytes, in pieces written one after the other, to `output` (then "wrote OUTPUT: `what`"), or to standard output.
