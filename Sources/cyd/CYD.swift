@@ -63,7 +63,6 @@ enum Exit {
     static let failure = ExitCode(2)
 }
 
-
 /// Large values a command is done with, kept until the process exits, as compilers keep theirs:
 /// the system takes the memory back whole when cyd exits, where freeing a 100,000-chapter
 /// story's 600,000 strings one by one takes a tenth of a second. Only for values made once per
