@@ -357,7 +357,7 @@ struct TranslationCommandTests {
         #expect(shown.contains("La troisième volée"))
     }
 
-    @Test("a large template (over 20,000 entries, made in two halves and written piece by piece) is the library's template byte for byte; --check finds it current, then out of date after one byte changes; -o - writes it to standard output")
+    @Test("a large template (over 20,000 entries, made in pieces on the other cores as it is written) is the library's template byte for byte; --check finds it current, then out of date after one byte changes; -o - writes it to standard output")
     func largeTemplate() throws {
         let folder = home.path("large")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
