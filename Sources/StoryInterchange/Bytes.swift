@@ -98,41 +98,6 @@ enum Bytes {
         return count
     }
 
-    /// The first byte of `p` that does not begin or continue valid UTF-8 (overlong forms,
-    /// surrogates and values past U+10FFFF are not), or nil. Eight ASCII bytes are passed at a
-    /// time.
-    static func firstNotUTF8(_ p: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let base = p.baseAddress else { return nil }
-        let end = p.count
-        var at = 0
-        while at < end {
-            if at + 8 <= end, UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                at += 8
-                continue
-            }
-            let b0 = p[at]
-            if b0 < 0x80 {
-                at += 1
-                continue
-            }
-            func continues(_ offset: Int) -> Bool { at + offset < end && p[at + offset] & 0xC0 == 0x80 }
-            let length: Int
-            switch b0 {
-            case 0xC2...0xDF: length = continues(1) ? 2 : 0
-            case 0xE0...0xEF:
-                let b1 = at + 1 < end ? p[at + 1] : 0
-                length = continues(1) && continues(2) && !(b0 == 0xE0 && b1 < 0xA0) && !(b0 == 0xED && b1 >= 0xA0) ? 3 : 0
-            case 0xF0...0xF4:
-                let b1 = at + 1 < end ? p[at + 1] : 0
-                length = continues(1) && continues(2) && continues(3) && !(b0 == 0xF0 && b1 < 0x90) && !(b0 == 0xF4 && b1 >= 0x90) ? 4 : 0
-            default: length = 0
-            }
-            if length == 0 { return at }
-            at += length
-        }
-        return nil
-    }
-
     /// Whether the character starting at `at` is a letter, a digit or `_` (what may continue a
     /// variable's name); decoded only when it is not ASCII.
     static func continuesName(_ p: UnsafeBufferPointer<UInt8>, at: Int, end: Int) -> Bool {

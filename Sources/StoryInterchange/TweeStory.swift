@@ -447,7 +447,7 @@ public enum TweeStory {
         if p.count >= 2, (p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF) || p[0] == 0 || p[1] == 0 {
             return TweeFinding(kind: .utf16, line: 1, column: 1)
         }
-        guard let bad = Bytes.firstNotUTF8(p) else { return nil }
+        guard let bad = UTF8Validation.firstInvalid(p) else { return nil }
         let line = Bytes.lineFeeds(in: p, from: 0, to: bad) + 1
         var lineStart = bad
         while lineStart > 0, p[lineStart - 1] != 0x0A { lineStart -= 1 }

@@ -90,7 +90,25 @@ public func hexValue(_ byte: UInt8) -> UInt32? {
     }
 }
 
-enum UTF8Validation {
+package enum UTF8Validation {
+    /// The first byte of `p` that does not begin or continue valid UTF-8, or nil. Eight ASCII
+    /// bytes are passed at a time.
+    package static func firstInvalid(_ p: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = p.baseAddress else { return nil }
+        let end = p.count
+        var at = 0
+        while at < end {
+            if at + 8 <= end, UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                at += 8
+                continue
+            }
+            let length = sequenceLength(p, at: at, end: end)
+            if length == 0 { return at }
+            at += length
+        }
+        return nil
+    }
+
     /// Length of the valid UTF-8 sequence starting at `index` (1 to 4), or 0 when the bytes there
     /// are not valid UTF-8 (overlong forms, surrogates and values past U+10FFFF are invalid).
     @inline(__always)
