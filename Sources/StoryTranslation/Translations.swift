@@ -116,7 +116,7 @@ public enum Translations {
     public static func status(_ file: TranslationFile, language: String, units: [TranslationUnit]) -> TranslationStatus {
         var ordered = InOrder(file)
         var status = TranslationStatus(language: language, total: units.count, translated: 0, fuzzy: 0, missing: 0)
-        // Units and entries are read where they are, by index: neither is copied.
+        // Entries are read where they are, by index, not handed back whole.
         let entries = file.entries
         for position in units.indices {
             guard let found = ordered.index(for: units[position]), !entries[found].translation.isEmpty else {
