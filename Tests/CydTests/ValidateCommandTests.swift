@@ -627,8 +627,7 @@ struct GraphWithoutGraphvizTests {
     @Test("a dot that fails before reading the map is reported in words (its status and what it said), never a silent death by SIGPIPE")
     func dotFailingEarly() throws {
         let folder = try TemporaryFolder()
-        try folder.write("bin/dot", "#!/bin/sh\necho 'dot: cannot load plugins' >&2\nexit 3\n")
-        chmod(folder.path("bin/dot"), 0o755)
+        try folder.script("bin/dot", "echo 'dot: cannot load plugins' >&2\nexit 3")
         // 1,500 chapters: far more DOT than a pipe holds, so the write meets the closed pipe.
         let chapters = (0..<1500).map { #"{ "id": "c\#($0)", "name": "C", "text": "T"\#($0 == 0 ? #", "is_first_chapter": true"# : ""), "choices": [ { "chapter_id": "c\#(($0 + 1) % 1500)", "text": "On and on, a long way round" } ] }"# }
         try folder.write("story.json", #"{ "story": { "id": "s", "name": "S", "rating": "G", "summary": "S", "chapters": [ \#(chapters.joined(separator: ",\n")) ] } }"#)

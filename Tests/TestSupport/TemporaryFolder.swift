@@ -22,6 +22,19 @@ public final class TemporaryFolder: @unchecked Sendable {
     @discardableResult
     public func write(_ path: String, _ text: String) throws -> URL { try write(path, Array(text.utf8)) }
 
+    /// An executable shell script at `path` (relative to the folder) running `body`. It is
+    /// written by a child shell, not here: a file this process held open for writing could be
+    /// inherited by a program another test starts at that moment, and while any process holds
+    /// it so, running it fails with ETXTBSY ("text file busy").
+    @discardableResult
+    public func script(_ path: String, _ body: String) throws -> URL {
+        let file = url.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let made = try ChildProcess.run(["/bin/sh", "-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh", file.path], input: "#!/bin/sh\n" + body + "\n")
+        guard made.status == 0 else { throw TestSupportError("cannot write the script \(file.path): \(made.standardError)") }
+        return file
+    }
+
     /// A symbolic link at `path` (relative to the folder) pointing at `target`, as given.
     @discardableResult
     public func link(_ path: String, to target: String) throws -> URL {
