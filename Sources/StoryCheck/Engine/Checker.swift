@@ -104,8 +104,9 @@ public enum Checker {
     public static func load(_ bytes: SourceBytes, path: String, options: CheckOptions) -> Loaded {
         var scan: BackgroundWork<TextScan>?
         let file = LoadedFile.load(bytes, fileName: path, options: JSONParser.Options(lenient: options.lenient), resolvingPointers: false) { document, kind in
-            guard RuleCatalogue.checking(kind).contains(where: { $0.readsTextScan && options.keeps($0.description.code) }) else { return }
+            guard RuleCatalogue.checking(kind).contains(where: { $0.readsTextScan && options.keeps($0.description.code) }) else { return false }
             scan = BackgroundWork { TextScan(document: document) }
+            return true
         }
         return Loaded(file: file, textScan: scan)
     }

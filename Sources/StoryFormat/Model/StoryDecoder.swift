@@ -56,7 +56,12 @@ public enum StoryDecoder {
         ["root": rootKeys.names, "story": storyKeys.names, "chapter": chapterKeys.names, "choice": choiceKeys.names]
     }
 
-    public static func decodeStory(_ document: JSONDocument) -> (StorySyntax, [Diagnostic]) {
+    /// How many chapters a story has before its chapters are decoded in two halves.
+    public static let splittingFrom = 2000
+
+    /// - Parameter splitting: from this many chapters on, the second half of the chapters is
+    ///   decoded on another core while the first is decoded here; the result is the same.
+    public static func decodeStory(_ document: JSONDocument, splittingFrom splitting: Int = splittingFrom) -> (StorySyntax, [Diagnostic]) {
         var syntax = StorySyntax(document: document)
         var reader = ObjectReader(document: document)
         guard let root = document.root else { return (syntax, []) }
@@ -82,27 +87,33 @@ public enum StoryDecoder {
             syntax.chaptersNode = chapters
             // The exact capacity up front: growing by doubling would copy an array of hundreds
             // of thousands of chapters several times.
-            syntax.chapters.reserveCapacity(document.count(of: chapters))
-            var index = 0
+            let count = document.count(of: chapters)
+            syntax.chapters.reserveCapacity(count)
+            var elements = Array(document.elements(of: chapters))
             document.bytes.beginPass()
-            for element in document.elements(of: chapters) {
-                defer { index += 1 }
-                document.bytes.release(upTo: document.range(element).lowerBound)
-                guard document.kind(element) == .object else {
-                    reader.diagnostics.append(
-                        Diagnostic(
-                            code: .wrongType, severity: .error,
-                            message: "chapter \(index + 1) must be an object, found \(document.kind(element).noun)",
-                            help: "write each chapter as { \"id\": ..., \"name\": ..., \"text\": ... }",
-                            range: document.range(element), subject: element))
-                    continue
+            if count >= max(splitting, 2) {
+                // The second half goes into a syntax of its own, numbered from 0, on another core;
+                // it is then renumbered and appended, its findings after the first half's.
+                let middle = count / 2
+                let secondHalf = Array(elements[middle...])
+                elements.removeSubrange(middle...)
+                let second = BackgroundWork { () -> (StorySyntax, [Diagnostic]) in
+                    var part = StorySyntax(document: document)
+                    var partReader = ObjectReader(document: document)
+                    var sweep = document.bytes.sweep(from: document.range(secondHalf[0]).lowerBound)
+                    defer { sweep.end() }
+                    decodeChapters(secondHalf, from: middle, into: &part, reader: &partReader) { sweep.release(upTo: $0) }
+                    return (part, partReader.diagnostics)
                 }
-                // Its position in `syntax.chapters`, which skips elements that are not objects; `index`
-                // (its place in the file) names it in messages.
-                decodeChapter(element, index: syntax.chapters.count, ordinal: index, into: &syntax, reader: &reader)
+                decodeChapters(elements, from: 0, into: &syntax, reader: &reader) { document.bytes.release(upTo: $0) }
+                let (part, findings) = second.wait()
+                syntax.append(part)
+                reader.diagnostics += findings
+            } else {
+                decodeChapters(elements, from: 0, into: &syntax, reader: &reader) { document.bytes.release(upTo: $0) }
             }
             document.bytes.endPass()
-            if index == 0 {
+            if count == 0 {
                 let start = document.range(chapters).lowerBound
                 reader.diagnostics.append(
                     Diagnostic(
@@ -113,6 +124,30 @@ public enum StoryDecoder {
         }
         TwineFacts.check(syntax, into: &reader.diagnostics)
         return (syntax, reader.diagnostics)
+    }
+
+    /// The chapters `elements` of the file's `chapters` array, the first of them its element
+    /// `first`, each element's start passed to `passing` as it is reached.
+    static func decodeChapters(
+        _ elements: [Int], from first: Int, into syntax: inout StorySyntax, reader: inout ObjectReader, passing: (Int) -> Void
+    ) {
+        let document = reader.document
+        for (offset, element) in elements.enumerated() {
+            let index = first + offset
+            passing(document.range(element).lowerBound)
+            guard document.kind(element) == .object else {
+                reader.diagnostics.append(
+                    Diagnostic(
+                        code: .wrongType, severity: .error,
+                        message: "chapter \(index + 1) must be an object, found \(document.kind(element).noun)",
+                        help: "write each chapter as { \"id\": ..., \"name\": ..., \"text\": ... }",
+                        range: document.range(element), subject: element))
+                continue
+            }
+            // Its position in `syntax.chapters`, which skips elements that are not objects; `index`
+            // (its place in the file) names it in messages.
+            decodeChapter(element, index: syntax.chapters.count, ordinal: index, into: &syntax, reader: &reader)
+        }
     }
 
     static func decodeChapter(_ node: Int, index: Int, ordinal: Int, into syntax: inout StorySyntax, reader: inout ObjectReader) {

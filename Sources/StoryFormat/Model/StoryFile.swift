@@ -29,19 +29,21 @@ public struct LoadedFile: Sendable {
     /// - Parameter resolvingPointers: fill in each finding's JSON pointer (one walk over the
     ///   tree); a caller that adds findings of its own resolves them all at once instead.
     /// - Parameter parsed: called with the tree as soon as it is parsed, before it is decoded,
-    ///   so that a caller can start work on it (on another thread) meanwhile.
+    ///   so that a caller can start work on it (on another thread) meanwhile; it says whether it
+    ///   did. A story's chapters are decoded in two halves, one on another core, only when it did
+    ///   not: with the other core busy, the halves would only take turns.
     public static func load(
         _ bytes: SourceBytes, fileName: String = "story.json", options: JSONParser.Options = .init(), resolvingPointers: Bool = true,
-        parsed whenParsed: (JSONDocument, DocumentKind) -> Void = { _, _ in }
+        parsed whenParsed: (JSONDocument, DocumentKind) -> Bool = { _, _ in false }
     ) -> LoadedFile {
         let parsed = JSONParser(options: options).parse(bytes)
         let kind = DocumentKind.detect(parsed.document, fileName: fileName)
         var file = LoadedFile(kind: kind, document: parsed.document, diagnostics: parsed.diagnostics, bytes: bytes)
         guard let document = parsed.document else { return file }
-        whenParsed(document, kind)
+        let otherCoreBusy = whenParsed(document, kind)
         switch kind {
         case .story:
-            let (syntax, findings) = StoryDecoder.decodeStory(document)
+            let (syntax, findings) = StoryDecoder.decodeStory(document, splittingFrom: otherCoreBusy ? .max : StoryDecoder.splittingFrom)
             file.story = syntax
             file.diagnostics += findings
         case .authors:

@@ -33,6 +33,28 @@ public struct StorySyntax: Sendable {
 
     public init(document: JSONDocument) { self.document = document }
 
+    /// Appends the chapters of `part`, a later stretch of the same file's chapters decoded on
+    /// its own (its positions, choices and media numbered from 0), renumbered to follow these.
+    mutating func append(_ part: StorySyntax) {
+        let chapterBase = Int32(chapters.count)
+        let choiceBase = Int32(choices.count)
+        chapters.reserveCapacity(chapters.count + part.chapters.count)
+        for var chapter in part.chapters {
+            chapter.storedIndex += chapterBase
+            chapter.choiceStart += choiceBase
+            chapters.append(chapter)
+        }
+        choices.reserveCapacity(choices.count + part.choices.count)
+        for var choice in part.choices {
+            choice.storedChapter += chapterBase
+            choices.append(choice)
+        }
+        for var item in part.media {
+            item.chapter = item.chapter.map { $0 + Int(chapterBase) }
+            media.append(item)
+        }
+    }
+
     /// The choices of one chapter, in order.
     public func choices(of chapter: ChapterSyntax) -> ArraySlice<ChoiceSyntax> {
         choices[Int(chapter.choiceStart)..<Int(chapter.choiceStart + chapter.choiceCount)]
