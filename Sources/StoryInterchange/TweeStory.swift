@@ -168,7 +168,7 @@ public enum TweeStory {
             checked = check(story, 0..<count, start: start, format: format)
             places = TweeLayout.positions(of: story)
         }
-        return document(story, declared: declared, archive: archive, checked: checked, positions: places)
+        return document(story, declared: declared, archive: archive, checked: consume checked, positions: places)
     }
 
     /// Why the story's chapter ids cannot name its passages, if they cannot.
@@ -299,7 +299,7 @@ public enum TweeStory {
         return parts.joined(separator: "-")
     }
 
-    static func document(_ story: Story, declared: TwineData.Declared, archive: Bool, checked: [Checked], positions: [(x: Int, y: Int)]) -> (TweeDocument, [TwineData.Place]) {
+    static func document(_ story: Story, declared: TwineData.Declared, archive: Bool, checked: consuming [Checked], positions: [(x: Int, y: Int)]) -> (TweeDocument, [TwineData.Place]) {
         var passages: [TweeDocument.Passage] = []
         passages.append(.init(name: "StoryTitle", content: passageSafe(story.name)))
         let start = story.firstChapter?.id ?? story.chapters.first?.id ?? ""
@@ -320,7 +320,7 @@ public enum TweeStory {
         // goes into it when reading the passage back would not give it.
         var places: [TwineData.Place] = []
         places.reserveCapacity(story.chapters.count)
-        var checked = checked
+        var checked = checked  // moved, not copied: the caller gives it up
         story.chapters.withUnsafeBufferPointer { chapters in
             for index in chapters.indices {
                 let place = TwineData.place(chapters[index], laidOut: positions[index])
