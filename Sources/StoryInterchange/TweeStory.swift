@@ -300,11 +300,8 @@ public enum TweeStory {
     }
 
     static func document(_ story: Story, declared: TwineData.Declared, archive: Bool, checked: consuming [Checked], positions: [(x: Int, y: Int)]) -> (TweeDocument, [TwineData.Place]) {
-        var passages: [TweeDocument.Passage] = []
-        passages.append(.init(name: "StoryTitle", content: passageSafe(story.name)))
         let start = story.firstChapter?.id ?? story.chapters.first?.id ?? ""
         let storyData = TwineData.storyData(story, declared: declared, start: start)
-        passages.append(.init(name: "StoryData", content: storyData.pretty()))
         var storyFields: [(String, JSONValue)] = [("id", .string(story.id)), ("name", .string(story.name)), ("rating", .string(story.rating)), ("summary", .string(story.summary))]
         if let path = story.picPath { storyFields.append(("pic_path", .string(path))) }
         if let path = story.vidPath { storyFields.append(("vid_path", .string(path))) }
@@ -316,48 +313,79 @@ public enum TweeStory {
         guard case .object(let dataMembers) = storyData else { preconditionFailure("StoryData is an object") }
         let written = archive ? TwineData.archiveMembers(story, declared: declared) : dataMembers.filter { !TwineData.storyDataOwn.contains($0.0) }
         storyFields.append((TwineData.writtenKey, .object(written)))
-        // Each chapter's place, and the metadata of the chapters with Twine's data: their object
-        // goes into it when reading the passage back would not give it.
-        var places: [TwineData.Place] = []
-        places.reserveCapacity(story.chapters.count)
+        // Each chapter's place and passage, and the metadata of the chapters with Twine's data
+        // (their object goes into it when reading the passage back would not give it): in two
+        // halves for a large story, the second on another core, each filling its own slots.
+        let count = story.chapters.count
         var checked = checked  // moved, not copied: the caller gives it up
-        story.chapters.withUnsafeBufferPointer { chapters in
-            for index in chapters.indices {
-                let place = TwineData.place(chapters[index], laidOut: positions[index])
-                places.append(place)
-                guard var fields = checked[index].pending else { continue }
-                if let twine = chapters[index].twine, TwineData.readBack(chapters[index], place: place, laidOut: positions[index]) != twine {
-                    fields.append((ChapterField.twine.key, twine))
+        let chapterPassages = 3  // the title, StoryData and the metadata come first
+        var passages: [TweeDocument.Passage] = []
+        let places = [TwineData.Place](unsafeUninitializedCapacity: count) { placesBuffer, placesMade in
+            passages = [TweeDocument.Passage](unsafeUninitializedCapacity: count + chapterPassages) { passagesBuffer, passagesMade in
+                checked.withUnsafeMutableBufferPointer { checkedBuffer in
+                    story.chapters.withUnsafeBufferPointer { chapters in
+                        let slots = Slots(places: placesBuffer, passages: passagesBuffer, checked: checkedBuffer, chapters: chapters)
+                        if count >= 1000 {
+                            let middle = count / 2
+                            let second = BackgroundWork { slots.fill(middle..<count, positions: positions, firstPassage: chapterPassages) }
+                            slots.fill(0..<middle, positions: positions, firstPassage: chapterPassages)
+                            second.wait()
+                        } else {
+                            slots.fill(0..<count, positions: positions, firstPassage: chapterPassages)
+                        }
+                    }
                 }
-                checked[index].metadata = member(chapters[index].id, fields)
+                // Laid out as `JSONValue.pretty()` would; each chapter's member was written as it was checked.
+                var metadata = StoryJSON.PrettyWriter()
+                metadata.begin(0x7B)
+                metadata.member("format", "cyd story.json")
+                metadata.key("story")
+                metadata.write(.object(storyFields))
+                metadata.key("chapters")
+                metadata.begin(0x7B)
+                var members = 0
+                for member in checked.lazy.compactMap(\.metadata) {
+                    if members > 0 { metadata.out.append(0x2C) }
+                    metadata.out += member
+                    members += 1
+                }
+                if members > 0 { metadata.markFilled() }
+                metadata.end(0x7D)
+                metadata.end(0x7D)
+                (passagesBuffer.baseAddress! + 0).initialize(to: .init(name: "StoryTitle", content: passageSafe(story.name)))
+                (passagesBuffer.baseAddress! + 1).initialize(to: .init(name: "StoryData", content: storyData.pretty()))
+                (passagesBuffer.baseAddress! + 2).initialize(to: .init(name: metadataPassage, tags: ["cyd"], content: String(decoding: metadata.out, as: UTF8.self)))
+                passagesMade = count + chapterPassages
             }
-        }
-        // Laid out as `JSONValue.pretty()` would; each chapter's member was written as it was checked.
-        var metadata = StoryJSON.PrettyWriter()
-        metadata.begin(0x7B)
-        metadata.member("format", "cyd story.json")
-        metadata.key("story")
-        metadata.write(.object(storyFields))
-        metadata.key("chapters")
-        metadata.begin(0x7B)
-        var members = 0
-        for member in checked.lazy.compactMap(\.metadata) {
-            if members > 0 { metadata.out.append(0x2C) }
-            metadata.out += member
-            members += 1
-        }
-        if members > 0 { metadata.markFilled() }
-        metadata.end(0x7D)
-        metadata.end(0x7D)
-        passages.append(.init(name: metadataPassage, tags: ["cyd"], content: String(decoding: metadata.out, as: UTF8.self)))
-        passages.reserveCapacity(passages.count + story.chapters.count)
-        story.chapters.withUnsafeBufferPointer { chapters in
-            for index in chapters.indices {
-                let tags = chapters[index].twine == nil ? [] : TwineData.passageTags(chapters[index])
-                passages.append(.init(name: chapters[index].id, tags: tags, metadata: TwineData.metadata(places[index]), content: checked[index].content))
-            }
+            placesMade = count
         }
         return (TweeDocument(passages: passages), places)
+    }
+
+    /// Where `document` puts each chapter's place and passage, and its metadata member: slots
+    /// of buffers a half of the chapters each fills, on two threads (no slot is filled twice).
+    struct Slots: @unchecked Sendable {
+        let places: UnsafeMutableBufferPointer<TwineData.Place>
+        let passages: UnsafeMutableBufferPointer<TweeDocument.Passage>
+        let checked: UnsafeMutableBufferPointer<Checked>
+        let chapters: UnsafeBufferPointer<Chapter>
+
+        func fill(_ range: Range<Int>, positions: [(x: Int, y: Int)], firstPassage: Int) {
+            for index in range {
+                let twine = chapters[index].twine
+                let place = TwineData.place(twine: twine, laidOut: positions[index])
+                (places.baseAddress! + index).initialize(to: place)
+                if var fields = checked[index].pending {
+                    if let twine, TwineData.readBack(twine: twine, place: place, laidOut: positions[index]) != twine {
+                        fields.append((ChapterField.twine.key, twine))
+                    }
+                    checked[index].metadata = member(chapters[index].id, fields)
+                }
+                let tags = twine == nil ? [] : TwineData.passageTags(twine: twine)
+                (passages.baseAddress! + firstPassage + index).initialize(
+                    to: .init(name: chapters[index].id, tags: tags, metadata: TwineData.metadata(place), content: checked[index].content))
+            }
+        }
     }
 
     /// A chapter's passage: its text with the reader's name as the format's variable, then its

@@ -139,13 +139,14 @@ enum TwineData {
 
     /// The tags a chapter's passage is written with: its `twine` tags that a tag can be (no
     /// spaces) and that would not make the passage code.
-    static func passageTags(_ chapter: Chapter) -> [String] {
-        tags(chapter.twine?["tags"]).filter { !TwineFacts.codeTags.contains($0) }
+    static func passageTags(twine: JSONValue?) -> [String] {
+        tags(twine?["tags"]).filter { !TwineFacts.codeTags.contains($0) }
     }
 
-    static func place(_ chapter: Chapter, laidOut position: (x: Int, y: Int)) -> Place {
-        let kept = chapter.twine?["position"]?.string.flatMap { TwineFacts.isPair($0) ? $0 : nil }
-        let size = chapter.twine?["size"]?.string.flatMap { TwineFacts.isPair($0) ? $0 : nil }
+    static func place(twine: JSONValue?, laidOut position: (x: Int, y: Int)) -> Place {
+        guard let twine else { return Place(position: laidOut(position), size: defaultSize) }
+        let kept = twine["position"]?.string.flatMap { TwineFacts.isPair($0) ? $0 : nil }
+        let size = twine["size"]?.string.flatMap { TwineFacts.isPair($0) ? $0 : nil }
         return Place(position: kept ?? laidOut(position), size: size ?? defaultSize)
     }
 
@@ -172,8 +173,8 @@ enum TwineData {
     }
 
     /// What an import of the passage export writes gives back as the chapter's `twine` object.
-    static func readBack(_ chapter: Chapter, place: Place, laidOut position: (x: Int, y: Int)) -> JSONValue? {
-        Self.chapter(tags: passageTags(chapter), position: place.position, size: place.size, laidOut: laidOut(position))
+    static func readBack(twine: JSONValue?, place: Place, laidOut position: (x: Int, y: Int)) -> JSONValue? {
+        Self.chapter(tags: passageTags(twine: twine), position: place.position, size: place.size, laidOut: laidOut(position))
     }
 
     /// The position and size in Twee 3's passage metadata (`{"position":"600,400","size":"100,200"}`),

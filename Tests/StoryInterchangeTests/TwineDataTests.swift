@@ -220,6 +220,32 @@ struct TwineDataTests {
             if fromTwee != expected || fromArchive?.chapters != story.chapters { break }
         }
     }
+
+    @Test("a story large enough to be written in two halves on two cores (2,500 chapters) comes back exactly, whatever its twine objects hold, in both halves")
+    func largeRoundTrip() throws {
+        var generator = SplitMix64(state: 2026_11_28)
+        let ids = (0..<2_500).map { "c\($0)" }
+        var story = Story(
+            id: "large", name: "Large", rating: "G", summary: "x", twine: Self.randomStoryTwine(&generator),
+            chapters: ids.enumerated().map { index, id in
+                Chapter(
+                    id: id, name: id, text: "Text \(index).", isFirstChapter: index == 0,
+                    choices: (0..<Int.random(in: 0...2, using: &generator)).map { _ in Choice(chapterID: ids.randomElement(using: &generator)!, text: "Go") })
+            })
+        let laidOut = TweeLayoutProbe.positions(of: story)
+        for index in story.chapters.indices {
+            story.chapters[index].twine = Self.randomTwine(&generator, laidOut: laidOut[index])
+        }
+        // Both halves hold chapters whose twine objects the passages alone do not give back.
+        let tweeText = try TweeStory.twee(story)
+        let metadata = try #require(TweeDocument.parse(Array(tweeText.utf8)).passages.first { $0.name == "CydMetadata" })
+        #expect(metadata.content.contains("\"c10\"") || metadata.content.contains("\"c1\""), "the first half has metadata members")
+        #expect(metadata.content.contains("\"c24"), "the second half has metadata members")
+        let fromTwee = try #require(TweeStory.story(from: Array(tweeText.utf8)).story)
+        #expect(fromTwee == story)
+        let fromArchive = try #require(TwineArchive.story(from: Array(try TwineArchive.html(story).utf8)).story)
+        #expect(fromArchive.chapters == story.chapters && fromArchive.twine == story.twine)
+    }
 }
 
 /// Where cyd's export lays passages out, read from an export of the story without Twine's data.
@@ -229,12 +255,14 @@ enum TweeLayoutProbe {
         plain.twine = nil
         for index in plain.chapters.indices { plain.chapters[index].twine = nil }
         let twee = (try? TweeStory.twee(plain)) ?? ""
-        return plain.chapters.map { chapter in
-            guard let header = twee.components(separatedBy: "\n").first(where: { $0.hasPrefix(":: \(chapter.id) {") }),
-                let start = header.range(of: "\"position\":\"")?.upperBound,
-                let end = header[start...].firstIndex(of: "\"")
-            else { return "" }
-            return String(header[start..<end])
+        // Each header's name and position, read once (a large story has thousands).
+        var positions: [String: String] = [:]
+        for line in twee.split(separator: "\n") where line.hasPrefix(":: ") {
+            guard let brace = line.range(of: " {"), let start = line.range(of: "\"position\":\"")?.upperBound,
+                let end = line[start...].firstIndex(of: "\"")
+            else { continue }
+            positions[String(line[line.index(line.startIndex, offsetBy: 3)..<brace.lowerBound])] = String(line[start..<end])
         }
+        return plain.chapters.map { positions[$0.id] ?? "" }
     }
 }
