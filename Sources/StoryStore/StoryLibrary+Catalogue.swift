@@ -320,8 +320,12 @@ extension StoryLibrary {
     }
 
     public func catalogueEntry(url: String) throws -> CatalogueEntry? {
-        try database.read { db in try CatalogueEntry.fetchOne(db, key: url) }
+        try database.read { db in try CatalogueEntry.fetchOne(db.cachedStatement(sql: Self.selectEntry), arguments: [url]) }
     }
+
+    /// One catalogue row by its URL, prepared once per connection: a sync reads and records
+    /// hundreds, and the query interface would make and prepare the same SELECT for each.
+    static let selectEntry = "SELECT * FROM catalogue_repo WHERE url = ?"
 
     /// Records an author's repositories as discovered now: new ones are added unchecked, known ones
     /// keep what was learnt of them (a new pushed_at is noted), and the author's repositories that
@@ -368,7 +372,7 @@ extension StoryLibrary {
     /// every check that finished).
     public func recordCheck(url: String, _ check: CatalogueCheck) throws {
         try database.write { db in
-            guard var entry = try CatalogueEntry.fetchOne(db, key: url) else { return }
+            guard var entry = try CatalogueEntry.fetchOne(db.cachedStatement(sql: Self.selectEntry), arguments: [url]) else { return }
             entry.checkedAt = check.checkedAt
             switch check.outcome {
             case .story(let commit, let key, let title, let rating, let summary, let chapterCount, let warning, let pinned):
