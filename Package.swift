@@ -186,7 +186,7 @@ let package = Package(
             name: "StoryReaderTests", dependencies: ["StoryReader", "StorySources", "StoryStore", "StoryFormat", "Transport", "TestSupport", "LibraryTestSupport"]),
         .testTarget(name: "StorySourcesTests", dependencies: ["StorySources", "StoryReader", "StoryStore", "StoryCheck", "Transport", "TestSupport", "LibraryTestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "StoryFormat", "TerminalPictures", "StoryReader", "StoryStore", "TestSupport", "LibraryTestSupport"]),
-        .testTarget(name: "CydTests", dependencies: ["cyd", "CydFuzz", "StoryFormat", "StoryStore", "StoryTranslation", "TestSupport", "TerminalPictures", "TerminalUI"]),
+        .testTarget(name: "CydTests", dependencies: ["cyd", "CydFuzz", "StoryFormat", "StoryStore", "StoryTranslation", "StoryInterchange", "TestSupport", "TerminalPictures", "TerminalUI"]),
         .testTarget(name: "TerminalPicturesTests", dependencies: ["TerminalPictures"]),
         .testTarget(name: "StoryInterchangeTests", dependencies: ["StoryInterchange", "StoryCheck", "StoryFormat", "TestSupport"]),
         .testTarget(name: "StoryTranslationTests", dependencies: ["StoryTranslation", "StoryCheck", "StoryFormat", "TestSupport"]),

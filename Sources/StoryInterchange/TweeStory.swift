@@ -462,10 +462,13 @@ public enum TweeStory {
     /// was in the file (for findings pointed into it, as validation does); an import that only
     /// writes the story does without, in less memory.
     public static func story(from bytes: [UInt8], placing: Bool = true) -> Imported {
-        bytes.withUnsafeBufferPointer { file in
-            if let wrong = encodingFinding(file) { return Imported(story: nil, ifid: nil, format: nil, findings: [wrong]) }
-            return read(TweeDocument.parse(file, leavingBodies: true), ignoringOverrides: false, file: FileBytes(bytes: file), placing: placing)
-        }
+        bytes.withUnsafeBufferPointer { story(from: $0, placing: placing) }
+    }
+
+    /// The same, of a file's bytes wherever they are (a mapped file is read where it lies).
+    public static func story(from file: UnsafeBufferPointer<UInt8>, placing: Bool = true) -> Imported {
+        if let wrong = encodingFinding(file) { return Imported(story: nil, ifid: nil, format: nil, findings: [wrong]) }
+        return read(TweeDocument.parse(file, leavingBodies: true), ignoringOverrides: false, file: FileBytes(bytes: file), placing: placing)
     }
 
     /// Why a file cannot be read as UTF-8, at its place: it is UTF-16 (a byte order mark, or a

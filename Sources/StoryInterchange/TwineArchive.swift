@@ -119,10 +119,13 @@ public enum TwineArchive {
     /// markup is ASCII); a passage without character references is read where it is in the file.
     /// `placing` as `TweeStory.story(from:placing:)` says.
     public static func story(from bytes: [UInt8], placing: Bool = true) -> TweeStory.Imported {
-        bytes.withUnsafeBufferPointer { file in
-            if let wrong = TweeStory.encodingFinding(file) { return TweeStory.Imported(story: nil, ifid: nil, format: nil, findings: [wrong]) }
-            return story(in: file, placing: placing)
-        }
+        bytes.withUnsafeBufferPointer { story(from: $0, placing: placing) }
+    }
+
+    /// The same, of a file's bytes wherever they are (a mapped file is read where it lies).
+    public static func story(from file: UnsafeBufferPointer<UInt8>, placing: Bool = true) -> TweeStory.Imported {
+        if let wrong = TweeStory.encodingFinding(file) { return TweeStory.Imported(story: nil, ifid: nil, format: nil, findings: [wrong]) }
+        return story(in: file, placing: placing)
     }
 
     /// A `<tw-passagedata>` element found: its attributes, its content's bytes, its line.

@@ -51,12 +51,23 @@ struct ImportTwee: ParsableCommand {
     func run() throws { try Self.importing(options.file, to: options.output, read: { TweeStory.story(from: $0, placing: false) }) }
 
     /// Reads `file` with `read`, says each finding at file:line:column, writes story.json.
-    static func importing(_ file: String, to output: String?, read: ([UInt8]) -> TweeStory.Imported) throws {
-        var bytes: [UInt8]
-        do { bytes = try LocalFile.read(file, limit: TweeStory.largestFile) } catch { throw CLIError("cannot read \(VisibleText.escape(file)): \(error)") }
-        let imported = read(bytes)
-        for line in InterchangeWords.findings(imported.findings, in: bytes, file: file) { Terminal.standardError.write(line + "\n") }
-        bytes = []  // gone before the story.json is made: the story holds its own text
+    static func importing(_ file: String, to output: String?, read: (UnsafeBufferPointer<UInt8>) -> TweeStory.Imported) throws {
+        // A large file is mapped and read where it lies (no copy of it is made), front to back.
+        var bytes: SourceBytes?
+        do {
+            bytes = try LocalFile.withRegularFile(file, limit: TweeStory.largestFile) { (fd, size) throws(LocalFile.Failure) in
+                if size >= SourceBytes.mappingThreshold, let mapped = SourceBytes(mapping: fd, size: size) {
+                    mapped.beginPass()
+                    return mapped
+                }
+                return SourceBytes(try LocalFile.readAll(fd, size: size))
+            }
+        } catch { throw CLIError("cannot read \(VisibleText.escape(file)): \(error)") }
+        let imported = bytes!.withUnsafeBufferPointer(read)
+        if !imported.findings.isEmpty {
+            for line in InterchangeWords.findings(imported.findings, in: bytes!.array, file: file) { Terminal.standardError.write(line + "\n") }
+        }
+        bytes = nil  // gone before the story.json is made: the story holds its own text
         guard let story = imported.story else { throw Exit.failure }
         if !imported.carriedMetadata { Terminal.standardError.write(InterchangeWords.noMetadata + "\n") }
         try ExportTwee.write(pieces: StoryJSON.chunks(story), to: output, saying: "\(story.chapters.count) chapters; `cyd validate \(VisibleText.escape(output ?? ""))` checks it")

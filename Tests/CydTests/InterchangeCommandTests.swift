@@ -1,5 +1,6 @@
 import Foundation
 import StoryFormat
+import StoryInterchange
 import TestSupport
 import Testing
 
@@ -47,6 +48,29 @@ struct InterchangeCommandTests {
         #expect(counted.count == 2, "\(counted)")
         #expect(counted.contains { $0.contains("2890 more findings") } && counted.contains { $0.contains("10 more findings") }, "\(counted)")
         #expect(counted.allSatisfy { $0.contains("cyd validate") && $0.contains("--max-per-rule 0") })
+    }
+
+    @Test("a Twee file too large to read into memory whole (it is mapped) imports as the same file read whole does, its findings at their lines")
+    func largeFileMapped() throws {
+        let folder = try TemporaryFolder()
+        var twee = ":: StoryData\n{\"format\": \"SugarCube\", \"start\": \"p0\"}\n\n"
+        let text = String(repeating: "The corridor goes on, lamp after lamp, and the floor hums. ", count: 70)
+        var index = 0
+        while twee.utf8.count <= SourceBytes.mappingThreshold + 4096 {
+            twee += ":: p\(index)\n\(text)\n[[On->p\(index + 1)]]\n\n"
+            index += 1
+        }
+        // The last passage holds a macro, which is kept as text and said at its line.
+        twee += ":: p\(index)\nThe end. <<set $done to true>>\n"
+        let macroLine = twee.utf8.count { $0 == 0x0A }
+        let file = try folder.write("large.twee", Array(twee.utf8)).path
+        let imported = try Command.cyd(["import", "twee", file, "-o", folder.path("story.json")])
+        #expect(imported.status == 0, "\(imported.standardError.suffix(400))")
+        #expect(imported.standardError.contains("large.twee:\(macroLine):"), "\(imported.standardError.suffix(400))")
+        let written = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder.path("story.json"))))
+        let whole = try #require(TweeStory.story(from: Array(twee.utf8), placing: false).story)
+        #expect(written == StoryJSON.bytes(whole))
+        #expect(whole.chapters.count == index + 1)
     }
 
     @Test("a bundled story out to a Twine archive and back in: the same story")
