@@ -17,6 +17,11 @@ public struct TweeDocument: Sendable, Equatable {
         /// Where the content is in the file read, when it was left there (`content` is then
         /// empty): the importer reads chapters straight from the file's bytes.
         var body: Range<Int>?
+        /// Where the passage's text starts in the file, read from there (`body`) or not (a Twine
+        /// archive's text with character references is unescaped): a reading that gives the
+        /// file's pages back behind it goes by this.
+        var start: Int?
+        var textStart: Int? { start ?? body?.lowerBound }
         /// Whether the content starts on the header's own line (a Twine archive's passage is one
         /// element: its name and its text begin on one line).
         var contentOnHeaderLine = false

@@ -462,13 +462,16 @@ public enum TweeStory {
     /// was in the file (for findings pointed into it, as validation does); an import that only
     /// writes the story does without, in less memory.
     public static func story(from bytes: [UInt8], placing: Bool = true) -> Imported {
-        bytes.withUnsafeBufferPointer { story(from: $0, placing: placing) }
+        story(from: SourceBytes(bytes), placing: placing)
     }
 
-    /// The same, of a file's bytes wherever they are (a mapped file is read where it lies).
-    public static func story(from file: UnsafeBufferPointer<UInt8>, placing: Bool = true) -> Imported {
-        if let wrong = encodingFinding(file) { return Imported(story: nil, ifid: nil, format: nil, findings: [wrong]) }
-        return read(TweeDocument.parse(file, leavingBodies: true), ignoringOverrides: false, file: FileBytes(bytes: file), placing: placing)
+    /// The same, of a file's bytes wherever they are (a mapped file is read where it lies, its
+    /// pages given back as the passages are read).
+    public static func story(from source: SourceBytes, placing: Bool = true) -> Imported {
+        source.withUnsafeBufferPointer { file in
+            if let wrong = encodingFinding(file) { return Imported(story: nil, ifid: nil, format: nil, findings: [wrong]) }
+            return read(TweeDocument.parse(file, leavingBodies: true), ignoringOverrides: false, file: FileBytes(bytes: file, source: source), placing: placing)
+        }
     }
 
     /// Why a file cannot be read as UTF-8, at its place: it is UTF-16 (a byte order mark, or a
@@ -489,9 +492,14 @@ public enum TweeStory {
     /// `read` runs (it waits for the work it hands to another thread).
     struct FileBytes: @unchecked Sendable {
         let bytes: UnsafeBufferPointer<UInt8>?
+        /// The mapped file `bytes` lie in, if they do: its pages are given back behind the
+        /// passages as they are read into chapters.
+        var source: SourceBytes? = nil
     }
 
-    static func read(_ document: TweeDocument, ignoringOverrides: Bool, file: FileBytes = FileBytes(bytes: nil), placing: Bool = true) -> Imported {
+    /// `document` is given up: its passages (an archive's unescaped texts are tens of megabytes)
+    /// are let go as soon as they are read into chapters.
+    static func read(_ document: consuming TweeDocument, ignoringOverrides: Bool, file: FileBytes = FileBytes(bytes: nil), placing: Bool = true) -> Imported {
         var findings = document.strayLines.map { TweeFinding(kind: .textOutsidePassages, line: $0, column: 1) }
         guard !document.passages.isEmpty else {
             return Imported(story: nil, ifid: nil, format: nil, findings: findings + [TweeFinding(kind: .noPassages, line: 1, column: 1)])
@@ -508,6 +516,7 @@ public enum TweeStory {
         kept.reserveCapacity(document.passages.count)
         var names = Set<String>(minimumCapacity: document.passages.count)
         var storyPassagesRead = Set<String>()
+        var storyDataContentLine: Int?
         for (index, passage) in document.passages.enumerated() {
             switch passage.name {
             // A second StoryTitle, StoryData or metadata passage is left out and said, as any
@@ -523,6 +532,7 @@ public enum TweeStory {
                 } else if passage.name == "StoryData" {
                     data = JSONValue.parse(Array(passage.content.utf8))
                     places.storyData = passage.line
+                    storyDataContentLine = passage.contentLine
                     if data == nil { findings.append(TweeFinding(kind: .unreadableData(passage: passage.name), line: passage.contentLine, column: 1)) }
                 } else {
                     // Read on another core while the passages after it are gathered: cyd's
@@ -547,6 +557,7 @@ public enum TweeStory {
         } else {
             passages = ArraySlice(kept.map { document.passages[Int($0)] })
         }
+        document.passages = []
         kept = []
         // What reading needs of the names once they are gathered: whether StoryData's start and
         // a passage named Start are among them. The set is let go before the chapters are made.
@@ -624,7 +635,7 @@ public enum TweeStory {
         // chapters' ids are the passages' names that were kept.
         var start = startNamed
         if let named = start, !startFound {
-            let line = document.passages.first { $0.name == "StoryData" }.map(\.contentLine) ?? 1
+            let line = storyDataContentLine ?? 1
             findings.append(TweeFinding(kind: .startMissing(named), line: line, column: 1))
             start = nil
         }
@@ -701,7 +712,11 @@ public enum TweeStory {
         if positionsApart { positions.reserveCapacity(max(room, passages.count)) }
         var findings: [TweeFinding] = []
         var map: TweeSourceMap? = placing ? TweeSourceMap() : nil
+        // A mapped file's pages go back behind the passages read (the chapters hold their own
+        // text): the file and the story are not both in memory whole. Only this half's pages.
+        var sweep = file.source.flatMap { source in passages.lazy.compactMap(\.textStart).first.map { source.sweep(from: $0) } }
         for passage in passages {
+            if let start = passage.textStart { sweep?.release(upTo: start) }
             if let body = passage.body, let bytes = file.bytes {
                 chapters.append(
                     derive(
@@ -725,6 +740,8 @@ public enum TweeStory {
                     tags: passage.tags, position: positionsApart ? nil : place?.position, size: place?.size, laidOut: nil)
             }
         }
+        // To the last text read from the file (a passage's text ends before the next one's starts).
+        sweep?.end(at: max(passages.last(where: { $0.body != nil })?.body?.upperBound ?? 0, passages.last?.textStart ?? 0))
         return (chapters, findings, map ?? TweeSourceMap(), positions)
     }
 

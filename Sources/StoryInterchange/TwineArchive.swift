@@ -119,13 +119,16 @@ public enum TwineArchive {
     /// markup is ASCII); a passage without character references is read where it is in the file.
     /// `placing` as `TweeStory.story(from:placing:)` says.
     public static func story(from bytes: [UInt8], placing: Bool = true) -> TweeStory.Imported {
-        bytes.withUnsafeBufferPointer { story(from: $0, placing: placing) }
+        story(from: SourceBytes(bytes), placing: placing)
     }
 
-    /// The same, of a file's bytes wherever they are (a mapped file is read where it lies).
-    public static func story(from file: UnsafeBufferPointer<UInt8>, placing: Bool = true) -> TweeStory.Imported {
-        if let wrong = TweeStory.encodingFinding(file) { return TweeStory.Imported(story: nil, ifid: nil, format: nil, findings: [wrong]) }
-        return story(in: file, placing: placing)
+    /// The same, of a file's bytes wherever they are (a mapped file is read where it lies, its
+    /// pages given back as the passages are read).
+    public static func story(from source: SourceBytes, placing: Bool = true) -> TweeStory.Imported {
+        source.withUnsafeBufferPointer { file in
+            if let wrong = TweeStory.encodingFinding(file) { return TweeStory.Imported(story: nil, ifid: nil, format: nil, findings: [wrong]) }
+            return story(in: file, placing: placing, source: source)
+        }
     }
 
     /// A `<tw-passagedata>` element found: its attributes, its content's bytes, its line.
@@ -135,7 +138,7 @@ public enum TwineArchive {
         var line: Int
     }
 
-    static func story(in p: UnsafeBufferPointer<UInt8>, placing: Bool = true) -> TweeStory.Imported {
+    static func story(in p: UnsafeBufferPointer<UInt8>, placing: Bool = true, source: SourceBytes? = nil) -> TweeStory.Imported {
         let count = p.count
         var scanner = HTMLScanner(p, from: 0, to: count)
         // Places outside the story's elements (its start tag, another story), counted as
@@ -239,7 +242,8 @@ public enum TwineArchive {
         header.append(TweeDocument.Passage(name: "StoryData", content: JSONValue.object(data).encoded, line: storyLine))
         header += passages
         passages = []
-        var imported = TweeStory.read(TweeDocument(passages: header), ignoringOverrides: false, file: TweeStory.FileBytes(bytes: p), placing: placing)
+        // Given up to the reading, which lets the passages go once they are chapters.
+        var imported = TweeStory.read(TweeDocument(passages: consume header), ignoringOverrides: false, file: TweeStory.FileBytes(bytes: p, source: source), placing: placing)
         imported.findings.insert(contentsOf: findings, at: 0)
         if let another {
             imported.findings.append(TweeFinding(kind: .moreStories, line: places.line(at: another), column: places.column(at: another)))
@@ -369,6 +373,7 @@ public enum TwineArchive {
             var read = TweeDocument.Passage(name: name, tags: tags, metadata: metadata, content: "", line: element.line)
             read.contentOnHeaderLine = true
             let content = element.content
+            read.start = content.lowerBound
             if Bytes.first(0x26, in: p, from: content.lowerBound, to: content.upperBound) == content.upperBound, !TweeStory.storyPassages.contains(name) {
                 read.body = content
             } else {

@@ -51,8 +51,9 @@ struct ImportTwee: ParsableCommand {
     func run() throws { try Self.importing(options.file, to: options.output, read: { TweeStory.story(from: $0, placing: false) }) }
 
     /// Reads `file` with `read`, says each finding at file:line:column, writes story.json.
-    static func importing(_ file: String, to output: String?, read: (UnsafeBufferPointer<UInt8>) -> TweeStory.Imported) throws {
-        // A large file is mapped and read where it lies (no copy of it is made), front to back.
+    static func importing(_ file: String, to output: String?, read: (SourceBytes) -> TweeStory.Imported) throws {
+        // A large file is mapped and read where it lies (no copy of it is made), front to back,
+        // its pages given back as its passages are read.
         var bytes: SourceBytes?
         do {
             bytes = try LocalFile.withRegularFile(file, limit: TweeStory.largestFile) { (fd, size) throws(LocalFile.Failure) in
@@ -63,7 +64,7 @@ struct ImportTwee: ParsableCommand {
                 return SourceBytes(try LocalFile.readAll(fd, size: size))
             }
         } catch { throw CLIError("cannot read \(VisibleText.escape(file)): \(error)") }
-        let imported = bytes!.withUnsafeBufferPointer(read)
+        let imported = read(bytes!)
         if !imported.findings.isEmpty {
             for line in InterchangeWords.findings(imported.findings, in: bytes!.array, file: file) { Terminal.standardError.write(line + "\n") }
         }

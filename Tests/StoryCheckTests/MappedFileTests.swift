@@ -44,26 +44,10 @@ struct MappedFileTests {
         let mapping = try #require(source.mapping, "the test file must be large enough to be mapped")
         let syntax = try #require(LoadedFile.asReadersRead(source).story)
         let model = StoryJSON.model(syntax)
-        let after = try Self.resident(mapping)
+        let after = try Residency.resident(mapping)
         #expect(after < SourceBytes.step * 3, "\(after) of \(mapping.length) bytes still resident after the model was made")
         let inMemory = try #require(LoadedFile.asReadersRead(SourceBytes(try LocalFileBytes.read(path))).story)
         #expect(model != nil && model == StoryJSON.model(inMemory))
-    }
-
-    /// The bytes of a mapping resident in this process (its Rss in /proc/self/smaps).
-    static func resident(_ mapping: (address: UInt, length: Int)) throws -> Int {
-        let start = String(mapping.address, radix: 16)
-        var inMapping = false
-        // Read to its end: the file says it has no size.
-        let smaps = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps")).readDataToEndOfFile()
-        for line in String(decoding: smaps, as: UTF8.self).split(separator: "\n") {
-            if let range = line.split(separator: " ").first, range.contains("-") {
-                inMapping = range.split(separator: "-").first.map { $0.drop { $0 == "0" } == start.drop { $0 == "0" } } ?? false
-            } else if inMapping, line.hasPrefix("Rss:") {
-                return (Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0) * 1024
-            }
-        }
-        throw TestSupportError("no mapping at \(start) in /proc/self/smaps")
     }
 }
 

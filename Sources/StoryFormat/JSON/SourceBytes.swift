@@ -119,7 +119,11 @@ public final class SourceBytes: @unchecked Sendable, RandomAccessCollection {
     private func giveBack(from start: Int, windowBehind offset: Int) -> Int {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         // At the end of the file, everything goes (the last page may be partly the file's).
-        let end = offset >= count ? count : (offset - Self.step) / page * page
+        return giveBack(from: start, to: offset >= count ? count : (offset - Self.step) / page * page)
+    }
+
+    /// Gives back the pages from `start` to `end` (a page boundary, or the file's end).
+    private func giveBack(from start: Int, to end: Int) -> Int {
         guard end > start, let base, isMapped else { return start }
         _ = madvise(base + start, end - start, MADV_DONTNEED)
         return end
@@ -144,6 +148,14 @@ public final class SourceBytes: @unchecked Sendable, RandomAccessCollection {
             guard offset >= nextRelease else { return }
             releasedUpTo = bytes.giveBack(from: releasedUpTo, windowBehind: offset)
             nextRelease = offset + SourceBytes.step
+        }
+
+        /// The pass is over at `offset` (its stretch of the file ends there): the whole pages
+        /// before it go back, none after (another pass may be reading them).
+        public mutating func end(at offset: Int) {
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            releasedUpTo = bytes.giveBack(from: releasedUpTo, to: offset >= bytes.count ? bytes.count : offset / page * page)
+            nextRelease = Int.max
         }
 
         /// The pass is over: its pages go back.
