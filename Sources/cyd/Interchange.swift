@@ -52,22 +52,12 @@ struct ImportTwee: ParsableCommand {
 
     /// Reads `file` with `read`, says each finding at file:line:column, writes story.json.
     static func importing(_ file: String, to output: String?, read: (SourceBytes) -> TweeStory.Imported) throws {
-        // A large file is mapped and read where it lies (no copy of it is made), front to back,
-        // its pages given back as its passages are read.
+        // A large file is mapped and read where it lies, front to back, its pages given back.
         var bytes: SourceBytes?
-        do {
-            bytes = try LocalFile.withRegularFile(file, limit: TweeStory.largestFile) { (fd, size) throws(LocalFile.Failure) in
-                if size >= SourceBytes.mappingThreshold, let mapped = SourceBytes(mapping: fd, size: size) {
-                    mapped.beginPass()
-                    return mapped
-                }
-                return SourceBytes(try LocalFile.readAll(fd, size: size))
-            }
-        } catch { throw CLIError("cannot read \(VisibleText.escape(file)): \(error)") }
+        do { bytes = try SourceBytes.open(file, limit: TweeStory.largestFile) } catch { throw CLIError("cannot read \(VisibleText.escape(file)): \(error)") }
+        bytes!.beginPass()
         let imported = read(bytes!)
-        if !imported.findings.isEmpty {
-            for line in InterchangeWords.findings(imported.findings, in: bytes!.array, file: file) { Terminal.standardError.write(line + "\n") }
-        }
+        for line in imported.findings.isEmpty ? [] : InterchangeWords.findings(imported.findings, in: bytes!.array, file: file) { Terminal.standardError.write(line + "\n") }
         bytes = nil  // gone before the story.json is made: the story holds its own text
         guard let story = imported.story else { throw Exit.failure }
         if !imported.carriedMetadata { Terminal.standardError.write(InterchangeWords.noMetadata + "\n") }
@@ -91,9 +81,7 @@ struct ExportTwee: ParsableCommand {
     /// Reads the story, writes what `write` makes of it, and words why it cannot be written.
     static func exporting(_ story: String, to output: String?, as what: (Story) -> String, write: (Story) throws(TweeStory.ExportProblem) -> any Sequence<[UInt8]>) throws {
         let model = try StoryInput.model(story).0
-        // Kept to the exit with what is made of it: its hundreds of thousands of strings are not
-        // freed one by one just before the process ends.
-        KeptToExit.keep(model)
+        KeptToExit.keep(model)  // its many strings are not freed one by one just before the exit
         let pieces: any Sequence<[UInt8]>
         do { pieces = try write(model) } catch { throw CLIError(InterchangeWords.exportProblem(error)) }
         KeptToExit.keep(pieces)

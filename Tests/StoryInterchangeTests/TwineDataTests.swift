@@ -186,24 +186,30 @@ struct TwineDataTests {
         return .object(members)
     }
 
+    /// A story of `count` chapters named c0, c1, …, each with up to two choices to any of them,
+    /// the story and every chapter with random twine objects (a chapter's position sometimes
+    /// where cyd's layout puts it).
+    static func randomStory(_ id: String, chapters count: Int, _ generator: inout SplitMix64) -> Story {
+        let ids = (0..<count).map { "c\($0)" }
+        var story = Story(
+            id: id, name: "Story \(id)", rating: "G", summary: "x", twine: Self.randomStoryTwine(&generator),
+            chapters: ids.enumerated().map { index, chapterID in
+                Chapter(
+                    id: chapterID, name: chapterID, text: "Text \(index).", isFirstChapter: index == 0,
+                    choices: (0..<Int.random(in: 0...2, using: &generator)).map { _ in Choice(chapterID: ids.randomElement(using: &generator)!, text: "Go") })
+            })
+        let laidOut = TweeLayoutProbe.positions(of: story)
+        for index in story.chapters.indices {
+            story.chapters[index].twine = Self.randomTwine(&generator, laidOut: laidOut[index])
+        }
+        return story
+    }
+
     @Test("cyd's own exports come back exactly, Twee and archive, in any format or the story's own, whatever the twine objects hold (500 random stories)")
     func randomRoundTrips() throws {
         var generator = SplitMix64(state: 2026_11_27)
         for number in 0..<500 {
-            let count = Int.random(in: 1...6, using: &generator)
-            let ids = (0..<count).map { "c\($0)" }
-            var story = Story(
-                id: "s\(number)", name: "Story \(number)", rating: "G", summary: "x",
-                twine: Self.randomStoryTwine(&generator),
-                chapters: ids.enumerated().map { index, id in
-                    Chapter(
-                        id: id, name: id, text: "Text \(index).", isFirstChapter: index == 0,
-                        choices: (0..<Int.random(in: 0...2, using: &generator)).map { _ in Choice(chapterID: ids.randomElement(using: &generator)!, text: "Go") })
-                })
-            let laidOut = TweeLayoutProbe.positions(of: story)
-            for index in story.chapters.indices {
-                story.chapters[index].twine = Self.randomTwine(&generator, laidOut: laidOut[index])
-            }
+            let story = Self.randomStory("s\(number)", chapters: Int.random(in: 1...6, using: &generator), &generator)
             let format: TweeStory.Format? = [nil, .harlowe, .sugarcube, .chapbook].randomElement(using: &generator)!
             let twee = try TweeStory.twee(story, format: format)
             let fromTwee = TweeStory.story(from: Array(twee.utf8)).story
@@ -224,18 +230,7 @@ struct TwineDataTests {
     @Test("a story large enough to be written in two halves on two cores (2,500 chapters) comes back exactly, whatever its twine objects hold, in both halves")
     func largeRoundTrip() throws {
         var generator = SplitMix64(state: 2026_11_28)
-        let ids = (0..<2_500).map { "c\($0)" }
-        var story = Story(
-            id: "large", name: "Large", rating: "G", summary: "x", twine: Self.randomStoryTwine(&generator),
-            chapters: ids.enumerated().map { index, id in
-                Chapter(
-                    id: id, name: id, text: "Text \(index).", isFirstChapter: index == 0,
-                    choices: (0..<Int.random(in: 0...2, using: &generator)).map { _ in Choice(chapterID: ids.randomElement(using: &generator)!, text: "Go") })
-            })
-        let laidOut = TweeLayoutProbe.positions(of: story)
-        for index in story.chapters.indices {
-            story.chapters[index].twine = Self.randomTwine(&generator, laidOut: laidOut[index])
-        }
+        let story = Self.randomStory("large", chapters: 2_500, &generator)
         // Both halves hold chapters whose twine objects the passages alone do not give back.
         let tweeText = try TweeStory.twee(story)
         let metadata = try #require(TweeDocument.parse(Array(tweeText.utf8)).passages.first { $0.name == "CydMetadata" })

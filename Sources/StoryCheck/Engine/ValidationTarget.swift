@@ -50,10 +50,7 @@ public struct ValidationTarget: Sendable {
     /// over the file is looking at them), read into memory otherwise.
     public func source(limit: Int = JSONParser.Options().maximumSize) throws(InputError) -> SourceBytes {
         do {
-            return try LocalFile.withRegularFile(fileURL.path, limit: limit) { (fd, size) throws(LocalFile.Failure) in
-                if size >= SourceBytes.mappingThreshold, let mapped = SourceBytes(mapping: fd, size: size) { return mapped }
-                return SourceBytes(try LocalFile.readAll(fd, size: size))
-            }
+            return try SourceBytes.open(fileURL.path, limit: limit)
         } catch {
             throw InputError(description: "cannot read '\(VisibleText.escape(displayPath))': \(error.description)")
         }
@@ -71,6 +68,18 @@ public enum FileBytes {
             return try LocalFile.read(path, limit: limit)
         } catch {
             throw .init(description: "cannot read '\(VisibleText.escape(displayPath ?? path))': \(error.description)")
+        }
+    }
+}
+
+extension SourceBytes {
+    /// A regular file's bytes, refusing files over `limit` bytes: mapped when it is large (its
+    /// pages then cost memory only while a pass over the file is looking at them), read into
+    /// memory otherwise.
+    public static func open(_ path: String, limit: Int) throws(LocalFile.Failure) -> SourceBytes {
+        try LocalFile.withRegularFile(path, limit: limit) { (fd, size) throws(LocalFile.Failure) in
+            if size >= SourceBytes.mappingThreshold, let mapped = SourceBytes(mapping: fd, size: size) { return mapped }
+            return SourceBytes(try LocalFile.readAll(fd, size: size))
         }
     }
 }

@@ -137,11 +137,7 @@ public enum StoryDecoder {
             passing(document.range(element).lowerBound)
             guard document.kind(element) == .object else {
                 reader.diagnostics.append(
-                    Diagnostic(
-                        code: .wrongType, severity: .error,
-                        message: "chapter \(index + 1) must be an object, found \(document.kind(element).noun)",
-                        help: "write each chapter as { \"id\": ..., \"name\": ..., \"text\": ... }",
-                        range: document.range(element), subject: element))
+                    elementNotAnObject(document, element, "chapter \(index + 1)", help: "write each chapter as { \"id\": ..., \"name\": ..., \"text\": ... }"))
                 continue
             }
             // Its position in `syntax.chapters`, which skips elements that are not objects; `index`
@@ -184,11 +180,8 @@ public enum StoryDecoder {
                 defer { choiceIndex += 1 }
                 guard document.kind(element) == .object else {
                     reader.diagnostics.append(
-                        Diagnostic(
-                            code: .wrongType, severity: .error,
-                            message: "choice \(choiceIndex + 1) of \(chapter.label) must be an object, found \(document.kind(element).noun)",
-                            help: "write each choice as { \"chapter_id\": \"...\", \"text\": \"...\" }",
-                            range: document.range(element), subject: element))
+                        elementNotAnObject(
+                            document, element, "choice \(choiceIndex + 1) of \(chapter.label)", help: "write each choice as { \"chapter_id\": \"...\", \"text\": \"...\" }"))
                     continue
                 }
                 let choiceFields = reader.read(element, choiceKeys, label: "choice \(choiceIndex + 1) of \(chapter.label)")
@@ -218,11 +211,9 @@ public enum StoryDecoder {
         for (index, element) in document.elements(of: authors).enumerated() {
             guard document.kind(element) == .object else {
                 reader.diagnostics.append(
-                    Diagnostic(
-                        code: .wrongType, severity: .error,
-                        message: "author \(index + 1) must be an object, found \(document.kind(element).noun)",
-                        help: document.kind(element) == .string ? "write { \"name\": \(document.sourceText(element)) }" : "write { \"name\": \"...\" }",
-                        range: document.range(element), subject: element))
+                    elementNotAnObject(
+                        document, element, "author \(index + 1)",
+                        help: document.kind(element) == .string ? "write { \"name\": \(document.sourceText(element)) }" : "write { \"name\": \"...\" }"))
                 continue
             }
             let fields = reader.read(element, authorKeys, label: "author \(index + 1)")
@@ -245,6 +236,13 @@ public enum StoryDecoder {
             syntax.authors.append(author)
         }
         return (syntax, reader.diagnostics)
+    }
+
+    /// "LABEL must be an object, found …", at an element of an array that must hold objects.
+    static func elementNotAnObject(_ document: JSONDocument, _ element: Int, _ label: String, help: String) -> Diagnostic {
+        Diagnostic(
+            code: .wrongType, severity: .error, message: "\(label) must be an object, found \(document.kind(element).noun)",
+            help: help, range: document.range(element), subject: element)
     }
 
     static func notAnObject(_ document: JSONDocument, _ node: Int, _ label: String, example: String) -> Diagnostic {
