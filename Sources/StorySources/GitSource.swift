@@ -10,7 +10,6 @@ import LocalFiles
 import StoryFormat
 import StoryStore
 import Transport
-import Synchronization
 
 /// Stories that live in git repositories: cloned bare into the cache with libgit2, fetched again
 /// to update, and read from the default branch's story.json without a checkout. Pictures are read
@@ -25,13 +24,9 @@ public enum GitSource: SourceKind {
 
     /// Whether a string names a git repository rather than a folder.
     public static func isGitURL(_ source: String) -> Bool {
-        ["https://", "git://", "ssh://", "file://"].contains { source.hasPrefix($0) } || scpLike.withLock { source.wholeMatch(of: $0) != nil }
+        ["https://", "git://", "ssh://", "file://"].contains { source.hasPrefix($0) } || source.wholeMatch(of: /[^@\s\/:]+@[^:\s\/]+:\S+/) != nil
             || isLoopbackHTTP(source)  // plain http: this machine only
     }
-
-    /// user@host:path, made once (a regex literal is parsed each time it is evaluated); not
-    /// Sendable, so callers on several threads take turns with it.
-    private static let scpLike = Mutex(/[^@\s\/:]+@[^:\s\/]+:\S+/)
 
     public static func fetch(_ source: StorySource, in context: SourceContext) throws(SourceError) -> FetchedStory {
         let url = source.location

@@ -1,5 +1,4 @@
 import StoryFormat
-import Synchronization
 
 enum InvalidRepositoryURL: CheckedRule {
     static let checks = DocumentKind.authors
@@ -39,12 +38,7 @@ enum InvalidRepositoryURL: CheckedRule {
     /// scheme://host/path for https, git and ssh; file://path; or scp-like user@host:path.
     public static func isCloneable(_ url: String) -> Bool {
         url.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
-            && cloneable.withLock { url.wholeMatch(of: $0) != nil }
+            && url.wholeMatch(
+                of: /(?:(?:https|git|ssh):\/\/[^\/\s]+\/\S*|http:\/\/(?:127\.0\.0\.1|localhost|\[::1\])(?::[0-9]+)?\/\S*|file:\/\/\S+|[^@\s\/:]+@[^:\s\/]+:\S+)/) != nil
     }
-
-    /// Made once: a regex literal is parsed again each time it is evaluated, which cost a sync
-    /// of 200 repositories a fifth of its time. A regex is not Sendable (it compiles itself on
-    /// first use), so the rules on other threads take turns with it.
-    private static let cloneable = Mutex(
-        /(?:(?:https|git|ssh):\/\/[^\/\s]+\/\S*|http:\/\/(?:127\.0\.0\.1|localhost|\[::1\])(?::[0-9]+)?\/\S*|file:\/\/\S+|[^@\s\/:]+@[^:\s\/]+:\S+)/)
 }
