@@ -80,12 +80,12 @@ struct ExportTwee: ParsableCommand {
 
     /// Reads the story, writes what `write` makes of it, and words why it cannot be written.
     static func exporting(_ story: String, to output: String?, as what: (Story) -> String, write: (Story) throws(TweeStory.ExportProblem) -> any Sequence<[UInt8]>) throws {
-        let model = try StoryInput.model(story).0
-        KeptToExit.keep(model)  // its many strings are not freed one by one just before the exit
-        let pieces: any Sequence<[UInt8]>
-        do { pieces = try write(model) } catch { throw CLIError(InterchangeWords.exportProblem(error)) }
-        KeptToExit.keep(pieces)
-        try Self.write(pieces: pieces, to: output, saying: "\(model.chapters.count) \(what(model))")
+        let made: (pieces: any Sequence<[UInt8]>, said: String)  // the story itself goes before its file is written
+        do { made = try { let model = try StoryInput.model(story).0; return (try write(model), "\(model.chapters.count) \(what(model))") }() } catch let error as TweeStory.ExportProblem {
+            throw CLIError(InterchangeWords.exportProblem(error))
+        }
+        try Self.write(pieces: made.pieces, to: output, saying: made.said)
+        KeptToExit.keep(made.pieces)
     }
 
     /// The bytes, in pieces written one after the other, to `output` (then "wrote OUTPUT: `what`"), or to standard output.
