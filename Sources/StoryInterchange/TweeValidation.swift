@@ -31,8 +31,10 @@ public enum TweeValidation {
     }
 
     public static func check(bytes: [UInt8], path: String, notation: Notation, folder: StoryFolder? = nil, options: CheckOptions = .init()) -> [FileReport] {
+        // The file's lines are found on another core while it is read.
+        let indexing = BackgroundWork { LineIndex(bytes) }
         let imported = notation.read(bytes)
-        let lines = LineIndex(bytes)
+        let lines = indexing.take()
         var diagnostics = Self.diagnostics(imported.findings, in: bytes, lines: lines).filter { options.keeps($0.code) }
         guard let story = imported.story else {
             return [FileReport(path: path, bytes: bytes, kind: .story, diagnostics: diagnostics.sortedBySeverityThenPosition())]

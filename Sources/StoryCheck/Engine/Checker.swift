@@ -35,6 +35,8 @@ public struct CheckOptions: Sendable, Hashable {
     public static func isKnown(_ name: String) -> Bool { RuleCatalogue.find(name) != nil || RuleCategory(rawValue: name) != nil }
 
     public func keeps(_ code: DiagnosticCode) -> Bool {
+        // Nothing selected or ignored (most runs) keeps everything, asked once a finding.
+        if select == nil, ignore.isEmpty { return true }
         let description = RuleCatalogue.description(of: code)
         let names: Set<String> = [code.rawValue.uppercased(), description?.name ?? "", description?.category.rawValue ?? ""]
         func matches(_ set: Set<String>) -> Bool { !names.isDisjoint(with: set.map { $0.hasPrefix("CYD") || $0.hasPrefix("cyd") ? $0.uppercased() : $0 }) }

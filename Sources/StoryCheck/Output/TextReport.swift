@@ -17,7 +17,13 @@ struct TextReport {
         var out = ChunkedText(sink)
         for report in reports {
             // The findings past each rule's limit were left out as the report was resolved.
-            for item in report.diagnostics { out += diagnostic(item, in: report) + "\n" }
+            if report.diagnostics.count >= Self.findingsMadeAhead {
+                // Many findings are made in pieces on both cores while the last piece is written.
+                out.flush()
+                for piece in pieces(of: report) { sink(piece) }
+            } else {
+                for item in report.diagnostics { out += diagnostic(item, in: report) + "\n" }
+            }
             for (code, more) in report.leftOut {
                 let name = RuleCatalogue.description(of: code).map { " (\($0.name))" } ?? ""
                 out += style.dim(
@@ -31,6 +37,19 @@ struct TextReport {
             out += style.bold("checked \(plural(totals.files, "file")): \(totals.phrase)") + "\n"
         }
         out.flush()
+    }
+
+    /// From this many findings in a file, the text of its findings is made ahead in pieces.
+    static let findingsMadeAhead = 2_000
+
+    /// The text of a report's findings, each followed by a blank line, in pieces made ahead on
+    /// other threads (at most three held at once), in order.
+    func pieces(of report: ResolvedReport) -> PiecesMadeAhead {
+        // A finding's text holds at least its severity, code and place ("error[CYD101]: ", "--> ").
+        PiecesMadeAhead(count: report.diagnostics.count, pieceSize: 64 << 10, leastSize: { _ in 24 }) {
+            [self] index, out in
+            out += (diagnostic(report.diagnostics[index], in: report) + "\n").utf8
+        }
     }
 
     func diagnostic(_ item: ResolvedDiagnostic, in report: ResolvedReport) -> String {
@@ -59,7 +78,9 @@ struct TextReport {
     /// The finding's line, made safe and cut to a window, with carets under the range. Only a
     /// bounded piece of the line around the finding is decoded, so a finding on a 150 MB line
     /// (a minified file) costs as little as one on a short line.
-    func sourceAndCaret(_ item: ResolvedDiagnostic, in report: ResolvedReport) -> (String, String) {
+    /// - Parameter byScalars: cut the window by its scalars even when it is printable ASCII
+    ///   (which is cut by its bytes, to the same text).
+    func sourceAndCaret(_ item: ResolvedDiagnostic, in report: ResolvedReport, byScalars: Bool = false) -> (String, String) {
         let bytes = report.report.bytes
         let lineStart = min(item.lineStart, bytes.count)
         let startByte = min(max(item.diagnostic.range.lowerBound, lineStart), bytes.count)
@@ -77,6 +98,10 @@ struct TextReport {
         while windowStart > line.lowerBound, windowStart < bytes.count, bytes[windowStart] & 0xC0 == 0x80 { windowStart -= 1 }
         var windowEnd = line.upperBound
         while windowEnd > startByte, windowEnd < bytes.count, bytes[windowEnd] & 0xC0 == 0x80, lineContinues { windowEnd -= 1 }
+        if !byScalars, isPrintableASCII(bytes, windowStart..<windowEnd) {
+            return asciiSourceAndCaret(
+                bytes, window: windowStart..<windowEnd, start: startByte, end: endByte, cutBefore: windowStart > line.lowerBound, lineContinues: lineContinues)
+        }
         func scalarCount(_ range: Range<Int>) -> Int {
             range.isEmpty ? 0 : String(decoding: bytes[range], as: UTF8.self).unicodeScalars.count
         }
@@ -107,6 +132,39 @@ struct TextReport {
         }
         if last < shown.count || lineContinues { source += "…" }
         if !caret.contains("^") { caret += "^" }  // a point at the end of the line, or zero-width text
+        return (source, caret)
+    }
+
+    /// Whether every byte of `range` is a printable ASCII character (a cell each, shown as it is).
+    func isPrintableASCII(_ bytes: SourceBytes, _ range: Range<Int>) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            for index in range where buffer[index] < 0x20 || buffer[index] >= 0x7F { return false }
+            return true
+        }
+    }
+
+    /// `sourceAndCaret` for a window of printable ASCII, where a byte is a scalar and a cell:
+    /// the same cut, counted in bytes, without a string a character.
+    func asciiSourceAndCaret(
+        _ bytes: SourceBytes, window: Range<Int>, start: Int, end: Int, cutBefore windowCut: Bool, lineContinues: Bool
+    ) -> (String, String) {
+        let count = window.count
+        let startIndex = min(max(start - window.lowerBound, 0), count)
+        let endIndex = max(startIndex + 1, min(max(min(end, window.upperBound) - window.lowerBound, 0), count))
+        var first = 0
+        var last = count
+        if count > maximumLineWidth || windowCut || lineContinues {
+            first = max(0, startIndex - 30)
+            last = min(count, first + max(maximumLineWidth - 2, 0))
+        }
+        let cutBefore = first > 0 || windowCut
+        var source = cutBefore ? "…" : ""
+        var caret = cutBefore ? " " : ""
+        source += bytes.withUnsafeBufferPointer { String(decoding: $0[(window.lowerBound + first)..<(window.lowerBound + last)], as: UTF8.self) }
+        caret += String(repeating: " ", count: max(0, min(startIndex, last) - first))
+        caret += String(repeating: "^", count: max(0, min(last, endIndex) - startIndex))
+        if last < count || lineContinues { source += "…" }
+        if !caret.contains("^") { caret += "^" }
         return (source, caret)
     }
 
