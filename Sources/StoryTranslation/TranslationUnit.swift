@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StoryCheck
 import StoryFormat
 
 /// One string a reader can see, with the id translations are kept by. The id is made from what
@@ -132,11 +133,14 @@ public enum TranslationUnits {
 
     /// The chapters in reading order: breadth-first from the first chapter (the first marked, as
     /// readers choose), then those never reached, in file order. Duplicate ids: the first wins.
-    public static func readingOrder(_ story: Story) -> [Int] {
-        var index: [String: Int] = [:]
-        index.reserveCapacity(story.chapters.count)
-        // By position, not by chapter: a chapter is a dozen strings and arrays to retain.
-        for position in story.chapters.indices { index.keepFirst(story.chapters[position].id, position) }
+    public static func readingOrder(_ story: Story) -> [Int] { readingOrderAndDuplicates(story).order }
+
+    /// `readingOrder`, and the chapters it leaves out because an earlier chapter has their id
+    /// (in file order), found with the same table of ids.
+    static func readingOrderAndDuplicates(_ story: Story) -> (order: [Int], duplicates: [Int]) {
+        // Ids compared as Swift compares strings, the first of an id kept, as everywhere; the
+        // validator's table, cheaper than a dictionary for every choice's look-up.
+        let index = ChapterIndex(ids: story.chapters.map(\.id))
         var seen = [Bool](repeating: false, count: story.chapters.count)
         var order: [Int] = []
         order.reserveCapacity(story.chapters.count)
@@ -153,10 +157,11 @@ public enum TranslationUnits {
                 next += 1
             }
         }
-        for position in story.chapters.indices where !seen[position] && index[story.chapters[position].id] == position {
-            order.append(position)
-        }
-        return order
+        let duplicates = index.repeats.map(\.chapter)
+        var repeated = [Bool](repeating: false, count: story.chapters.count)
+        for position in duplicates { repeated[position] = true }
+        for position in story.chapters.indices where !seen[position] && !repeated[position] { order.append(position) }
+        return (order, duplicates)
     }
 
     /// `order`: the chapters' reading order (`readingOrder`).

@@ -92,8 +92,9 @@ public enum TranslationValidation {
         var byID: [String: Int]?
         // For a large story it is made on another core from the start, in case it is needed (an
         // entry listing strings of two chapters is enough); waited for before returning.
-        let indexing = units.count >= 20_000 ? BackgroundWork { Self.indexByID(units) } : nil
-        defer { _ = indexing?.wait() }
+        var indexing = units.count >= 20_000 ? BackgroundWork { Self.indexByID(units) } : nil
+        // Waited for, and its table of every id freed, on another thread: the report need not wait.
+        defer { LargeValues.release(&indexing) }
         var expected = 0
         // Strings by context and text, for entries a tool left without ids: made only if one is met.
         var byText: [TranslationLookup.TextKey: Int]?
@@ -180,20 +181,25 @@ public enum TranslationValidation {
     }
 
     /// `[[...]]` placeholders in order of appearance, sorted (the order may change in translation).
+    /// Read in the text's UTF-8 bytes: `[`, `]` and the line feed are ASCII, and no byte of a
+    /// longer character's sequence is ever ASCII, so bytes find what scalars would.
     static func placeholders(in text: String) -> [String] {
         var found: [String] = []
-        let scalars = Array(text.unicodeScalars)
-        var index = 0
-        while index + 1 < scalars.count {
-            guard scalars[index] == "[", scalars[index + 1] == "[" else {
-                index += 1
-                continue
+        var text = text
+        text.withUTF8 { bytes in
+            let count = bytes.count
+            var index = 0
+            while index + 1 < count {
+                guard bytes[index] == 0x5B, bytes[index + 1] == 0x5B else {
+                    index += 1
+                    continue
+                }
+                var end = index + 2
+                while end + 1 < count, !(bytes[end] == 0x5D && bytes[end + 1] == 0x5D), bytes[end] != 0x0A { end += 1 }
+                guard end + 1 < count, bytes[end] == 0x5D else { break }
+                found.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[index...(end + 1)]), as: UTF8.self))
+                index = end + 2
             }
-            var end = index + 2
-            while end + 1 < scalars.count, !(scalars[end] == "]" && scalars[end + 1] == "]"), scalars[end] != "\n" { end += 1 }
-            guard end + 1 < scalars.count, scalars[end] == "]" else { break }
-            found.append(String(String.UnicodeScalarView(scalars[index...(end + 1)])))
-            index = end + 2
         }
         return found.sorted()
     }

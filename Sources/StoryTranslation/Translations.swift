@@ -144,7 +144,7 @@ public enum Translations {
         var done = 0
         var fuzzy = 0
         func look(_ id: String, _ source: String, _ context: String) -> String? {
-            guard source.contains(where: { !$0.isWhitespace }) else { return nil }
+            guard TranslationUnits.hasVisibleText(source) else { return nil }
             total += 1
             let unit = TranslationUnit(id: id, source: source, context: context)
             guard let found = lookup.index(for: unit), !file.entries[found].translation.isEmpty else { return nil }
@@ -160,7 +160,8 @@ public enum Translations {
         translated.summary = look(TranslationUnits.storySummary(), story.summary, storyContext) ?? story.summary
         // In reading order, as the file lists the strings: each is found where the last one ended.
         // A chapter whose id another holds first is translated by the same entries.
-        for index in TranslationUnits.readingOrder(story) + duplicates(story) {
+        let (order, duplicates) = TranslationUnits.readingOrderAndDuplicates(story)
+        for index in order + duplicates {
             let chapter = story.chapters[index]
             let id = chapter.id
             translated.chapters[index].name = look(TranslationUnits.title(id), chapter.name, chapter.name) ?? chapter.name
@@ -178,10 +179,9 @@ public enum Translations {
             }
             if changed { translated.chapters[index].text = texts.joined(separator: "\n\n") }
             if let alt = chapter.picAlt { translated.chapters[index].picAlt = look(TranslationUnits.pictureAlt(id), alt, chapter.name) ?? alt }
-            var ordinals: [String: Int] = [:]
+            var ordinals = TranslationUnits.ChoiceOrdinals(count: chapter.choices.count)
             for (number, choice) in chapter.choices.enumerated() {
-                let ordinal = (ordinals[choice.chapterID] ?? 0) + 1
-                ordinals[choice.chapterID] = ordinal
+                let ordinal = ordinals.next(chapter.choices, number)
                 if let text = look(TranslationUnits.choice(id, target: choice.chapterID, ordinal: ordinal), choice.text, chapter.name) {
                     translated.chapters[index].choices[number].text = text
                 }
@@ -193,12 +193,6 @@ public enum Translations {
 }
 
 extension Translations {
-    /// The chapters reading order leaves out because an earlier chapter has their id.
-    static func duplicates(_ story: Story) -> [Int] {
-        var seen = Set<String>()
-        return story.chapters.indices.filter { !seen.insert(story.chapters[$0].id).inserted }
-    }
-
     /// What a story folder's translations/ holds for `story`, each file applied.
     public struct Found: Sendable {
         /// Each language read, in the folder's order of file names.

@@ -94,10 +94,19 @@ public enum Validation {
         var reports = Checker.check(loaded, path: shown, folder: folder, options: options.check)
         // When there are translations, the story's strings are taken while they are still being
         // read, not after.
-        let units = names.isEmpty ? nil : file.story.flatMap(TranslationUnits.extract)
-        reports += checked(try translations.wait().get(), ofFolder: root, options: options) { units ?? file.story.flatMap(TranslationUnits.extract) }
+        var units = names.isEmpty ? nil : file.story.flatMap(TranslationUnits.extract)
+        var prepared = Optional(try translations.take().get())
+        reports += checked(prepared!, ofFolder: root, options: options) { [units] in units ?? file.story.flatMap(TranslationUnits.extract) }
+        // A large story's strings and translations are freed elsewhere: the report need not wait.
+        if (units?.count ?? 0) >= Self.releasedElsewhere {
+            LargeValues.release(&units)
+            LargeValues.release(&prepared)
+        }
         return reports
     }
+
+    /// From this many strings, a story's strings and translations are freed on another thread.
+    static let releasedElsewhere = 20_000
 
     /// A file's bytes, checked as its name says: an editor's unsaved text, a fetched story. A
     /// translation is checked against `story` (the story.json bytes it translates, nil when not

@@ -168,4 +168,59 @@ struct LargeTranslationTests {
         for unit in units { #expect(ordered.index(for: unit).map { file.entries[$0].ids.contains(unit.id) } == true, "\(unit.id)") }
         #expect(ordered.lookup == nil, "every string was found in order or among the grouped ids, without indexing the file")
     }
+
+    /// What `placeholders(in:)` finds, read scalar by scalar: the reference the byte reading keeps to.
+    static func placeholdersByScalars(_ text: String) -> [String] {
+        var found: [String] = []
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        while index + 1 < scalars.count {
+            guard scalars[index] == "[", scalars[index + 1] == "[" else {
+                index += 1
+                continue
+            }
+            var end = index + 2
+            while end + 1 < scalars.count, !(scalars[end] == "]" && scalars[end + 1] == "]"), scalars[end] != "\n" { end += 1 }
+            guard end + 1 < scalars.count, scalars[end] == "]" else { break }
+            found.append(String(String.UnicodeScalarView(scalars[index...(end + 1)])))
+            index = end + 2
+        }
+        return found.sorted()
+    }
+
+    @Test("placeholders are found in a text's bytes exactly as in its scalars: brackets beside accents, CJK, emoji and line breaks")
+    func placeholdersInBytes() {
+        var random = SplitMix64(state: 2026_11_28)
+        let pieces = ["[", "]", "[[", "]]", "[[name]]", "[[nom]]", "\n", "a", "é", "e\u{301}", "漢", "🦊", " ", "[[é]]", "[[\n]]"]
+        for _ in 0..<20_000 {
+            let text = (0..<Int(random.next() % 12)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            #expect(TranslationValidation.placeholders(in: text) == Self.placeholdersByScalars(text), "\(text.debugDescription)")
+        }
+        #expect(TranslationValidation.placeholders(in: "é[[name]]🦊[[x]") == ["[[name]]"])
+    }
+
+    @Test("applying a translation: twenty choices to one chapter, a repeated chapter id and blank strings are translated as their ids say")
+    func applyKeepsIDs() throws {
+        let back = (1...20).map { Choice(chapterID: "hall", text: "Back, way \($0)") } + [Choice(chapterID: "end", text: "Leave"), Choice(chapterID: "hall", text: "\u{00A0}")]
+        let story = Story(
+            id: "s", name: "Stairs", rating: "G", summary: "Up",
+            chapters: [
+                Chapter(id: "hall", name: "Hall", text: "One\n\nTwo [[name]]", isFirstChapter: true, choices: back),
+                Chapter(id: "end", name: "End", text: "Done", picAlt: "A door"),
+                Chapter(id: "hall", name: "Hall", text: "One\n\nAgain"),
+            ])
+        let units = TranslationUnits.extract(story)
+        var file = try TranslationFile.read(POFile.make(TranslationMerge(units: units, existing: nil, grouped: true), storyID: "s", storyName: "Stairs", language: "fr").bytes, format: .po)
+        for index in file.entries.indices { file.entries[index].translation = "FR " + file.entries[index].source }
+        let applied = Translations.apply(file, language: "fr", to: story)
+        let chapters = applied.story.chapters
+        #expect(chapters[0].choices.prefix(21).map(\.text) == back.prefix(21).map { "FR " + $0.text })
+        #expect(chapters[0].choices[21].text == "\u{00A0}", "a blank choice is no string")
+        #expect(chapters[0].text == "FR One\n\nFR Two [[name]]")
+        #expect(chapters[1].picAlt == "FR A door")
+        // The chapter whose id the first holds is translated by the same entries, where they fit.
+        #expect(chapters[2].name == "FR Hall" && chapters[2].text == "FR One\n\nAgain")
+        #expect(applied.status.translated == units.count + 2 && applied.status.total == units.count + 3)
+        #expect(Translations.status(file, language: "fr", units: units).translated == units.count)
+    }
 }
