@@ -7,6 +7,8 @@ public final class TemporaryFolder: @unchecked Sendable {
     public init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        // A folder kept for a whole run (a suite's `static let`) is never released: it goes at exit.
+        RemovedAtExit.add(url.path)
     }
 
     deinit { try? FileManager.default.removeItem(at: url) }

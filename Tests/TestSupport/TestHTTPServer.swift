@@ -74,14 +74,18 @@ public final class TestHTTPServer: @unchecked Sendable {
     }
 }
 
-/// A self-signed certificate for 127.0.0.1, made with openssl in a temporary folder.
+/// A self-signed certificate for 127.0.0.1, made with openssl in a temporary folder (removed
+/// when the tests exit: a client may read the files after the test's last word about them).
 public struct TestCertificate: Sendable {
     public let certificate: String
     public let key: String
+    public let folder: String
 
     public init() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        self.folder = folder.path
+        RemovedAtExit.add(folder.path)
         certificate = folder.appendingPathComponent("cert.pem").path
         key = folder.appendingPathComponent("key.pem").path
         let made = try ChildProcess.run([

@@ -29,6 +29,8 @@ enum ServedFuzzing {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cyd-fuzz-\(getpid())")
         try? FileManager.default.removeItem(at: folder)
         try! FileManager.default.createDirectory(at: folder.appendingPathComponent("story"), withIntermediateDirectories: true)
+        // Gone when the fuzzer or the replay exits: nothing is left in the temporary folder.
+        atexit { try? FileManager.default.removeItem(atPath: FileManager.default.temporaryDirectory.appendingPathComponent("cyd-fuzz-\(getpid())").path) }
         let story = """
             {"story": {"id": "s", "name": "Tide", "rating": "G", "summary": "A tale", "chapters": [
               {"id": "a", "name": "Start", "is_first_chapter": true, "text": "Hello, [[name]].", "choices": [{"chapter_id": "tab\\there", "text": "On"}, {"chapter_id": "..", "text": "Up"}]},
