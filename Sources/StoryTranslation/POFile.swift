@@ -260,13 +260,13 @@ struct POParser {
         POSyntaxError(line: line, column: LineIndex.column(of: offset, lineStart: lineStart, in: bytes), offset: offset, problem: problem)
     }
 
-    /// Where the first byte that is not UTF-8 lies from `start` (an entry's first line, `line`):
-    /// an entry's strings are decoded once it is whole, and the error is said where the bad byte
-    /// is, not where the entry starts.
-    static func invalidUTF8(in bytes: [UInt8], from start: Int, line: Int) -> POSyntaxError {
+    /// Where the first byte that is not UTF-8 lies from `start` (on line `line`, which starts at
+    /// `lineStart`, or at `start` when not given): an entry's strings are decoded once it is
+    /// whole, and the error is said where the bad byte is, not where the entry starts.
+    static func invalidUTF8(in bytes: [UInt8], from start: Int, line: Int, lineStart: Int? = nil) -> POSyntaxError {
         var index = start
         var line = line
-        var lineStart = start
+        var lineStart = lineStart ?? start
         while index < bytes.count {
             let byte = bytes[index]
             if byte == 0x0A {
@@ -287,9 +287,29 @@ struct POParser {
         return POSyntaxError(line: line, column: 1, offset: start, problem: .invalidUTF8)
     }
 
-    func text(_ start: Int, _ end: Int, at offset: Int) throws(POSyntaxError) -> String {
-        guard let text = Self.utf8String(bytes, start, end) else { throw error(.invalidUTF8, at: offset) }
+    /// A comment's text (`start..<end` of the line being read); not UTF-8, it is said at its
+    /// first bad byte, as a string's is.
+    func text(_ start: Int, _ end: Int) throws(POSyntaxError) -> String {
+        guard let text = Self.utf8String(bytes, start, end) else { throw Self.invalidUTF8(in: bytes, from: start, line: line, lineStart: lineStart) }
         return text
+    }
+
+    /// Whether the bytes `start..<end` are all ASCII (and so UTF-8): eight at a time, then one by one.
+    static func isASCII(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return true }
+            var index = start
+            var high: UInt64 = 0
+            while index + 8 <= end {
+                high |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                index += 8
+            }
+            while index < end {
+                high |= UInt64(base[index])
+                index += 1
+            }
+            return high & 0x8080_8080_8080_8080 == 0
+        }
     }
 
     /// The bytes `start..<end` as a string, or nil when they are not UTF-8.
@@ -473,18 +493,20 @@ struct POParser {
                         if forTranslation, hasPrefix(POFile.idPrefix, at: bodyStart, before: bodyEnd) {
                             var idStart = bodyStart + POFile.idPrefix.utf8.count
                             while idStart < bodyEnd, Self.isSpace(bytes[idStart]) { idStart += 1 }
-                            entry.ids.append(try text(idStart, bodyEnd, at: start))
+                            entry.ids.append(try text(idStart, bodyEnd))
                         } else {
-                            entry.extractedComments.append(try text(bodyStart, bodyEnd, at: start))
+                            entry.extractedComments.append(try text(bodyStart, bodyEnd))
                         }
                     case UInt8(ascii: ":"):
-                        // References are not a translation's: read (for their UTF-8) and left.
-                        let references = try text(bodyStart, bodyEnd, at: start)
+                        // References are not a translation's: checked (for their UTF-8) and left,
+                        // without a string when they are ASCII, as a tool writes them.
+                        if forTranslation, Self.isASCII(bytes, bodyStart, bodyEnd) { continue }
+                        let references = try text(bodyStart, bodyEnd)
                         if !forTranslation { entry.references += references.split(separator: " ").map(String.init) }
                     case UInt8(ascii: ","):
-                        entry.flags += try text(bodyStart, bodyEnd, at: start).split(separator: ",").map { String($0.trimmingSpaces) }.filter { !$0.isEmpty }
+                        entry.flags += try text(bodyStart, bodyEnd).split(separator: ",").map { String($0.trimmingSpaces) }.filter { !$0.isEmpty }
                     case UInt8(ascii: "~"): break
-                    default: entry.translatorComments.append(try text(bodyStart, bodyEnd, at: start))
+                    default: entry.translatorComments.append(try text(bodyStart, bodyEnd))
                     }
                     continue
                 }

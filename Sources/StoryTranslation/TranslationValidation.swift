@@ -91,9 +91,9 @@ public enum TranslationValidation {
         // cyd wrote lists the strings in the story's order, each found at the next place.
         var byID: [String: Int]?
         // For a large story it is made on another core from the start, in case it is needed (an
-        // entry listing strings of two chapters is enough); waited for before returning.
+        // entry listing strings of two chapters is enough); when done with, it is waited for and
+        // its table of every id freed on another thread: the report need not wait for either.
         var indexing = units.count >= 20_000 ? BackgroundWork { Self.indexByID(units) } : nil
-        // Waited for, and its table of every id freed, on another thread: the report need not wait.
         defer { LargeValues.release(&indexing) }
         var expected = 0
         // Strings by context and text, for entries a tool left without ids: made only if one is met.

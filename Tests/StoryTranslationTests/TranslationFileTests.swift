@@ -209,6 +209,23 @@ struct TranslationFileTests {
         }
     }
 
+    @Test("a reference line that is not UTF-8 is refused where its bad byte is, read as a translation as when read whole; ASCII and accented ones read")
+    func referenceLines() throws {
+        let head = "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\n#. id: a\n"
+        let entry = "\nmsgid \"Hello\"\nmsgstr \"Bonjour\"\n"
+        let bad = Array((head + "#: story.json:4 caf").utf8) + [0xFF] + Array((" story.json:9" + entry).utf8)
+        var asTranslation: TranslationReadError?
+        do { _ = try TranslationFile.read(bad, format: .po) } catch { asTranslation = error }
+        var whole: POSyntaxError?
+        do { _ = try POFile.parse(bad) } catch { whole = error }
+        #expect(asTranslation?.line == 6 && asTranslation?.column == 20, "\(String(describing: asTranslation))")
+        #expect(whole?.line == 6 && whole?.column == 20 && whole?.problem == .invalidUTF8)
+        for references in ["#: story.json:4 story.json:9", "#: récit.json:4", "#:   story.json:4\t "] {
+            let file = try TranslationFile.read(Array((head + references + entry).utf8), format: .po)
+            #expect(file.entries.map(\.translation) == ["Bonjour"] && file.entries.first?.ids == ["a"], "\(references)")
+        }
+    }
+
     @Test("invalid UTF-8 in a PO file is a finding, not a crash")
     func invalidUTF8() {
         #expect(throws: TranslationReadError.self) { _ = try TranslationFile.read(Array("msgid \"a\"\nmsgstr \"".utf8) + [0xFF, 0x22, 0x0A], format: .po) }
