@@ -294,24 +294,6 @@ struct POParser {
         return text
     }
 
-    /// Whether the bytes `start..<end` are all ASCII (and so UTF-8): eight at a time, then one by one.
-    static func isASCII(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Bool {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return true }
-            var index = start
-            var high: UInt64 = 0
-            while index + 8 <= end {
-                high |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                index += 8
-            }
-            while index < end {
-                high |= UInt64(base[index])
-                index += 1
-            }
-            return high & 0x8080_8080_8080_8080 == 0
-        }
-    }
-
     /// The bytes `start..<end` as a string, or nil when they are not UTF-8.
     static func utf8String(_ bytes: [UInt8], _ start: Int, _ end: Int) -> String? {
         bytes.withUnsafeBufferPointer { utf8String(UnsafeBufferPointer(rebasing: $0[start..<end])) }
@@ -500,7 +482,7 @@ struct POParser {
                     case UInt8(ascii: ":"):
                         // References are not a translation's: checked (for their UTF-8) and left,
                         // without a string when they are ASCII, as a tool writes them.
-                        if forTranslation, Self.isASCII(bytes, bodyStart, bodyEnd) { continue }
+                        if forTranslation, bytes.withUnsafeBufferPointer({ allASCII(UnsafeBufferPointer(rebasing: $0[bodyStart..<bodyEnd])) }) { continue }
                         let references = try text(bodyStart, bodyEnd)
                         if !forTranslation { entry.references += references.split(separator: " ").map(String.init) }
                     case UInt8(ascii: ","):

@@ -81,9 +81,10 @@ struct ExportTwee: ParsableCommand {
     /// Reads the story, writes what `write` makes of it, and words why it cannot be written.
     static func exporting(_ story: String, to output: String?, as what: (Story) -> String, write: (Story) throws(TweeStory.ExportProblem) -> any Sequence<[UInt8]>) throws {
         let made: (pieces: any Sequence<[UInt8]>, said: String)  // the story itself goes before its file is written
-        do { made = try { let model = try StoryInput.model(story).0; return (try write(model), "\(model.chapters.count) \(what(model))") }() } catch let error as TweeStory.ExportProblem {
-            throw CLIError(InterchangeWords.exportProblem(error))
-        }
+        do {
+            let model = try StoryInput.model(story).0
+            made = (try write(model), "\(model.chapters.count) \(what(model))")
+        } catch let error as TweeStory.ExportProblem { throw CLIError(InterchangeWords.exportProblem(error)) }
         try Self.write(pieces: made.pieces, to: output, saying: made.said)
         KeptToExit.keep(made.pieces)
     }

@@ -61,7 +61,7 @@ public struct ChapterIndex: Sendable {
     public func position(ofIDAt node: Int, in document: JSONDocument) -> Int? {
         document.withContentBytes(node) { bytes in
             // Escapes and non-ASCII text are compared as text (see above), the rest as bytes.
-            guard let bytes, Self.isASCII(bytes) else { return self[document.string(node)] }
+            guard let bytes, allASCII(bytes) else { return self[document.string(node)] }
             var slot = Self.hash(bytes) & mask
             while true {
                 let occupant = slots[slot]
@@ -76,16 +76,10 @@ public struct ChapterIndex: Sendable {
 
     static func hash(_ id: String) -> Int {
         var text = id
-        if let plain = text.withUTF8({ isASCII($0) ? hash($0) : nil }) { return plain }
+        if let plain = text.withUTF8({ allASCII($0) ? hash($0) : nil }) { return plain }
         // The composed form (the standard library's, as its own `==` and hashing use).
         let composed = Array(id._nfcCodeUnits)
         return composed.withUnsafeBufferPointer { hash($0) }
-    }
-
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var any: UInt8 = 0
-        for byte in bytes { any |= byte }
-        return any < 0x80
     }
 
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {

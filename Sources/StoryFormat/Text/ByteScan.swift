@@ -37,3 +37,11 @@ public func plainTextEnd(_ p: UnsafeBufferPointer<UInt8>, from start: Int, to en
         if i >= end { return end }
     }
 }
+
+/// Whether every byte is ASCII (below 0x80), so the bytes are UTF-8 as they stand.
+@inlinable
+public func allASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var any: UInt8 = 0
+    for byte in bytes { any |= byte }
+    return any < 0x80
+}
