@@ -45,13 +45,15 @@ public struct TranslationProject: Sendable {
 
     /// The story folder at `path` and, when `translations`, each of its language files read:
     /// the files are read on a thread of their own while the story is read on this one.
-    public static func loadReading(_ path: String, translations: Bool = true) throws(LoadError) -> (project: TranslationProject, files: [ReadFile]) {
+    /// Each string's line in story.json is found only when `lines` (what `file` and the
+    /// template write as references; counting and checking translations do not need it).
+    public static func loadReading(_ path: String, translations: Bool = true, lines: Bool = true) throws(LoadError) -> (project: TranslationProject, files: [ReadFile]) {
         let target: ValidationTarget
         do { target = try ValidationTarget.resolve(path) } catch { throw .input(error) }
         guard let folder = target.folder, target.displayPath.hasSuffix("story.json") else { throw .notAStoryFolder(path) }
         let files = translations ? TranslationFolder(storyFolder: folder.root.path).languageFiles : []
         let reading = files.isEmpty ? nil : BackgroundWork<[ReadFile]> { read(files) }
-        let project = try loadStory(target, folder: folder)
+        let project = try loadStory(target, folder: folder, lines: lines)
         return (project, reading?.wait() ?? [])
     }
 
@@ -64,12 +66,12 @@ public struct TranslationProject: Sendable {
         files.map { file in (file, Result { () throws(TranslationFolder.ReadFailure) in try TranslationFolder.read(file) }) }
     }
 
-    static func loadStory(_ target: ValidationTarget, folder: StoryFolder) throws(LoadError) -> TranslationProject {
+    static func loadStory(_ target: ValidationTarget, folder: StoryFolder, lines: Bool) throws(LoadError) -> TranslationProject {
         // Mapped when large, as validation reads it: no copy of the file in memory.
         let bytes: SourceBytes
         do { bytes = try target.source() } catch { throw .input(error) }
         let file = LoadedFile.asReadersRead(bytes)
-        guard let syntax = file.story, let units = TranslationUnits.extract(syntax), let id = syntax.id?.value, let name = syntax.name?.value else {
+        guard let syntax = file.story, let units = TranslationUnits.extract(syntax, lines: lines), let id = syntax.id?.value, let name = syntax.name?.value else {
             throw .notAStory(displayPath: target.displayPath)
         }
         return TranslationProject(folder: folder.root.path, storyID: id, name: name, units: units)

@@ -68,10 +68,12 @@ public enum TranslationUnits {
         ordinal <= 1 ? chapter + ".choice." + target : chapter + ".choice." + target + ".\(ordinal)"
     }
 
-    /// The units of a story as read from a file, each with its line; nil when the file holds no
-    /// readable story (the validator says why).
-    public static func extract(_ syntax: StorySyntax) -> [TranslationUnit]? {
+    /// The units of a story as read from a file, each with its line (0 for every unit when not
+    /// `lines`: only the files that name where a string is, templates, PO references and XLIFF
+    /// notes, need it); nil when the file holds no readable story (the validator says why).
+    public static func extract(_ syntax: StorySyntax, lines: Bool = true) -> [TranslationUnit]? {
         guard let story = StoryJSON.model(syntax) else { return nil }
+        guard lines else { return units(of: story, order: readingOrder(story), line: nil) }
         // Each string's line is found on another core while the reading order is found here.
         let placing = BackgroundWork { stringLines(syntax) }
         let order = readingOrder(story)
@@ -104,8 +106,8 @@ public enum TranslationUnits {
 
     /// The units of a story.json's bytes, read as readers read it (leniently); nil when it holds
     /// no readable story.
-    public static func extract(storyFile bytes: [UInt8]) -> [TranslationUnit]? {
-        LoadedFile.asReadersRead(bytes).story.flatMap(extract)
+    public static func extract(storyFile bytes: [UInt8], lines: Bool = true) -> [TranslationUnit]? {
+        LoadedFile.asReadersRead(bytes).story.flatMap { extract($0, lines: lines) }
     }
 
     /// The units of a story value (no lines).

@@ -94,9 +94,10 @@ public enum Validation {
         var reports = Checker.check(loaded, path: shown, folder: folder, options: options.check)
         // When there are translations, the story's strings are taken while they are still being
         // read, not after.
-        var units = names.isEmpty ? nil : file.story.flatMap(TranslationUnits.extract)
+        // Findings name the translation files' lines, never story.json's: strings are not placed.
+        var units = names.isEmpty ? nil : file.story.flatMap { TranslationUnits.extract($0, lines: false) }
         var prepared = Optional(try translations.take().get())
-        reports += checked(prepared!, ofFolder: root, options: options) { [units] in units ?? file.story.flatMap(TranslationUnits.extract) }
+        reports += checked(prepared!, ofFolder: root, options: options) { [units] in units ?? file.story.flatMap { TranslationUnits.extract($0, lines: false) } }
         // A large story's strings and translations are freed elsewhere: the report need not wait.
         if (units?.count ?? 0) >= Self.releasedElsewhere {
             LargeValues.release(&units)
@@ -120,7 +121,7 @@ public enum Validation {
         case .twee(let notation):
             return TweeValidation.check(bytes: bytes, path: path, notation: notation, folder: folder, options: options.check)
         case .translation:
-            let units = story.flatMap { TranslationUnits.extract(storyFile: $0) }
+            let units = story.flatMap { TranslationUnits.extract(storyFile: $0, lines: false) }
             return [translation(bytes, path: path, units: units, listed: listed, options: options)]
         }
     }
@@ -143,7 +144,7 @@ public enum Validation {
         let shown = folder.hasSuffix("/") ? folder + "story.json" : folder + "/story.json"
         var reports = Checker.check(file, bytes: bytes, path: shown, folder: StoryFolder(root: URL(fileURLWithPath: folder)), options: options.check)
         // The translations are checked against the story already read, not story.json read again.
-        let units = { file.story.flatMap(TranslationUnits.extract) ?? TranslationUnits.extract(storyFile: bytes) }
+        let units = { file.story.flatMap { TranslationUnits.extract($0, lines: false) } ?? TranslationUnits.extract(storyFile: bytes, lines: false) }
         reports += (try? translations(ofFolder: folder, shownAs: shown, options: options, units: units)) ?? []
         return reports
     }
@@ -246,6 +247,6 @@ public enum Validation {
 
     /// The story's strings, or nil when it cannot be read (its own report says why).
     static func storyUnits(_ path: String) -> [TranslationUnit]? {
-        (try? FileBytes.read(path)).flatMap { TranslationUnits.extract(storyFile: $0) }
+        (try? FileBytes.read(path)).flatMap { TranslationUnits.extract(storyFile: $0, lines: false) }
     }
 }

@@ -21,9 +21,9 @@ struct L10n: ParsableCommand {
 
         /// The story folder (or cyd's own words), its problems said as cyd says them; its language
         /// files read beside it when `translations`.
-        func loadReading(translations: Bool = true) throws -> (project: TranslationProject, files: [TranslationProject.ReadFile]) {
+        func loadReading(translations: Bool = true, lines: Bool = true) throws -> (project: TranslationProject, files: [TranslationProject.ReadFile]) {
             if let interface { return Phrasebook.project(folder: interface).reading(translations) }
-            do { return try TranslationProject.loadReading(path, translations: translations) } catch { throw CLIError(TranslationWords.loadProblem(error)) }
+            do { return try TranslationProject.loadReading(path, translations: translations, lines: lines) } catch { throw CLIError(TranslationWords.loadProblem(error)) }
         }
     }
 
@@ -143,7 +143,7 @@ struct L10n: ParsableCommand {
         @Flag(help: "JSON: the story's string count and, per language, its file and counts.") var json = false
 
         func run() throws {
-            let (loaded, files) = try story.loadReading()
+            let (loaded, files) = try story.loadReading(lines: false)  // counted, not placed
             var rows: [(TranslationFolder.LanguageFile, TranslationStatus)] = []
             var unreadable = false
             for (file, read) in files {

@@ -12,7 +12,7 @@ struct TranslationRuleTests {
     static func check(_ example: RuleExample) -> [Diagnostic] {
         let bytes = example.bytesAndMarkers.bytes
         let story = LoadedFile.load(Array((example.folderFiles?["story.json"] ?? RuleExample.translatedStory).utf8))
-        let units = story.story.flatMap(TranslationUnits.extract)
+        let units = story.story.flatMap { TranslationUnits.extract($0) }
         let language = TranslationValidation.language(ofFile: example.fileName)
         let listed = example.folderFiles?["translations/LINGUAS"].map { Linguas.languages(Array($0.utf8)).contains(language ?? "") } ?? true
         let context = TranslationValidation.Context(language: language, units: units, reportUntranslated: true, listed: listed)
@@ -46,7 +46,7 @@ struct TranslationRuleTests {
     @Test("untranslated strings are reported only when asked for (--lang, or --select naming the rule)")
     func untranslatedIsOffByDefault() {
         let po = Array((RuleExample.poHeader + "\n#. id: end.title\nmsgctxt \"Outside\"\nmsgid \"Outside\"\nmsgstr \"\"\n").utf8)
-        let units = LoadedFile.load(Array(RuleExample.translatedStory.utf8)).story.flatMap(TranslationUnits.extract)
+        let units = LoadedFile.load(Array(RuleExample.translatedStory.utf8)).story.flatMap { TranslationUnits.extract($0) }
         let quiet = TranslationValidation.check(bytes: po, path: "translations/fr.po", context: .init(language: "fr", units: units))
         #expect(quiet.diagnostics.isEmpty, "\(quiet.diagnostics.map(\.message))")
         let asked = TranslationValidation.check(bytes: po, path: "translations/fr.po", context: .init(language: "fr", units: units, reportUntranslated: true))

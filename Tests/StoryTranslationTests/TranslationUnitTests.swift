@@ -88,6 +88,20 @@ struct TranslationUnitTests {
         #expect(fromModel.map(\.source) == (try Self.units().map(\.source)))
         #expect(fromModel.allSatisfy { $0.line == 0 })
     }
+
+    @Test("strings taken without their lines (to count or check translations) are the placed ones, each at line 0")
+    func unplaced() throws {
+        let syntax = try #require(LoadedFile.load(Array(Self.story.utf8)).story)
+        let unplaced = try #require(TranslationUnits.extract(syntax, lines: false))
+        let placed = try Self.units()
+        #expect(unplaced.allSatisfy { $0.line == 0 })
+        #expect(unplaced == placed.map { unit in
+            var unit = unit
+            unit.line = 0
+            return unit
+        })
+        #expect(TranslationUnits.extract(storyFile: Array(Self.story.utf8), lines: false) == unplaced)
+    }
 }
 
 extension String {
