@@ -52,6 +52,7 @@ public struct TranslationProject: Sendable {
         do { target = try ValidationTarget.resolve(path) } catch { throw .input(error) }
         guard let folder = target.folder, target.displayPath.hasSuffix("story.json") else { throw .notAStoryFolder(path) }
         let files = translations ? TranslationFolder(storyFolder: folder.root.path).languageFiles : []
+        if !files.isEmpty { ThreadHeaps.writableWhole() }  // strings by the hundred thousand, made on other threads
         let reading = files.isEmpty ? nil : BackgroundWork<[ReadFile]> { read(files) }
         let project = try loadStory(target, folder: folder, lines: lines)
         return (project, reading?.wait() ?? [])

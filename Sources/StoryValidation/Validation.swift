@@ -83,6 +83,7 @@ public enum Validation {
         let root = folder.root.path
         let shown = target.displayPath
         let names = translationFileNames(ofFolder: root)
+        if !names.isEmpty { ThreadHeaps.writableWhole() }  // strings by the hundred thousand, made on other threads
         let translations = BackgroundWork { Result { () throws(InputError) in try prepareTranslations(names, ofFolder: root, shownAs: shown, options: options) } }
         let source: SourceBytes
         do { source = try target.source() } catch {
