@@ -74,26 +74,10 @@ public enum TweeLayout {
         var deepest = -1
         // Through a buffer: a chapter's choices are read where they are, the chapter not copied.
         story.chapters.withUnsafeBufferPointer { chapters in
-            func walk(from root: Int, layer base: Int) {
-                layer[root] = base
-                deepest = max(deepest, base)
-                var head = order.count
-                order.append(root)
-                while head < order.count {
-                    let chapter = order[head]
-                    head += 1
-                    for choice in chapters[chapter].choices {
-                        guard let next = index[choice.chapterID], layer[next] < 0 else { continue }
-                        layer[next] = layer[chapter] + 1
-                        deepest = max(deepest, layer[next])
-                        order.append(next)
-                    }
-                }
-            }
-            let start = story.chapters.firstIndex(where: \.isFirstChapter) ?? (count > 0 ? 0 : nil)
-            if let start { walk(from: start, layer: 0) }
+            let start = chapters.firstIndex(where: \.isFirstChapter) ?? (count > 0 ? 0 : nil)
+            if let start { walk(from: start, layer: 0, chapters, index, &layer, &order, &deepest) }
             for chapter in 0..<count where layer[chapter] < 0 {
-                walk(from: chapter, layer: deepest + 1)  // below everything placed so far
+                walk(from: chapter, layer: deepest + 1, chapters, index, &layer, &order, &deepest)  // below everything placed so far
             }
         }
         // Rows: each layer in the order met, wrapped. Breadth-first walks meet the layers in
@@ -112,5 +96,31 @@ public enum TweeLayout {
             column += 1
         }
         return positions
+    }
+
+    /// Breadth-first from `root`, at layer `base`: each chapter reached is given the layer after
+    /// its chapter's and added to `order`. (Its state passed in, not captured: a nested function's
+    /// captured variables are checked for exclusive access at every touch.)
+    private static func walk(
+        from root: Int, layer base: Int, _ chapters: UnsafeBufferPointer<Chapter>, _ index: ChapterIndex, _ layer: inout [Int], _ order: inout [Int],
+        _ deepest: inout Int
+    ) {
+        layer[root] = base
+        deepest = max(deepest, base)
+        var head = order.count
+        order.append(root)
+        while head < order.count {
+            let chapter = order[head]
+            head += 1
+            // The choices where they are: a choice copied out is two strings retained and released.
+            chapters[chapter].choices.withUnsafeBufferPointer { choices in
+                for choice in choices.indices {
+                    guard let next = index[choices[choice].chapterID], layer[next] < 0 else { continue }
+                    layer[next] = layer[chapter] + 1
+                    deepest = max(deepest, layer[next])
+                    order.append(next)
+                }
+            }
+        }
     }
 }
