@@ -232,6 +232,10 @@ public enum TwineArchive {
             (passages, names) = Self.passages(p, elements[...])
             elements = []
         }
+        // The passages hold their text, or its place when it needs no decoding: the file's pages
+        // go back (the reading below brings back those it reads, and gives them back behind it),
+        // so the archive is not held whole beside the story being made.
+        source?.releaseAll()
         var data = TwineData.archiveMembers(
             ifid: attributes["ifid"], format: attributes["format"], version: attributes["format-version"], zoom: attributes["zoom"], tags: attributes["tags"],
             options: attributes["options"], colors: colors)

@@ -189,6 +189,14 @@ public final class SourceBytes: @unchecked Sendable, RandomAccessCollection {
         nextRelease = Int.max
     }
 
+    /// Every page goes back now, in the middle of a pass (a later look re-reads it from the page
+    /// cache): for a pass that has made what it read into values of its own, and reads only a
+    /// part of the file again. The kernel's advice for the pass is left as it is.
+    public func releaseAll() {
+        guard isMapped else { return }
+        _ = madvise(base, mappedLength, MADV_DONTNEED)
+    }
+
     /// A copy of the bytes as an array.
     public var array: [UInt8] { withUnsafeBufferPointer { Array($0) } }
 }
