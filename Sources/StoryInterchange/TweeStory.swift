@@ -584,8 +584,7 @@ public enum TweeStory {
         passages = []
         if let second {
             var (rest, restFound, restMap, restPositions) = second.take()
-            chapters += rest
-            rest = []
+            chapters.appendMoving(&rest, leaving: Chapter(id: "", name: "", text: ""))
             found += restFound
             map.append(restMap)
             restMap = TweeSourceMap()

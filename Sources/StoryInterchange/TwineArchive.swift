@@ -224,8 +224,8 @@ public enum TwineArchive {
             (passages, names) = Self.passages(p, elements[..<split], room: elements.count)
             elements = []
             do {
-                let (rest, restNames) = second.take()
-                passages += rest
+                var (rest, restNames) = second.take()
+                passages.appendMoving(&rest, leaving: TweeDocument.Passage(name: "", tags: [], metadata: nil, content: "", line: 0))
                 names.merge(restNames) { first, _ in first }
             }
         } else {

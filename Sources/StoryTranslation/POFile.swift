@@ -146,11 +146,12 @@ extension POFile {
             _ = second.wait()
             throw error
         }
-        let rest = try second.wait().get()
+        var rest = try second.take().get()
         guard !rest.sawHeader else { return nil }
         var file = TranslationFile(po: POFile(header: header))
-        first.translated += rest.translated
-        first.obsolete += rest.obsolete
+        let empty = TranslationEntry(ids: [], context: nil, source: "", translation: "")
+        first.translated.appendMoving(&rest.translated, leaving: empty)
+        first.obsolete.appendMoving(&rest.obsolete, leaving: empty)
         file.entries = first.translated
         file.obsolete = first.obsolete
         return file

@@ -186,7 +186,8 @@ public enum TranslationUnits {
             return half
         }
         chapterUnits(story, order[..<middle], line: line, to: &units)
-        units += second.wait()
+        var half = second.take()
+        units.appendMoving(&half, leaving: TranslationUnit(id: "", source: "", context: ""))
         return units
     }
 

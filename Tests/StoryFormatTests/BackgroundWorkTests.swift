@@ -26,4 +26,29 @@ struct BackgroundWorkTests {
         #expect(taken.value == 7)
         #expect(isKnownUniquelyReferenced(&taken), "the work kept a copy of what it handed over")
     }
+
+    /// A value holding references, as a chapter holds strings and arrays.
+    struct Held: Equatable {
+        var name: String
+        var object: Result?
+        static func == (a: Held, b: Held) -> Bool { a.name == b.name && a.object === b.object }
+    }
+
+    @Test("a half made elsewhere is appended by moving its elements: the same elements in order, each held once, the half left empty", arguments: [0, 1, 5, 3000])
+    func appendMoving(count: Int) {
+        let name = { (half: String, index: Int) in "\(half) \(index), a name long enough to be stored apart" }
+        var first = (0..<3).map { Held(name: name("first", $0), object: Result($0)) }
+        var second = (0..<count).map { Held(name: name("second", $0), object: Result(3 + $0)) }
+        weak var last = second.last?.object
+        first.appendMoving(&second, leaving: Held(name: "", object: nil))
+        #expect(second.isEmpty)
+        #expect(first.map(\.name) == (0..<3).map { name("first", $0) } + (0..<count).map { name("second", $0) })
+        #expect(first.map { $0.object?.value } == (0..<count + 3).map { $0 })
+        // Nothing kept a copy of a moved element: each object is held by `first` alone.
+        for index in first.indices { #expect(isKnownUniquelyReferenced(&first[index].object!)) }
+        // And nothing was let go one time too many or too few: the last goes when `first` does.
+        #expect((last == nil) == (count == 0))
+        first = []
+        #expect(last == nil)
+    }
 }

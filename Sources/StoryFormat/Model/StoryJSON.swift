@@ -18,8 +18,8 @@ public enum StoryJSON {
             return syntax.chapterModels(middle..<count) { sweep.release(upTo: $0) }
         }
         var sweep = bytes.sweep()
-        guard var chapters = syntax.chapterModels(0..<middle, { sweep.release(upTo: $0) }), let rest = second.wait() else { return nil }
-        chapters += rest
+        guard var chapters = syntax.chapterModels(0..<middle, { sweep.release(upTo: $0) }), var rest = second.take() else { return nil }
+        chapters.appendMoving(&rest, leaving: Chapter(id: "", name: "", text: ""))
         return syntax.model(chapters: chapters)
     }
 
