@@ -107,6 +107,20 @@ struct TwineDataTests {
         #expect(TweeStory.story(from: Array(try TweeStory.twee(story).utf8)).story == story)
     }
 
+    @Test("a passage's position and size are kept as its attributes write them, quotes, backslashes and character references included")
+    func oddPlaces() throws {
+        let archive = """
+            <tw-storydata name="Odd" startnode="1" format="Harlowe" ifid="7A1C6E7C-2E0F-4D2C-9B8E-1F2A3B4C5D6E">\
+            <tw-passagedata pid="1" name="A" position="1\\2,&quot;3&quot;" size="100,&amp;50">One.</tw-passagedata>\
+            <tw-passagedata pid="2" name="B" position="725.5,400">Two.</tw-passagedata>\
+            <tw-passagedata pid="3" name="C" size="50,50">Three.</tw-passagedata></tw-storydata>
+            """
+        let imported = TwineArchive.story(from: Array(archive.utf8))
+        let story = try #require(imported.story)
+        #expect(imported.findings.isEmpty, "\(imported.findings)")
+        #expect(story.chapters.map(\.twine) == [.object([("position", "1\\2,\"3\""), ("size", "100,&50")]), .object([("position", "725.5,400")]), nil])
+    }
+
     @Test("what the author changes in Twine after a cyd export comes back: a passage moved and tagged, the zoom, a tag colour taken away")
     func changedInTwine() throws {
         let story = try #require(TweeStory.story(from: Array(Self.authorsTwee.utf8)).story)
