@@ -92,6 +92,7 @@ extension Array {
     /// array it holds (each a cache miss in a story's worth of values). `other` is left holding
     /// `placeholder` in each place (a value holding nothing, such as one of empty strings), and
     /// is emptied.
+    ///
     /// Inlinable, so that it is made for each element type where it is called: a generic move is a
     /// call through the type's witness table for every element.
     @inlinable package mutating func appendMoving(_ other: inout [Element], leaving placeholder: Element) {

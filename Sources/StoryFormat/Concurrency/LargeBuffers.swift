@@ -21,14 +21,13 @@ extension Array where Element == UInt8 {
     }
 }
 
-
 /// How glibc's malloc gives memory to threads other than the main one. Each such thread's heap
 /// is a 64 MiB reservation made writable a page at a time as it fills: a thread making hundreds
 /// of thousands of strings (a PO file of a large story read in halves) calls `mprotect` once a
 /// page, 83,000 times reading one translation, and each call holds the process's memory map
 /// while the other core's page faults wait for it. Asked for a top pad of a whole heap, malloc
-/// makes each new heap writable at once. Memory only written counts: the pages stay unbacked
-/// until used. The main thread's heap keeps as much free at its top, which is why this is asked
+/// makes each new heap writable at once; only the pages written to are backed, so this costs
+/// no memory by itself. The main thread's heap keeps as much free at its top, which is why this is asked
 /// for only by the work that makes many strings on other threads (translations), not everywhere
 /// (`cyd validate` alone would hold some 20 MB more at its peak).
 package enum ThreadHeaps {
