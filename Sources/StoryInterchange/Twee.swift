@@ -22,9 +22,6 @@ public struct TweeDocument: Sendable, Equatable {
         /// file's pages back behind it goes by this.
         var start: Int?
         var textStart: Int? { start ?? body?.lowerBound }
-        /// A Twine archive's passage: its place on the story map as its element's attributes give
-        /// it (its `metadata` is then nil), not written out as JSON to be read back.
-        var place: TwineData.PassagePlace?
         /// Whether the content starts on the header's own line (a Twine archive's passage is one
         /// element: its name and its text begin on one line).
         var contentOnHeaderLine = false

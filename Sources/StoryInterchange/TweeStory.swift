@@ -726,7 +726,7 @@ public enum TweeStory {
                     derive(content: passage.content, name: passage.name, firstLine: passage.contentLine, header: passage.line, format: format, findings: &findings, map: &map))
             }
             // Twine's data of the passage: its tags, its place and size on the story map.
-            let place = passage.place ?? passage.metadata.map(TwineData.place(metadata:))
+            let place = passage.metadata.map(TwineData.place(metadata:))
             if let place, place.unreadable || !place.others.isEmpty {
                 let members: [String?] = place.unreadable ? [nil] : place.others
                 for member in members {

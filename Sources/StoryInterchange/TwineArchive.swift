@@ -368,10 +368,13 @@ public enum TwineArchive {
             let passage = element.attributes
             let name = passage["name"] ?? ""
             if let pid = passage["pid"], names[pid] == nil { names[pid] = name }
+            var metadata: String?
+            if let position = passage["position"] {
+                metadata = "{\"position\":" + JSONQuoting.quoted(position) + ",\"size\":" + JSONQuoting.quoted(passage["size"] ?? "100,100") + "}"
+            }
             let tags = (passage["tags"] ?? "").split(separator: " ").map(String.init)
             // The passage's name and its content start on the element's own line.
-            var read = TweeDocument.Passage(name: name, tags: tags, content: "", line: element.line)
-            if let position = passage["position"] { read.place = TwineData.PassagePlace(position: position, size: passage["size"] ?? "100,100") }
+            var read = TweeDocument.Passage(name: name, tags: tags, metadata: metadata, content: "", line: element.line)
             read.contentOnHeaderLine = true
             let content = element.content
             read.start = content.lowerBound

@@ -180,7 +180,7 @@ enum TwineData {
     /// The position and size in Twee 3's passage metadata (`{"position":"600,400","size":"100,200"}`),
     /// the names of other members (which a story does not keep), and whether it is not JSON at
     /// all. The usual form is read by hand; any other goes through the JSON reader.
-    struct PassagePlace: Sendable, Equatable {
+    struct PassagePlace {
         var position: String?
         var size: String?
         var others: [String] = []
