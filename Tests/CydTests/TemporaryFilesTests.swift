@@ -27,4 +27,21 @@ struct TemporaryFilesTests {
         #expect(FileManager.default.fileExists(atPath: certificate.key))
         #expect(RemovedAtExit.holds(certificate.folder))
     }
+
+    @Test("a git server's daemon is stopped at exit if the server is never released (a suite's static one), and left to its owner once it is")
+    func gitServer() throws {
+        var pid: pid_t = 0
+        var root = ""
+        do {
+            let server = try TestGitServer()
+            pid = try #require(server.daemonID)
+            root = server.root.path
+            #expect(RemovedAtExit.stops(group: pid))
+            #expect(RemovedAtExit.holds(root))
+            #expect(kill(pid, 0) == 0, "the daemon runs")
+        }
+        #expect(!RemovedAtExit.stops(group: pid), "released: its owner stopped it, and its id may be another's at exit")
+        #expect(!FileManager.default.fileExists(atPath: root))
+    }
 }
+

@@ -38,9 +38,16 @@ public final class TestGitServer: @unchecked Sendable {
         }
         port = started.port
         daemon = started.daemon
+        // A server kept for a whole suite (a `static let`) is never released: it goes at exit.
+        RemovedAtExit.stop(group: started.daemon.pid)
+        RemovedAtExit.add(root.path)
     }
 
+    /// The daemon's process id (its process group's too).
+    public var daemonID: pid_t? { daemon?.pid }
+
     deinit {
+        if let daemon { RemovedAtExit.release(group: daemon.pid) }
         daemon = nil
         try? FileManager.default.removeItem(at: root)
     }
