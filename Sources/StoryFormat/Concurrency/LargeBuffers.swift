@@ -26,10 +26,10 @@ extension Array where Element == UInt8 {
 /// of thousands of strings (a PO file of a large story read in halves) calls `mprotect` once a
 /// page, 83,000 times reading one translation, and each call holds the process's memory map
 /// while the other core's page faults wait for it. Asked for a top pad of a whole heap, malloc
-/// makes each new heap writable at once; only the pages written to are backed, so this costs
-/// no memory by itself. The main thread's heap keeps as much free at its top, which is why this is asked
-/// for only by the work that makes many strings on other threads (translations), not everywhere
-/// (`cyd validate` alone would hold some 20 MB more at its peak).
+/// makes each new heap writable at once; only the pages written to are backed, so this costs no
+/// memory by itself. But the main thread's heap then keeps as much free at its top, which is why
+/// it is asked for only by the work that makes many strings on other threads (translations), not
+/// everywhere (`cyd validate` alone would hold some 20 MB more at its peak).
 package enum ThreadHeaps {
     private static let asked: Void = {
         #if canImport(Glibc)
