@@ -468,7 +468,8 @@ public enum TweeStory {
     /// The same, of a file's bytes wherever they are (a mapped file is read where it lies, its
     /// pages given back as the passages are read).
     public static func story(from source: SourceBytes, placing: Bool = true) -> Imported {
-        source.withUnsafeBufferPointer { file in
+        if source.count >= 1 << 20 { ThreadHeaps.writableWhole() }  // passages made chapters in halves, on two threads
+        return source.withUnsafeBufferPointer { file in
             if let wrong = encodingFinding(file) { return Imported(story: nil, ifid: nil, format: nil, findings: [wrong]) }
             return read(TweeDocument.parse(file, leavingBodies: true), ignoringOverrides: false, file: FileBytes(bytes: file, source: source), placing: placing)
         }
