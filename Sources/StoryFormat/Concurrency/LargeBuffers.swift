@@ -30,8 +30,8 @@ extension Array where Element == UInt8 {
 /// memory by itself. But the main thread's heap then keeps as much free at its top, which is why
 /// it is asked for only where it was measured to pay: translations read, and a large Twee file
 /// read (import twee of 100,000 chapters 6-15% faster in two loops, its peak unchanged). Not
-/// everywhere: `cyd validate` of a story.json would hold some 20 MB more at its peak, and an
-/// import of a Twine archive 8 MB more (past its bound of 3x the story) for 3%.
+/// everywhere: validating a story.json alone would hold some 20 MB more at its peak, and reading
+/// a Twine archive 8 MB more (past the import's bound of 3x the story) for 3%.
 package enum ThreadHeaps {
     private static let asked: Void = {
         #if canImport(Glibc)

@@ -183,7 +183,7 @@ public final class SourceBytes: @unchecked Sendable, RandomAccessCollection {
     /// pages around each would bring the whole file back a little at a time).
     public func endPass() {
         guard isMapped else { return }
-        _ = madvise(base, mappedLength, MADV_DONTNEED)
+        releaseAll()
         _ = madvise(base, mappedLength, MADV_RANDOM)
         releasedUpTo = 0
         nextRelease = Int.max
