@@ -74,22 +74,25 @@ public struct StoryImporter: Sendable {
         // The syntax tree is let go here (the checker lets go of its own when it is done), before
         // the translations are read beside the story.
         file = nil
-        let found = translations(of: source, at: fetched.version, story: story)
+        let (translated, translationFiles, translationReports) = translations(of: source, at: fetched.version, story: story)
         // A folder's or a web file's version is a hash of story.json: a changed translation must
         // change it too, or the library would keep the old one.
         var version = fetched.version
-        if source.kind != .git, !found.files.isEmpty { version += "+" + contentVersion(Array(found.files.joined().utf8)) }
+        if source.kind != .git, !translationFiles.isEmpty { version += "+" + contentVersion(Array(translationFiles.joined().utf8)) }
         let stored: StoreResult
         do {
-            stored = try library.store(story, source: source, version: version, author: author, replace: replace, translations: found.stored)
+            stored = try library.store(story, source: source, version: version, author: author, replace: replace, translations: translated)
         } catch {
             throw .library(error)
         }
+        // The story and its languages are freed on another thread while the answer is given.
+        var stories: (Story, [StoredTranslation])? = (consume story, consume translated)
+        LargeValues.release(&stories)
         if source.kind == .git {
             do { try library.recordPinned(location: source.location, commit: pin?.commit) } catch { throw .library(.worded(error, path: library.location.databasePath) ?? .storage(path: library.location.databasePath, failure: .other(code: -1, message: String(describing: error)))) }
         }
         return ImportResult(
-            story: stored.story, change: stored.change, reports: checking.wait() + found.reports, displacedReaders: stored.displacedReaders)
+            story: stored.story, change: stored.change, reports: checking.wait() + translationReports, displacedReaders: stored.displacedReaders)
     }
 
     /// Where a story's translations are: translations/LANG.po or LANG.xlf, for each language
@@ -130,18 +133,26 @@ public struct StoryImporter: Sendable {
                     reports.append(FileReport(path: path, bytes: [UInt8](), kind: nil, diagnostics: [finding]))
                     break
                 }
-                guard let content = found.map(contentVersion) else { continue }
-                files.append(content)
-                let read = Result { () throws(TranslationReadError) in try TranslationFile.read(found!, format: format) }
-                guard case .success(let file) = read else {
+                guard let bytes = found.take() else { continue }
+                // FNV-1a goes a byte at a time (a third of a second for 150 MB): it runs on another
+                // core while the file is read and applied here.
+                let hashing = BackgroundWork { contentVersion(bytes) }
+                var entries: TranslationFile?
+                do {
+                    entries = try TranslationFile.read(bytes, format: format)
+                } catch {
                     // The importer's lenient reading; LINGUAS was read above, so it is not said again.
-                    reports.append(Validation.check(translation: found!, path: path, units: nil, listed: nil, options: .init(check: .readers)))
+                    reports.append(Validation.check(translation: bytes, path: path, units: nil, listed: nil, options: .init(check: .readers)))
+                    files.append(hashing.take())
                     break
                 }
-                found = nil
-                let translated = Translations.apply(file, language: language, to: story)
+                _ = consume bytes  // the hash's copy is the last
+                let translated = Translations.apply(entries!, language: language, to: story)
+                // Its hundreds of thousands of strings are freed on another thread while the story is stored.
+                LargeValues.release(&entries)
                 stored.append(
                     StoredTranslation(language: language, story: translated.story, translated: translated.status.translated, total: translated.status.total))
+                files.append(hashing.take())
                 break
             }
         }
