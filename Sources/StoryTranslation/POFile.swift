@@ -99,18 +99,32 @@ extension POFile {
     /// Reads a PO file. Comments that are not PO's own are kept as translator comments.
     public static func parse(_ bytes: [UInt8]) throws(POSyntaxError) -> POFile {
         guard bytes.count <= maximumSize else { throw POSyntaxError(line: 1, column: 1, offset: 0, problem: .tooLarge(limit: maximumSize)) }
-        var parser = POParser(bytes: bytes)
-        return try parser.parse()
+        return try bytes.withUnsafeBufferPointer { buffer throws(POSyntaxError) in
+            var parser = POParser(bytes: buffer)
+            return try parser.parse()
+        }
     }
 
     /// Reads a PO file as a translation: what `TranslationFile(po:)` makes of `parse`, made
     /// without a `POEntry` for each entry.
     static func translationFile(_ bytes: [UInt8]) throws(POSyntaxError) -> TranslationFile {
+        try bytes.withUnsafeBufferPointer { buffer throws(POSyntaxError) in try translationFile(buffer) }
+    }
+
+    /// The same, from a file's bytes (mapped when large): the pages behind each reader go back
+    /// as it reads on.
+    static func translationFile(_ source: SourceBytes) throws(POSyntaxError) -> TranslationFile {
+        try source.withUnsafeBufferPointer { buffer in Result { () throws(POSyntaxError) in try translationFile(buffer, source: source) } }.get()
+    }
+
+    /// From bytes the caller holds while this reads them; `source` when they are its.
+    static func translationFile(_ bytes: UnsafeBufferPointer<UInt8>, source: SourceBytes? = nil) throws(POSyntaxError) -> TranslationFile {
         guard bytes.count <= maximumSize else { throw POSyntaxError(line: 1, column: 1, offset: 0, problem: .tooLarge(limit: maximumSize)) }
         if bytes.count >= splitSize, let split = POParser.blankLine(in: bytes, after: bytes.count / 2) {
-            if let file = try halves(bytes, split: split) { return file }
+            if let file = try halves(bytes, split: split, source: source) { return file }
         }
         var parser = POParser(bytes: bytes)
+        parser.sweep = source?.sweep()
         parser.forTranslation = true
         let header = try parser.parse().header
         var file = TranslationFile(po: POFile(header: header))
@@ -127,10 +141,14 @@ extension POFile {
     /// The first half's error comes first, as it would in one pass. Nil when the second half
     /// starts with what would read as a header there: that entry is an ordinary one in the
     /// whole file unless the first half holds nothing, and one pass says which.
-    static func halves(_ bytes: [UInt8], split: Int) throws(POSyntaxError) -> TranslationFile? {
+    static func halves(_ bytes: UnsafeBufferPointer<UInt8>, split: Int, source: SourceBytes? = nil) throws(POSyntaxError) -> TranslationFile? {
+        // The bytes stay the caller's until both halves are read (this waits for the second).
+        let shared = SharedBytes(bytes: bytes)
         let second = BackgroundWork { () -> Result<POParser, POSyntaxError> in
+            let bytes = shared.bytes
             var parser = POParser(bytes: bytes, from: split, to: bytes.count, line: POParser.lineFeeds(in: bytes, before: split) + 1)
             parser.forTranslation = true
+            parser.sweep = source?.sweep(from: split)
             return Result { () throws(POSyntaxError) in
                 let header = try parser.parse().header
                 parser.sawHeader = header != nil
@@ -139,6 +157,7 @@ extension POFile {
         }
         var first = POParser(bytes: bytes, from: 0, to: split, line: 1)
         first.forTranslation = true
+        first.sweep = source?.sweep()
         // Room for both halves' entries, so the second's are added without moving the first's.
         first.translated.reserveCapacity(bytes.count / 160 + 16)
         let header: POEntry?
@@ -168,11 +187,19 @@ extension StringProtocol {
     }
 }
 
+/// Bytes read by two threads at once, which the caller holds until both are done.
+struct SharedBytes: @unchecked Sendable {
+    let bytes: UnsafeBufferPointer<UInt8>
+}
+
 /// Reads PO bytes a line at a time. A string's quoted lines are kept as places in the file (or,
 /// for a line with escapes, as its decoded bytes) and made into one Swift string (validated as
 /// UTF-8) once the entry is whole: no buffer is made for a string without escapes.
-struct POParser {
-    let bytes: [UInt8]
+///
+/// It reads bytes its caller holds (an array's, or a mapped file's) and does not outlive them:
+/// a parser handed from the thread that read a file's second half keeps only what it made.
+struct POParser: @unchecked Sendable {
+    let bytes: UnsafeBufferPointer<UInt8>
     var line = 1
     var lineStart = 0
     /// Reading for a `TranslationFile`: entries are made as `TranslationEntry` values straight
@@ -186,15 +213,17 @@ struct POParser {
     var end: Int
     /// A header was read: in a file's second half, that entry was not the file's first.
     var sawHeader = false
+    /// Gives back a mapped file's pages behind the line being read (the file's `SourceBytes`).
+    var sweep: SourceBytes.Sweep?
     /// The last context read and its bytes: the entries of a chapter share it, and share one string.
     var lastContext: (text: String, start: Int, end: Int)?
 
-    init(bytes: [UInt8]) {
+    init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         end = bytes.count
     }
 
-    init(bytes: [UInt8], from start: Int, to end: Int, line: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, line: Int) {
         self.bytes = bytes
         (self.start, self.end, self.line) = (start, end, line)
     }
@@ -202,6 +231,10 @@ struct POParser {
     /// Where the first blank line after `offset` starts (a line holding nothing, or a carriage
     /// return), or nil.
     static func blankLine(in bytes: [UInt8], after offset: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { blankLine(in: $0, after: offset) }
+    }
+
+    static func blankLine(in bytes: UnsafeBufferPointer<UInt8>, after offset: Int) -> Int? {
         var index = offset
         while index < bytes.count {
             index = lineEnd(in: bytes, from: index) + 1
@@ -212,12 +245,10 @@ struct POParser {
     }
 
     /// How many line feeds come before `offset`.
-    static func lineFeeds(in bytes: [UInt8], before offset: Int) -> Int {
-        bytes.withUnsafeBufferPointer { buffer in
-            var count = 0
-            for byte in buffer[..<offset] where byte == 0x0A { count += 1 }
-            return count
-        }
+    static func lineFeeds(in bytes: UnsafeBufferPointer<UInt8>, before offset: Int) -> Int {
+        var count = 0
+        for byte in bytes[..<offset] where byte == 0x0A { count += 1 }
+        return count
     }
 
     /// The keyword an entry's strings belong to while they are read.
@@ -264,7 +295,7 @@ struct POParser {
     /// Where the first byte that is not UTF-8 lies from `start` (on line `line`, which starts at
     /// `lineStart`, or at `start` when not given): an entry's strings are decoded once it is
     /// whole, and the error is said where the bad byte is, not where the entry starts.
-    static func invalidUTF8(in bytes: [UInt8], from start: Int, line: Int, lineStart: Int? = nil) -> POSyntaxError {
+    static func invalidUTF8(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, line: Int, lineStart: Int? = nil) -> POSyntaxError {
         var index = start
         var line = line
         var lineStart = lineStart ?? start
@@ -296,8 +327,8 @@ struct POParser {
     }
 
     /// The bytes `start..<end` as a string, or nil when they are not UTF-8.
-    static func utf8String(_ bytes: [UInt8], _ start: Int, _ end: Int) -> String? {
-        bytes.withUnsafeBufferPointer { utf8String(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+    static func utf8String(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String? {
+        utf8String(UnsafeBufferPointer(rebasing: bytes[start..<end]))
     }
 
     /// The bytes as a string, or nil when they are not UTF-8: decoded by the standard library's
@@ -382,7 +413,7 @@ struct POParser {
                 guard let only = plainPiece(.context) else { return try string(.context) }
                 let (start, end) = (only.start, only.end)
                 if let last = lastContext, last.end - last.start == end - start,
-                    fileBytes.withUnsafeBufferPointer({ end == start || memcmp($0.baseAddress! + start, $0.baseAddress! + last.start, end - start) == 0 })
+                    end == start || memcmp(fileBytes.baseAddress! + start, fileBytes.baseAddress! + last.start, end - start) == 0
                 {
                     return last.text
                 }
@@ -427,6 +458,7 @@ struct POParser {
             let start = position
             var end = Self.lineEnd(in: bytes, from: start)
             position = end + 1
+            sweep?.release(upTo: start)
             defer {
                 line += 1
                 lineStart = position
@@ -483,7 +515,7 @@ struct POParser {
                     case UInt8(ascii: ":"):
                         // References are not a translation's: checked (for their UTF-8) and left,
                         // without a string when they are ASCII, as a tool writes them.
-                        if forTranslation, bytes.withUnsafeBufferPointer({ allASCII(UnsafeBufferPointer(rebasing: $0[bodyStart..<bodyEnd])) }) { continue }
+                        if forTranslation, allASCII(UnsafeBufferPointer(rebasing: bytes[bodyStart..<bodyEnd])) { continue }
                         let references = try text(bodyStart, bodyEnd)
                         if !forTranslation { entry.references += references.split(separator: " ").map(String.init) }
                     case UInt8(ascii: ","):
@@ -628,13 +660,11 @@ struct POParser {
     }
 
     /// The end of the line from `start`: the next line feed, or the end of the file.
-    static func lineEnd(in bytes: [UInt8], from start: Int) -> Int {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard start < buffer.count, let base = buffer.baseAddress,
-                let found = memchr(base + start, 0x0A, buffer.count - start)
-            else { return buffer.count }
-            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-        }
+    static func lineEnd(in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard start < buffer.count, let base = buffer.baseAddress,
+            let found = memchr(base + start, 0x0A, buffer.count - start)
+        else { return buffer.count }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// A quoted string from `start` (its opening quote) to its closing quote, when it holds no
@@ -651,8 +681,8 @@ struct POParser {
 
     /// The first `"` or `\` in `start..<end`, or `end`: eight bytes at a time until a word
     /// holds one, then byte by byte.
-    static func quoteOrBackslash(in bytes: [UInt8], from start: Int, to end: Int) -> Int {
-        bytes.withUnsafeBufferPointer { buffer in
+    static func quoteOrBackslash(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
+        do {
             guard let base = buffer.baseAddress else { return end }
             var index = start
             let ones: UInt64 = 0x0101_0101_0101_0101

@@ -1,3 +1,5 @@
+import StoryFormat
+
 /// A translation as read from a PO or XLIFF file: its language and its entries, whichever
 /// format they came from. Validation, merging, status and the library all work on this.
 public struct TranslationFile: Sendable {
@@ -114,7 +116,27 @@ public struct TranslationReadError: Error, Sendable, Equatable {
     public var problem: String
 }
 
+extension TranslationReadError {
+    /// A PO file's syntax error, at its place.
+    init(_ error: POSyntaxError) {
+        self.init(line: error.line, column: error.column, offset: error.offset, problem: error.problem.sentence)
+    }
+}
+
 extension TranslationFile {
+    /// Reads a PO or XLIFF file from its bytes as `SourceBytes`: a large PO file mapped is read
+    /// where it is, its pages given back as it is read.
+    public static func read(_ source: SourceBytes, format: Format) throws(TranslationReadError) -> TranslationFile {
+        guard format == .po else { return try read(source.array, format: format) }
+        source.beginPass()
+        defer { source.endPass() }
+        do {
+            return try POFile.translationFile(source)
+        } catch {
+            throw TranslationReadError(error)
+        }
+    }
+
     /// Reads a PO or XLIFF file.
     public static func read(_ bytes: [UInt8], format: Format) throws(TranslationReadError) -> TranslationFile {
         switch format {
@@ -122,7 +144,7 @@ extension TranslationFile {
             do {
                 return try POFile.translationFile(bytes)
             } catch {
-                throw TranslationReadError(line: error.line, column: error.column, offset: error.offset, problem: error.problem.sentence)
+                throw TranslationReadError(error)
             }
         case .xliff:
             return try XLIFF.read(bytes)

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import LocalFiles
+import StoryCheck
 import StoryFormat
 
 /// A story's translations/ folder as the translator's tools see it: its language files
@@ -73,6 +74,7 @@ public struct TranslationFolder: Sendable {
 
     /// A language file read, with its PO header when it is PO.
     public static func read(_ file: LanguageFile) throws(ReadFailure) -> (file: TranslationFile, header: POEntry?) {
+        if file.format == .po { return try readPO(file.path) }
         let bytes: [UInt8]
         do {
             bytes = try LocalFile.read(file.path, limit: POFile.maximumSize)
@@ -84,6 +86,23 @@ public struct TranslationFolder: Sendable {
             return (translation, translation.poHeader)
         } catch {
             throw .syntax(path: file.path, error)
+        }
+    }
+
+    /// A PO file read where it is: a large one is mapped, not copied into memory (no copy of
+    /// its bytes to make, no memory to clear for them), and its pages go back once it is read.
+    static func readPO(_ path: String) throws(ReadFailure) -> (file: TranslationFile, header: POEntry?) {
+        let source: SourceBytes
+        do {
+            source = try SourceBytes.open(path, limit: POFile.maximumSize)
+        } catch {
+            throw .unreadable(path: path, error)
+        }
+        do {
+            let translation = try TranslationFile.read(source, format: .po)
+            return (translation, translation.poHeader)
+        } catch {
+            throw .syntax(path: path, error)
         }
     }
 

@@ -48,6 +48,13 @@ public enum TranslationValidation {
     public static func check(
         bytes: [UInt8], parsed: Result<TranslationFile, TranslationReadError>, path: String, context: Context, options: CheckOptions = .init()
     ) -> FileReport {
+        check(source: SourceBytes(keeping: bytes), parsed: parsed, path: path, context: context, options: options)
+    }
+
+    /// The same, for a file's bytes as `SourceBytes` (a large file's mapped), which the report keeps.
+    public static func check(
+        source bytes: SourceBytes, parsed: Result<TranslationFile, TranslationReadError>, path: String, context: Context, options: CheckOptions = .init()
+    ) -> FileReport {
         var diagnostics: [Diagnostic] = []
         func add(_ code: DiagnosticCode, _ message: String, help: String?, at offset: Int) {
             // Untranslated strings are reported only when asked for: --lang, or --select naming the rule.
@@ -67,7 +74,7 @@ public enum TranslationValidation {
                     case .xliff: "fix the XML at this place"
                     }
                 }(), at: error.offset)
-            return FileReport(path: path, bytes: SourceBytes(keeping: bytes), kind: nil, diagnostics: diagnostics)
+            return FileReport(path: path, bytes: bytes, kind: nil, diagnostics: diagnostics)
         }
         if let language = context.language {
             if !LanguageTag.isWellFormed(language) {
@@ -85,7 +92,7 @@ public enum TranslationValidation {
             }
         }
         guard context.language != nil, let units = context.units else {
-            return FileReport(path: path, bytes: SourceBytes(keeping: bytes), kind: nil, diagnostics: diagnostics.sortedByPosition())
+            return FileReport(path: path, bytes: bytes, kind: nil, diagnostics: diagnostics.sortedByPosition())
         }
         // Strings by id, made only if an entry is not where the file's order puts it: a file
         // cyd wrote lists the strings in the story's order, each found at the next place.
@@ -169,7 +176,7 @@ public enum TranslationValidation {
                     help: entry == nil ? "update the translation from the story to add it, then translate it" : "write its translation", at: entry?.translationOffset ?? 0)
             }
         }
-        return FileReport(path: path, bytes: SourceBytes(keeping: bytes), kind: nil, diagnostics: diagnostics.sortedByPosition())
+        return FileReport(path: path, bytes: bytes, kind: nil, diagnostics: diagnostics.sortedByPosition())
     }
 
     /// Where each string is, by id (the last of an id, were one used twice).
@@ -231,7 +238,7 @@ public enum TranslationValidation {
     }
 
     /// The rest of the line from `offset`: what an editor underlines.
-    static func lineRange(_ bytes: [UInt8], at offset: Int) -> Range<Int> {
+    static func lineRange(_ bytes: SourceBytes, at offset: Int) -> Range<Int> {
         let start = min(max(offset, 0), bytes.count)
         var end = start
         while end < bytes.count, bytes[end] != 0x0A, end - start < 200 { end += 1 }

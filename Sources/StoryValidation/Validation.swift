@@ -177,13 +177,14 @@ public enum Validation {
     ) -> [FileReport] {
         guard !prepared.files.isEmpty else { return [] }
         let units = storyUnits?() ?? Self.storyUnits(folder + "/story.json")
-        return prepared.files.map { translation($0.bytes, parsed: $0.parsed, path: $0.shown, units: units, listed: prepared.listed, options: options) }
+        return prepared.files.map { translation($0.source, parsed: $0.parsed, path: $0.shown, units: units, listed: prepared.listed, options: options) }
     }
 
     /// A translation file read (`shown` as the report names it) and parsed, not yet checked.
     struct PreparedTranslation: Sendable {
         var shown: String
-        var bytes: [UInt8]
+        /// Its bytes: a large file's mapped, its pages given back once it is read.
+        var source: SourceBytes
         var parsed: Result<TranslationFile, TranslationReadError>
     }
 
@@ -210,10 +211,10 @@ public enum Validation {
         var files: [PreparedTranslation] = []
         for name in candidates {
             let shown = shownFolder + Linguas.folder + "/" + name
-            let bytes: [UInt8]
-            do { bytes = try FileBytes.read(translations.file(name), displayPath: shown, limit: POFile.maximumSize) } catch { throw .unreadable(error) }
+            let source: SourceBytes
+            do { source = try FileBytes.source(translations.file(name), displayPath: shown, limit: POFile.maximumSize) } catch { throw .unreadable(error) }
             let format = TranslationFile.Format(fileName: shown) ?? .po
-            files.append(PreparedTranslation(shown: shown, bytes: bytes, parsed: Result { () throws(TranslationReadError) in try TranslationFile.read(bytes, format: format) }))
+            files.append(PreparedTranslation(shown: shown, source: source, parsed: Result { () throws(TranslationReadError) in try TranslationFile.read(source, format: format) }))
         }
         return (files, translations.listed)
     }
@@ -231,18 +232,20 @@ public enum Validation {
 
     static func translation(_ bytes: [UInt8], path: String, units: [TranslationUnit]?, listed: Set<String>?, options: Options) -> FileReport {
         let format = TranslationFile.Format(fileName: path) ?? .po
-        return translation(bytes, parsed: Result { () throws(TranslationReadError) in try TranslationFile.read(bytes, format: format) }, path: path, units: units, listed: listed, options: options)
+        return translation(
+            SourceBytes(keeping: bytes), parsed: Result { () throws(TranslationReadError) in try TranslationFile.read(bytes, format: format) }, path: path, units: units,
+            listed: listed, options: options)
     }
 
     static func translation(
-        _ bytes: [UInt8], parsed: Result<TranslationFile, TranslationReadError>, path: String, units: [TranslationUnit]?, listed: Set<String>?, options: Options
+        _ bytes: SourceBytes, parsed: Result<TranslationFile, TranslationReadError>, path: String, units: [TranslationUnit]?, listed: Set<String>?, options: Options
     ) -> FileReport {
         let name = String(path.split(separator: "/").last ?? "")
         let language = TranslationValidation.language(ofFile: name)
         let isListed = language.map { listed?.contains($0.lowercased()) ?? true } ?? true
         let untranslated = language.map { options.wanted.contains($0.lowercased()) } ?? false
         return TranslationValidation.check(
-            bytes: bytes, parsed: parsed, path: path, context: .init(language: language, units: units, reportUntranslated: untranslated, listed: isListed),
+            source: bytes, parsed: parsed, path: path, context: .init(language: language, units: units, reportUntranslated: untranslated, listed: isListed),
             options: options.check)
     }
 

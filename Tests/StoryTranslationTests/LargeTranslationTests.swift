@@ -1,5 +1,7 @@
+import StoryCheck
 import StoryFormat
 @testable import StoryTranslation
+import TestSupport
 import Testing
 
 /// The ways a large story's translation is read and written faster (two halves at once, fewer
@@ -222,5 +224,33 @@ struct LargeTranslationTests {
         #expect(chapters[2].name == "FR Hall" && chapters[2].text == "FR One\n\nAgain")
         #expect(applied.status.translated == units.count + 2 && applied.status.total == units.count + 3)
         #expect(Translations.status(file, language: "fr", units: units).translated == units.count)
+    }
+
+    @Test("a PO file of over 16 MB is read where it is, mapped: the entries one pass gives, its pages given back once read, its errors where one pass says them")
+    func mappedFile() throws {
+        let folder = try TemporaryFolder()
+        let text = Self.poText(entries: 80_000) { index in
+            index == 50_000 ? "#~ msgid \"Gone\"\n#~ msgstr \"Parti\"\n" : nil
+        }
+        let path = try folder.write("translations/fr.po", text).path
+        let source = try SourceBytes.open(path, limit: POFile.maximumSize)
+        #expect(source.isMapped, "the file is large enough to be mapped")
+        let mapped = try TranslationFile.read(source, format: .po)
+        let whole = try Self.onePass(text)
+        #expect(mapped.entries.count == 79_999 && mapped.entries == whole.entries)
+        #expect(mapped.obsolete == whole.obsolete && mapped.poHeader == whole.poHeader)
+        #expect(try Residency.resident(try #require(source.mapping)) < 1 << 20, "its pages went back once it was read")
+        // The folder's reading is the same reading.
+        let read = try TranslationFolder.read(TranslationFolder.LanguageFile(language: "fr", path: path, format: .po))
+        #expect(read.file.entries == whole.entries && read.header == whole.poHeader)
+
+        let broken = Self.poText(entries: 80_000) { $0 == 70_000 ? "msgid \"x\"\nmsgstir \"y\"\n" : nil }
+        let brokenPath = try folder.write("translations/de.po", broken).path
+        var expected: POSyntaxError?
+        do { _ = try POFile.parse(Array(broken.utf8)) } catch { expected = error }
+        let error = try #require(expected)
+        #expect(throws: TranslationFolder.ReadFailure.syntax(path: brokenPath, TranslationReadError(error))) {
+            try TranslationFolder.read(TranslationFolder.LanguageFile(language: "de", path: brokenPath, format: .po))
+        }
     }
 }

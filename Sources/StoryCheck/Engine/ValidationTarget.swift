@@ -61,8 +61,17 @@ public struct ValidationTarget: Sendable {
     }
 }
 
-/// Whole-file reads of regular files only, straight into a byte array.
+/// Whole-file reads of regular files only, straight into a byte array (or mapped, `source`).
 public enum FileBytes {
+    /// The file's bytes, mapped when it is large (`SourceBytes.open`).
+    public static func source(_ path: String, displayPath: String? = nil, limit: Int = JSONParser.Options().maximumSize) throws(ValidationTarget.InputError) -> SourceBytes {
+        do {
+            return try SourceBytes.open(path, limit: limit)
+        } catch {
+            throw .init(description: "cannot read '\(VisibleText.escape(displayPath ?? path))': \(error.description)")
+        }
+    }
+
     public static func read(_ path: String, displayPath: String? = nil, limit: Int = JSONParser.Options().maximumSize) throws(ValidationTarget.InputError) -> [UInt8] {
         do {
             return try LocalFile.read(path, limit: limit)

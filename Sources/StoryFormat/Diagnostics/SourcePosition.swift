@@ -55,6 +55,11 @@ public struct LineIndex: Sendable {
     /// editors count them: a scalar starts at every byte that is not a UTF-8 continuation byte,
     /// and a stray continuation byte (invalid UTF-8) counts as a column of its own.
     public static func column(of offset: Int, lineStart: Int, in bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBufferPointer { column(of: offset, lineStart: lineStart, in: $0) }
+    }
+
+    /// The same for bytes in memory the caller holds (a mapped file's).
+    public static func column(of offset: Int, lineStart: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var column = 1
         var index = lineStart
         while index < min(offset, bytes.count) {
