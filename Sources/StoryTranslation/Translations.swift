@@ -83,6 +83,23 @@ struct InOrder {
 
     init(_ file: TranslationFile) { self.file = file }
 
+    /// Starting where `unit`'s entry is, when it is near `estimate` (within `window` entries
+    /// either side): a reader of the strings from the middle on starts there, not at the top.
+    /// Elsewhere, it starts at the top, and the look-ups find their way as they do there.
+    init(_ file: TranslationFile, at unit: borrowing TranslationUnit, near estimate: Int, window: Int = 4096) {
+        self.file = file
+        let entries = file.entries
+        let estimate = min(max(estimate, 0), entries.count)
+        for distance in 0...window {
+            for index in [estimate - distance, estimate + distance] where index >= 0 && index < entries.count {
+                if entries[index].ids.first == unit.id {
+                    next = index
+                    return
+                }
+            }
+        }
+    }
+
     /// Where the entry for a string is in the file's entries (an index: an entry is a dozen
     /// strings and arrays, retained and released again if it were handed back).
     mutating func index(for unit: borrowing TranslationUnit) -> Int? {
@@ -114,15 +131,32 @@ public struct TranslatedStory: Sendable {
 
 public enum Translations {
     public static func status(_ file: TranslationFile, language: String, units: [TranslationUnit]) -> TranslationStatus {
-        var ordered = InOrder(file)
         var status = TranslationStatus(language: language, total: units.count, translated: 0, fuzzy: 0, missing: 0)
-        // Entries are read where they are, by index, not handed back whole.
+        // Many strings are counted in two halves, the second on another core, each looked for
+        // from where its first string's entry is.
+        let middle = units.count >= splittingFrom ? units.count / 2 : units.count
+        let second = middle == units.count ? nil : BackgroundWork {
+            count(file, units[middle...], from: InOrder(file, at: units[middle], near: middle * file.entries.count / units.count))
+        }
+        let first = count(file, units[..<middle], from: InOrder(file))
+        let rest = second?.wait() ?? (translated: 0, fuzzy: 0)
+        status.translated = first.translated + rest.translated
+        status.fuzzy = first.fuzzy + rest.fuzzy
+        status.missing = units.count - status.translated - status.fuzzy
+        return status
+    }
+
+    /// From this many strings on, a status is counted in two halves.
+    static let splittingFrom = 20_000
+
+    /// The strings of `units` translated and fuzzy, looked for in order from `ordered`.
+    static func count(_ file: TranslationFile, _ units: ArraySlice<TranslationUnit>, from ordered: InOrder) -> (translated: Int, fuzzy: Int) {
+        var ordered = ordered
+        var status = (translated: 0, fuzzy: 0)
+        // Entries are read where they are, by index, not handed back whole; the rest are missing.
         let entries = file.entries
         for position in units.indices {
-            guard let found = ordered.index(for: units[position]), !entries[found].translation.isEmpty else {
-                status.missing += 1
-                continue
-            }
+            guard let found = ordered.index(for: units[position]), !entries[found].translation.isEmpty else { continue }
             // Fuzzy: marked, made from another text, or not keeping [[name]]: readers see the original.
             if entries[found].isFuzzy || entries[found].source != units[position].source
                 || !TranslationValidation.keepsPlaceholders(units[position].source, entries[found].translation)

@@ -253,4 +253,60 @@ struct LargeTranslationTests {
             try TranslationFolder.read(TranslationFolder.LanguageFile(language: "de", path: brokenPath, format: .po))
         }
     }
+
+    /// A translation of `units` as cyd writes it (one entry a string, in the strings' order),
+    /// every third translated, every seventh fuzzy.
+    static func translation(of units: [TranslationUnit]) -> TranslationFile {
+        let entries = units.enumerated().map { index, unit in
+            TranslationEntry(
+                ids: [unit.id], context: unit.context, source: unit.source, translation: index % 3 == 0 ? "" : "FR " + unit.source, isFuzzy: index % 7 == 0)
+        }
+        return TranslationFile(format: .po, entries: entries)
+    }
+
+    @Test("a status of over 20,000 strings, counted in two halves, is the count made string by string, whatever the file's order", arguments: ["in order", "the middle moved away", "the second half first", "no ids in the middle", "entries standing for several strings"])
+    func statusInHalves(_ order: String) throws {
+        let units = Self.units(30_000)
+        var file = Self.translation(of: units)
+        switch order {
+        case "the middle moved away":
+            // The entry of the second half's first string is far from where its place says.
+            let moved = file.entries[14_000..<16_000]
+            file.entries.removeSubrange(14_000..<16_000)
+            file.entries.append(contentsOf: moved)
+        case "the second half first":
+            file.entries = Array(file.entries[15_000...] + file.entries[..<15_000])
+        case "no ids in the middle":
+            for index in 14_990..<15_010 { file.entries[index].ids = [] }
+        case "entries standing for several strings":
+            // Each chapter's "Go back" strings in one entry, as PO writes them.
+            var grouped: [TranslationEntry] = []
+            for entry in file.entries {
+                if entry.ids.first?.hasSuffix(".part.5") == true, var last = grouped.popLast() {
+                    last.ids += entry.ids
+                    grouped.append(last)
+                } else {
+                    grouped.append(entry)
+                }
+            }
+            file.entries = grouped
+        default: break
+        }
+        let status = Translations.status(file, language: "fr", units: units)
+        let oneByOne = Translations.count(file, units[...], from: InOrder(file))
+        #expect(units.count >= Translations.splittingFrom)
+        #expect(status.translated == oneByOne.translated && status.fuzzy == oneByOne.fuzzy)
+        #expect(status.total == 30_000 && status.missing == 30_000 - oneByOne.translated - oneByOne.fuzzy)
+        #expect(status.translated > 10_000 && status.fuzzy > 1_000 && status.missing > 5_000)
+    }
+
+    @Test("a reader of strings from the middle starts at its first string's entry when it is near where its place says, else at the top")
+    func startingInTheMiddle() throws {
+        let units = Self.units(30_000)
+        let file = Self.translation(of: units)
+        #expect(InOrder(file, at: units[15_000], near: 14_000).next == 15_000)
+        #expect(InOrder(file, at: units[15_000], near: 16_500).next == 15_000)
+        #expect(InOrder(file, at: units[15_000], near: 5_000).next == 0, "too far: found the plain way")
+        #expect(InOrder(file, at: TranslationUnit(id: "nowhere", source: "", context: ""), near: 15_000).next == 0)
+    }
 }
