@@ -33,33 +33,22 @@ public enum TweeValidation {
     public static func check(bytes: [UInt8], path: String, notation: Notation, folder: StoryFolder? = nil, options: CheckOptions = .init()) -> [FileReport] {
         // The file's lines are found on another core while it is read.
         let indexing = BackgroundWork { LineIndex(bytes) }
-        let imported = notation.read(bytes)
+        var imported = notation.read(bytes)
         let lines = indexing.take()
         var diagnostics = Self.diagnostics(imported.findings, in: bytes, lines: lines).filter { options.keeps($0.code) }
-        guard let story = imported.story else {
+        guard var story = imported.story.take() else {
             return [FileReport(path: path, bytes: bytes, kind: .story, diagnostics: diagnostics.sortedBySeverityThenPosition())]
         }
-        // The story.json the import would write, checked; its findings moved into the file.
+        // The story.json the import would write, checked; its findings moved into the file. The
+        // story itself is freed on another thread once written.
         let json = StoryJSON.bytes(story)
+        var written: Story? = consume story
+        LargeValues.release(&written)
         let file = LoadedFile.load(SourceBytes(json), fileName: "story.json", options: .init(), resolvingPointers: false)
         var reports = Checker.check(file, path: path, folder: folder, options: options)
         let places = Places(file: file, json: json, imported: imported, twee: bytes, lines: lines, notation: notation)
         var mine = reports.removeFirst()
-        for var diagnostic in mine.diagnostics {
-            // Twee has no place for a rating or a summary: unless cyd's metadata passage carries
-            // them, what is said of them is for the story.json the import writes.
-            if !imported.carriedMetadata, places.storyOwn.contains(where: { $0.contains(diagnostic.range.lowerBound) }) {
-                diagnostic.severity = .note
-                diagnostic.help = "Twee has no place for it: set it in the story.json the import writes"
-            }
-            let at = places.offset(for: diagnostic.range.lowerBound)
-            diagnostic.range = at..<at
-            diagnostic.related = diagnostic.related.map { related in
-                let at = places.offset(for: related.range.lowerBound)
-                return RelatedLocation(message: related.message, range: at..<at)
-            }
-            diagnostics.append(diagnostic)
-        }
+        diagnostics += places.moved(mine.diagnostics, carriedMetadata: imported.carriedMetadata)
         mine = FileReport(path: path, bytes: bytes, kind: .story, diagnostics: diagnostics.sortedBySeverityThenPosition(), summary: mine.summary)
         return [mine] + reports
     }
@@ -187,6 +176,39 @@ public enum TweeValidation {
             chapters = syntax.chapters.map { chapter in
                 (document.range(chapter.node), chapter.textNode.map { document.range($0) }, syntax.choices(of: chapter).map { document.range($0.node) })
             }
+        }
+
+        /// The story.json's findings at their places in the Twee file; a story's many findings
+        /// moved in two halves at once.
+        func moved(_ findings: [Diagnostic], carriedMetadata: Bool) -> [Diagnostic] {
+            guard findings.count >= 20_000 else { return moved(findings[...], carriedMetadata: carriedMetadata) }
+            let middle = findings.count / 2
+            let second = BackgroundWork { [self] in moved(findings[middle...], carriedMetadata: carriedMetadata) }
+            var first = moved(findings[..<middle], carriedMetadata: carriedMetadata)
+            var rest = second.take()
+            first.appendMoving(&rest, leaving: Diagnostic(code: .tweeNoPassages, severity: .note, message: "", range: 0..<0))
+            return first
+        }
+
+        func moved(_ findings: ArraySlice<Diagnostic>, carriedMetadata: Bool) -> [Diagnostic] {
+            var moved: [Diagnostic] = []
+            moved.reserveCapacity(findings.count)
+            for var diagnostic in findings {
+                // Twee has no place for a rating or a summary: unless cyd's metadata passage carries
+                // them, what is said of them is for the story.json the import writes.
+                if !carriedMetadata, storyOwn.contains(where: { $0.contains(diagnostic.range.lowerBound) }) {
+                    diagnostic.severity = .note
+                    diagnostic.help = "Twee has no place for it: set it in the story.json the import writes"
+                }
+                let at = offset(for: diagnostic.range.lowerBound)
+                diagnostic.range = at..<at
+                diagnostic.related = diagnostic.related.map { related in
+                    let at = offset(for: related.range.lowerBound)
+                    return RelatedLocation(message: related.message, range: at..<at)
+                }
+                moved.append(diagnostic)
+            }
+            return moved
         }
 
         /// The byte in the Twee file for a byte of the story.json.

@@ -74,6 +74,16 @@ struct TweeValidationTests {
         #expect(notes.filter { $0.code.rawValue == "CYD203" }.allSatisfy { $0.severity == .note }, "\(notes.map(\.code))")
     }
 
+    @Test("a story's many findings (over 20,000, moved into the file in two halves at once) each point at their own passage, in order")
+    func manyFindings() {
+        var text = ":: Start\nHere.\n\n"
+        for number in 0..<25_000 { text += ":: Lost \(number)\nNobody comes here.\n\n" }
+        let found = Self.positions(text)["CYD501"] ?? []
+        // Passage n's header is on line 4 + 3n; the finding is at its name.
+        #expect(found.count == 25_000)
+        #expect(found == (0..<25_000).map { SourcePosition(line: 4 + 3 * $0, column: 4) })
+    }
+
     @Test("a text finding points at its line of the passage, after lines that were links")
     func textLines() {
         // An escape sequence (CYD704) on the third line of the chapter's text.
