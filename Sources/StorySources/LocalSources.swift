@@ -28,6 +28,10 @@ public enum FolderSource: SourceKind {
     public static func file(_ path: String, of source: StorySource, at version: String, limit: Int, in context: SourceContext) throws(SourceError) -> [UInt8]? {
         try LocalStory.file(path, inside: source.location, limit: limit)
     }
+
+    public static func fileSource(_ path: String, of source: StorySource, at version: String, limit: Int, in context: SourceContext) throws(SourceError) -> SourceBytes? {
+        try LocalStory.fileSource(path, inside: source.location, limit: limit)
+    }
 }
 
 /// Any other story file (tide.json beside other stories), keyed by its own real path.
@@ -74,10 +78,33 @@ enum LocalStory {
             throw .unusableFile(path: relative, reason: error.description)
         }
     }
+
+    /// The same, mapped when it is large; the same rules (a regular file, never through a link
+    /// out of the folder).
+    static func fileSource(_ relative: String, inside folder: String, limit: Int) throws(SourceError) -> SourceBytes? {
+        let path = folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
+        do throws(LocalFile.Failure) {
+            if case .outside(let real) = LocalFile.containment(of: path, inside: folder) { throw .outsideFolder(realPath: real) }
+            return try SourceBytes.open(path, limit: limit)
+        } catch .missing {
+            return nil
+        } catch {
+            throw .unusableFile(path: relative, reason: error.description)
+        }
+    }
 }
 
 /// FNV-1a over the bytes: the version of a source that has no commit.
 public func contentVersion(_ bytes: [UInt8]) -> String {
+    bytes.withUnsafeBufferPointer(contentVersion)
+}
+
+/// The same, of a file's bytes (mapped or not).
+func contentVersion(_ bytes: SourceBytes) -> String {
+    bytes.withUnsafeBufferPointer(contentVersion)
+}
+
+func contentVersion(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
     let hex = String(FNV1a.hash(bytes), radix: 16)
     return "fnv64:" + String(repeating: "0", count: 16 - hex.count) + hex
 }

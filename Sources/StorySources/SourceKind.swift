@@ -18,6 +18,15 @@ public protocol SourceKind: Sendable {
     /// that `Sources.isSafe` accepted; nil when there is no such file.
     /// A file of the story's source at `version`, up to `limit` bytes; nil when there is none.
     static func file(_ path: String, of source: StorySource, at version: String, limit: Int, in context: SourceContext) throws(SourceError) -> [UInt8]?
+    /// The same file as `SourceBytes`: a local one mapped where it is when it is large, rather
+    /// than read into memory (a whole translation of a large story is 150 MB).
+    static func fileSource(_ path: String, of source: StorySource, at version: String, limit: Int, in context: SourceContext) throws(SourceError) -> SourceBytes?
+}
+
+extension SourceKind {
+    public static func fileSource(_ path: String, of source: StorySource, at version: String, limit: Int, in context: SourceContext) throws(SourceError) -> SourceBytes? {
+        try file(path, of: source, at: version, limit: limit, in: context).map { SourceBytes(keeping: $0) }
+    }
 }
 
 /// A story file as fetched.
@@ -120,6 +129,14 @@ public enum Sources {
     ) throws(SourceError) -> [UInt8]? {
         guard isSafe(path) else { throw .pathLeavesStory(path) }
         return try kind(of: source).file(path, of: source, at: version, limit: limit, in: context)
+    }
+
+    /// The same file as `SourceBytes` (mapped when it is a large local file).
+    public static func fileSource(
+        _ path: String, of source: StorySource, at version: String, limit: Int = 10 * 1024 * 1024, in context: SourceContext
+    ) throws(SourceError) -> SourceBytes? {
+        guard isSafe(path) else { throw .pathLeavesStory(path) }
+        return try kind(of: source).fileSource(path, of: source, at: version, limit: limit, in: context)
     }
 
     /// A relative path that stays inside the story: no "..", no absolute path, no backslash.

@@ -123,9 +123,9 @@ public struct StoryImporter: Sendable {
         for (language, name) in Linguas.languageFiles(names) {
             for format in TranslationFile.Format.allCases {
                 let path = "\(Self.translationsFolder)/\(name).\(format.fileExtension)"
-                var found: [UInt8]?
+                var found: SourceBytes?
                 do {
-                    found = try Sources.file(path, of: source, at: version, limit: context.maximumStoryBytes, in: context)
+                    found = try Sources.fileSource(path, of: source, at: version, limit: context.maximumStoryBytes, in: context)
                 } catch {
                     // Said, and left out: the story is stored without this language.
                     let finding = Diagnostic(
@@ -142,7 +142,7 @@ public struct StoryImporter: Sendable {
                     entries = try TranslationFile.read(bytes, format: format)
                 } catch {
                     // The importer's lenient reading; LINGUAS was read above, so it is not said again.
-                    reports.append(Validation.check(translation: bytes, path: path, units: nil, listed: nil, options: .init(check: .readers)))
+                    reports.append(Validation.check(translation: bytes.array, path: path, units: nil, listed: nil, options: .init(check: .readers)))
                     files.append(hashing.take())
                     break
                 }

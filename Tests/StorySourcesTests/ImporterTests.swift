@@ -21,6 +21,30 @@ struct ImporterTests {
         #expect(try fixture.library.importFolder(fixture.storyFolder).change == .unchanged)
     }
 
+    @Test("a folder's translation is read where it is: its French stored, its hash in the version; one linked from outside the folder is said and left out")
+    func translationOfAFolder() throws {
+        let fixture = try Fixture()
+        let json = storyJSON(Fixture.chain)
+        try fixture.write(json)
+        let po = "msgid \"\"\nmsgstr \"Language: fr\\n\"\n\n#. id: story.name\nmsgctxt \"story\"\nmsgid \"Tide\"\nmsgstr \"Marée\"\n"
+        let translations = URL(fileURLWithPath: fixture.storyFolder).appendingPathComponent("translations")
+        try FileManager.default.createDirectory(at: translations, withIntermediateDirectories: true)
+        try Data(po.utf8).write(to: translations.appendingPathComponent("fr.po"))
+        let added = try fixture.library.importFolder(fixture.storyFolder)
+        #expect(added.story.version == contentVersion(Array(json.utf8)) + "+" + contentVersion(Array(contentVersion(Array(po.utf8)).utf8)))
+        #expect(try fixture.library.languages(of: added.story).map { [$0.language, $0.title] } == [["fr", "Marée"]])
+
+        // The same file outside the folder, reached through a link: refused, as pictures are.
+        let outside = fixture.folder.appendingPathComponent("elsewhere.po")
+        try Data(po.utf8).write(to: outside)
+        try FileManager.default.removeItem(at: translations.appendingPathComponent("fr.po"))
+        try FileManager.default.createSymbolicLink(at: translations.appendingPathComponent("fr.po"), withDestinationURL: outside)
+        let linked = try fixture.library.importFolder(fixture.storyFolder)
+        let said = linked.reports.flatMap(\.diagnostics).filter { $0.code == .translationUnreadable }
+        #expect(said.count == 1 && said[0].message.contains("outside"), "\(said.map(\.message))")
+        #expect(try fixture.library.languages(of: linked.story).isEmpty)
+    }
+
     @Test("the checker's findings come back with a stored story, as they did when checking came first")
     func findingsWithTheStory() throws {
         let fixture = try Fixture()
