@@ -682,21 +682,19 @@ struct POParser: @unchecked Sendable {
     /// The first `"` or `\` in `start..<end`, or `end`: eight bytes at a time until a word
     /// holds one, then byte by byte.
     static func quoteOrBackslash(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
-        do {
-            guard let base = buffer.baseAddress else { return end }
-            var index = start
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            while index + 8 <= end {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                let quotes = word ^ (ones &* 0x22)
-                let backslashes = word ^ (ones &* 0x5C)
-                if ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & highs != 0 { break }
-                index += 8
-            }
-            while index < end, base[index] != 0x22, base[index] != 0x5C { index += 1 }
-            return index
+        guard let base = buffer.baseAddress else { return end }
+        var index = start
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= end {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let quotes = word ^ (ones &* 0x22)
+            let backslashes = word ^ (ones &* 0x5C)
+            if ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & highs != 0 { break }
+            index += 8
         }
+        while index < end, base[index] != 0x22, base[index] != 0x5C { index += 1 }
+        return index
     }
 
     /// A quoted string from `start` (its opening quote) with the escapes gettext reads: \n \t
