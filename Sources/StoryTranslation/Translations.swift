@@ -90,12 +90,15 @@ struct InOrder {
         self.file = file
         let entries = file.entries
         let estimate = min(max(estimate, 0), entries.count)
+        func holds(_ index: Int) -> Bool { index >= 0 && index < entries.count && entries[index].ids.first == unit.id }
         for distance in 0...window {
-            for index in [estimate - distance, estimate + distance] where index >= 0 && index < entries.count {
-                if entries[index].ids.first == unit.id {
-                    next = index
-                    return
-                }
+            if holds(estimate - distance) {
+                next = estimate - distance
+                return
+            }
+            if holds(estimate + distance) {
+                next = estimate + distance
+                return
             }
         }
     }
