@@ -36,7 +36,7 @@ public enum TweeValidation {
         var imported = notation.read(bytes)
         let lines = indexing.take()
         var diagnostics = Self.diagnostics(imported.findings, in: bytes, lines: lines).filter { options.keeps($0.code) }
-        guard var story = imported.story.take() else {
+        guard let story = imported.story.take() else {
             return [FileReport(path: path, bytes: bytes, kind: .story, diagnostics: diagnostics.sortedBySeverityThenPosition())]
         }
         // The story.json the import would write, checked; its findings moved into the file. The
