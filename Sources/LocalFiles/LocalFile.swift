@@ -89,9 +89,15 @@ public enum LocalFile {
     /// A file of a story folder, by its '/'-separated path relative to the folder; refused when
     /// its real path (after every symbolic link) is outside the folder's real path.
     public static func read(_ relative: String, inside folder: String, limit: Int) throws(Failure) -> [UInt8] {
+        try read(path(relative, inside: folder), limit: limit)
+    }
+
+    /// The path of a file of a story folder (as `read(_:inside:limit:)` takes it), refused when
+    /// its real path is outside the folder's.
+    public static func path(_ relative: String, inside folder: String) throws(Failure) -> String {
         let path = folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
         if case .outside(let real) = containment(of: path, inside: folder) { throw .outsideFolder(realPath: real) }
-        return try read(path, limit: limit)
+        return path
     }
 
     public enum Containment: Sendable, Equatable {

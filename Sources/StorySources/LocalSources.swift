@@ -82,10 +82,8 @@ enum LocalStory {
     /// The same, mapped when it is large; the same rules (a regular file, never through a link
     /// out of the folder).
     static func fileSource(_ relative: String, inside folder: String, limit: Int) throws(SourceError) -> SourceBytes? {
-        let path = folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
-        do throws(LocalFile.Failure) {
-            if case .outside(let real) = LocalFile.containment(of: path, inside: folder) { throw .outsideFolder(realPath: real) }
-            return try SourceBytes.open(path, limit: limit)
+        do {
+            return try SourceBytes.open(LocalFile.path(relative, inside: folder), limit: limit)
         } catch .missing {
             return nil
         } catch {
