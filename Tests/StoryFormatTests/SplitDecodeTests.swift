@@ -2,9 +2,11 @@ import Testing
 
 @testable import StoryFormat
 
-/// A large story's chapters are decoded in two halves on two cores (`StoryDecoder.decodeStory`'s
-/// `splittingFrom`); what comes out must be what one pass in order gives.
-@Suite("Decoding a story's chapters in two halves")
+/// A large story's chapters are decoded on two cores: this thread takes them from the front while
+/// a helper takes stretches of them from the back (`ChapterShare`), a thread of the decoder's own
+/// (`StoryDecoder.decodeStory`'s `splittingFrom`) or the caller's once its own work is done. What
+/// comes out must be what one pass in order gives, whoever decoded what.
+@Suite("Decoding a story's chapters on two threads")
 struct SplitDecodeTests {
     /// `count` elements of the chapters array, with something of everything the decoder numbers
     /// or reports spread over both halves: elements that are not objects, pictures and videos,
@@ -48,12 +50,14 @@ struct SplitDecodeTests {
         return lines
     }
 
-    @Test("two halves give the chapters, choices, media and findings of one pass, wherever the middle falls", arguments: [2, 3, 4, 7, 8, 13, 14, 29, 60])
-    func sameAsOnePass(count: Int) throws {
+    @Test(
+        "two threads give the chapters, choices, media and findings of one pass, wherever the stretches fall",
+        arguments: [2, 3, 4, 7, 8, 13, 14, 29, 60], [1, 2, 5, 512])
+    func sameAsOnePass(count: Int, stretch: Int) throws {
         let parsed = JSONParser().parse(Array(Self.story(chapters: count).utf8))
         let document = try #require(parsed.document)
         let (whole, wholeFindings) = StoryDecoder.decodeStory(document, splittingFrom: .max)
-        let (halves, halvesFindings) = StoryDecoder.decodeStory(document, splittingFrom: 2)
+        let (halves, halvesFindings) = StoryDecoder.decodeStory(document, share: ChapterShare(stretch: stretch), splittingFrom: 2)
         let expected = Self.fingerprint(whole, wholeFindings)
         #expect(Self.fingerprint(halves, halvesFindings) == expected)
         // The story has something of each kind in it, so the comparison compares something.
@@ -72,5 +76,54 @@ struct SplitDecodeTests {
         let (halves, halvesFindings) = StoryDecoder.decodeStory(document)  // the default splits 5,001 chapters
         #expect(Self.fingerprint(halves, halvesFindings) == Self.fingerprint(whole, wholeFindings))
         #expect(halves.choices.count == whole.choices.count && halves.choices.count > 2_000)
+    }
+
+    @Test("a helper that takes every chapter, from the back, gives what one pass gives")
+    func helperTakesEverything() throws {
+        let parsed = JSONParser().parse(Array(Self.story(chapters: 300).utf8))
+        let document = try #require(parsed.document)
+        let (whole, wholeFindings) = StoryDecoder.decodeStory(document, splittingFrom: .max)
+        let chapters = try #require(whole.chaptersNode)
+        let elements = Array(document.elements(of: chapters))
+        // The helper (this thread, first) takes every stretch before the front takes any.
+        let share = ChapterShare(stretch: 7)
+        share.open(document, elements: elements)
+        #expect(share.help() == 300)
+        var syntax = StorySyntax(document: document)
+        var reader = ObjectReader(document: document)
+        StoryDecoder.decodeShared(share, elements: elements, into: &syntax, reader: &reader)
+        // The story's own picture and findings are decoded before the chapters, not by the share.
+        let storyLevel = { (line: String) in line.hasPrefix("media cover.png") }
+        #expect(Self.fingerprint(syntax, reader.diagnostics) == Self.fingerprint(whole, wholeFindings).filter { !storyLevel($0) })
+        #expect(syntax.chapters.count > 200 && reader.diagnostics.count > 50)
+    }
+
+    @Test("a caller's thread that helps is let go whatever the file holds", .timeLimit(.minutes(1)), arguments: [
+        #"{ "authors": [] }"#, "[1, 2]", #"{ "story": 3 }"#, #"{ "story": { "id": "s", "chapters": 4 } }"#,
+    ])
+    func helperLetGo(text: String) {
+        var helper: BackgroundWork<Int>?
+        let file = LoadedFile.load(SourceBytes(Array(text.utf8)), fileName: "story.json") { _, _, share in
+            helper = BackgroundWork { share.help() }
+            return true
+        }
+        #expect(helper?.wait() == 0)
+        #expect(file.document != nil)
+    }
+
+    @Test("a caller's thread that helps with a large story decodes the story one pass decodes")
+    func callerHelps() throws {
+        let bytes = Array(Self.story(chapters: 5_001).utf8)
+        let document = try #require(JSONParser().parse(bytes).document)
+        let (whole, wholeFindings) = StoryDecoder.decodeStory(document, splittingFrom: .max)
+        var helper: BackgroundWork<Int>?
+        let file = LoadedFile.load(SourceBytes(bytes), fileName: "story.json", resolvingPointers: false) { _, _, share in
+            helper = BackgroundWork { share.help() }
+            return true
+        }
+        let helped = try #require(helper).wait()
+        #expect(helped >= 0 && helped <= 5_001)
+        let story = try #require(file.story)
+        #expect(Self.fingerprint(story, file.diagnostics) == Self.fingerprint(whole, wholeFindings))
     }
 }

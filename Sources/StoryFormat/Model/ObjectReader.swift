@@ -1,16 +1,26 @@
 /// What a key of a format object must hold.
 struct KeySpec: Sendable {
-    enum Expected { case string, nonEmptyString, boolean, array, object }
+    enum Expected {
+        case string, nonEmptyString, boolean, array, object
+
+        /// Whether a value of `kind` is of this type.
+        func accepts(_ kind: JSONKind) -> Bool {
+            switch self {
+            case .string, .nonEmptyString: kind == .string
+            case .boolean: kind == .true || kind == .false
+            case .array: kind == .array
+            case .object: kind == .object
+            }
+        }
+    }
     let name: String
     let expected: Expected
     let required: Bool
-    let bytes: [UInt8]
 
     init(name: String, expected: Expected, required: Bool) {
         self.name = name
         self.expected = expected
         self.required = required
-        bytes = Array(name.utf8)
     }
 }
 
@@ -20,25 +30,57 @@ protocol KeyFields { init() }
 
 /// One table per kind of object: each key, what it must hold, and the field its value node goes
 /// to. Tables have any number of keys; adding one is one line here and one field.
-struct KeyTable<Fields: KeyFields>: Sendable {
+///
+/// Every table is a static, made once; what reading an object looks at is kept in storage made
+/// then and never freed (`keys`, `keyBytes`), so that reading it retains nothing. An array would
+/// be retained and released at each object read, and the threads decoding one story would share
+/// its one count: an atomic change on each core in turn, whose cache line passes back and forth.
+struct KeyTable<Fields: KeyFields>: @unchecked Sendable {
+    /// What reading an object needs of a key: a trivial value.
+    struct Key {
+        let expected: KeySpec.Expected
+        let required: Bool
+        /// Byte offset of the key's field in `Fields` (worked out once, from its key path), so
+        /// reading an object stores into the fields without applying key paths.
+        let offset: Int
+        /// The key's UTF-8 bytes in `keyBytes`.
+        let bytes: Range<Int>
+    }
+
+    /// The keys, with their names for messages.
     let specs: [KeySpec]
-    /// Byte offset of each key's field in `Fields` (worked out once, from its key path), so
-    /// reading an object stores into the fields without applying key paths.
-    let offsets: [Int]
+    let keys: UnsafeBufferPointer<Key>
+    let keyBytes: UnsafeBufferPointer<UInt8>
     static var unusable: Int32 { -2 }
 
     init(_ keys: [(String, KeySpec.Expected, required: Bool, WritableKeyPath<Fields, Int32> & Sendable)]) {
-        specs = keys.map { KeySpec(name: $0.0, expected: $0.1, required: $0.required) }
-        offsets = keys.map { key in
-            guard let offset = MemoryLayout<Fields>.offset(of: key.3) else { preconditionFailure("a key's field must be a stored property") }
-            return offset
-        }
+        self.init(
+            specs: keys.map { KeySpec(name: $0.0, expected: $0.1, required: $0.required) },
+            offsets: keys.map { key in
+                guard let offset = MemoryLayout<Fields>.offset(of: key.3) else { preconditionFailure("a key's field must be a stored property") }
+                return offset
+            })
     }
 
     /// A table whose fields are slots at the given byte offsets (`ChapterNodes`).
     init(specs: [KeySpec], offsets: [Int]) {
         self.specs = specs
-        self.offsets = offsets
+        var allBytes: [UInt8] = []
+        var keys: [Key] = []
+        for (spec, offset) in zip(specs, offsets) {
+            let start = allBytes.count
+            allBytes += spec.name.utf8
+            keys.append(Key(expected: spec.expected, required: spec.required, offset: offset, bytes: start..<allBytes.count))
+        }
+        self.keys = UnsafeBufferPointer(Self.kept(keys))
+        keyBytes = UnsafeBufferPointer(Self.kept(allBytes))
+    }
+
+    /// A copy of `values` in storage that is never freed.
+    private static func kept<Value>(_ values: [Value]) -> UnsafeMutableBufferPointer<Value> {
+        let storage = UnsafeMutableBufferPointer<Value>.allocate(capacity: max(1, values.count))
+        _ = storage.initialize(from: values)
+        return UnsafeMutableBufferPointer(rebasing: storage[..<values.count])
     }
 
     var names: [String] { specs.map(\.name) }
@@ -56,29 +98,66 @@ struct ObjectReader {
     let document: JSONDocument
     var diagnostics: [Diagnostic] = []
 
+    /// The document's nodes and bytes while `holdingNodes` runs.
+    private(set) var heldNodes: UnsafeBufferPointer<JSONNode>?
+    private var heldBytes: UnsafeBufferPointer<UInt8>?
+
     init(document: JSONDocument) { self.document = document }
+
+    /// Runs `body` with the document's nodes and bytes held, so that `read` looks at them without
+    /// retaining their storage each time: threads decoding one document share its one count,
+    /// and an atomic change of it on each core in turn passes its cache line back and forth (it
+    /// made two threads decoding a story together slower than one).
+    mutating func holdingNodes<T>(_ body: (inout ObjectReader) -> T) -> T {
+        let document = document
+        return document.nodes.withUnsafeBufferPointer { nodes in
+            document.bytes.withUnsafeBufferPointer { bytes in
+                heldNodes = nodes
+                heldBytes = bytes
+                defer {
+                    heldNodes = nil
+                    heldBytes = nil
+                }
+                return body(&self)
+            }
+        }
+    }
 
     /// Value nodes by key (the last one for duplicate keys); -1 where absent, -2 where wrong.
     mutating func read<Fields: KeyFields>(_ object: Int, _ table: KeyTable<Fields>, label: @autoclosure () -> String) -> Fields {
+        if let nodes = heldNodes, let bytes = heldBytes { return read(object, table, nodes: nodes, bytes: bytes, label: label) }
+        return holdingNodes { reader in reader.read(object, table, nodes: reader.heldNodes!, bytes: reader.heldBytes!, label: label) }
+    }
+
+    private mutating func read<Fields: KeyFields>(
+        _ object: Int, _ table: KeyTable<Fields>, nodes: UnsafeBufferPointer<JSONNode>, bytes: UnsafeBufferPointer<UInt8>, label: () -> String
+    ) -> Fields {
         var fields = Fields()
-        let nodes = document.nodes
+        let keys = table.keys
         var child = object + 1
         let end = Int(nodes[object].next)
         while child + 1 < end {
             let key = child
             let value = child + 1
             child = Int(nodes[value].next)
-            guard let index = keyIndex(key, table.specs) else {
+            guard let index = keyIndex(key, table, nodes: nodes, bytes: bytes) else {
                 reportUnknown(key: key, names: table.names, label: label())
                 continue
             }
-            let node = check(value, table.specs[index], label: label) ? Int32(value) : KeyTable<Fields>.unusable
-            let offset = table.offsets[index]
+            // The usual case is settled here; a value that is not what the key must hold is
+            // looked at again, and reported, by `check`.
+            let expected = keys[index].expected
+            let usable =
+                expected.accepts(nodes[value].kind) && !(expected == .nonEmptyString && Self.isBlank(value, nodes, bytes, document))
+                || check(value, table.specs[index], label: label)
+            let node = usable ? Int32(value) : KeyTable<Fields>.unusable
+            let offset = keys[index].offset
             withUnsafeMutableBytes(of: &fields) { $0.storeBytes(of: node, toByteOffset: offset, as: Int32.self) }
         }
-        for (index, spec) in table.specs.enumerated() where spec.required {
-            let offset = table.offsets[index]
+        for index in keys.indices where keys[index].required {
+            let offset = keys[index].offset
             guard withUnsafeBytes(of: fields, { $0.load(fromByteOffset: offset, as: Int32.self) }) == -1 else { continue }
+            let spec = table.specs[index]
             let start = document.range(object).lowerBound
             diagnostics.append(
                 Diagnostic(
@@ -90,31 +169,54 @@ struct ObjectReader {
     }
 
     /// Which key of the table a key node names, comparing bytes (keys with escapes are decoded first).
-    private func keyIndex(_ key: Int, _ specs: [KeySpec]) -> Int? {
-        if document.hasEscapes(key) {
+    private func keyIndex<Fields>(
+        _ key: Int, _ table: KeyTable<Fields>, nodes: UnsafeBufferPointer<JSONNode>, bytes: UnsafeBufferPointer<UInt8>
+    ) -> Int? {
+        if nodes[key].flags & JSONNode.hasEscapes != 0 {
             let name = document.string(key)
-            return specs.firstIndex { $0.name == name }
+            return table.specs.firstIndex { $0.name == name }
         }
-        let range = document.contentRange(key)
-        return document.bytes.withUnsafeBufferPointer { buffer in
-            let base = buffer.baseAddress! + range.lowerBound
-            for (index, spec) in specs.enumerated() where spec.bytes.count == range.count {
-                if spec.bytes.withUnsafeBufferPointer({ memEqual(base, $0.baseAddress!, range.count) }) { return index }
-            }
-            return nil
+        let range = Self.contentRange(key, nodes)
+        let count = range.count
+        let base = bytes.baseAddress! + range.lowerBound
+        let keys = table.keys
+        for index in keys.indices where keys[index].bytes.count == count {
+            if memEqual(base, table.keyBytes.baseAddress! + keys[index].bytes.lowerBound, count) { return index }
         }
+        return nil
+    }
+
+    /// `JSONDocument.isBlank`, looking at the held nodes and bytes when there are.
+    func isBlank(_ node: Int) -> Bool {
+        guard let nodes = heldNodes, let bytes = heldBytes else { return document.isBlank(node) }
+        return Self.isBlank(node, nodes, bytes, document)
+    }
+
+    /// `JSONDocument.contentRange`, from held nodes.
+    private static func contentRange(_ node: Int, _ nodes: UnsafeBufferPointer<JSONNode>) -> Range<Int> {
+        let start = Int(nodes[node].start), end = Int(nodes[node].end)
+        return nodes[node].kind == .string ? (start + 1)..<max(start + 1, end - 1) : start..<end
+    }
+
+    /// `JSONDocument.isBlank`, from held nodes and bytes for the usual text (one that starts with
+    /// a letter after any ASCII white space); the document decides the rest.
+    private static func isBlank(_ node: Int, _ nodes: UnsafeBufferPointer<JSONNode>, _ bytes: UnsafeBufferPointer<UInt8>, _ document: JSONDocument) -> Bool {
+        let range = contentRange(node, nodes)
+        var first = range.lowerBound
+        while first < range.upperBound {
+            let byte = bytes[first]
+            if byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { break }
+            first += 1
+        }
+        guard first < range.upperBound else { return true }
+        guard bytes[first] == UInt8(ascii: "\\") || bytes[first] >= 0x80 else { return false }
+        return document.isBlank(node)
     }
 
     /// Reports a value of the wrong type (or an empty required string); true when usable.
     mutating func check(_ value: Int, _ spec: KeySpec, label: () -> String) -> Bool {
         let kind = document.kind(value)
-        let ok: Bool =
-            switch spec.expected {
-            case .string, .nonEmptyString: kind == .string
-            case .boolean: kind == .true || kind == .false
-            case .array: kind == .array
-            case .object: kind == .object
-            }
+        let ok = spec.expected.accepts(kind)
         if !ok {
             var detail: Diagnostic.Detail?
             if spec.expected == .boolean, kind == .string {

@@ -56,12 +56,18 @@ public enum StoryDecoder {
         ["root": rootKeys.names, "story": storyKeys.names, "chapter": chapterKeys.names, "choice": choiceKeys.names]
     }
 
-    /// How many chapters a story has before its chapters are decoded in two halves.
+    /// How many chapters a story has before a thread is started to help decode them.
     public static let splittingFrom = 2000
 
-    /// - Parameter splitting: from this many chapters on, the second half of the chapters is
-    ///   decoded on another core while the first is decoded here; the result is the same.
-    public static func decodeStory(_ document: JSONDocument, splittingFrom splitting: Int = splittingFrom) -> (StorySyntax, [Diagnostic]) {
+    /// - Parameter share: the chapters are decoded here from the front while a helper takes them
+    ///   from the back (`ChapterShare.help()`): with `helped`, the caller's thread helps once its
+    ///   own work is done; otherwise, from `splitting` chapters on, a thread is started to help.
+    ///   The result is the same whoever decodes what.
+    public static func decodeStory(
+        _ document: JSONDocument, share: ChapterShare = ChapterShare(), helped: Bool = false, splittingFrom splitting: Int = splittingFrom
+    ) -> (StorySyntax, [Diagnostic]) {
+        // Whatever happens here, a helper waiting for the decode to begin is let go.
+        defer { share.close() }
         var syntax = StorySyntax(document: document)
         var reader = ObjectReader(document: document)
         guard let root = document.root else { return (syntax, []) }
@@ -89,29 +95,12 @@ public enum StoryDecoder {
             // of thousands of chapters several times.
             let count = document.count(of: chapters)
             syntax.chapters.reserveCapacity(count)
-            var elements = Array(document.elements(of: chapters))
+            let elements = Array(document.elements(of: chapters))
             document.bytes.beginPass()
-            if count >= max(splitting, 2) {
-                // The second half goes into a syntax of its own, numbered from 0, on another core;
-                // it is then renumbered and appended, its findings after the first half's.
-                let middle = count / 2
-                let secondHalf = Array(elements[middle...])
-                elements.removeSubrange(middle...)
-                let second = BackgroundWork { () -> (StorySyntax, [Diagnostic]) in
-                    var part = StorySyntax(document: document)
-                    var partReader = ObjectReader(document: document)
-                    var sweep = document.bytes.sweep(from: document.range(secondHalf[0]).lowerBound)
-                    defer { sweep.end() }
-                    decodeChapters(secondHalf, from: middle, into: &part, reader: &partReader) { sweep.release(upTo: $0) }
-                    return (part, partReader.diagnostics)
-                }
-                decodeChapters(elements, from: 0, into: &syntax, reader: &reader) { document.bytes.release(upTo: $0) }
-                let (part, findings) = second.wait()
-                syntax.append(part)
-                reader.diagnostics += findings
-            } else {
-                decodeChapters(elements, from: 0, into: &syntax, reader: &reader) { document.bytes.release(upTo: $0) }
-            }
+            share.open(document, elements: elements)
+            let helper = !helped && count >= max(splitting, 2) ? BackgroundWork { share.help() } : nil
+            decodeShared(share, elements: elements, into: &syntax, reader: &reader)
+            _ = helper?.wait()
             document.bytes.endPass()
             if count == 0 {
                 let start = document.range(chapters).lowerBound
@@ -126,47 +115,68 @@ public enum StoryDecoder {
         return (syntax, reader.diagnostics)
     }
 
-    /// The chapters `elements` of the file's `chapters` array, the first of them its element
-    /// `first`, each element's start passed to `passing` as it is reached.
-    static func decodeChapters(
-        _ elements: [Int], from first: Int, into syntax: inout StorySyntax, reader: inout ObjectReader, passing: (Int) -> Void
-    ) {
+    /// Decodes the chapters `elements` of an open share from the front until none is left, then
+    /// appends the stretches a helper decoded from the back, in file order, their findings after
+    /// the front's likewise.
+    static func decodeShared(_ share: ChapterShare, elements: [Int], into syntax: inout StorySyntax, reader: inout ObjectReader) {
         let document = reader.document
-        for (offset, element) in elements.enumerated() {
-            let index = first + offset
-            passing(document.range(element).lowerBound)
-            guard document.kind(element) == .object else {
-                reader.diagnostics.append(
-                    elementNotAnObject(document, element, "chapter \(index + 1)", help: "write each chapter as { \"id\": ..., \"name\": ..., \"text\": ... }"))
-                continue
-            }
-            // Its position in `syntax.chapters`, which skips elements that are not objects; `index`
-            // (its place in the file) names it in messages.
-            decodeChapter(element, index: syntax.chapters.count, ordinal: index, into: &syntax, reader: &reader)
+        while let taken = share.takeFront() {
+            decodeChapters(elements[taken], from: taken.lowerBound, into: &syntax, reader: &reader) { document.bytes.release(upTo: $0) }
+        }
+        for part in share.finish() {
+            syntax.append(part.syntax)
+            reader.diagnostics += part.diagnostics
         }
     }
 
-    static func decodeChapter(_ node: Int, index: Int, ordinal: Int, into syntax: inout StorySyntax, reader: inout ObjectReader) {
+    /// The chapters `elements` of the file's `chapters` array, the first of them its element
+    /// `first`, each element's start passed to `passing` as it is reached.
+    static func decodeChapters(
+        _ elements: ArraySlice<Int>, from first: Int, into syntax: inout StorySyntax, reader: inout ObjectReader, passing: (Int) -> Void
+    ) {
         let document = reader.document
-        var chapter = ChapterSyntax(node: node, index: index, ordinal: ordinal)
-        // The id first, so that findings about other keys can name the chapter.
-        if let idNode = document.member(node, "id"), document.kind(idNode) == .string {
-            chapter.nodes[.id] = Int32(idNode)
-            chapter.idValue = document.string(idNode)
+        reader.holdingNodes { reader in
+            let nodes = reader.heldNodes!
+            for (offset, element) in elements.enumerated() {
+                let index = first + offset
+                passing(Int(nodes[element].start))
+                guard nodes[element].kind == .object else {
+                    reader.diagnostics.append(
+                        elementNotAnObject(document, element, "chapter \(index + 1)", help: "write each chapter as { \"id\": ..., \"name\": ..., \"text\": ... }"))
+                    continue
+                }
+                // Its position in `syntax.chapters`, which skips elements that are not objects;
+                // `index` (its place in the file) names it in messages.
+                decodeChapter(element, index: syntax.chapters.count, ordinal: index, into: &syntax, reader: &reader, document: document, nodes: nodes)
+            }
         }
-        let fields = reader.read(node, chapterKeys, label: chapter.label)
-        if fields[.id] < 0 {
+    }
+
+    /// Decodes one chapter; `document` is the reader's and `nodes` are its nodes (held by the
+    /// caller: see `ObjectReader.holdingNodes`).
+    static func decodeChapter(
+        _ node: Int, index: Int, ordinal: Int, into syntax: inout StorySyntax, reader: inout ObjectReader, document: JSONDocument,
+        nodes: UnsafeBufferPointer<JSONNode>
+    ) {
+        var chapter = ChapterSyntax(node: node, index: index, ordinal: ordinal)
+        // Findings about its keys name the chapter by its id, looked up only for a finding.
+        let fields = reader.read(node, chapterKeys, label: label(ofChapter: node, ordinal: ordinal, in: document))
+        // The id is the last "id" key's value when that is a string (as `JSONDocument.member`
+        // finds it): what the key table gives when the value is usable.
+        if let id = fields[.id].node {
+            chapter.nodes[.id] = Int32(id)
+            chapter.idValue = document.string(id)
+        } else {
             chapter.nodes[.id] = -1
-            chapter.idValue = ""
         }
         for field in ChapterField.all where field != .id {
             let node = max(-1, fields[field])
             chapter.nodes[field] = node
             guard node >= 0 else { continue }
             switch field.kind {
-            case .flag where document.kind(Int(node)) == .true: chapter.trueFlags |= 1 << field.ordinal
+            case .flag where nodes[Int(node)].kind == .true: chapter.trueFlags |= 1 << field.ordinal
             case .text, .nonEmptyText:
-                if field == .text { chapter.textIsBlank = document.isBlank(Int(node)) }
+                if field == .text { chapter.textIsBlank = reader.isBlank(Int(node)) }
                 if let media = field.media {
                     syntax.media.append(MediaSyntax(path: Located(document.string(Int(node)), node: Int(node)), chapter: index, isPicture: media == .picture))
                 }
@@ -176,9 +186,14 @@ public enum StoryDecoder {
         chapter.choiceStart = Int32(syntax.choices.count)
         if let choices = fields[.choices].node {
             var choiceIndex = 0
-            for element in document.elements(of: choices) {
-                defer { choiceIndex += 1 }
-                guard document.kind(element) == .object else {
+            var element = choices + 1
+            let end = Int(nodes[choices].next)
+            while element < end {
+                defer {
+                    choiceIndex += 1
+                    element = Int(nodes[element].next)
+                }
+                guard nodes[element].kind == .object else {
                     reader.diagnostics.append(
                         elementNotAnObject(
                             document, element, "choice \(choiceIndex + 1) of \(chapter.label)", help: "write each choice as { \"chapter_id\": \"...\", \"text\": \"...\" }"))
@@ -195,6 +210,16 @@ public enum StoryDecoder {
         }
         chapter.choiceCount = Int32(syntax.choices.count) - chapter.choiceStart
         syntax.chapters.append(chapter)
+    }
+
+    /// How findings name the chapter at `node`: by its id when it has a usable one.
+    static func label(ofChapter node: Int, ordinal: Int, in document: JSONDocument) -> String {
+        var chapter = ChapterSyntax(node: node, index: 0, ordinal: ordinal)
+        if let id = document.member(node, "id"), document.kind(id) == .string {
+            chapter.nodes[.id] = Int32(id)
+            chapter.idValue = document.string(id)
+        }
+        return chapter.label
     }
 
     public static func decodeAuthors(_ document: JSONDocument) -> (AuthorsSyntax, [Diagnostic]) {

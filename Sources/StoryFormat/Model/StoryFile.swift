@@ -30,20 +30,24 @@ public struct LoadedFile: Sendable {
     ///   tree); a caller that adds findings of its own resolves them all at once instead.
     /// - Parameter parsed: called with the tree as soon as it is parsed, before it is decoded,
     ///   so that a caller can start work on it (on another thread) meanwhile; it says whether it
-    ///   did. A story's chapters are decoded in two halves, one on another core, only when it did
-    ///   not: with the other core busy, the halves would only take turns.
+    ///   did and whether that thread, its work done, will help decode the story's chapters
+    ///   (`ChapterShare.help()`, which returns once they are all taken: the share is closed
+    ///   whatever the file holds). With no such help, a large story's chapters are decoded on two
+    ///   threads of the decoder's own.
     public static func load(
         _ bytes: SourceBytes, fileName: String = "story.json", options: JSONParser.Options = .init(), resolvingPointers: Bool = true,
-        parsed whenParsed: (JSONDocument, DocumentKind) -> Bool = { _, _ in false }
+        parsed whenParsed: (JSONDocument, DocumentKind, ChapterShare) -> Bool = { _, _, _ in false }
     ) -> LoadedFile {
         let parsed = JSONParser(options: options).parse(bytes)
         let kind = DocumentKind.detect(parsed.document, fileName: fileName)
         var file = LoadedFile(kind: kind, document: parsed.document, diagnostics: parsed.diagnostics, bytes: bytes)
         guard let document = parsed.document else { return file }
-        let otherCoreBusy = whenParsed(document, kind)
+        let share = ChapterShare()
+        defer { share.close() }
+        let helped = whenParsed(document, kind, share)
         switch kind {
         case .story:
-            let (syntax, findings) = StoryDecoder.decodeStory(document, splittingFrom: otherCoreBusy ? .max : StoryDecoder.splittingFrom)
+            let (syntax, findings) = StoryDecoder.decodeStory(document, share: share, helped: helped)
             file.story = syntax
             file.diagnostics += findings
         case .authors:

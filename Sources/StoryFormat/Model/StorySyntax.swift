@@ -35,16 +35,17 @@ public struct StorySyntax: Sendable {
 
     /// Appends the chapters of `part`, a later stretch of the same file's chapters decoded on
     /// its own (its positions, choices and media numbered from 0), renumbered to follow these.
+    ///
+    /// Grows its arrays as `append` does, by doubling: a story is joined from many parts, and
+    /// room reserved for exactly each part would copy the arrays once a part.
     mutating func append(_ part: StorySyntax) {
         let chapterBase = Int32(chapters.count)
         let choiceBase = Int32(choices.count)
-        chapters.reserveCapacity(chapters.count + part.chapters.count)
         for var chapter in part.chapters {
             chapter.storedIndex += chapterBase
             chapter.choiceStart += choiceBase
             chapters.append(chapter)
         }
-        choices.reserveCapacity(choices.count + part.choices.count)
         for var choice in part.choices {
             choice.storedChapter += chapterBase
             choices.append(choice)
