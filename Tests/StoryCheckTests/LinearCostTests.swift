@@ -69,6 +69,19 @@ struct LinearCostTests {
         #expect(SuggestionIndex(["a", "b"]).nearest(to: "c") == nil, "short ids get no fuzzy match")
     }
 
+    @Test("ids in other scripts fold as ASCII ids do, among many: case, '_', '-' and spaces, letter by letter")
+    func suggestionsBeyondASCII() {
+        let ids = (0..<500).map { "chapter-\($0)" } + ["Église_Haute", "ÇA-VA", "Straße Ende", "big_HALL"]
+        for index in [SuggestionIndex(ids), SuggestionIndex(Array(ids.suffix(4)))] {
+            #expect(index.nearest(to: "église haute") == "Église_Haute")
+            #expect(index.nearest(to: "églis-haute") == "Église_Haute", "one letter dropped, beside a folded '-'")
+            #expect(index.nearest(to: "ça va") == "ÇA-VA")
+            #expect(index.nearest(to: "straße-ende") == "Straße Ende")
+            #expect(index.nearest(to: "Big Hall") == "big_HALL")
+            #expect(index.nearest(to: "bighal") == "big_HALL")
+        }
+    }
+
     /// A large index sorts its two orders on two threads, and the missing-target rule asks for
     /// many suggestions on two threads: the answers must be those of one thread, in order.
     @Test("suggestions made on two threads are the ones one thread makes, in the same order")

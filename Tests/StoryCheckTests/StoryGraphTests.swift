@@ -83,6 +83,17 @@ struct StoryGraphTests {
         #expect(found.first?.help?.contains("none leads to an existing chapter") == true)
     }
 
+    @Test("the graph says, once, whether some choice names no chapter as soon as the targets are resolved")
+    func resolvedCallback() throws {
+        for (chapters, missing) in [([("a", ["b"]), ("b", [])], false), ([("a", ["b", "nowhere"]), ("b", [])], true), ([("a", [""]), ("b", ["a"])], false)] {
+            let story = try #require(LoadedFile.load(Self.story(chapters)).story)
+            var said: [Bool] = []
+            let graph = StoryGraph(story, parallelFrom: .max) { said.append($0) }
+            #expect(said == [missing])
+            #expect(graph.missingTargets.isEmpty == !missing)
+        }
+    }
+
     @Test("a story with no endings at all traps the reader from the start")
     func noEndings() {
         #expect(codes(Self.story([("a", ["b"]), ("b", ["a"])])).contains("CYD502"))

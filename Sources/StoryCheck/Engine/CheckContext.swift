@@ -18,8 +18,17 @@ public final class CheckContext {
     public var story: StorySyntax? { file.story }
     public var authors: AuthorsSyntax? { file.authors }
 
-    /// The chapter graph, built on first use.
-    public private(set) lazy var graph: StoryGraph? = story.map(StoryGraph.init)
+    /// The chapter graph, built on first use. As soon as it knows that some choice names no
+    /// chapter, the index of chapter ids for "did you mean" starts on another thread.
+    public private(set) lazy var graph: StoryGraph? = story.map { story in
+        StoryGraph(story, parallelFrom: StoryGraph.parallelFrom) { someMissing in
+            if someMissing { idSuggestions = BackgroundWork { SuggestionIndex(story.chapters.compactMap { $0.id?.value }) } }
+        }
+    }
+
+    /// The index of every chapter id for suggesting the nearest (CYD302), once the graph has
+    /// found a choice naming no chapter; made then, on another thread.
+    private(set) var idSuggestions: BackgroundWork<SuggestionIndex>?
 
     /// The shared scan of every string: started on another thread by `startTextScan()`, or
     /// made on first use.

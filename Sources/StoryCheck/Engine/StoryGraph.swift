@@ -40,7 +40,10 @@ public struct StoryGraph: Sendable {
 
     /// - Parameter parallelFrom: chapters from which targets are resolved on two threads (tests
     ///   compare both ways on one story).
-    init(_ story: StorySyntax, parallelFrom: Int) {
+    /// - Parameter resolved: called once every choice's target is resolved, before the searches,
+    ///   with whether some choice names no chapter (`missingTargets`), so that a caller can start
+    ///   work that needs to know it.
+    init(_ story: StorySyntax, parallelFrom: Int, resolved whenResolved: (_ someMissing: Bool) -> Void = { _ in }) {
         let chapters = story.chapters
         let count = chapters.count
         chapterCount = count
@@ -93,14 +96,20 @@ public struct StoryGraph: Sendable {
         successorOffsets = offsets
         successorList = list
         missingTargets = missing
+        whenResolved(!missing.isEmpty)
         self.choiceTargets = choiceTargets
         self.endings = endings
         start = chapters.firstIndex { $0.isFirstChapter?.value == true }
 
-        // Predecessors, in compressed rows too, for the backward search from the endings.
-        let (predecessorOffsets, predecessors) = Self.reversed(offsets: offsets, list: list, count: nodeCount)
+        // Predecessors, in compressed rows too, for the backward search from the endings; for a
+        // large story, on another core while the forward search runs here.
+        let backward = { @Sendable [endings, offsets, list] in
+            let (predecessorOffsets, predecessors) = Self.reversed(offsets: offsets, list: list, count: nodeCount)
+            return Array(Self.search(from: endings, offsets: predecessorOffsets, list: predecessors, count: nodeCount).prefix(count))
+        }
+        let finishing = count >= max(parallelFrom, 2) ? BackgroundWork(backward) : nil
         reachable = Array(Self.search(from: start.map { [$0] } ?? [], offsets: offsets, list: list, count: nodeCount).prefix(count))
-        canFinish = Array(Self.search(from: endings, offsets: predecessorOffsets, list: predecessors, count: nodeCount).prefix(count))
+        canFinish = finishing?.take() ?? backward()
     }
 
     /// A resolved target that names no chapter (a target that is empty or missing is -1).

@@ -34,6 +34,8 @@ public struct SuggestionIndex: Sendable {
     init(_ candidates: [String], parallelFrom: Int) {
         self.candidates = candidates
         var folded: [UInt8] = []
+        // Room for ids of 16 bytes or so; longer ones grow it as appending does.
+        folded.reserveCapacity(candidates.count * 16)
         var starts: [Int32] = [0]
         starts.reserveCapacity(candidates.count + 1)
         for candidate in candidates {
@@ -78,10 +80,18 @@ public struct SuggestionIndex: Sendable {
         let limit = KeySuggestion.limit(for: queryScalars.count)
         guard limit > 0, query.count <= Self.longestFuzzy else { return nil }
         var best: (position: Int, distance: Int)?
+        // One array for every candidate's scalars, refilled: most candidates are ASCII, their
+        // bytes their scalars.
+        var scalars: [Unicode.Scalar] = []
         func consider(_ position: Int) {
             let candidate = slice(position)
             guard abs(candidate.count - query.count) <= 4 * limit, candidate.count <= 4 * Self.longestFuzzy else { return }
-            let scalars = Array(String(decoding: candidate, as: UTF8.self).unicodeScalars)
+            scalars.removeAll(keepingCapacity: true)
+            if candidate.allSatisfy({ $0 < 0x80 }) {
+                for byte in candidate { scalars.append(Unicode.Scalar(byte)) }
+            } else {
+                scalars.append(contentsOf: String(decoding: candidate, as: UTF8.self).unicodeScalars)
+            }
             let distance = KeySuggestion.editDistance(queryScalars, scalars, limit: best?.distance ?? limit)
             guard distance <= limit else { return }
             if best == nil || distance < best!.distance || (distance == best!.distance && position < best!.position) {
@@ -103,6 +113,16 @@ public struct SuggestionIndex: Sendable {
     private func slice(_ position: Int) -> ArraySlice<UInt8> { folded[Int(starts[position])..<Int(starts[position + 1])] }
 
     static func fold(_ text: String, into buffer: inout [UInt8]) {
+        // Most ids are ASCII: their bytes folded as they are, without decoding scalars.
+        var text = text
+        let wasASCII = text.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+            for byte in bytes where byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") && byte != UInt8(ascii: " ") {
+                buffer.append(byte >= 65 && byte <= 90 ? byte + 32 : byte)
+            }
+            return true
+        }
+        if wasASCII { return }
         for scalar in text.unicodeScalars where scalar != "_" && scalar != "-" && scalar != " " {
             if scalar.isASCII {
                 let byte = UInt8(scalar.value)

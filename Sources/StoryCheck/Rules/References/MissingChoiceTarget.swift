@@ -49,7 +49,8 @@ enum MissingChoiceTarget: CheckedRule {
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         guard let story = context.story, let graph = context.graph, !graph.missingTargets.isEmpty else { return }
-        let ids = story.chapters.compactMap { $0.id?.value }
+        // Started by the graph as soon as it found the missing targets.
+        let suggestions = context.idSuggestions ?? BackgroundWork { SuggestionIndex(story.chapters.compactMap { $0.id?.value }) }
         // The targets in document order: a mapped file's pages are given back behind the loop.
         var targets: [Located<String>] = []
         targets.reserveCapacity(graph.missingTargets.count)
@@ -63,7 +64,7 @@ enum MissingChoiceTarget: CheckedRule {
         let missing = targets
         findings.addBeside { findings in
             let targets = missing
-            let nearest = Self.nearest(targets.map(\.value), in: SuggestionIndex(ids))
+            let nearest = Self.nearest(targets.map(\.value), in: suggestions.wait())
             for (target, suggestion) in zip(targets, nearest) {
                 findings.add(
                     "choice target '\(VisibleText.escape(target.value))' does not exist",
