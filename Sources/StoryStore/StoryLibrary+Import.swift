@@ -97,10 +97,14 @@ extension StoryLibrary {
                             story.picPath, version, first.id, chapters.count, endingCount, now, now])
             storyID = db.lastInsertedRowID
         }
-        // Hundreds of thousands of rows: bound straight through SQLite's C API.
+        // Hundreds of thousands of rows: bound straight through SQLite's C API, each batch's
+        // values (choices encoded as JSON among them) made on another core while the batch
+        // before is stored.
         let insertChapter = try BulkInsert(db, ChapterRow.insert)
-        for (position, chapter) in chapters.enumerated() {
-            try insertChapter.run(ChapterRow(storyID: storyID, position: position, chapter: chapter).values)
+        for rows in BatchesMadeAhead(count: chapters.count, make: { [chapters] position in
+            ChapterRow(storyID: storyID, position: position, chapter: chapters[position]).values
+        }) {
+            for values in rows { try insertChapter.run(values) }
         }
         try Self.storeTranslations(translations, of: chapters, storyID: storyID, db)
         try Self.index(storyID: storyID, db)

@@ -1,0 +1,48 @@
+import Foundation
+import StoryFormat
+import Testing
+
+/// Rows made in batches on another thread while the batch before is stored (the library's
+/// chapters): the batches are every unit's value, in order, whatever the batch size; and the
+/// maker is never more than one batch ahead of the taker.
+@Suite("batches made ahead")
+struct BatchesMadeAheadTests {
+    @Test("joined, the batches are every unit's value in order, for any count and batch size")
+    func batchesAreTheWhole() {
+        for count in [0, 1, 2, 9, 10, 11, 1_000, 5_001] {
+            for batchSize in [1, 3, 10, 2_000] {
+                let batches = BatchesMadeAhead(count: count, batchSize: batchSize) { "unit \($0)" }
+                let made = Array(batches)
+                #expect(Array(made.joined()) == (0..<count).map { "unit \($0)" }, "count \(count), batch size \(batchSize)")
+                #expect(made.dropLast().allSatisfy { $0.count == batchSize })
+                #expect(made.count == (count + batchSize - 1) / batchSize)
+                // A second pass makes them again, the same.
+                #expect(Array(batches) == made)
+            }
+        }
+    }
+
+    @Test("the maker runs at most one batch ahead of the taker")
+    func boundedAhead() {
+        final class Highest: @unchecked Sendable {
+            let lock = NSLock()
+            var unit = -1
+        }
+        let highest = Highest()
+        let batches = BatchesMadeAhead(count: 1_000, batchSize: 10) { n in
+            highest.lock.withLock { highest.unit = max(highest.unit, n) }
+            return n
+        }
+        var taken = 0
+        for batch in batches {
+            #expect(batch == Array((taken * 10)..<(taken * 10 + 10)))
+            // Batches taken so far: taken + 1; the one after may be made, none further.
+            let reached = highest.lock.withLock { highest.unit }
+            #expect(reached < (taken + 2) * 10, "batch \(taken) taken when unit \(reached) was made")
+            // The taker is slow: the maker has time to run ahead if it would.
+            if taken % 25 == 0 { usleep(2_000) }
+            taken += 1
+        }
+        #expect(taken == 100)
+    }
+}
