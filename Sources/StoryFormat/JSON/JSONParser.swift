@@ -121,7 +121,8 @@ struct ParserState {
     init(options: Options, count: Int, leastNodes: Int = 16) {
         self.options = options
         // Most stories need a node for every 20 to 40 bytes; reserving more is free until used.
-        nodes.reserveCapacity(max(leastNodes, count / 16))
+        // A large tree is written in huge pages where the kernel gives them.
+        nodes.reserveLarge(max(leastNodes, count / 16))
     }
 
     var relaxedSeverity: Severity { options.lenient ? .warning : .error }
