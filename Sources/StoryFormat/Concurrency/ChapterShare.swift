@@ -66,12 +66,14 @@ public final class ChapterShare: @unchecked Sendable {
             back = taken.lowerBound
             helping += 1
             let elements = self.elements[taken]
+            // The stretch's bytes end where the next chapter begins (or with the file).
+            let end = taken.upperBound < self.elements.count ? document.range(self.elements[taken.upperBound]).lowerBound : document.bytes.count
             pthread_mutex_unlock(mutex)
             var part = StorySyntax(document: document)
             var reader = ObjectReader(document: document)
             var sweep = document.bytes.sweep(from: document.range(elements[taken.lowerBound]).lowerBound)
             StoryDecoder.decodeChapters(elements, from: taken.lowerBound, into: &part, reader: &reader) { sweep.release(upTo: $0) }
-            sweep.end(at: taken.upperBound < self.elements.count ? document.range(self.elements[taken.upperBound]).lowerBound : document.bytes.count)
+            sweep.end(at: end)
             decoded += taken.count
             pthread_mutex_lock(mutex)
             parts.append(Part(start: taken.lowerBound, syntax: part, diagnostics: reader.diagnostics))
