@@ -128,13 +128,20 @@ extension StoryLibrary {
             try db.execute(
                 sql: "INSERT OR REPLACE INTO story_language (story_id, language, title, summary, translated, total) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [storyID, translation.language, translation.story.name, translation.story.summary, translation.translated, translation.total])
+            // The first chapter of each id, as the original's rows keep it.
             var seen = Set<String>()
-            for position in translation.story.chapters.indices where seen.insert(translation.story.chapters[position].id).inserted {
-                guard let index = originals[translation.story.chapters[position].id] else { continue }
-                guard ChapterRow.translatedFields.contains(where: { $0.value(in: translation.story.chapters[position]) != $0.value(in: chapters[index]) }) else { continue }
-                let chapter = translation.story.chapters[position]
-                try insertChapter.run(
-                    [.integer(storyID), .text(translation.language), .text(chapter.id)] + ChapterRow.translatedFields.map { ChapterRow.value($0, of: chapter) })
+            let positions = translation.story.chapters.indices.filter { seen.insert(translation.story.chapters[$0].id).inserted }
+            let translated = translation.story.chapters, language = translation.language
+            // Each batch's rows (nil for a chapter the same as the original's) made on another
+            // core while the batch before is stored.
+            let rows = BatchesMadeAhead(count: positions.count) { [originals, chapters] k -> [BulkInsert.Value]? in
+                let chapter = translated[positions[k]]
+                guard let index = originals[chapter.id] else { return nil }
+                guard ChapterRow.translatedFields.contains(where: { $0.value(in: chapter) != $0.value(in: chapters[index]) }) else { return nil }
+                return [.integer(storyID), .text(language), .text(chapter.id)] + ChapterRow.translatedFields.map { ChapterRow.value($0, of: chapter) }
+            }
+            for batch in rows {
+                for case let values? in batch { try insertChapter.run(values) }
             }
         }
     }
