@@ -88,6 +88,12 @@ public final class JSONDocument: Sendable {
         return nodes[node].kind == .string ? (r.lowerBound + 1)..<max(r.lowerBound + 1, r.upperBound - 1) : r
     }
 
+    /// The same, from nodes a caller holds (see `ObjectReader.holdingNodes`).
+    static func contentRange(_ node: Int, in nodes: UnsafeBufferPointer<JSONNode>) -> Range<Int> {
+        let start = Int(nodes[node].start), end = Int(nodes[node].end)
+        return nodes[node].kind == .string ? (start + 1)..<max(start + 1, end - 1) : start..<end
+    }
+
     @inlinable public func hasEscapes(_ node: Int) -> Bool { nodes[node].flags & JSONNode.hasEscapes != 0 }
 
     /// The children of an array.
@@ -163,6 +169,14 @@ public final class JSONDocument: Sendable {
     /// every case, without decoding.
     public func isBlank(_ node: Int) -> Bool {
         let range = contentRange(node)
+        if let known = bytes.withUnsafeBufferPointer({ Self.isBlank(range, byItsBytes: $0) }) { return known }
+        return scalars(node).allSatisfy { $0.scalar.properties.isWhitespace }
+    }
+
+    /// Whether the text at `range` is white space, told from its bytes: ASCII white space to the
+    /// end (true), or up to an ASCII character other than a backslash (false); nil when an escape
+    /// or a character beyond ASCII comes first, for its scalars to decide.
+    static func isBlank(_ range: Range<Int>, byItsBytes bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         var first = range.lowerBound
         while first < range.upperBound {
             let byte = bytes[first]
@@ -171,7 +185,7 @@ public final class JSONDocument: Sendable {
         }
         guard first < range.upperBound else { return true }
         guard bytes[first] == UInt8(ascii: "\\") || bytes[first] >= 0x80 else { return false }
-        return scalars(node).allSatisfy { $0.scalar.properties.isWhitespace }
+        return nil
     }
 
     /// The decoded text of a string node. Invalid UTF-8 and lone surrogates become U+FFFD.

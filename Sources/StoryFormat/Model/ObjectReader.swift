@@ -176,7 +176,7 @@ struct ObjectReader {
             let name = document.string(key)
             return table.specs.firstIndex { $0.name == name }
         }
-        let range = Self.contentRange(key, nodes)
+        let range = JSONDocument.contentRange(key, in: nodes)
         let count = range.count
         let base = bytes.baseAddress! + range.lowerBound
         let keys = table.keys
@@ -192,25 +192,10 @@ struct ObjectReader {
         return Self.isBlank(node, nodes, bytes, document)
     }
 
-    /// `JSONDocument.contentRange`, from held nodes.
-    private static func contentRange(_ node: Int, _ nodes: UnsafeBufferPointer<JSONNode>) -> Range<Int> {
-        let start = Int(nodes[node].start), end = Int(nodes[node].end)
-        return nodes[node].kind == .string ? (start + 1)..<max(start + 1, end - 1) : start..<end
-    }
-
     /// `JSONDocument.isBlank`, from held nodes and bytes for the usual text (one that starts with
     /// a letter after any ASCII white space); the document decides the rest.
     private static func isBlank(_ node: Int, _ nodes: UnsafeBufferPointer<JSONNode>, _ bytes: UnsafeBufferPointer<UInt8>, _ document: JSONDocument) -> Bool {
-        let range = contentRange(node, nodes)
-        var first = range.lowerBound
-        while first < range.upperBound {
-            let byte = bytes[first]
-            if byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { break }
-            first += 1
-        }
-        guard first < range.upperBound else { return true }
-        guard bytes[first] == UInt8(ascii: "\\") || bytes[first] >= 0x80 else { return false }
-        return document.isBlank(node)
+        JSONDocument.isBlank(JSONDocument.contentRange(node, in: nodes), byItsBytes: bytes) ?? document.isBlank(node)
     }
 
     /// Reports a value of the wrong type (or an empty required string); true when usable.
