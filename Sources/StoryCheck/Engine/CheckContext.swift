@@ -22,13 +22,19 @@ public final class CheckContext {
     /// chapter, the index of chapter ids for "did you mean" starts on another thread.
     public private(set) lazy var graph: StoryGraph? = story.map { story in
         StoryGraph(story, parallelFrom: StoryGraph.parallelFrom) { someMissing in
-            if someMissing { idSuggestions = BackgroundWork { SuggestionIndex(story.chapters.compactMap { $0.id?.value }) } }
+            if someMissing { _ = idSuggestions() }
         }
     }
 
-    /// The index of every chapter id for suggesting the nearest (CYD302), once the graph has
-    /// found a choice naming no chapter; made then, on another thread.
-    private(set) var idSuggestions: BackgroundWork<SuggestionIndex>?
+    /// The index of every chapter id for suggesting the nearest (CYD302), made on another thread
+    /// from the first call (the graph's, as soon as it has found a choice naming no chapter).
+    func idSuggestions() -> BackgroundWork<SuggestionIndex>? {
+        if let startedSuggestions { return startedSuggestions }
+        guard let story else { return nil }
+        startedSuggestions = BackgroundWork { SuggestionIndex(story.chapters.compactMap { $0.id?.value }) }
+        return startedSuggestions
+    }
+    private var startedSuggestions: BackgroundWork<SuggestionIndex>?
 
     /// The shared scan of every string: started on another thread by `startTextScan()`, or
     /// made on first use.

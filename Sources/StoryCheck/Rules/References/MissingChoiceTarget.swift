@@ -48,9 +48,8 @@ enum MissingChoiceTarget: CheckedRule {
             ]))
 
     static func check(_ context: CheckContext, _ findings: inout Findings) {
-        guard let story = context.story, let graph = context.graph, !graph.missingTargets.isEmpty else { return }
-        // Started by the graph as soon as it found the missing targets.
-        let suggestions = context.idSuggestions ?? BackgroundWork { SuggestionIndex(story.chapters.compactMap { $0.id?.value }) }
+        // The suggestions were started by the graph as soon as it found the missing targets.
+        guard let story = context.story, let graph = context.graph, !graph.missingTargets.isEmpty, let suggestions = context.idSuggestions() else { return }
         // The targets in document order: a mapped file's pages are given back behind the loop.
         var targets: [Located<String>] = []
         targets.reserveCapacity(graph.missingTargets.count)
