@@ -62,22 +62,28 @@ public struct StoryImporter: Sendable {
             }
             fetched = try Sources.fetch(source, in: context)
         }
-        // The fetched bytes themselves, not a copy: the reports keep them too.
-        var file: LoadedFile? = LoadedFile.load(SourceBytes(keeping: fetched.bytes), fileName: fetched.displayName, options: .readers)
+        let displayName = fetched.displayName
+        // The fetched bytes themselves, not a copy: a report with findings keeps them too.
+        var file: LoadedFile? = LoadedFile.load(SourceBytes(keeping: fetched.bytes), fileName: displayName, options: .readers)
         // Findings never decide whether a story is stored (only a story without a first chapter
         // is refused, which the model says), so the checker runs on another core while the story
         // is built and stored: a 100,000-chapter story is added in the time of reading and
         // storing it. Both threads only read the file, whose bytes are in memory (fetching reads
         // them whole), so no pass over a mapped file is shared.
-        let checking = BackgroundWork { [file] in Self.check(file!, fetched.bytes, displayName: fetched.displayName) }
+        let checking = BackgroundWork { [file, bytes = fetched.bytes] in Self.check(file!, bytes, displayName: displayName) }
         guard let story = file!.story?.model(), story.firstChapter != nil else { throw .unreadable(reports: checking.wait()) }
         // The syntax tree is let go here (the checker lets go of its own when it is done), before
         // the translations are read beside the story.
         file = nil
-        let (translated, translationFiles, translationReports) = translations(of: source, at: fetched.version, story: story)
+        // From here on the story's bytes are the checker's alone: they are let go once it is done
+        // (a report without findings keeps none), before the translations, often larger than
+        // the story, are read beside it.
+        let fetchedVersion = fetched.version
+        _ = consume fetched
+        let (translated, translationFiles, translationReports) = translations(of: source, at: fetchedVersion, story: story)
         // A folder's or a web file's version is a hash of story.json: a changed translation must
         // change it too, or the library would keep the old one.
-        var version = fetched.version
+        var version = fetchedVersion
         if source.kind != .git, !translationFiles.isEmpty { version += "+" + contentVersion(Array(translationFiles.joined().utf8)) }
         let stored: StoreResult
         do {
@@ -170,6 +176,12 @@ public struct StoryImporter: Sendable {
 
 
     private static func check(_ file: LoadedFile, _ bytes: [UInt8], displayName: String) -> [FileReport] {
-        Validation.check(loaded: file, bytes: bytes, path: displayName, options: .init(check: .readers))
+        Validation.check(loaded: file, bytes: bytes, path: displayName, options: .init(check: .readers)).map { report in
+            // Findings are shown with their lines; a report without any needs no bytes.
+            guard report.diagnostics.isEmpty else { return report }
+            var kept = report
+            kept.bytes = SourceBytes([UInt8]())
+            return kept
+        }
     }
 }

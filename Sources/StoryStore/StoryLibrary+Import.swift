@@ -69,8 +69,11 @@ extension StoryLibrary {
         if let existing, existing.storyKey != story.id, !replace {
             throw LibraryError.differentStory(existingTitle: existing.title, existingID: existing.storyKey, newTitle: story.name, newID: story.id)
         }
-        var seen = Set<String>()
-        let chapters = story.chapters.filter { seen.insert($0.id).inserted }  // duplicate ids: the first wins
+        // Duplicate ids: the first wins. Without any (a valid story has none) the story's own
+        // array is stored, not a copy of it.
+        var seen = Set<String>(minimumCapacity: story.chapters.count)
+        let firsts = story.chapters.indices.filter { seen.insert(story.chapters[$0].id).inserted }
+        let chapters = firsts.count == story.chapters.count ? story.chapters : firsts.map { story.chapters[$0] }
         let endingCount = chapters.count { $0.choices.isEmpty }
         let storyID: Int64
         if let existing {
@@ -109,9 +112,8 @@ extension StoryLibrary {
         try Self.storeTranslations(translations, of: chapters, storyID: storyID, db)
         try Self.index(storyID: storyID, db)
         // Readers whose chapter is gone in this version.
-        let keys = Set(chapters.map(\.id))
         let displaced = try Row.fetchAll(db, sql: "SELECT profile, chapter_key FROM progress WHERE story_source = ?", arguments: [source.key])
-            .filter { !keys.contains($0["chapter_key"]) }.map { $0["profile"] as String }
+            .filter { !seen.contains($0["chapter_key"]) }.map { $0["profile"] as String }
         let record = try StoryRecord.fetchOne(db, key: storyID)!
         return StoreResult(story: record, change: existing == nil ? .added : .updated, displacedReaders: displaced)
     }

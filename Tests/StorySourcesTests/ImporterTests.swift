@@ -56,6 +56,15 @@ struct ImporterTests {
         #expect(codes.contains("CYD701"))
         #expect(result.change == .added)
         #expect(result.story.chapterCount == 2)
+        #expect(result.reports.allSatisfy { $0.bytes.count > 0 }, "findings are shown with their lines: the report keeps the file")
+    }
+
+    @Test("a clean story's report keeps none of its bytes: the story file is let go before its translations are read beside it")
+    func cleanReportHoldsNoBytes() throws {
+        let fixture = try Fixture()
+        let result = try fixture.add(storyJSON(Fixture.chain))
+        #expect(result.reports.flatMap(\.diagnostics).isEmpty)
+        #expect(!result.reports.isEmpty && result.reports.allSatisfy { $0.bytes.count == 0 })
     }
 
     @Test("a story with no first chapter is refused with the checker's findings, and nothing is stored")

@@ -96,6 +96,20 @@ struct LibraryTests {
         #expect(anaAgain.current.record.key == "a")
     }
 
+    @Test("chapters with the same id are stored once, the first of them; a reader there is not displaced by a new version")
+    func duplicateIDsFirstWins() throws {
+        let fixture = try Fixture()
+        let story = try fixture.add(storyJSON([("a", ["b"]), ("b", []), ("b", ["a"]), ("c", [])])).story
+        #expect(story.chapterCount == 3)
+        let b = try #require(try fixture.library.chapter("b", of: story))
+        #expect(b.choices.isEmpty && b.position == 1, "the first 'b', an ending, at its place")
+        let ana = try ReadingSession(library: fixture.library, story: story, profile: "ana", firstName: "Ana")
+        try ana.begin()
+        try ana.choose(1)  // b
+        let result = try fixture.add(storyJSON([("a", ["b"]), ("b", []), ("b", ["a"])]))
+        #expect(result.change == .updated && result.displacedReaders.isEmpty && result.story.chapterCount == 2)
+    }
+
     @Test("search ranks stories by titles, summaries and chapter text, one hit a chapter, with a snippet")
     func search() throws {
         let fixture = try Fixture()
