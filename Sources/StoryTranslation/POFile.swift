@@ -269,8 +269,9 @@ struct POParser: @unchecked Sendable {
         var extractedComments: [String] = []
         var references: [String] = []
         var flags: [String] = []
-        /// cyd's ids (`#. id: ...`), read for a `TranslationFile`.
-        var ids: [String] = []
+        /// cyd's ids (`#. id: ...`), read for a `TranslationFile`: the first, and any others.
+        var firstID: String?
+        var otherIDs: [String] = []
         var hasPreviousContext = false
         var hasPreviousSource = false
         var hasContext = false
@@ -426,7 +427,7 @@ struct POParser: @unchecked Sendable {
             let isHeader = source.isEmpty && context == nil && !entry.isObsolete && file.header == nil && file.entries.isEmpty && translated.isEmpty && obsolete.isEmpty
             if forTranslation, !isHeader {
                 let made = TranslationEntry(
-                    ids: entry.ids, context: context, source: source, translation: try string(.translation(0)), isFuzzy: entry.flags.contains("fuzzy"),
+                    firstID: entry.firstID, otherIDs: entry.otherIDs, context: context, source: source, translation: try string(.translation(0)), isFuzzy: entry.flags.contains("fuzzy"),
                     previousSource: entry.hasPreviousSource ? try string(.previousSource) : nil, comments: entry.translatorComments, offset: entry.offset,
                     translationOffset: entry.translationOffset)
                 if entry.isObsolete { obsolete.append(made) } else { translated.append(made) }
@@ -508,7 +509,8 @@ struct POParser: @unchecked Sendable {
                         if forTranslation, hasPrefix(POFile.idPrefix, at: bodyStart, before: bodyEnd) {
                             var idStart = bodyStart + POFile.idPrefix.utf8.count
                             while idStart < bodyEnd, Self.isSpace(bytes[idStart]) { idStart += 1 }
-                            entry.ids.append(try text(idStart, bodyEnd))
+                            let id = try text(idStart, bodyEnd)
+                            if entry.firstID == nil { entry.firstID = id } else { entry.otherIDs.append(id) }
                         } else {
                             entry.extractedComments.append(try text(bodyStart, bodyEnd))
                         }

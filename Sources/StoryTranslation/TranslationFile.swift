@@ -71,41 +71,100 @@ public struct TranslationFile: Sendable {
 /// One translated string (or several with the same context and text, in a PO file).
 public struct TranslationEntry: Sendable, Equatable {
     /// cyd's ids; empty when a tool dropped the id comments (then context and source find the string).
-    public var ids: [String]
+    public var ids: [String] {
+        get { firstID.map { [$0] + otherIDs } ?? [] }
+        set { (firstID, otherIDs) = (newValue.first, Array(newValue.dropFirst())) }
+    }
+    /// The first of `ids`, the string the entry was written for. Kept apart from the others:
+    /// almost every entry has one id, and an array holding it would be an allocation an entry
+    /// (a 100,000-chapter story's translation is 600,000 of them).
+    public private(set) var firstID: String?
+    /// The ids after the first: strings of the same context and text, which PO lists in one entry.
+    public private(set) var otherIDs: [String] = []
+    /// `ids` one by one, without making an array of them.
+    public var eachID: EachID { EachID(first: firstID, others: otherIDs) }
     public var context: String?
     /// The original text the translation was made from.
     public var source: String
     public var translation: String
-    /// Marked for review (PO `fuzzy`, XLIFF `state="initial"` with a target).
-    public var isFuzzy: Bool
     /// The original text before its last change, when an update kept it (`#| msgid`).
-    public var previousSource: String?
+    public var previousSource: String? {
+        get { rareFields.previousSource }
+        set { rareFields.previousSource = newValue }
+    }
     /// Translator comments, kept through updates.
-    public var comments: [String]
+    public var comments: [String] {
+        get { rareFields.comments }
+        set { rareFields.comments = newValue }
+    }
     /// Where the entry and its translation start in the file.
     public var offset: Int
     public var translationOffset: Int
     /// Inline elements an XLIFF source or target held (`b`, `pc`...), by name, each once: a
     /// story's strings are plain text, so they were read as their text alone, and that is said.
-    public var inlineMarkup: [String] = []
+    public var inlineMarkup: [String] {
+        get { rareFields.inlineMarkup }
+        set { rareFields.inlineMarkup = newValue }
+    }
+    /// Marked for review (PO `fuzzy`, XLIFF `state="initial"` with a target).
+    public var isFuzzy: Bool
+
+    /// What few entries have, held apart (nil for the others): an entry is a fifth smaller, and
+    /// a large translation's entries are held at once.
+    private var rare: Rare?
+    private indirect enum Rare: Sendable, Equatable { case fields(RareFields) }
+    private struct RareFields: Sendable, Equatable {
+        var previousSource: String?
+        var comments: [String] = []
+        var inlineMarkup: [String] = []
+    }
+    private var rareFields: RareFields {
+        get {
+            guard case .fields(let fields)? = rare else { return RareFields() }
+            return fields
+        }
+        set { rare = newValue == RareFields() ? nil : .fields(newValue) }
+    }
 
     public init(
         ids: [String], context: String?, source: String, translation: String, isFuzzy: Bool = false, previousSource: String? = nil,
         comments: [String] = [], offset: Int = 0, translationOffset: Int = 0
     ) {
-        self.ids = ids
+        (firstID, otherIDs) = (ids.first, Array(ids.dropFirst()))
         self.context = context
         self.source = source
         self.translation = translation
         self.isFuzzy = isFuzzy
-        self.previousSource = previousSource
-        self.comments = comments
         self.offset = offset
         self.translationOffset = translationOffset
+        if previousSource != nil || !comments.isEmpty { rareFields = RareFields(previousSource: previousSource, comments: comments) }
+    }
+
+    /// An entry as a PO file is read: its first id and the others apart.
+    init(
+        firstID: String?, otherIDs: [String], context: String?, source: String, translation: String, isFuzzy: Bool, previousSource: String?,
+        comments: [String], offset: Int, translationOffset: Int
+    ) {
+        self.init(ids: [], context: context, source: source, translation: translation, isFuzzy: isFuzzy, previousSource: previousSource,
+                  comments: comments, offset: offset, translationOffset: translationOffset)
+        (self.firstID, self.otherIDs) = firstID == nil ? (nil, []) : (firstID, otherIDs)
     }
 
     /// Whether readers are shown it: translated, and not waiting for review.
     public var isUsable: Bool { !isFuzzy && !translation.isEmpty }
+
+    /// An entry's ids in order: the first, then the others.
+    public struct EachID: Sequence, IteratorProtocol {
+        var first: String?
+        var others: [String]
+        var position = 0
+        public mutating func next() -> String? {
+            if let id = first.take() { return id }
+            guard position < others.count else { return nil }
+            position += 1
+            return others[position - 1]
+        }
+    }
 }
 
 /// Why a translation file cannot be read.

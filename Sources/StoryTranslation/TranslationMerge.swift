@@ -51,12 +51,12 @@ public struct TranslationMerge: Sendable {
         var bySource: [String: [Int]] = [:]
         let current = Set(units.map(\.id))
         for (index, entry) in old.enumerated() {
-            for id in entry.ids where byID[id] == nil { byID[id] = index }  // live entries first, then obsolete ones (revived)
+            for id in entry.eachID where byID[id] == nil { byID[id] = index }  // live entries first, then obsolete ones (revived)
             if byText[TranslationLookup.TextKey(context: entry.context, source: entry.source)] == nil {
                 byText[TranslationLookup.TextKey(context: entry.context, source: entry.source)] = index
             }
             // A candidate for a rename: translated, and none of its ids is still a string.
-            if !entry.translation.isEmpty, entry.ids.allSatisfy({ !current.contains($0) }) { bySource[entry.source, default: []].append(index) }
+            if !entry.translation.isEmpty, entry.eachID.allSatisfy({ !current.contains($0) }) { bySource[entry.source, default: []].append(index) }
         }
         var used = Set<Int>()
         var followedFrom: [(unit: TranslationUnit, old: Int)] = []
@@ -66,9 +66,9 @@ public struct TranslationMerge: Sendable {
             var followed = false
             if let index = byID[unit.id] {
                 found = index
-            } else if let index = byText[TranslationLookup.TextKey(context: unit.context, source: unit.source)], old[index].ids.allSatisfy({ !current.contains($0) }) {
+            } else if let index = byText[TranslationLookup.TextKey(context: unit.context, source: unit.source)], old[index].eachID.allSatisfy({ !current.contains($0) }) {
                 found = index
-                followed = !old[index].ids.isEmpty
+                followed = old[index].firstID != nil
             } else if let index = bySource[unit.source]?.first(where: { !used.contains($0) }) {
                 found = index
                 followed = true
@@ -122,7 +122,7 @@ public struct TranslationMerge: Sendable {
         for (unit, index) in followedFrom {
             guard let chapter = unit.chapter, renamedFrom[chapter] == nil, unit.id.hasPrefix(chapter + ".") else { continue }
             let rest = unit.id.dropFirst(chapter.count)
-            if let id = old[index].ids.first(where: { $0.count > rest.count && $0.hasSuffix(rest) }) { renamedFrom[chapter] = String(id.dropLast(rest.count)) }
+            if let id = old[index].eachID.first(where: { $0.count > rest.count && $0.hasSuffix(rest) }) { renamedFrom[chapter] = String(id.dropLast(rest.count)) }
         }
         for position in entries.indices where !renamedFrom.isEmpty && entries[position].translation.isEmpty {
             let unit = entries[position].units[0]

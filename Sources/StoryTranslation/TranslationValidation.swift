@@ -109,13 +109,13 @@ public enum TranslationValidation {
         for (entryIndex, entry) in file.entries.enumerated() {
             if let first = entry.inlineMarkup.first {
                 let names = entry.inlineMarkup.map { "<\(VisibleText.escape($0))>" }.joined(separator: ", ")
-                add(.translationInlineMarkup, "'\(VisibleText.escape(entry.ids.first ?? excerpt(entry.source)))' holds \(names); a story's text is plain, so it is read as its text alone",
+                add(.translationInlineMarkup, "'\(VisibleText.escape(entry.firstID ?? excerpt(entry.source)))' holds \(names); a story's text is plain, so it is read as its text alone",
                     help: ["ph", "pc", "sc", "ec", "mrk", "sm", "em"].contains(first)
                         ? "write the translation as plain text" : "write the translation as plain text (XLIFF 2.1 has no <\(VisibleText.escape(first))> at all)",
                     at: entry.translationOffset)
             }
             var targets: [Int] = []
-            if entry.ids.isEmpty {
+            if entry.firstID == nil {
                 if byText == nil {
                     var made: [TranslationLookup.TextKey: Int] = [:]
                     for (index, unit) in units.enumerated() { made[TranslationLookup.TextKey(context: unit.context, source: unit.source), default: index] = index }
@@ -129,7 +129,7 @@ public enum TranslationValidation {
                     continue
                 }
             }
-            for id in entry.ids {
+            for id in entry.eachID {
                 let found: Int?
                 if expected < units.count, units[expected].id == id {
                     found = expected

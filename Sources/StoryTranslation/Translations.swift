@@ -42,12 +42,11 @@ public struct TranslationLookup: Sendable {
         byID.reserveCapacity(file.entries.count)
         // By index, not by entry: an entry is six strings and arrays to retain and release.
         for index in file.entries.indices {
-            let ids = file.entries[index].ids
-            if ids.isEmpty {
+            if file.entries[index].firstID == nil {
                 byText[TextKey(context: file.entries[index].context, source: file.entries[index].source)] = index
             }
             // The first entry with an id keeps it.
-            for id in ids { byID.keepFirst(id, index) }
+            for id in file.entries[index].eachID { byID.keepFirst(id, index) }
         }
     }
 
@@ -90,7 +89,7 @@ struct InOrder {
         self.file = file
         let entries = file.entries
         let estimate = min(max(estimate, 0), entries.count)
-        func holds(_ index: Int) -> Bool { index >= 0 && index < entries.count && entries[index].ids.first == unit.id }
+        func holds(_ index: Int) -> Bool { index >= 0 && index < entries.count && entries[index].firstID == unit.id }
         for distance in 0...window {
             if holds(estimate - distance) {
                 next = estimate - distance
@@ -106,14 +105,14 @@ struct InOrder {
     /// Where the entry for a string is in the file's entries (an index: an entry is a dozen
     /// strings and arrays, retained and released again if it were handed back).
     mutating func index(for unit: borrowing TranslationUnit) -> Int? {
-        if next < file.entries.count, file.entries[next].ids.first == unit.id {
+        if next < file.entries.count, file.entries[next].firstID == unit.id {
             next += 1
             return next - 1
         }
         if grouped == nil {
             var made: [String: Int] = [:]
-            for index in file.entries.indices where file.entries[index].ids.count > 1 {
-                for id in file.entries[index].ids.dropFirst() { made.keepFirst(id, index) }
+            for index in file.entries.indices where !file.entries[index].otherIDs.isEmpty {
+                for id in file.entries[index].otherIDs { made.keepFirst(id, index) }
             }
             grouped = made
         }
@@ -121,7 +120,7 @@ struct InOrder {
         if lookup == nil { lookup = TranslationLookup(file) }
         guard let index = lookup!.index(for: unit) else { return nil }
         // Found elsewhere: the strings after it are looked for after it.
-        if file.entries[index].ids.first == unit.id { next = index + 1 }
+        if file.entries[index].firstID == unit.id { next = index + 1 }
         return index
     }
 }

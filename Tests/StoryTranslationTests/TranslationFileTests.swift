@@ -23,6 +23,30 @@ struct TranslationFileTests {
         TranslationFile(format: .po, entries: units.map { TranslationEntry(ids: [$0.id], context: $0.context, source: $0.source, translation: "«" + $0.source + "»") })
     }
 
+    @Test("an entry's ids are its first and the others, however they were given, and its rarer fields read back as set")
+    func entryStorage() throws {
+        for ids in [[], ["a"], ["a", "b"], ["a", "b", "c"]] {
+            let made = TranslationEntry(ids: ids, context: "c", source: "s", translation: "t")
+            #expect(made.ids == ids && Array(made.eachID) == ids && made.firstID == ids.first && made.otherIDs == Array(ids.dropFirst()))
+            var set = TranslationEntry(ids: ["z", "y"], context: "c", source: "s", translation: "t")
+            set.ids = ids
+            #expect(set == made && Array(set.eachID) == ids, "\(ids)")
+        }
+        var entry = TranslationEntry(ids: ["a"], context: nil, source: "s", translation: "t", previousSource: "old", comments: ["# note"])
+        entry.inlineMarkup = ["b"]
+        #expect(entry.previousSource == "old" && entry.comments == ["# note"] && entry.inlineMarkup == ["b"])
+        var copy = entry
+        copy.comments.append("another")
+        #expect(entry.comments == ["# note"] && copy.comments == ["# note", "another"], "a copy changed apart from its original")
+        (entry.previousSource, entry.comments, entry.inlineMarkup) = (nil, [], [])
+        #expect(entry == TranslationEntry(ids: ["a"], context: nil, source: "s", translation: "t"), "emptied, it equals one that never had them")
+
+        // As a PO file gives them: several ids of one entry, in the file's order.
+        let file = try Self.read("#. id: one.title\n#. id: two.title\n#. id: three.title\nmsgctxt \"c\"\nmsgid \"Same\"\nmsgstr \"Pareil\"\n\n#. id: four.title\nmsgid \"Other\"\nmsgstr \"\"\n\nmsgid \"No id\"\nmsgstr \"Sans\"\n")
+        #expect(file.entries.map(\.ids) == [["one.title", "two.title", "three.title"], ["four.title"], []])
+        #expect(file.entries.map(\.firstID) == ["one.title", "four.title", nil])
+    }
+
     @Test("a PO file cyd writes reads back to the same entries: quotes, backslashes, tabs, line breaks, control characters, long lines")
     func poRoundTrip() throws {
         let awkward = TranslationUnit(id: "x.text.1", source: "She said \"no\" \\ then\tleft.\nNext line, \u{1B}[31m red, " + String(repeating: "word ", count: 40), context: "A \"quoted\" title")
