@@ -290,7 +290,7 @@ struct POParser: @unchecked Sendable {
     /// An error at `offset` on the line being read, its column in characters, as editors and
     /// msgfmt count them (a byte that is not UTF-8 counts as one).
     func error(_ problem: POSyntaxError.Problem, at offset: Int) -> POSyntaxError {
-        POSyntaxError(line: line, column: LineIndex.column(of: offset, lineStart: lineStart, in: bytes), offset: offset, problem: problem)
+        POLine(bytes: bytes, line: line, lineStart: lineStart).error(problem, at: offset)
     }
 
     /// Where the first byte that is not UTF-8 lies from `start` (on line `line`, which starts at
@@ -360,10 +360,13 @@ struct POParser: @unchecked Sendable {
         var scratch: [UInt8] = []
         let fileBytes = bytes
         func add(_ field: Field, _ start: Int, _ end: Int) throws(POSyntaxError) {
-            if let content = try plain(start, end) {
+            // The line's few plain values, not the parser: a method of the parser called from here
+            // would copy it whole (its arrays retained and released) for each quoted line.
+            let here = POLine(bytes: fileBytes, line: line, lineStart: lineStart)
+            if let content = try here.plain(start, end) {
                 pieces.append(Piece(field: field, start: content.lowerBound, end: content.upperBound, decoded: -1))
             } else {
-                decoded.append(try string(start, end))
+                decoded.append(try here.string(start, end))
                 pieces.append(Piece(field: field, start: 0, end: 0, decoded: decoded.count - 1))
             }
         }
@@ -426,11 +429,17 @@ struct POParser: @unchecked Sendable {
             let context = entry.hasContext ? try sharedContext() : nil
             let isHeader = source.isEmpty && context == nil && !entry.isObsolete && file.header == nil && file.entries.isEmpty && translated.isEmpty && obsolete.isEmpty
             if forTranslation, !isHeader {
-                let made = TranslationEntry(
-                    firstID: entry.firstID, otherIDs: entry.otherIDs, context: context, source: source, translation: try string(.translation(0)), isFuzzy: entry.flags.contains("fuzzy"),
-                    previousSource: entry.hasPreviousSource ? try string(.previousSource) : nil, comments: entry.translatorComments, offset: entry.offset,
-                    translationOffset: entry.translationOffset)
-                if entry.isObsolete { obsolete.append(made) } else { translated.append(made) }
+                let translation = try string(.translation(0))
+                let previousSource = entry.hasPreviousSource ? try string(.previousSource) : nil
+                // Made in the append itself: an entry made first and then appended was copied
+                // (every string retained, then released), an entry at a time.
+                func made() -> TranslationEntry {
+                    TranslationEntry(
+                        firstID: entry.firstID, otherIDs: entry.otherIDs, context: context, source: source, translation: translation,
+                        isFuzzy: entry.flags.contains("fuzzy"), previousSource: previousSource, comments: entry.translatorComments,
+                        offset: entry.offset, translationOffset: entry.translationOffset)
+                }
+                if entry.isObsolete { obsolete.append(made()) } else { translated.append(made()) }
                 return
             }
             var made = POEntry(source: source)
@@ -669,18 +678,6 @@ struct POParser: @unchecked Sendable {
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
-    /// A quoted string from `start` (its opening quote) to its closing quote, when it holds no
-    /// escape: the range of its content. Nil when it has an escape (`string` decodes it).
-    func plain(_ start: Int, _ end: Int) throws(POSyntaxError) -> Range<Int>? {
-        let index = Self.quoteOrBackslash(in: bytes, from: start + 1, to: end)
-        guard index < end else { throw error(.unterminatedString, at: end) }
-        if bytes[index] == UInt8(ascii: "\\") { return nil }
-        var after = index + 1
-        while after < end, Self.isSpace(bytes[after]) { after += 1 }
-        guard after == end else { throw error(.unterminatedString, at: index + 1) }
-        return (start + 1)..<index
-    }
-
     /// The first `"` or `\` in `start..<end`, or `end`: eight bytes at a time until a word
     /// holds one, then byte by byte.
     static func quoteOrBackslash(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
@@ -698,6 +695,32 @@ struct POParser: @unchecked Sendable {
         while index < end, base[index] != 0x22, base[index] != 0x5C { index += 1 }
         return index
     }
+}
+
+/// The line being read, as the reading of a quoted string needs it: plain values only, so it is
+/// passed around without retaining anything.
+struct POLine {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let line: Int
+    let lineStart: Int
+
+    /// An error at `offset` on the line, its column in characters, as editors and msgfmt count
+    /// them (a byte that is not UTF-8 counts as one).
+    func error(_ problem: POSyntaxError.Problem, at offset: Int) -> POSyntaxError {
+        POSyntaxError(line: line, column: LineIndex.column(of: offset, lineStart: lineStart, in: bytes), offset: offset, problem: problem)
+    }
+
+    /// A quoted string from `start` (its opening quote) to its closing quote, when it holds no
+    /// escape: the range of its content. Nil when it has an escape (`string` decodes it).
+    func plain(_ start: Int, _ end: Int) throws(POSyntaxError) -> Range<Int>? {
+        let index = POParser.quoteOrBackslash(in: bytes, from: start + 1, to: end)
+        guard index < end else { throw error(.unterminatedString, at: end) }
+        if bytes[index] == UInt8(ascii: "\\") { return nil }
+        var after = index + 1
+        while after < end, POParser.isSpace(bytes[after]) { after += 1 }
+        guard after == end else { throw error(.unterminatedString, at: index + 1) }
+        return (start + 1)..<index
+    }
 
     /// A quoted string from `start` (its opening quote) with the escapes gettext reads: \n \t
     /// \r \a \b \f \v \" \\, up to three octal digits, and \x with hex digits.
@@ -709,7 +732,7 @@ struct POParser: @unchecked Sendable {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 var after = index + 1
-                while after < end, Self.isSpace(bytes[after]) { after += 1 }
+                while after < end, POParser.isSpace(bytes[after]) { after += 1 }
                 guard after == end else { throw error(.unterminatedString, at: index + 1) }
                 return result
             }
@@ -746,7 +769,7 @@ struct POParser: @unchecked Sendable {
                 // kept to a byte.
                 var value: UInt8 = 0
                 var cursor = index + 2
-                while cursor < end, let digit = Self.hexValue(bytes[cursor]) {
+                while cursor < end, let digit = POParser.hexValue(bytes[cursor]) {
                     value = value &* 16 &+ digit
                     cursor += 1
                 }

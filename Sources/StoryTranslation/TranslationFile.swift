@@ -118,6 +118,9 @@ public struct TranslationEntry: Sendable, Equatable {
         var comments: [String] = []
         var inlineMarkup: [String] = []
     }
+    private static func rare(previousSource: String?, comments: [String]) -> Rare? {
+        previousSource == nil && comments.isEmpty ? nil : .fields(RareFields(previousSource: previousSource, comments: comments))
+    }
     private var rareFields: RareFields {
         get {
             guard case .fields(let fields)? = rare else { return RareFields() }
@@ -137,7 +140,7 @@ public struct TranslationEntry: Sendable, Equatable {
         self.isFuzzy = isFuzzy
         self.offset = offset
         self.translationOffset = translationOffset
-        if previousSource != nil || !comments.isEmpty { rareFields = RareFields(previousSource: previousSource, comments: comments) }
+        rare = Self.rare(previousSource: previousSource, comments: comments)
     }
 
     /// An entry as a PO file is read: its first id and the others apart.
@@ -145,9 +148,16 @@ public struct TranslationEntry: Sendable, Equatable {
         firstID: String?, otherIDs: [String], context: String?, source: String, translation: String, isFuzzy: Bool, previousSource: String?,
         comments: [String], offset: Int, translationOffset: Int
     ) {
-        self.init(ids: [], context: context, source: source, translation: translation, isFuzzy: isFuzzy, previousSource: previousSource,
-                  comments: comments, offset: offset, translationOffset: translationOffset)
+        // Each field set here, not through the other initializer: delegating to it made the
+        // entry and then copied it (every string retained, then released), an entry at a time.
         (self.firstID, self.otherIDs) = firstID == nil ? (nil, []) : (firstID, otherIDs)
+        self.context = context
+        self.source = source
+        self.translation = translation
+        self.isFuzzy = isFuzzy
+        self.offset = offset
+        self.translationOffset = translationOffset
+        rare = Self.rare(previousSource: previousSource, comments: comments)
     }
 
     /// Whether readers are shown it: translated, and not waiting for review.

@@ -156,16 +156,20 @@ public enum Translations {
         var ordered = ordered
         var status = (translated: 0, fuzzy: 0)
         // Entries are read where they are, by index, not handed back whole; the rest are missing.
+        // The units, too, through a buffer: a slice's element is copied out (its strings retained
+        // and released) where a buffer's is read in place.
         let entries = file.entries
-        for position in units.indices {
-            guard let found = ordered.index(for: units[position]), !entries[found].translation.isEmpty else { continue }
-            // Fuzzy: marked, made from another text, or not keeping [[name]]: readers see the original.
-            if entries[found].isFuzzy || entries[found].source != units[position].source
-                || !TranslationValidation.keepsPlaceholders(units[position].source, entries[found].translation)
-            {
-                status.fuzzy += 1
-            } else {
-                status.translated += 1
+        units.withUnsafeBufferPointer { units in
+            for position in units.indices {
+                guard let found = ordered.index(for: units[position]), !entries[found].translation.isEmpty else { continue }
+                // Fuzzy: marked, made from another text, or not keeping [[name]]: readers see the original.
+                if entries[found].isFuzzy || entries[found].source != units[position].source
+                    || !TranslationValidation.keepsPlaceholders(units[position].source, entries[found].translation)
+                {
+                    status.fuzzy += 1
+                } else {
+                    status.translated += 1
+                }
             }
         }
         return status
