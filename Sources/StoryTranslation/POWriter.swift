@@ -22,33 +22,42 @@ extension POFile {
     }
 
     static func append(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { out.append(contentsOf: $0) }
+        withUTF8(text) { out.append(contentsOf: $0) }
+    }
+
+    /// The text's UTF-8 where it is (a native string's storage), copied only for a string that
+    /// does not hold it contiguously: `var copy = text; copy.withUTF8` retained and released
+    /// every string written.
+    @inline(__always)
+    static func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
     }
 
     static func write(_ entry: POEntry, to out: inout [UInt8]) {
         for comment in entry.translatorComments {
             if comment.isEmpty {
-                out += [0x23, 0x0A]  // "#\n"
+                out.append(0x23, 0x0A)  // "#\n"
             } else {
-                out += [0x23, 0x20]
+                out.append(0x23, 0x20)
                 append(comment, to: &out)
                 out.append(0x0A)
             }
         }
         for comment in entry.extractedComments {
-            out += [0x23, 0x2E, 0x20]  // "#. "
+            out.append(0x23, 0x2E, 0x20)  // "#. "
             append(comment, to: &out)
             out.append(0x0A)
         }
         if !entry.references.isEmpty {
             // gettext's layout: references on lines of at most 79 columns.
             var width = 2
-            out += [0x23, 0x3A]  // "#:"
+            out.append(0x23, 0x3A)  // "#:"
             for reference in entry.references {
                 let count = reference.utf8.count
                 if width + 1 + count > 79, width > 2 {
-                    out += [0x0A, 0x23, 0x3A]
+                    out.append(0x0A, 0x23, 0x3A)
                     width = 2
                 }
                 out.append(0x20)
@@ -58,7 +67,7 @@ extension POFile {
             out.append(0x0A)
         }
         if !entry.flags.isEmpty {
-            out += [0x23, 0x2C, 0x20]  // "#, "
+            out.append(0x23, 0x2C, 0x20)  // "#, "
             append(entry.flags.joined(separator: ", "), to: &out)
             out.append(0x0A)
         }
@@ -80,18 +89,16 @@ extension POFile {
     /// break ends a piece, and a piece wider than the line is broken after a space. Columns are
     /// counted by character (a UTF-8 sequence is one), an escape by its length.
     ///
-    /// Written straight into `out` after one pass that counts the columns and finds the breaks: a
-    /// value without escapes is then copied a piece at a time; one with escapes is escaped as it
-    /// is written, each piece opened with its quote, and where it must be broken after an
-    /// earlier space, the few bytes since that space move along to make room for the closing
-    /// quote and the next piece's opening.
+    /// Written straight into `out` after one pass that counts the columns and finds the breaks
+    /// (where each piece ends in the escaped value): a value without escapes is then copied a
+    /// piece at a time; one with escapes is first escaped whole into room on the stack (the count
+    /// gave its length), then copied the same way. (Escaping it a byte at a time into `out`, and
+    /// moving the bytes since the last space at each break, took a third of a template's time.)
     static func field(_ keyword: String, _ value: String, prefix: [UInt8], to out: inout [UInt8]) {
         let width = 79 - prefix.count
         let limit = max(width - 2, 20)
-        var keyword = keyword
-        var value = value
-        keyword.withUTF8 { keywordBytes in
-            value.withUTF8 { bytes in
+        withUTF8(keyword) { keywordBytes in
+            withUTF8(value) { bytes in
                 // First the pieces are counted, as they will be broken, without writing them: one
                 // piece that fits (its columns counted from its last line break) goes on the
                 // keyword's line.
@@ -134,58 +141,34 @@ extension POFile {
                 out += prefix
                 out.append(contentsOf: keywordBytes)
                 if pieces == 1, keywordBytes.count + 3 + pieceColumns <= width {
-                    out += [0x20, 0x22]
+                    out.append(0x20, 0x22)
                     if escapes == 0 { out.append(contentsOf: bytes) } else { for byte in bytes { escape(byte, to: &out) } }
-                    out += [0x22, 0x0A]
+                    out.append(0x22, 0x0A)
                     return
                 }
-                out += [0x20, 0x22, 0x22, 0x0A]
-                if escapes == 0 {
-                    // Without escapes the escaped value is the value: its pieces are copied whole.
+                out.append(0x20, 0x22, 0x22, 0x0A)
+                /// The pieces of the escaped value, each on a line of its own, split where the
+                /// count found the breaks.
+                func writePieces(of escaped: UnsafeBufferPointer<UInt8>) {
                     var start = 0
-                    for end in breaks + (position > pieceStart ? [bytes.count] : []) {
+                    func piece(to end: Int) {
                         out += prefix
                         out.append(0x22)
-                        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
-                        out += [0x22, 0x0A]
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: escaped[start..<end]))
+                        out.append(0x22, 0x0A)
                         start = end
                     }
-                    return
+                    for end in breaks { piece(to: end) }
+                    if position > pieceStart { piece(to: position) }
                 }
-                // Then written: each piece opened with its quote as its first byte comes.
-                var open = false
-                for byte in bytes {
-                    if !open {
-                        out += prefix
-                        out.append(0x22)
-                        pieceStart = out.count
-                        pieceColumns = 0
-                        lastSpace = -1
-                        open = true
-                    }
-                    let before = out.count
-                    escape(byte, to: &out)
-                    if byte & 0xC0 != 0x80 { pieceColumns += out.count - before }
-                    if byte == 0x20 { lastSpace = out.count }
-                    if byte == 0x0A {
-                        out += [0x22, 0x0A]
-                        open = false
-                        continue
-                    }
-                    if pieceColumns > limit, lastSpace > pieceStart, lastSpace < out.count {
-                        let tail = Array(out[lastSpace...])
-                        out.removeLast(tail.count)
-                        out += [0x22, 0x0A]
-                        out += prefix
-                        out.append(0x22)
-                        pieceStart = out.count
-                        out += tail
-                        pieceColumns = 0
-                        for byte in tail where byte & 0xC0 != 0x80 { pieceColumns += 1 }
-                        lastSpace = -1
-                    }
+                // Without escapes the escaped value is the value; with them, it is escaped into
+                // room of its own first (its length is known), then split the same way.
+                guard escapes > 0 else { return writePieces(of: bytes) }
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: position) { room in
+                    var written = 0
+                    for byte in bytes { written += escape(byte, into: room.baseAddress! + written) }
+                    writePieces(of: UnsafeBufferPointer(rebasing: room[..<written]))
                 }
-                if open { out += [0x22, 0x0A] }
             }
         }
     }
@@ -200,20 +183,47 @@ extension POFile {
         }
     }
 
+    /// Writes `byte` as `escape` does, at `place` (room for four bytes), and says how many bytes it wrote.
+    @inline(__always)
+    static func escape(_ byte: UInt8, into place: UnsafeMutablePointer<UInt8>) -> Int {
+        func two(_ letter: UInt8) -> Int {
+            place[0] = 0x5C
+            place[1] = letter
+            return 2
+        }
+        switch byte {
+        case 0x0A: return two(UInt8(ascii: "n"))
+        case 0x09: return two(UInt8(ascii: "t"))
+        case 0x0D: return two(UInt8(ascii: "r"))
+        case 0x22: return two(0x22)
+        case 0x5C: return two(0x5C)
+        case 0x07: return two(UInt8(ascii: "a"))
+        case 0x08: return two(UInt8(ascii: "b"))
+        case 0x0C: return two(UInt8(ascii: "f"))
+        case 0x0B: return two(UInt8(ascii: "v"))
+        case 0..<0x20, 0x7F:
+            (place[0], place[1], place[2], place[3]) = (0x5C, 0x30 + (byte >> 6), 0x30 + ((byte >> 3) & 7), 0x30 + (byte & 7))
+            return 4
+        default:
+            place[0] = byte
+            return 1
+        }
+    }
+
     @inline(__always)
     static func escape(_ byte: UInt8, to out: inout [UInt8]) {
         switch byte {
-        case 0x0A: out += [0x5C, UInt8(ascii: "n")]
-        case 0x09: out += [0x5C, UInt8(ascii: "t")]
-        case 0x0D: out += [0x5C, UInt8(ascii: "r")]
-        case 0x22: out += [0x5C, 0x22]
-        case 0x5C: out += [0x5C, 0x5C]
-        case 0x07: out += [0x5C, UInt8(ascii: "a")]
-        case 0x08: out += [0x5C, UInt8(ascii: "b")]
-        case 0x0C: out += [0x5C, UInt8(ascii: "f")]
-        case 0x0B: out += [0x5C, UInt8(ascii: "v")]
+        case 0x0A: out.append(0x5C, UInt8(ascii: "n"))
+        case 0x09: out.append(0x5C, UInt8(ascii: "t"))
+        case 0x0D: out.append(0x5C, UInt8(ascii: "r"))
+        case 0x22: out.append(0x5C, 0x22)
+        case 0x5C: out.append(0x5C, 0x5C)
+        case 0x07: out.append(0x5C, UInt8(ascii: "a"))
+        case 0x08: out.append(0x5C, UInt8(ascii: "b"))
+        case 0x0C: out.append(0x5C, UInt8(ascii: "f"))
+        case 0x0B: out.append(0x5C, UInt8(ascii: "v"))
         case 0..<0x20, 0x7F:
-            out += [0x5C, 0x30 + (byte >> 6), 0x30 + ((byte >> 3) & 7), 0x30 + (byte & 7)]
+            out.append(0x5C, 0x30 + (byte >> 6), 0x30 + ((byte >> 3) & 7), 0x30 + (byte & 7))
         default: out.append(byte)
         }
     }
@@ -244,57 +254,68 @@ extension POFile {
         return (FilePieces(pieces), heads.count)
     }
 
-    private static let idComment: [UInt8] = Array("#. \(POFile.idPrefix)".utf8)
-    private static let nameNote: [UInt8] = Array("#. [[name]] is the reader's first name: keep it as written.\n".utf8)
-    private static let reference: [UInt8] = Array(" story.json:".utf8)
-    private static let emptyTranslation: [UInt8] = Array("msgstr \"\"\n".utf8)
+    // Static strings, not arrays: a static array is a lazily made global, retained and released
+    // each time it is appended (an entry's worth of atomic operations, from two threads at once).
+    static let idComment: StaticString = "#. id: "  // "#. " and POFile.idPrefix
+    private static let nameNote: StaticString = "#. [[name]] is the reader's first name: keep it as written.\n"
+    private static let reference: StaticString = " story.json:"
+    private static let emptyTranslation: StaticString = "msgstr \"\"\n"
+
+    @inline(__always)
+    static func append(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
 
     /// The template's entry of the group whose first string is `head` (its strings linked by
     /// `next`), after a blank line.
     static func templateEntry(_ units: [TranslationUnit], head: Int, next: [Int32], to out: inout [UInt8]) {
-        out.append(0x0A)
-        var index = head
-        var mentionsName = false
-        var members = 0
-        while index >= 0 {
-            out += idComment
-            append(units[index].id, to: &out)
+        // The strings read where they are, through a buffer: an element of the array is copied out
+        // (its strings retained and released) where a buffer's is read in place.
+        units.withUnsafeBufferPointer { units in
             out.append(0x0A)
-            mentionsName = mentionsName || units[index].mentionsName
-            members += 1
-            index = Int(next[index])
-        }
-        if mentionsName { out += nameNote }
-        // Each line once, in the order the strings come.
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: members) { lines in
-            var count = 0
             var index = head
+            var mentionsName = false
+            var members = 0
             while index >= 0 {
-                let line = units[index].line
-                if line > 0, !lines[..<count].contains(line) {
-                    lines[count] = line
-                    count += 1
-                }
+                append(idComment, to: &out)
+                append(units[index].id, to: &out)
+                out.append(0x0A)
+                mentionsName = mentionsName || TranslationUnit.containsName(units[index].source)
+                members += 1
                 index = Int(next[index])
             }
-            guard count > 0 else { return }
-            var width = 2
-            out += [0x23, 0x3A]
-            for line in lines[..<count] {
-                let digits = decimalDigits(line)
-                if width + reference.count + digits > 79, width > 2 {
-                    out += [0x0A, 0x23, 0x3A]
-                    width = 2
+            if mentionsName { append(nameNote, to: &out) }
+            // Each line once, in the order the strings come.
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: members) { lines in
+                var count = 0
+                var index = head
+                while index >= 0 {
+                    let line = units[index].line
+                    if line > 0, !lines[..<count].contains(line) {
+                        lines[count] = line
+                        count += 1
+                    }
+                    index = Int(next[index])
                 }
-                out += reference
-                appendDecimal(line, digits: digits, to: &out)
-                width += reference.count + digits
+                guard count > 0 else { return }
+                var width = 2
+                out.append(0x23, 0x3A)
+                for line in lines[..<count] {
+                    let digits = decimalDigits(line)
+                    if width + reference.utf8CodeUnitCount + digits > 79, width > 2 {
+                        out.append(0x0A, 0x23, 0x3A)
+                        width = 2
+                    }
+                    append(reference, to: &out)
+                    appendDecimal(line, digits: digits, to: &out)
+                    width += reference.utf8CodeUnitCount + digits
+                }
+                out.append(0x0A)
             }
-            out.append(0x0A)
+            field("msgctxt", units[head].context, prefix: [], to: &out)
+            field("msgid", units[head].source, prefix: [], to: &out)
+            append(emptyTranslation, to: &out)
         }
-        field("msgctxt", units[head].context, prefix: [], to: &out)
-        field("msgid", units[head].source, prefix: [], to: &out)
-        out += emptyTranslation
     }
 
     /// How many digits a positive number has in decimal.
@@ -389,5 +410,26 @@ enum TextGroups {
         let middle = units.count / 2
         let second = BackgroundWork { hashes(middle..<units.count) }
         return hashes(0..<middle) + second.wait()
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Two, three or four bytes appended, without the array a literal `[a, b]` would make each time.
+    @inline(__always) mutating func append(_ a: UInt8, _ b: UInt8) {
+        append(a)
+        append(b)
+    }
+
+    @inline(__always) mutating func append(_ a: UInt8, _ b: UInt8, _ c: UInt8) {
+        append(a)
+        append(b)
+        append(c)
+    }
+
+    @inline(__always) mutating func append(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) {
+        append(a)
+        append(b)
+        append(c)
+        append(d)
     }
 }

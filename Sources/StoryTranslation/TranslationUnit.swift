@@ -33,8 +33,7 @@ public struct TranslationUnit: Sendable, Hashable {
 
     /// Whether `text` holds `[[name]]`, looked for in its bytes.
     static func containsName(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
+        POFile.withUTF8(text) { bytes in
             guard let base = bytes.baseAddress else { return false }
             return namePattern.withUnsafeBufferPointer { pattern in
                 var index = 0

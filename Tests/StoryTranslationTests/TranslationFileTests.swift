@@ -23,6 +23,15 @@ struct TranslationFileTests {
         TranslationFile(format: .po, entries: units.map { TranslationEntry(ids: [$0.id], context: $0.context, source: $0.source, translation: "«" + $0.source + "»") })
     }
 
+    @Test("the template writes each id in the comment the reader looks for")
+    func templateIDComment() throws {
+        #expect(POFile.idComment.description == "#. " + POFile.idPrefix)
+        let units = try Self.units()
+        let template = POFile.template(units, storyID: "lamp", storyName: "The Lamp").bytes
+        let read = try TranslationFile.read(template, format: .po)
+        #expect(read.entries.flatMap(\.ids).sorted() == units.map(\.id).sorted())
+    }
+
     @Test("an entry's ids are its first and the others, however they were given, and its rarer fields read back as set")
     func entryStorage() throws {
         for ids in [[], ["a"], ["a", "b"], ["a", "b", "c"]] {
