@@ -21,6 +21,12 @@ extension POFile {
         return out
     }
 
+    /// A comment's lines: split at each line feed, carriage return, or both together.
+    static func commentLines(_ comment: String) -> [Substring] {
+        guard comment.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return [Substring(comment)] }
+        return comment.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+    }
+
     static func append(_ text: String, to out: inout [UInt8]) {
         withUTF8(text) { out.append(contentsOf: $0) }
     }
@@ -36,19 +42,25 @@ extension POFile {
     }
 
     static func write(_ entry: POEntry, to out: inout [UInt8]) {
+        // A comment runs to the end of its line: one holding line breaks (a story's name can) is
+        // written as a comment a line, or the lines after the first would read as PO's own.
         for comment in entry.translatorComments {
-            if comment.isEmpty {
-                out.append(0x23, 0x0A)  // "#\n"
-            } else {
-                out.append(0x23, 0x20)
-                append(comment, to: &out)
-                out.append(0x0A)
+            for line in commentLines(comment) {
+                if line.isEmpty {
+                    out.append(0x23, 0x0A)  // "#\n"
+                } else {
+                    out.append(0x23, 0x20)
+                    append(String(line), to: &out)
+                    out.append(0x0A)
+                }
             }
         }
         for comment in entry.extractedComments {
-            out.append(0x23, 0x2E, 0x20)  // "#. "
-            append(comment, to: &out)
-            out.append(0x0A)
+            for line in commentLines(comment) {
+                out.append(0x23, 0x2E, 0x20)  // "#. "
+                append(String(line), to: &out)
+                out.append(0x0A)
+            }
         }
         if !entry.references.isEmpty {
             // gettext's layout: references on lines of at most 79 columns.

@@ -144,6 +144,24 @@ struct TranslationFileTests {
         #expect(file.obsolete.first?.ids == ["attic.title"])
     }
 
+    @Test("a story name with line breaks makes a comment a line in the header, and msgfmt reads the file")
+    func commentWithLineBreaks() throws {
+        let units = try Self.units()
+        let name = "Tide\nand\r\nmoon\rrise\n"
+        let folder = try TemporaryFolder()
+        for language in ["fr", nil] as [String?] {
+            let merge = TranslationMerge(units: units, existing: nil, grouped: true)
+            let written = POFile.make(merge, storyID: "lamp", storyName: name, language: language, revisionDate: "2026-11-29 12:00+0000")
+            let path = try folder.write("\(language ?? "template").po", written.bytes).path
+            let checked = try ChildProcess.run(["msgfmt", "--check", "-o", "/dev/null", path])
+            #expect(checked.status == 0, "\(checked.standardError)")
+            let read = try POFile.parse(written.bytes)
+            let comments = read.header?.translatorComments ?? []
+            #expect(Array(comments.prefix(4)) == ["Tide", "and", "moon", "rise"] && comments.dropFirst(4).first?.hasPrefix(": ") == true, "\(comments)")
+            #expect(read.entries.count == written.entries.count)
+        }
+    }
+
     @Test("every escape gettext reads is read, \\x with its hex digits too, and msgfmt agrees on each file")
     func everyEscape() throws {
         let cases: [(String, [UInt8])] = [
