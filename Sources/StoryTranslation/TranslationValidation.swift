@@ -106,66 +106,73 @@ public enum TranslationValidation {
         // Strings by context and text, for entries a tool left without ids: made only if one is met.
         var byText: [TranslationLookup.TextKey: Int]?
         var covered = [Int](repeating: -1, count: units.count)  // the entry that translates each string
-        for (entryIndex, entry) in file.entries.enumerated() {
-            if let first = entry.inlineMarkup.first {
-                let names = entry.inlineMarkup.map { "<\(VisibleText.escape($0))>" }.joined(separator: ", ")
-                add(.translationInlineMarkup, "'\(VisibleText.escape(entry.firstID ?? excerpt(entry.source)))' holds \(names); a story's text is plain, so it is read as its text alone",
-                    help: ["ph", "pc", "sc", "ec", "mrk", "sm", "em"].contains(first)
-                        ? "write the translation as plain text" : "write the translation as plain text (XLIFF 2.1 has no <\(VisibleText.escape(first))> at all)",
-                    at: entry.translationOffset)
-            }
-            var targets: [Int] = []
-            if entry.firstID == nil {
-                if byText == nil {
-                    var made: [TranslationLookup.TextKey: Int] = [:]
-                    for (index, unit) in units.enumerated() { made[TranslationLookup.TextKey(context: unit.context, source: unit.source), default: index] = index }
-                    byText = made
+        // Each entry read where it is, through a buffer: bound to a name, it was copied (its
+        // strings retained and released), a fifth of this loop's time.
+        file.entries.withUnsafeBufferPointer { entries in
+            for entryIndex in entries.indices {
+                if let first = entries[entryIndex].inlineMarkup.first {
+                    let names = entries[entryIndex].inlineMarkup.map { "<\(VisibleText.escape($0))>" }.joined(separator: ", ")
+                    add(.translationInlineMarkup, "'\(VisibleText.escape(entries[entryIndex].firstID ?? excerpt(entries[entryIndex].source)))' holds \(names); a story's text is plain, so it is read as its text alone",
+                        help: ["ph", "pc", "sc", "ec", "mrk", "sm", "em"].contains(first)
+                            ? "write the translation as plain text" : "write the translation as plain text (XLIFF 2.1 has no <\(VisibleText.escape(first))> at all)",
+                        at: entries[entryIndex].translationOffset)
                 }
-                if let index = byText?[TranslationLookup.TextKey(context: entry.context, source: entry.source)] {
-                    targets = [index]
-                } else {
-                    add(.translationUnknownID, "no string of the story has this context and text: \"\(excerpt(entry.source))\"",
-                        help: "bring the translation up to date with the story; an update from the template keeps the rest", at: entry.offset)
-                    continue
+                var targets: [Int] = []
+                if entries[entryIndex].firstID == nil {
+                    if byText == nil {
+                        var made: [TranslationLookup.TextKey: Int] = [:]
+                        for (index, unit) in units.enumerated() { made[TranslationLookup.TextKey(context: unit.context, source: unit.source), default: index] = index }
+                        byText = made
+                    }
+                    if let index = byText?[TranslationLookup.TextKey(context: entries[entryIndex].context, source: entries[entryIndex].source)] {
+                        targets = [index]
+                    } else {
+                        add(.translationUnknownID, "no string of the story has this context and text: \"\(excerpt(entries[entryIndex].source))\"",
+                            help: "bring the translation up to date with the story; an update from the template keeps the rest", at: entries[entryIndex].offset)
+                        continue
+                    }
                 }
-            }
-            for id in entry.eachID {
-                let found: Int?
-                if expected < units.count, units[expected].id == id {
-                    found = expected
-                } else {
-                    if byID == nil { byID = indexing?.wait() ?? Self.indexByID(units) }
-                    found = byID?[id]
+                for id in entries[entryIndex].eachID {
+                    let found: Int?
+                    if expected < units.count, units[expected].id == id {
+                        found = expected
+                    } else if let near = Self.near(id, in: units, around: expected) {
+                        // A string left out or moved a little: found without the table of every id.
+                        found = near
+                    } else {
+                        if byID == nil { byID = indexing?.wait() ?? Self.indexByID(units) }
+                        found = byID?[id]
+                    }
+                    guard let index = found else {
+                        add(.translationUnknownID, "the story has no string '\(VisibleText.escape(id))'",
+                            help: "its chapter was renamed or removed; an update from the story follows a rename it can see and keeps the rest as obsolete", at: entries[entryIndex].offset)
+                        continue
+                    }
+                    targets.append(index)
+                    expected = index + 1
                 }
-                guard let index = found else {
-                    add(.translationUnknownID, "the story has no string '\(VisibleText.escape(id))'",
-                        help: "its chapter was renamed or removed; an update from the story follows a rename it can see and keeps the rest as obsolete", at: entry.offset)
-                    continue
+                for index in targets {
+                    if covered[index] >= 0 {
+                        add(.translationDuplicate, "'\(VisibleText.escape(units[index].id))' is translated twice",
+                            help: "keep one of the two entries", at: entries[entryIndex].offset)
+                        continue
+                    }
+                    covered[index] = entryIndex
                 }
-                targets.append(index)
-                expected = index + 1
-            }
-            for index in targets {
-                if covered[index] >= 0 {
-                    add(.translationDuplicate, "'\(VisibleText.escape(units[index].id))' is translated twice",
-                        help: "keep one of the two entries", at: entry.offset)
-                    continue
+                guard let first = targets.first, !entries[entryIndex].translation.isEmpty else { continue }
+                let unit = units[first]
+                if entries[entryIndex].source != unit.source {
+                    add(.translationStale, "the text of '\(VisibleText.escape(unit.id))' has changed since it was translated; readers see the original",
+                        help: "update the translation from the story (the entry becomes fuzzy, the old text kept as #| msgid), then review it", at: entries[entryIndex].offset)
+                } else if entries[entryIndex].isFuzzy {
+                    add(.translationStale, "the translation of '\(VisibleText.escape(unit.id))' is marked for review (fuzzy); readers see the original",
+                        help: "review it and remove the fuzzy flag", at: entries[entryIndex].offset)
                 }
-                covered[index] = entryIndex
-            }
-            guard let first = targets.first, !entry.translation.isEmpty else { continue }
-            let unit = units[first]
-            if entry.source != unit.source {
-                add(.translationStale, "the text of '\(VisibleText.escape(unit.id))' has changed since it was translated; readers see the original",
-                    help: "update the translation from the story (the entry becomes fuzzy, the old text kept as #| msgid), then review it", at: entry.offset)
-            } else if entry.isFuzzy {
-                add(.translationStale, "the translation of '\(VisibleText.escape(unit.id))' is marked for review (fuzzy); readers see the original",
-                    help: "review it and remove the fuzzy flag", at: entry.offset)
-            }
-            if !keepsPlaceholders(unit.source, entry.translation) {
-                let (wanted, found) = (placeholders(in: unit.source), placeholders(in: entry.translation))
-                add(.translationPlaceholder, placeholderMessage(wanted: wanted, found: found, id: unit.id),
-                    help: "write [[name]] exactly as the original has it, as many times", at: entry.translationOffset)
+                if !keepsPlaceholders(unit.source, entries[entryIndex].translation) {
+                    let (wanted, found) = (placeholders(in: unit.source), placeholders(in: entries[entryIndex].translation))
+                    add(.translationPlaceholder, placeholderMessage(wanted: wanted, found: found, id: unit.id),
+                        help: "write [[name]] exactly as the original has it, as many times", at: entries[entryIndex].translationOffset)
+                }
             }
         }
         if context.reportUntranslated || options.select != nil {
@@ -177,6 +184,16 @@ public enum TranslationValidation {
             }
         }
         return FileReport(path: path, bytes: bytes, kind: nil, diagnostics: diagnostics.sortedByPosition())
+    }
+
+    /// Where the string `id` is within 64 places of `expected` (the nearest, after it first at
+    /// each distance), as the file's order puts it; nil when it is further or nowhere.
+    static func near(_ id: String, in units: [TranslationUnit], around expected: Int) -> Int? {
+        for distance in 1...64 {
+            if expected + distance < units.count, units[expected + distance].id == id { return expected + distance }
+            if expected - distance >= 0, expected - distance < units.count, units[expected - distance].id == id { return expected - distance }
+        }
+        return nil
     }
 
     /// Where each string is, by id (the last of an id, were one used twice).

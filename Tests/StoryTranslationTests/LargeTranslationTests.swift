@@ -29,6 +29,19 @@ struct LargeTranslationTests {
 
     static func onePass(_ text: String) throws -> TranslationFile { TranslationFile(po: try POFile.parse(Array(text.utf8))) }
 
+    @Test("a string a little out of the file's order is found near where the order puts it (the nearest, after it first), without the table of every id; further away, not")
+    func foundNearItsPlace() {
+        var units = (0..<200).map { TranslationUnit(id: "u\($0)", source: "s", context: "c") }
+        #expect(TranslationValidation.near("u74", in: units, around: 10) == 74)
+        #expect(TranslationValidation.near("u75", in: units, around: 10) == nil, "65 places away: the table finds it")
+        #expect(TranslationValidation.near("u3", in: units, around: 10) == 3)
+        #expect(TranslationValidation.near("u199", in: units, around: 190) == 199)
+        #expect(TranslationValidation.near("none", in: units, around: 0) == nil)
+        units[8].id = "twice"
+        units[12].id = "twice"
+        #expect(TranslationValidation.near("twice", in: units, around: 10) == 12)
+    }
+
     @Test("a PO file over 8 MB, read in two halves at once, gives the entries one pass gives, obsolete ones and the header too")
     func halvesReadAsOne() throws {
         let text = Self.poText(entries: 45_000) { index in
