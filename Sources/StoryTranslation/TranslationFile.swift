@@ -143,14 +143,15 @@ public struct TranslationEntry: Sendable, Equatable {
         rare = Self.rare(previousSource: previousSource, comments: comments)
     }
 
-    /// An entry as a PO file is read: its first id and the others apart.
+    /// An entry as a PO file is read: its first id and the others apart (none without a first).
     init(
         firstID: String?, otherIDs: [String], context: String?, source: String, translation: String, isFuzzy: Bool, previousSource: String?,
         comments: [String], offset: Int, translationOffset: Int
     ) {
         // Each field set here, not through the other initializer: delegating to it made the
         // entry and then copied it (every string retained, then released), an entry at a time.
-        (self.firstID, self.otherIDs) = firstID == nil ? (nil, []) : (firstID, otherIDs)
+        self.firstID = firstID
+        self.otherIDs = otherIDs
         self.context = context
         self.source = source
         self.translation = translation

@@ -104,11 +104,19 @@ struct InOrder {
 
     /// Where the entry for a string is in the file's entries (an index: an entry is a dozen
     /// strings and arrays, retained and released again if it were handed back).
+    @inline(__always)
     mutating func index(for unit: borrowing TranslationUnit) -> Int? {
         if next < file.entries.count, file.entries[next].firstID == unit.id {
             next += 1
             return next - 1
         }
+        return indexElsewhere(for: unit)
+    }
+
+    /// `index(for:)` for a string not at the next entry. Apart, so that the usual case is made
+    /// where it is asked for (called, it copied the string's unit each time).
+    @inline(never)
+    mutating func indexElsewhere(for unit: borrowing TranslationUnit) -> Int? {
         if grouped == nil {
             var made: [String: Int] = [:]
             for index in file.entries.indices where !file.entries[index].otherIDs.isEmpty {
