@@ -192,20 +192,23 @@ public enum TranslationUnits {
 
     /// The units of these chapters (positions in `story.chapters`), in their order.
     static func chapterUnits(_ story: Story, _ positions: ArraySlice<Int>, line: (@Sendable (Place) -> Int)?, to units: inout [TranslationUnit]) {
-        for position in positions {
-            let chapter = story.chapters[position]
-            let id = chapter.id
-            add(title(id), chapter.name, chapter.name, Place(chapter: position, part: 0), id, line: line, to: &units)
-            for (number, text) in chapter.paragraphs.enumerated() {
-                add(paragraph(id, number + 1), text, chapter.name, Place(chapter: position, part: 1), id, line: line, to: &units)
-            }
-            if let alt = chapter.picAlt { add(pictureAlt(id), alt, chapter.name, Place(chapter: position, part: 2), id, line: line, to: &units) }
-            var ordinals = ChoiceOrdinals(count: chapter.choices.count)
-            for (number, choice) in chapter.choices.enumerated() {
-                let ordinal = ordinals.next(chapter.choices, number)
-                add(
-                    self.choice(id, target: choice.chapterID, ordinal: ordinal), choice.text, chapter.name, Place(chapter: position, part: 3 + number), id,
-                    line: line, to: &units)
+        // Each chapter's fields read where they are, through a buffer: a chapter bound to a name
+        // was copied whole (a dozen strings and arrays retained and released).
+        story.chapters.withUnsafeBufferPointer { chapters in
+            for position in positions {
+                let id = chapters[position].id, name = chapters[position].name, choices = chapters[position].choices
+                add(title(id), name, name, Place(chapter: position, part: 0), id, line: line, to: &units)
+                for (number, text) in chapters[position].paragraphs.enumerated() {
+                    add(paragraph(id, number + 1), text, name, Place(chapter: position, part: 1), id, line: line, to: &units)
+                }
+                if let alt = chapters[position].picAlt { add(pictureAlt(id), alt, name, Place(chapter: position, part: 2), id, line: line, to: &units) }
+                var ordinals = ChoiceOrdinals(count: choices.count)
+                for (number, choice) in choices.enumerated() {
+                    let ordinal = ordinals.next(choices, number)
+                    add(
+                        self.choice(id, target: choice.chapterID, ordinal: ordinal), choice.text, name, Place(chapter: position, part: 3 + number), id,
+                        line: line, to: &units)
+                }
             }
         }
     }
