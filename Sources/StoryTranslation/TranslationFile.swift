@@ -133,14 +133,9 @@ public struct TranslationEntry: Sendable, Equatable {
         ids: [String], context: String?, source: String, translation: String, isFuzzy: Bool = false, previousSource: String? = nil,
         comments: [String] = [], offset: Int = 0, translationOffset: Int = 0
     ) {
-        (firstID, otherIDs) = (ids.first, Array(ids.dropFirst()))
-        self.context = context
-        self.source = source
-        self.translation = translation
-        self.isFuzzy = isFuzzy
-        self.offset = offset
-        self.translationOffset = translationOffset
-        rare = Self.rare(previousSource: previousSource, comments: comments)
+        self.init(
+            firstID: ids.first, otherIDs: Array(ids.dropFirst()), context: context, source: source, translation: translation, isFuzzy: isFuzzy,
+            previousSource: previousSource, comments: comments, offset: offset, translationOffset: translationOffset)
     }
 
     /// An entry as a PO file is read: its first id and the others apart (none without a first).
@@ -148,8 +143,8 @@ public struct TranslationEntry: Sendable, Equatable {
         firstID: String?, otherIDs: [String], context: String?, source: String, translation: String, isFuzzy: Bool, previousSource: String?,
         comments: [String], offset: Int, translationOffset: Int
     ) {
-        // Each field set on its own: set through the other initializer, or the ids two at once
-        // through a tuple, the entry was made and then copied (every string retained, then
+        // Each field set on its own: delegating to another initializer, or setting the ids two at
+        // once through a tuple, made the entry and then copied it (every string retained, then
         // released), an entry at a time (perf, and the outlined copy in the disassembly).
         self.firstID = firstID
         self.otherIDs = otherIDs
