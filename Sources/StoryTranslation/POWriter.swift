@@ -28,17 +28,7 @@ extension POFile {
     }
 
     static func append(_ text: String, to out: inout [UInt8]) {
-        withUTF8(text) { out.append(contentsOf: $0) }
-    }
-
-    /// The text's UTF-8 where it is (a native string's storage), copied only for a string that
-    /// does not hold it contiguously: `var copy = text; copy.withUTF8` retained and released
-    /// every string written.
-    @inline(__always)
-    static func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
-        var copy = text
-        return copy.withUTF8(body)
+        text.withExistingUTF8 { out.append(contentsOf: $0) }
     }
 
     static func write(_ entry: POEntry, to out: inout [UInt8]) {
@@ -109,8 +99,8 @@ extension POFile {
     static func field(_ keyword: String, _ value: String, prefix: [UInt8], to out: inout [UInt8]) {
         let width = 79 - prefix.count
         let limit = max(width - 2, 20)
-        withUTF8(keyword) { keywordBytes in
-            withUTF8(value) { bytes in
+        keyword.withExistingUTF8 { keywordBytes in
+            value.withExistingUTF8 { bytes in
                 // First the pieces are counted, as they will be broken, without writing them: one
                 // piece that fits (its columns counted from its last line break) goes on the
                 // keyword's line.
@@ -152,16 +142,16 @@ extension POFile {
                 if position > pieceStart || pieces == 0 { pieces += 1 }
                 out += prefix
                 out.append(contentsOf: keywordBytes)
-                if pieces == 1, keywordBytes.count + 3 + pieceColumns <= width {
-                    out.append(0x20, 0x22)
-                    if escapes == 0 { out.append(contentsOf: bytes) } else { for byte in bytes { escape(byte, to: &out) } }
-                    out.append(0x22, 0x0A)
-                    return
-                }
-                out.append(0x20, 0x22, 0x22, 0x0A)
-                /// The pieces of the escaped value, each on a line of its own, split where the
-                /// count found the breaks.
-                func writePieces(of escaped: UnsafeBufferPointer<UInt8>) {
+                /// The escaped value on the keyword's line when it is one piece that fits, else
+                /// each piece on a line of its own, split where the count found the breaks.
+                func write(_ escaped: UnsafeBufferPointer<UInt8>) {
+                    if pieces == 1, keywordBytes.count + 3 + pieceColumns <= width {
+                        out.append(0x20, 0x22)
+                        out.append(contentsOf: escaped)
+                        out.append(0x22, 0x0A)
+                        return
+                    }
+                    out.append(0x20, 0x22, 0x22, 0x0A)
                     var start = 0
                     func piece(to end: Int) {
                         out += prefix
@@ -174,12 +164,12 @@ extension POFile {
                     if position > pieceStart { piece(to: position) }
                 }
                 // Without escapes the escaped value is the value; with them, it is escaped into
-                // room of its own first (its length is known), then split the same way.
-                guard escapes > 0 else { return writePieces(of: bytes) }
+                // room of its own first (the count gave its length).
+                guard escapes > 0 else { return write(bytes) }
                 withUnsafeTemporaryAllocation(of: UInt8.self, capacity: position) { room in
                     var written = 0
                     for byte in bytes { written += escape(byte, into: room.baseAddress! + written) }
-                    writePieces(of: UnsafeBufferPointer(rebasing: room[..<written]))
+                    write(UnsafeBufferPointer(rebasing: room[..<written]))
                 }
             }
         }
@@ -195,7 +185,8 @@ extension POFile {
         }
     }
 
-    /// Writes `byte` as `escape` does, at `place` (room for four bytes), and says how many bytes it wrote.
+    /// Writes `byte` as PO escapes it at `place` (room for four bytes), and says how many bytes it
+    /// wrote (`escapedLength`).
     @inline(__always)
     static func escape(_ byte: UInt8, into place: UnsafeMutablePointer<UInt8>) -> Int {
         func two(_ letter: UInt8) -> Int {
@@ -219,24 +210,6 @@ extension POFile {
         default:
             place[0] = byte
             return 1
-        }
-    }
-
-    @inline(__always)
-    static func escape(_ byte: UInt8, to out: inout [UInt8]) {
-        switch byte {
-        case 0x0A: out.append(0x5C, UInt8(ascii: "n"))
-        case 0x09: out.append(0x5C, UInt8(ascii: "t"))
-        case 0x0D: out.append(0x5C, UInt8(ascii: "r"))
-        case 0x22: out.append(0x5C, 0x22)
-        case 0x5C: out.append(0x5C, 0x5C)
-        case 0x07: out.append(0x5C, UInt8(ascii: "a"))
-        case 0x08: out.append(0x5C, UInt8(ascii: "b"))
-        case 0x0C: out.append(0x5C, UInt8(ascii: "f"))
-        case 0x0B: out.append(0x5C, UInt8(ascii: "v"))
-        case 0..<0x20, 0x7F:
-            out.append(0x5C, 0x30 + (byte >> 6), 0x30 + ((byte >> 3) & 7), 0x30 + (byte & 7))
-        default: out.append(byte)
         }
     }
 }

@@ -33,7 +33,7 @@ public struct TranslationUnit: Sendable, Hashable {
 
     /// Whether `text` holds `[[name]]`, looked for in its bytes.
     static func containsName(_ text: String) -> Bool {
-        POFile.withUTF8(text) { bytes in
+        text.withExistingUTF8 { bytes in
             guard let base = bytes.baseAddress else { return false }
             return namePattern.withUnsafeBufferPointer { pattern in
                 var index = 0

@@ -45,3 +45,15 @@ public func allASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     for byte in bytes { any |= byte }
     return any < 0x80
 }
+
+extension String {
+    /// Calls `body` with the string's UTF-8 where it already is (a native string's storage),
+    /// copying only a string that does not hold it contiguously: `var copy = text;
+    /// copy.withUTF8` retains and releases the string to read it, every time.
+    @inline(__always)
+    package func withExistingUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = self
+        return copy.withUTF8(body)
+    }
+}
