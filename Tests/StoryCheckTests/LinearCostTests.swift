@@ -54,6 +54,34 @@ struct LinearCostTests {
         #expect(LineIndex.locate(offsets, in: bytes).map(\.lineStart) == offsets.map { lines.start(ofLine: lines.position(of: $0).line) })
     }
 
+    @Test("columns on a long line, counted eight bytes at a time, are the byte rule's: continuation bytes, stray ones, a BOM")
+    func columnsOnLongLines() {
+        // The rule spelled out a byte at a time: a column for each byte that is not 10xxxxxx,
+        // and for a 10xxxxxx byte at the line's start or after an ASCII byte.
+        func column(_ bytes: [UInt8], _ offset: Int, lineStart: Int) -> Int {
+            var column = 1
+            for index in lineStart..<offset where bytes[index] & 0xC0 != 0x80 || index == lineStart || bytes[index - 1] < 0x80 { column += 1 }
+            return column
+        }
+        var random = SystemRandomNumberGenerator()
+        let pieces: [[UInt8]] = [Array("plain words ".utf8), Array("é".utf8), Array("🦊".utf8), Array("中文".utf8), [0x80], [0xBF, 0x80], [0xC3], [0xF0, 0x9F], [0x41, 0x80, 0x80]]
+        for round in 0..<40 {
+            var bytes: [UInt8] = round % 4 == 0 ? [0xEF, 0xBB, 0xBF] : []
+            if round % 5 == 1 { bytes += [0x80, 0x80] }  // stray continuation bytes first on the line
+            while bytes.count < 600 { bytes += pieces[Int.random(in: 0..<pieces.count, using: &random)] }
+            let lineStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            let offsets = Array(0...bytes.count)
+            let expected = offsets.map { SourcePosition(line: 1, column: $0 <= lineStart ? 1 : column(bytes, $0, lineStart: lineStart)) }
+            #expect(LineIndex.locate(offsets, in: bytes).map(\.position) == expected, "bytes \(bytes)")
+            #expect(offsets.map { LineIndex(bytes).position(of: $0) } == expected)
+            // From a place on the line other than its start, as a sweep goes on from a finding.
+            for from in stride(from: lineStart + 1, to: bytes.count, by: 37) {
+                let counted = bytes.withUnsafeBufferPointer { LineIndex.columns($0, from: from, to: bytes.count, lineStart: lineStart) }
+                #expect(counted == column(bytes, bytes.count, lineStart: lineStart) - column(bytes, from, lineStart: lineStart))
+            }
+        }
+    }
+
     @Test("suggestions among many ids find a typo at the start, the middle or the end, and nothing far away")
     func suggestionIndex() throws {
         let ids = (0..<20_000).map { String(format: "chapter-%05d", $0) } + ["Cellar_Door"]
