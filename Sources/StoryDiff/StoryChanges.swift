@@ -217,16 +217,18 @@ public struct StoryChanges: Sendable {
                 let path = label.hasSuffix(".json") ? label : "story.json"
                 // Read once, as the validator reads it, for its findings and for the story;
                 // a file only readers' leniency reads (a trailing comma) is read again so.
-                let file = LoadedFile.load(version.bytes, fileName: path)
-                let (reports, graph) = Validation.checkKeepingGraph(loaded: file, bytes: version.bytes, path: path)
+                // A finding here is a code, a message and a place: no JSON pointer is worked out.
+                let file = LoadedFile.load(version.source, fileName: path, resolvingPointers: false)
+                let (reports, graph) = Validation.checkKeepingGraph(loaded: file, path: path, options: .init(check: CheckOptions(pointers: false)))
                 let diagnostics = reports.flatMap(\.diagnostics)
-                // Places in one sweep: a minified story is one line, and counting each finding's
-                // column from the line's start would cost findings × file.
-                let places = LineIndex.locate(diagnostics.map(\.range.lowerBound), in: version.bytes)
+                // Places in one sweep, lines counted on from the parser's checkpoints: a minified
+                // story is one line, and counting each finding's column from the line's start
+                // would cost findings × file.
+                let places = LineIndex.locate(diagnostics.map(\.range.lowerBound), in: file.bytes)
                 side.findings = zip(diagnostics, places).map { diagnostic, place in
                     Finding(code: diagnostic.code.rawValue, severity: diagnostic.severity, message: diagnostic.message, position: place.position)
                 }
-                guard let syntax = file.story ?? LoadedFile.asReadersRead(version.bytes, fileName: path).story, syntax.makesModel else {
+                guard let syntax = file.story ?? LoadedFile.asReadersRead(version.source, fileName: path).story, syntax.makesModel else {
                     side.problem = .notAStory(side.findings.first { $0.severity == .error })
                     return
                 }

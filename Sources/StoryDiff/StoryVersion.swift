@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import LocalFiles
+import StoryCheck
 import StoryFormat
 import Transport
 
@@ -19,16 +20,21 @@ public struct StoryVersion: Sendable {
     }
 
     public var origin: Origin
-    /// The story.json's bytes.
-    public var bytes: [UInt8]
+    /// The story.json's bytes: a large file mapped as `cyd validate` maps it, not copied.
+    public var source: SourceBytes
     /// Reads a file of the story by its path relative to the story's folder (`resources/x.png`,
     /// `translations/fr.po`); nil when there is none or it cannot be read.
     let read: @Sendable (String) -> [UInt8]?
 
-    public init(origin: Origin, bytes: [UInt8], read: @escaping @Sendable (String) -> [UInt8]?) {
+    public init(origin: Origin, source: SourceBytes, read: @escaping @Sendable (String) -> [UInt8]?) {
         self.origin = origin
-        self.bytes = bytes
+        self.source = source
         self.read = read
+    }
+
+    /// A version of bytes read already (kept as they are, not copied).
+    public init(origin: Origin, bytes: [UInt8], read: @escaping @Sendable (String) -> [UInt8]?) {
+        self.init(origin: origin, source: SourceBytes(keeping: bytes), read: read)
     }
 
     /// How the reader named it: the path, or the revision and its short commit.
@@ -71,7 +77,7 @@ public struct StoryVersion: Sendable {
 
     /// The story as readers read it; nil when the bytes are not one.
     public var story: Story? {
-        LoadedFile.asReadersRead(bytes).story.flatMap(StoryJSON.model)
+        LoadedFile.asReadersRead(source).story.flatMap(StoryJSON.model)
     }
 
     /// The version `name` names: a story folder, a story file, or a revision of the git
@@ -89,14 +95,14 @@ public struct StoryVersion: Sendable {
     }
 
     private static func local(_ path: String, folder: String, origin: Origin) throws(Problem) -> StoryVersion {
-        let bytes: [UInt8]
+        let source: SourceBytes
         do {
-            bytes = try LocalFile.read(path, limit: largestStory)
+            source = try SourceBytes.open(path, limit: largestStory)
         } catch {
             if case .tooLarge = error { throw .tooLarge(path, limit: largestStory) }
             throw .unreadable(path, reason: error.description)
         }
-        return StoryVersion(origin: origin, bytes: bytes) { relative in try? LocalFile.read(relative, inside: folder, limit: largestFile) }
+        return StoryVersion(origin: origin, source: source) { relative in try? LocalFile.read(relative, inside: folder, limit: largestFile) }
     }
 
     private static func revision(_ name: String, storyFolder: String) throws(Problem) -> StoryVersion {

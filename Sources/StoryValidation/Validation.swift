@@ -133,9 +133,10 @@ public enum Validation {
         Checker.check(file, bytes: bytes, path: path, options: options.check)
     }
 
-    /// The same, with the chapter graph the checks built (nil when the file holds no story).
-    public static func checkKeepingGraph(loaded file: LoadedFile, bytes: [UInt8], path: String, options: Options = .init()) -> (reports: [FileReport], graph: StoryGraph?) {
-        Checker.checkKeepingGraph(file, bytes: bytes, path: path, options: options.check)
+    /// The same (its bytes those `file` was read from), with the chapter graph the checks built
+    /// (nil when the file holds no story).
+    public static func checkKeepingGraph(loaded file: LoadedFile, path: String, options: Options = .init()) -> (reports: [FileReport], graph: StoryGraph?) {
+        Checker.checkKeepingGraph(file, path: path, options: options.check)
     }
 
     /// A story folder whose story.json is already read (`file`, from `bytes`): what `check(path:)`

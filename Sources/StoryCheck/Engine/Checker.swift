@@ -139,14 +139,14 @@ public enum Checker {
         check(file, source: file.document?.bytes ?? file.bytes, path: path, folder: folder, options: options)
     }
 
-    /// Checks a file already read, as `check(_:bytes:path:folder:options:)` does, and gives back
-    /// the chapter graph the rules built (nil when the file holds no story), for a caller that
-    /// goes on to follow the story's choices.
+    /// Checks a file already read, as `check(_:path:folder:options:)` does (its bytes those the
+    /// file was read from), and gives back the chapter graph the rules built (nil when the file
+    /// holds no story), for a caller that goes on to follow the story's choices.
     public static func checkKeepingGraph(
-        _ file: LoadedFile, bytes: [UInt8], path: String, folder: StoryFolder? = nil, options: CheckOptions = .init()
+        _ file: LoadedFile, path: String, folder: StoryFolder? = nil, options: CheckOptions = .init()
     ) -> (reports: [FileReport], graph: StoryGraph?) {
         let context = CheckContext(path: path, file: file, folder: folder)
-        let reports = check(file, source: file.document?.bytes ?? SourceBytes(bytes), path: path, folder: folder, options: options, context: context)
+        let reports = check(file, source: file.document?.bytes ?? file.bytes, path: path, folder: folder, options: options, context: context)
         return (reports, context.graph)
     }
 
