@@ -113,6 +113,8 @@ public enum TweeStory {
         "StoryInterface", "StoryShare", "PassageReady", "PassageDone", "PassageHeader", "PassageFooter", "StoryIncludes", metadataPassage,
     ]
     static let metadataPassage = "CydMetadata"
+    /// Whether a special passage's name begins with each byte.
+    static let specialInitials: [Bool] = (0...255).map { byte in specialPassages.contains { $0.utf8.first == UInt8(byte) } }
     /// The passages that hold the story's own data, not a chapter.
     static let storyPassages: Set<String> = ["StoryTitle", "StoryData", metadataPassage]
 
@@ -518,35 +520,41 @@ public enum TweeStory {
         var names = Set<String>(minimumCapacity: document.passages.count)
         var storyPassagesRead = Set<String>()
         var storyDataContentLine: Int?
-        for (index, passage) in document.passages.enumerated() {
-            switch passage.name {
-            // A second StoryTitle, StoryData or metadata passage is left out and said, as any
-            // second passage of a name is: the first one read is the story's.
-            case "StoryTitle", "StoryData", metadataPassage:
-                guard storyPassagesRead.insert(passage.name).inserted else {
-                    findings.append(TweeFinding(kind: .duplicatePassage(passage.name), line: passage.line, column: 1))
-                    continue
-                }
-                if passage.name == "StoryTitle" {
-                    title = passage.content
-                    places.storyTitle = passage.line
-                } else if passage.name == "StoryData" {
-                    data = JSONValue.parse(Array(passage.content.utf8))
-                    places.storyData = passage.line
-                    storyDataContentLine = passage.contentLine
-                    if data == nil { findings.append(TweeFinding(kind: .unreadableData(passage: passage.name), line: passage.contentLine, column: 1)) }
-                } else {
-                    // Read on another core while the passages after it are gathered: cyd's
-                    // metadata of a large story is megabytes of JSON.
-                    let content = passage.content
-                    readingMetadata = (BackgroundWork { JSONValue.parse(Array(content.utf8)) }, findings.count, passage.contentLine)
-                    places.metadata = passage.line
-                }
-            default:
-                if specialPassages.contains(passage.name) || !TwineFacts.codeTags.isDisjoint(with: passage.tags) {
-                    findings.append(TweeFinding(kind: .codeLeftOut(passage: passage.name), line: passage.line, column: 1))
-                } else if !names.insert(passage.name).inserted {
-                    findings.append(TweeFinding(kind: .duplicatePassage(passage.name), line: passage.line, column: 1))
+        // Each passage looked at where it is, not copied out (four strings retained and let go,
+        // 100,000 times); a name is looked up among the special passages' only when it begins
+        // as one of them does.
+        document.passages.withUnsafeBufferPointer { all in
+            for index in all.indices {
+                let mayBeSpecial = all[index].name.utf8.first.map { specialInitials[Int($0)] } ?? false
+                if mayBeSpecial, storyPassages.contains(all[index].name) {
+                    // A second StoryTitle, StoryData or metadata passage is left out and said, as
+                    // any second passage of a name is: the first one read is the story's.
+                    let passage = all[index]
+                    guard storyPassagesRead.insert(passage.name).inserted else {
+                        findings.append(TweeFinding(kind: .duplicatePassage(passage.name), line: passage.line, column: 1))
+                        continue
+                    }
+                    if passage.name == "StoryTitle" {
+                        title = passage.content
+                        places.storyTitle = passage.line
+                    } else if passage.name == "StoryData" {
+                        data = JSONValue.parse(Array(passage.content.utf8))
+                        places.storyData = passage.line
+                        storyDataContentLine = passage.contentLine
+                        if data == nil { findings.append(TweeFinding(kind: .unreadableData(passage: passage.name), line: passage.contentLine, column: 1)) }
+                    } else {
+                        // Read on another core while the passages after it are gathered: cyd's
+                        // metadata of a large story is megabytes of JSON.
+                        let content = passage.content
+                        readingMetadata = (BackgroundWork { JSONValue.parse(Array(content.utf8)) }, findings.count, passage.contentLine)
+                        places.metadata = passage.line
+                    }
+                } else if (mayBeSpecial && specialPassages.contains(all[index].name))
+                    || (!all[index].tags.isEmpty && !TwineFacts.codeTags.isDisjoint(with: all[index].tags))
+                {
+                    findings.append(TweeFinding(kind: .codeLeftOut(passage: all[index].name), line: all[index].line, column: 1))
+                } else if !names.insert(all[index].name).inserted {
+                    findings.append(TweeFinding(kind: .duplicatePassage(all[index].name), line: all[index].line, column: 1))
                 } else {
                     kept.append(Int32(index))
                 }
@@ -566,22 +574,17 @@ public enum TweeStory {
         let startFound = startNamed.map { names.contains($0) } ?? false
         let hasStartPassage = names.contains("Start")
         names = []
-        if let (reading, findingAt, line) = readingMetadata {
-            metadata = reading.take()
-            if metadata == nil { findings.insert(TweeFinding(kind: .unreadableData(passage: metadataPassage), line: line, column: 1), at: findingAt) }
-        }
         let formatName = data?["format"]?.string
         let format = Format(named: formatName)
-        let storyFields = metadata?["story"]
         // The passages are read in two halves, one on another core; findings keep their order.
+        // cyd's metadata is read meanwhile: whether each passage's position is the author's or
+        // cyd's layout is known only from it, so the positions are kept apart until then.
         let split = passages.startIndex + (passages.count >= 1000 ? passages.count * 11 / 20 : passages.count)
-        // In a file cyd wrote, passages' positions are kept apart until cyd's layout is known.
-        let fromCyd = storyFields != nil
         // The first half's arrays have room for the second's, which is taken from its thread (the
         // thread keeps no copy) and let go once appended: the story's chapters are never held
         // twice over, nor the passages they were read from once they are read.
-        let second = split < passages.endIndex ? BackgroundWork { [passages] in derive(passages[split...], file: file, format: format, positionsApart: fromCyd, placing: placing) } : nil
-        var (chapters, found, map, positions) = derive(passages[..<split], file: file, format: format, positionsApart: fromCyd, placing: placing, room: passages.count)
+        let second = split < passages.endIndex ? BackgroundWork { [passages] in derive(passages[split...], file: file, format: format, positionsApart: true, placing: placing) } : nil
+        var (chapters, found, map, positions) = derive(passages[..<split], file: file, format: format, positionsApart: true, placing: placing, room: passages.count)
         passages = []
         if let second {
             var (rest, restFound, restMap, restPositions) = second.take()
@@ -590,6 +593,20 @@ public enum TweeStory {
             map.append(restMap)
             restMap = TweeSourceMap()
             positions += restPositions
+        }
+        if let (reading, findingAt, line) = readingMetadata {
+            metadata = reading.take()
+            if metadata == nil { findings.insert(TweeFinding(kind: .unreadableData(passage: metadataPassage), line: line, column: 1), at: findingAt) }
+        }
+        let storyFields = metadata?["story"]
+        // In a file cyd wrote, a passage's position is compared with cyd's layout below; in any
+        // other, it is the author's, in the passage's `twine` object.
+        let fromCyd = storyFields != nil
+        if !fromCyd {
+            for index in positions.indices {
+                guard let position = positions[index] else { continue }
+                chapters[index].twine = TwineData.adding(position: position, to: chapters[index].twine)
+            }
         }
         var chapterFields = ChapterFields([])
         if !ignoringOverrides, case .object(let members)? = metadata?["chapters"] { chapterFields = ChapterFields(members) }
