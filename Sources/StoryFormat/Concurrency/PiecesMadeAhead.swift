@@ -13,11 +13,22 @@ package struct PiecesMadeAhead: Sequence, Sendable {
     private let sizes: [Int]
     private let head: [UInt8]
     private let tail: [UInt8]
-    private let append: @Sendable (Int, inout [UInt8]) -> Void
+    private let append: @Sendable (Range<Int>, inout [UInt8]) -> Void
 
     package init(
         count: Int, pieceSize: Int = 1 << 20, leastSize: (Int) -> Int, head: [UInt8] = [], tail: [UInt8] = [],
         append: @escaping @Sendable (Int, inout [UInt8]) -> Void
+    ) {
+        self.init(count: count, pieceSize: pieceSize, leastSize: leastSize, head: head, tail: tail, appendingUnits: { units, out in
+            for unit in units { append(unit, &out) }
+        })
+    }
+
+    /// The same, with the units of a piece appended together by `appendingUnits` (a writer
+    /// that keeps state from one unit to the next makes it once a piece, not once a unit).
+    package init(
+        count: Int, pieceSize: Int = 1 << 20, leastSize: (Int) -> Int, head: [UInt8] = [], tail: [UInt8] = [],
+        appendingUnits append: @escaping @Sendable (Range<Int>, inout [UInt8]) -> Void
     ) {
         var ranges: [Range<Int>] = []
         var sizes: [Int] = []
@@ -53,7 +64,7 @@ package struct PiecesMadeAhead: Sequence, Sendable {
         var out: [UInt8] = []
         out.reserveCapacity(sizes[index] + sizes[index] / 4 + tail.count + 4096)
         if index == 0 { out += head }
-        for unit in ranges[index] { append(unit, &out) }
+        append(ranges[index], &out)
         if index == ranges.count - 1 { out += tail }
         return out
     }

@@ -13,13 +13,13 @@ public enum JSONQuoting {
     /// ordinary bytes are copied whole; C1 controls are C2 80..9F, bidi controls E2 80 AA..AE
     /// and E2 81 A6..A9.
     public static func append(_ text: String, to out: inout [UInt8]) {
-        var text = text
         // Room for the plain case, grown by doubling: `reserveCapacity` asks for exactly what it
         // is given, so asking on every append would copy the whole output each time it is full.
         let needed = out.count + text.utf8.count + 2
         if out.capacity < needed { out.reserveCapacity(max(needed, out.capacity * 2)) }
         out.append(UInt8(ascii: "\""))
-        text.withUTF8 { utf8 in
+        // The string's own bytes where it has them (a string made here always does), not a copy.
+        text.withExistingUTF8 { utf8 in
             var runStart = 0
             var index = 0
             func flush(_ end: Int) {

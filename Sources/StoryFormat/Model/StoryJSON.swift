@@ -55,11 +55,11 @@ public enum StoryJSON {
                         + chapter.choices.reduce(0) { $0 + $1.chapterID.utf8.count + $1.text.utf8.count } + 32
                 },
                 head: head.out, tail: tail.out,
-                append: { index, out in
-                    // Inside the chapters array, which holds the chapters before this one.
-                    var writer = PrettyWriter(levels: [true, true, index > 0])
+                appendingUnits: { range, out in
+                    // Inside the chapters array, which holds the chapters before these.
+                    var writer = PrettyWriter(levels: [true, true, range.lowerBound > 0])
                     swap(&writer.out, &out)
-                    write(story, index..<index + 1, into: &writer)
+                    write(story, range, into: &writer)
                     swap(&writer.out, &out)
                 }))
     }
