@@ -220,12 +220,20 @@ public enum TweeStory {
         // Through a buffer: each chapter is looked at where it is, not copied out of the array.
         story.chapters.withUnsafeBufferPointer { chapters in
             for index in range {
-                // Kept as the file reads it back (a carriage return before a line feed and blank
-                // lines at the end are not read): what is checked is what is written.
-                let content = readBack(content(of: chapters[index], format: format))
-                let back = derive(content: content, name: chapters[index].id, firstLine: 0, format: format, findings: &unused, map: &noMap)
-                unused.removeAll(keepingCapacity: true)
-                let fields = overrides(chapters[index], back: back, start: start)
+                let content: String
+                let fields: [(String, JSONValue)]
+                if readsBackWhole(chapters[index]) {
+                    // Most chapters: nothing in them that reading the passage back could change.
+                    content = self.content(of: chapters[index], format: format)
+                    fields = overrides(chapters[index], back: nil, start: start)
+                } else {
+                    // Kept as the file reads it back (a carriage return before a line feed and
+                    // blank lines at the end are not read): what is checked is what is written.
+                    content = readBack(self.content(of: chapters[index], format: format))
+                    let back = derive(content: content, name: chapters[index].id, firstLine: 0, format: format, findings: &unused, map: &noMap)
+                    unused.removeAll(keepingCapacity: true)
+                    fields = overrides(chapters[index], back: back, start: start)
+                }
                 if chapters[index].twine != nil {
                     checked.append(Checked(content: content, metadata: nil, pending: fields))
                 } else {
@@ -252,18 +260,54 @@ public enum TweeStory {
     }
 
     /// What the metadata must say of `chapter` for it to read back whole, given what its passage
-    /// alone reads back as.
-    static func overrides(_ chapter: Chapter, back: Chapter, start: String) -> [(String, JSONValue)] {
+    /// alone reads back as (nil: the chapter's own text and choices, `readsBackWhole`).
+    static func overrides(_ chapter: Chapter, back: Chapter?, start: String) -> [(String, JSONValue)] {
         var fields: [(String, JSONValue)] = []
         if chapter.name != chapter.id { fields.append(("name", .string(chapter.name))) }
-        if back.text != chapter.text { fields.append(("text", .string(chapter.text))) }
-        if back.choices != chapter.choices { fields.append((ChapterField.choices.key, json(.choices(chapter.choices)))) }
+        if let back, back.text != chapter.text { fields.append(("text", .string(chapter.text))) }
+        if let back, back.choices != chapter.choices { fields.append((ChapterField.choices.key, json(.choices(chapter.choices)))) }
         if (chapter.id == start) != chapter.isFirstChapter { fields.append(("is_first_chapter", .bool(chapter.isFirstChapter))) }
         // Every other key has no place in a passage: it is carried as it is.
         for field in metadataFields {
             if let value = field.value(in: chapter) { fields.append((field.key, json(value))) }
         }
         return fields
+    }
+
+    /// Whether `chapter`'s passage, as `content(of:format:)` writes it, surely reads back (`readBack`,
+    /// then `derive`) as the chapter's own text and choices, in any story format, and is written
+    /// as `readBack` leaves it: true only when the text has none of what reading changes or
+    /// takes for code or a link (`[`, `$`, `{`, a carriage return, `::`), its last line is not
+    /// blank, and each choice's text and target have no bracket, line break or carriage return
+    /// and its target no `->` (a link is read at its last arrow). Checking this costs one look
+    /// at each byte; reading the passage back costs a chapter made and compared.
+    static func readsBackWhole(_ chapter: Chapter) -> Bool {
+        // Searches at memory speed (memchr), each over a few hundred bytes already in cache: a
+        // byte at a time cost more than reading the passage back.
+        let textIsPlain = chapter.text.withExistingUTF8 { p -> Bool in
+            let end = p.count
+            guard Bytes.first(0x5B, in: p, from: 0, to: end) == end, Bytes.first(0x24, in: p, from: 0, to: end) == end,
+                Bytes.first(0x7B, in: p, from: 0, to: end) == end, Bytes.first(0x0D, in: p, from: 0, to: end) == end,
+                Bytes.first("::", in: p, from: 0, to: end) == nil
+            else { return false }
+            guard end > 0 else { return true }
+            var lastLine = end
+            while lastLine > 0, p[lastLine - 1] != 0x0A { lastLine -= 1 }
+            return !Bytes.isBlank(p, from: lastLine, to: end)
+        }
+        guard textIsPlain else { return false }
+        for choice in chapter.choices {
+            let plain = choice.text.withExistingUTF8 { p in
+                Bytes.first(0x5B, in: p, from: 0, to: p.count) == p.count && Bytes.first(0x5D, in: p, from: 0, to: p.count) == p.count
+                    && Bytes.first(0x0A, in: p, from: 0, to: p.count) == p.count && Bytes.first(0x0D, in: p, from: 0, to: p.count) == p.count
+            } && choice.chapterID.withExistingUTF8 { p in
+                Bytes.first(0x5B, in: p, from: 0, to: p.count) == p.count && Bytes.first(0x5D, in: p, from: 0, to: p.count) == p.count
+                    && Bytes.first(0x0A, in: p, from: 0, to: p.count) == p.count && Bytes.first(0x0D, in: p, from: 0, to: p.count) == p.count
+                    && Bytes.first("->", in: p, from: 0, to: p.count) == nil
+            }
+            if !plain { return false }
+        }
+        return true
     }
 
     /// A passage's content as `TweeDocument.parse` reads it back from a file: the carriage
