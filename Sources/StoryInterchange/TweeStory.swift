@@ -155,8 +155,9 @@ public enum TweeStory {
         let checked: [Checked]
         let places: [(x: Int, y: Int)]
         if count >= 1000 {
-            // The ids' checks and the layout cost about as much as checking a third of the chapters.
-            let split = count * 3 / 4
+            // The ids' checks and the layout cost about as much as checking a fifth of the
+            // chapters (most chapters are not read back: `readsBackWhole`).
+            let split = count * 13 / 20
             let second = BackgroundWork { () -> (ExportProblem?, [(x: Int, y: Int)], [Checked]) in
                 if let refusal = Self.problem(story) { return (refusal, [], []) }
                 return (nil, TweeLayout.positions(of: story), check(story, split..<count, start: start, format: format))
