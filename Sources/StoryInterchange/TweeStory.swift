@@ -280,11 +280,10 @@ public enum TweeStory {
     /// as `readBack` leaves it: true only when the text has none of what reading changes or
     /// takes for code or a link (`[`, `$`, `{`, a carriage return, `::`), its last line is not
     /// blank, and each choice's text and target have no bracket, line break or carriage return
-    /// and its target no `->` (a link is read at its last arrow). Checking this costs one look
-    /// at each byte; reading the passage back costs a chapter made and compared.
+    /// and its target no `->` (a link is read at its last arrow). Checking this costs a few
+    /// searches at memory speed (memchr) over bytes already in cache; reading the passage back
+    /// costs a chapter made and compared, and a check a byte at a time cost more than that.
     static func readsBackWhole(_ chapter: Chapter) -> Bool {
-        // Searches at memory speed (memchr), each over a few hundred bytes already in cache: a
-        // byte at a time cost more than reading the passage back.
         let textIsPlain = chapter.text.withExistingUTF8 { p -> Bool in
             let end = p.count
             guard Bytes.first(0x5B, in: p, from: 0, to: end) == end, Bytes.first(0x24, in: p, from: 0, to: end) == end,
@@ -297,16 +296,16 @@ public enum TweeStory {
             return !Bytes.isBlank(p, from: lastLine, to: end)
         }
         guard textIsPlain else { return false }
+        /// Whether a choice's text or target can stand in `[[text->target]]` on a line of its own.
+        func isLinkPart(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+            let end = p.count
+            return Bytes.first(0x5B, in: p, from: 0, to: end) == end && Bytes.first(0x5D, in: p, from: 0, to: end) == end
+                && Bytes.first(0x0A, in: p, from: 0, to: end) == end && Bytes.first(0x0D, in: p, from: 0, to: end) == end
+        }
         for choice in chapter.choices {
-            let plain = choice.text.withExistingUTF8 { p in
-                Bytes.first(0x5B, in: p, from: 0, to: p.count) == p.count && Bytes.first(0x5D, in: p, from: 0, to: p.count) == p.count
-                    && Bytes.first(0x0A, in: p, from: 0, to: p.count) == p.count && Bytes.first(0x0D, in: p, from: 0, to: p.count) == p.count
-            } && choice.chapterID.withExistingUTF8 { p in
-                Bytes.first(0x5B, in: p, from: 0, to: p.count) == p.count && Bytes.first(0x5D, in: p, from: 0, to: p.count) == p.count
-                    && Bytes.first(0x0A, in: p, from: 0, to: p.count) == p.count && Bytes.first(0x0D, in: p, from: 0, to: p.count) == p.count
-                    && Bytes.first("->", in: p, from: 0, to: p.count) == nil
-            }
-            if !plain { return false }
+            guard choice.text.withExistingUTF8(isLinkPart),
+                choice.chapterID.withExistingUTF8({ isLinkPart($0) && Bytes.first("->", in: $0, from: 0, to: $0.count) == nil })
+            else { return false }
         }
         return true
     }
