@@ -20,7 +20,8 @@ public struct StoryVersion: Sendable {
     }
 
     public var origin: Origin
-    /// The story.json's bytes: a large file mapped as `cyd validate` maps it, not copied.
+    /// The story.json's bytes: a large file mapped (`SourceBytes.open`, as validation maps
+    /// it), not copied.
     public var source: SourceBytes
     /// Reads a file of the story by its path relative to the story's folder (`resources/x.png`,
     /// `translations/fr.po`); nil when there is none or it cannot be read.
