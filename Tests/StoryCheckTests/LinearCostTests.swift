@@ -63,7 +63,7 @@ struct LinearCostTests {
             for index in lineStart..<offset where bytes[index] & 0xC0 != 0x80 || index == lineStart || bytes[index - 1] < 0x80 { column += 1 }
             return column
         }
-        var random = SystemRandomNumberGenerator()
+        var random = SplitMix64(state: 1_129)  // a seed: a failure is found again
         let pieces: [[UInt8]] = [Array("plain words ".utf8), Array("é".utf8), Array("🦊".utf8), Array("中文".utf8), [0x80], [0xBF, 0x80], [0xC3], [0xF0, 0x9F], [0x41, 0x80, 0x80]]
         for round in 0..<40 {
             var bytes: [UInt8] = round % 4 == 0 ? [0xEF, 0xBB, 0xBF] : []

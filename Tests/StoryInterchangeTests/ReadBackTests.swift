@@ -20,7 +20,7 @@ struct ReadBackTests {
 
     @Test("a chapter said to read back whole does, in every format: its written passage is as read back, and gives its text and choices")
     func skippedOnlyWhereReadingChangesNothing() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(state: 20_261_129)  // a seed: a failure is found again
         var whole = 0
         for round in 0..<4000 {
             // Mostly plain pieces, so that both answers are met often.
