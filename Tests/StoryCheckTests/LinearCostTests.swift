@@ -132,6 +132,77 @@ struct LinearCostTests {
         #expect(MissingChoiceTarget.nearest(Array(queries.prefix(3)), in: one, parallelFrom: 2) == queries.prefix(3).map(one.nearest))
     }
 
+    /// The whole table of edits, cell by cell: the rule both fast ways must agree with.
+    static func fullDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        var row = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var next = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            row = next
+        }
+        return a.isEmpty ? b.count : row[b.count]
+    }
+
+    /// Random texts over a few letters (so that they share many), ASCII and not, up to 70
+    /// letters: past the 64 that the question's bits hold.
+    static func randomScalars(_ random: inout SplitMix64, upTo most: Int) -> [Unicode.Scalar] {
+        let letters: [Unicode.Scalar] = ["a", "b", "c", "-", "0", "é", "🦊", "ß", "\u{7F}", "\u{80}"]
+        let count = Int.random(in: 0...most, using: &random)
+        return (0..<count).map { _ in letters[Int.random(in: 0..<(Int.random(in: 0..<4, using: &random) == 0 ? letters.count : 3), using: &random)] }
+    }
+
+    @Test("the bit-parallel distance of a question to many candidates is the table's, up to its limit")
+    func distancePattern() {
+        var random = SplitMix64(state: 8_191)  // a seed: a failure is found again
+        var compared = 0
+        for round in 0..<3_000 {
+            let question = Self.randomScalars(&random, upTo: round % 10 == 0 ? 70 : 16)
+            let candidate = Int.random(in: 0..<3, using: &random) == 0 ? question.shuffled(using: &random) : Self.randomScalars(&random, upTo: round % 10 == 0 ? 70 : 16)
+            let limit = Int.random(in: 0...6, using: &random)
+            guard let pattern = KeySuggestion.DistancePattern(question) else {
+                #expect(question.isEmpty || question.count > 64, "only empty or long questions have no pattern")
+                continue
+            }
+            let expected = min(Self.fullDistance(question, candidate), limit + 1)
+            #expect(pattern.distance(to: candidate, limit: limit) == expected, "\(question) / \(candidate) / \(limit)")
+            if candidate.allSatisfy(\.isASCII) {
+                let bytes = candidate.map { UInt8($0.value) }
+                #expect(bytes.withUnsafeBufferPointer { pattern.distance(toASCII: $0, limit: limit) } == expected)
+            }
+            compared += 1
+        }
+        #expect(compared > 2_500)
+    }
+
+    @Test("the two orders of a suggestion index are those of a plain sort: by bytes, read forwards or backwards, equal texts in file order")
+    func suggestionOrders() {
+        var random = SplitMix64(state: 524_287)  // a seed: a failure is found again
+        // Texts that share long starts and ends, tie in their first eight bytes after what they
+        // share, hold zero bytes (a short text against the same one with zeros after it),
+        // repeat, or are empty.
+        let pieces: [[UInt8]] = [[], [0], [0, 0], Array("chapter-".utf8), Array("-end".utf8), Array("abcdefgh".utf8), [0xC3, 0xA9], Array("x".utf8), Array("0123456789".utf8)]
+        for round in 0..<60 {
+            let count = round % 3 == 0 ? Int.random(in: 0...4, using: &random) : Int.random(in: 5...400, using: &random)
+            let prefix = round % 2 == 0 ? Array("chapter-".utf8) : []
+            let texts: [[UInt8]] = (0..<count).map { _ in
+                prefix + (0..<Int.random(in: 0...5, using: &random)).flatMap { _ in pieces[Int.random(in: 0..<pieces.count, using: &random)] }
+            }
+            let folded = texts.flatMap { $0 }
+            var starts: [Int32] = [0]
+            for text in texts { starts.append(starts.last! + Int32(text.count)) }
+            for reversed in [false, true] {
+                let expected = (0..<Int32(count)).sorted { a, b in
+                    let (x, y) = (texts[Int(a)], texts[Int(b)])
+                    let (p, q) = reversed ? (Array(x.reversed()), Array(y.reversed())) : (x, y)
+                    return p == q ? a < b : p.lexicographicallyPrecedes(q)
+                }
+                #expect(SuggestionIndex.sorted(count, folded, starts, reversed: reversed) == expected, "round \(round), reversed \(reversed)")
+            }
+        }
+    }
+
     @Test("the banded edit distance agrees with the full one up to its limit")
     func editDistance() {
         func full(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {

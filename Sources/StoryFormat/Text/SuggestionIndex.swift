@@ -80,19 +80,22 @@ public struct SuggestionIndex: Sendable {
         let limit = KeySuggestion.limit(for: queryScalars.count)
         guard limit > 0, query.count <= Self.longestFuzzy else { return nil }
         var best: (position: Int, distance: Int)?
-        // One array for every candidate's scalars, refilled: most candidates are ASCII, their
-        // bytes their scalars.
+        // The question made ready once for its distance to each candidate (at most 64 letters).
+        guard let pattern = KeySuggestion.DistancePattern(queryScalars) else { return nil }
+        // One array for the scalars of a candidate that is not ASCII, refilled.
         var scalars: [Unicode.Scalar] = []
         func consider(_ position: Int) {
-            let candidate = slice(position)
-            guard abs(candidate.count - query.count) <= 4 * limit, candidate.count <= 4 * Self.longestFuzzy else { return }
-            scalars.removeAll(keepingCapacity: true)
-            if candidate.allSatisfy({ $0 < 0x80 }) {
-                for byte in candidate { scalars.append(Unicode.Scalar(byte)) }
-            } else {
+            let (start, end) = (Int(starts[position]), Int(starts[position + 1]))
+            guard abs((end - start) - query.count) <= 4 * limit, end - start <= 4 * Self.longestFuzzy else { return }
+            let allowed = best?.distance ?? limit
+            let distance = folded.withUnsafeBufferPointer { all in
+                let candidate = UnsafeBufferPointer(rebasing: all[start..<end])
+                // Most candidates are ASCII: their bytes are their letters.
+                if !candidate.contains(where: { $0 >= 0x80 }) { return pattern.distance(toASCII: candidate, limit: allowed) }
+                scalars.removeAll(keepingCapacity: true)
                 scalars.append(contentsOf: String(decoding: candidate, as: UTF8.self).unicodeScalars)
+                return pattern.distance(to: scalars, limit: allowed)
             }
-            let distance = KeySuggestion.editDistance(queryScalars, scalars, limit: best?.distance ?? limit)
             guard distance <= limit else { return }
             if best == nil || distance < best!.distance || (distance == best!.distance && position < best!.position) {
                 best = (position, distance)
@@ -113,14 +116,21 @@ public struct SuggestionIndex: Sendable {
     private func slice(_ position: Int) -> ArraySlice<UInt8> { folded[Int(starts[position])..<Int(starts[position + 1])] }
 
     static func fold(_ text: String, into buffer: inout [UInt8]) {
-        // Most ids are ASCII: their bytes folded as they are, without decoding scalars.
+        // Most ids are ASCII: their bytes folded into room on the stack and appended at once,
+        // without decoding scalars or growing the buffer a byte at a time.
         var text = text
         let wasASCII = text.withUTF8 { bytes in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
-            for byte in bytes where byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") && byte != UInt8(ascii: " ") {
-                buffer.append(byte >= 65 && byte <= 90 ? byte + 32 : byte)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, bytes.count)) { room -> Bool in
+                var kept = 0
+                for byte in bytes {
+                    if byte >= 0x80 { return false }
+                    if byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: " ") { continue }
+                    room[kept] = byte >= 65 && byte <= 90 ? byte + 32 : byte
+                    kept += 1
+                }
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: room[..<kept]))
+                return true
             }
-            return true
         }
         if wasASCII { return }
         for scalar in text.unicodeScalars where scalar != "_" && scalar != "-" && scalar != " " {
@@ -133,24 +143,149 @@ public struct SuggestionIndex: Sendable {
         }
     }
 
-    private static func sorted(_ count: Int, _ folded: [UInt8], _ starts: [Int32], reversed: Bool) -> [Int32] {
-        func slice(_ i: Int32) -> ArraySlice<UInt8> { folded[Int(starts[Int(i)])..<Int(starts[Int(i) + 1])] }
-        // The first eight bytes (from the end, for the backward order) as one number, so most
-        // comparisons are one integer comparison; the texts are compared only on a tie.
-        let keys: [UInt64] = (0..<count).map { i in
-            let text = slice(Int32(i))
-            var key: UInt64 = 0
-            for k in 0..<8 {
-                let byte: UInt8 = k < text.count ? (reversed ? text[text.endIndex - 1 - k] : text[text.startIndex + k]) : 0
-                key = key << 8 | UInt64(byte)
+    /// The candidates' positions in the order of their folded texts (read backwards when
+    /// `reversed`), equal texts in file order.
+    static func sorted(_ count: Int, _ folded: [UInt8], _ starts: [Int32], reversed: Bool) -> [Int32] {
+        var order = (0..<Int32(count)).map { $0 }
+        folded.withUnsafeBufferPointer { text in
+            starts.withUnsafeBufferPointer { ends in
+                order.withUnsafeMutableBufferPointer { order in
+                    let sorter = RadixSorter(text: text, ends: ends, reversed: reversed, count: count)
+                    defer { sorter.deallocate() }
+                    sorter.sort(order, depth: 0)
+                }
             }
-            return key
         }
-        // Ties broken by position, so the first candidate in file order comes first.
-        return (0..<Int32(count)).sorted { a, b in
-            if keys[Int(a)] != keys[Int(b)] { return keys[Int(a)] < keys[Int(b)] }
-            let order = compare(slice(a), slice(b), reversed: reversed)
-            return order != 0 ? order < 0 : a < b
+        return order
+    }
+
+    /// Sorts texts eight bytes at a time: the eight bytes at a depth as one number, put in order
+    /// a byte at a time from the last (which keeps equal numbers in file order), then each run
+    /// of equal numbers by the next eight bytes. Bytes every text of a run shares are skipped
+    /// first: ids such as 'chapter-00017' all start with the same eight.
+    private struct RadixSorter {
+        let text: UnsafeBufferPointer<UInt8>
+        let ends: UnsafeBufferPointer<Int32>
+        let reversed: Bool
+        /// Room for a run's numbers, and for the numbers and positions as a pass moves them.
+        let keys: UnsafeMutableBufferPointer<UInt64>
+        let spareKeys: UnsafeMutableBufferPointer<UInt64>
+        let spareOrder: UnsafeMutableBufferPointer<Int32>
+
+        init(text: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, reversed: Bool, count: Int) {
+            self.text = text
+            self.ends = ends
+            self.reversed = reversed
+            keys = .allocate(capacity: max(1, count))
+            spareKeys = .allocate(capacity: max(1, count))
+            spareOrder = .allocate(capacity: max(1, count))
+        }
+
+        func deallocate() {
+            keys.deallocate()
+            spareKeys.deallocate()
+            spareOrder.deallocate()
+        }
+
+        @inline(__always) func length(_ i: Int32) -> Int { Int(ends[Int(i) + 1] - ends[Int(i)]) }
+
+        /// The k-th byte of a text from its start (from its end, when reversed); k < its length.
+        @inline(__always) func byte(_ i: Int32, _ k: Int) -> UInt8 {
+            reversed ? text[Int(ends[Int(i) + 1]) - 1 - k] : text[Int(ends[Int(i)]) + k]
+        }
+
+        /// Sorts a run of positions whose texts agree in their first `depth` bytes.
+        func sort(_ run: UnsafeMutableBufferPointer<Int32>, depth start: Int) {
+            let count = run.count
+            guard count > 1 else { return }
+            // The bytes every text of the run shares.
+            var depth = start
+            let first = run[0]
+            var shared = length(first) - depth
+            for i in 1..<count where shared > 0 {
+                let other = run[i]
+                let most = min(shared, length(other) - depth)
+                var k = 0
+                while k < most, byte(other, depth + k) == byte(first, depth + k) { k += 1 }
+                shared = k
+            }
+            depth += max(0, shared)
+            var longer = false
+            for i in 0..<count {
+                let position = run[i]
+                let available = length(position) - depth
+                if available > 8 { longer = true }
+                var key: UInt64 = 0
+                for k in 0..<8 { key = key << 8 | UInt64(k < available ? byte(position, depth + k) : 0) }
+                keys[i] = key
+            }
+            radixSort(run)
+            // Runs of equal numbers (found before any is sorted: sorting one reuses the keys'
+            // room): by the next eight bytes, or, when no text goes on past them (texts such
+            // as "ab" and "ab" followed by a zero byte), by the whole text.
+            var ties: [Range<Int>] = []
+            var from = 0
+            while from < count {
+                var end = from + 1
+                let key = keys[from]
+                while end < count, keys[end] == key { end += 1 }
+                if end - from > 1 { ties.append(from..<end) }
+                from = end
+            }
+            for tie in ties {
+                var tied = UnsafeMutableBufferPointer(rebasing: run[tie])
+                if longer {
+                    sort(tied, depth: depth + 8)
+                } else {
+                    let sorter = self
+                    tied.sort { a, b in
+                        let compared = sorter.compare(a, b)
+                        return compared != 0 ? compared < 0 : a < b
+                    }
+                }
+            }
+        }
+
+        /// Orders `run` by `keys[0..<run.count]` (kept beside it), a byte at a time from the last.
+        private func radixSort(_ run: UnsafeMutableBufferPointer<Int32>) {
+            let count = run.count
+            var inRun = true
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { counts in
+                var (fromKeys, toKeys) = (keys.baseAddress!, spareKeys.baseAddress!)
+                var (fromOrder, toOrder) = (run.baseAddress!, spareOrder.baseAddress!)
+                for shift in stride(from: UInt64(0), to: 64, by: 8) {
+                    counts.initialize(repeating: 0)
+                    for i in 0..<count { counts[Int((fromKeys[i] >> shift) & 0xFF)] += 1 }
+                    // A byte that is the same in every number moves nothing.
+                    if counts[Int((fromKeys[0] >> shift) & 0xFF)] == count { continue }
+                    var total = 0
+                    for bucket in 0..<256 { (counts[bucket], total) = (total, total + counts[bucket]) }
+                    for i in 0..<count {
+                        let bucket = Int((fromKeys[i] >> shift) & 0xFF)
+                        toKeys[counts[bucket]] = fromKeys[i]
+                        toOrder[counts[bucket]] = fromOrder[i]
+                        counts[bucket] += 1
+                    }
+                    swap(&fromKeys, &toKeys)
+                    swap(&fromOrder, &toOrder)
+                    inRun.toggle()
+                }
+                // The last pass may have left the result in the spare room.
+                if !inRun {
+                    keys.baseAddress!.update(from: fromKeys, count: count)
+                    run.baseAddress!.update(from: fromOrder, count: count)
+                }
+            }
+        }
+
+        /// Two whole texts compared, as `SuggestionIndex.compare` does.
+        func compare(_ a: Int32, _ b: Int32) -> Int {
+            let (x, y) = (length(a), length(b))
+            for k in 0..<min(x, y) {
+                let (p, q) = (byte(a, k), byte(b, k))
+                if p != q { return p < q ? -1 : 1 }
+            }
+            return x == y ? 0 : (x < y ? -1 : 1)
         }
     }
 
