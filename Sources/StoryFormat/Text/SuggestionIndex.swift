@@ -194,6 +194,23 @@ public struct SuggestionIndex: Sendable {
             reversed ? text[Int(ends[Int(i) + 1]) - 1 - k] : text[Int(ends[Int(i)]) + k]
         }
 
+        /// The eight bytes of a text from `depth` as one number, the first the highest (zeros
+        /// past the text's end); `available` is the text's length less `depth`.
+        @inline(__always) func key(_ position: Int32, depth: Int, available: Int) -> UInt64 {
+            guard available >= 8 else {
+                var key: UInt64 = 0
+                for k in 0..<8 { key = key << 8 | UInt64(k < available ? byte(position, depth + k) : 0) }
+                return key
+            }
+            // One load: read forwards, the first byte in memory is the highest; backwards, the
+            // last byte is.
+            let raw = UnsafeRawPointer(text.baseAddress!)
+            if reversed {
+                return UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: Int(ends[Int(position) + 1]) - depth - 8, as: UInt64.self))
+            }
+            return UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: Int(ends[Int(position)]) + depth, as: UInt64.self))
+        }
+
         /// Sorts a run of positions whose texts agree in their first `depth` bytes.
         func sort(_ run: UnsafeMutableBufferPointer<Int32>, depth start: Int) {
             let count = run.count
@@ -205,9 +222,16 @@ public struct SuggestionIndex: Sendable {
             for i in 1..<count where shared > 0 {
                 let other = run[i]
                 let most = min(shared, length(other) - depth)
+                // Eight bytes at a time: the equal bytes before the first that differs.
                 var k = 0
-                while k < most, byte(other, depth + k) == byte(first, depth + k) { k += 1 }
-                shared = k
+                while k < most {
+                    let mine = key(other, depth: depth + k, available: length(other) - depth - k)
+                    let theirs = key(first, depth: depth + k, available: length(first) - depth - k)
+                    let same = mine == theirs ? 8 : (mine ^ theirs).leadingZeroBitCount / 8
+                    k += same
+                    if same < 8 { break }
+                }
+                shared = min(k, most)
             }
             depth += max(0, shared)
             var longer = false
@@ -215,9 +239,7 @@ public struct SuggestionIndex: Sendable {
                 let position = run[i]
                 let available = length(position) - depth
                 if available > 8 { longer = true }
-                var key: UInt64 = 0
-                for k in 0..<8 { key = key << 8 | UInt64(k < available ? byte(position, depth + k) : 0) }
-                keys[i] = key
+                keys[i] = key(position, depth: depth, available: available)
             }
             radixSort(run)
             // Runs of equal numbers (found before any is sorted: sorting one reuses the keys'
