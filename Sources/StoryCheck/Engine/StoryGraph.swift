@@ -25,6 +25,9 @@ public struct StoryGraph: Sendable {
     public let canFinish: [Bool]
     /// Indices (into `StorySyntax.choices`) of choices whose target does not exist.
     public let missingTargets: [Int]
+    /// The text of each of those targets, in the same order: read as the graph looked for it,
+    /// so that a rule naming them need not go back to the file's pages (given back by then).
+    public let missingTargetNames: [String]
     /// For each choice (by index into `StorySyntax.choices`), the chapter it leads to as a
     /// reader follows it (the first chapter holding a duplicated id); -1 when it leads nowhere.
     /// Rules compare these numbers instead of the ids' text.
@@ -65,11 +68,12 @@ public struct StoryGraph: Sendable {
 
         // Each choice's target found by id, the chapters in two halves on two threads for a
         // large story (the lookups are most of the graph's time); then the rows, in order.
-        let resolved = Self.resolveTargets(story, index: index, parallelFrom: parallelFrom)
+        let (resolved, names) = Self.resolveTargets(story, index: index, parallelFrom: parallelFrom)
         var offsets = [Int32](repeating: 0, count: nodeCount + 1)
         var list: [Int32] = []
         list.reserveCapacity(story.choices.count)
         var missing: [Int] = []
+        var missingNames: [String] = []
         var choiceTargets = [Int32](repeating: -1, count: story.choices.count)
         var endings: [Int] = []
         for (position, chapter) in chapters.enumerated() {
@@ -83,6 +87,7 @@ public struct StoryGraph: Sendable {
                     list.append(Int32(node))
                 } else if target == Self.namesNoChapter {
                     missing.append(choiceIndex)
+                    missingNames.append(names[choiceIndex] ?? "")
                 }
             }
             offsets[position + 1] = Int32(list.count)
@@ -96,6 +101,7 @@ public struct StoryGraph: Sendable {
         successorOffsets = offsets
         successorList = list
         missingTargets = missing
+        missingTargetNames = missingNames
         whenResolved(!missing.isEmpty)
         self.choiceTargets = choiceTargets
         self.endings = endings
@@ -121,8 +127,9 @@ public struct StoryGraph: Sendable {
     /// For each choice, the chapter its target names (the first holding the id), -1 when it has
     /// no target or an empty one, `namesNoChapter` when no chapter has that id. A large story is
     /// done in two halves at once; each half gives back the pages of the file it has passed (the
-    /// second through a sweep of its own from where it starts).
-    static func resolveTargets(_ story: StorySyntax, index: ChapterIndex, parallelFrom: Int) -> [Int32] {
+    /// second through a sweep of its own from where it starts). The text of each target that
+    /// names no chapter comes with it, by choice index.
+    static func resolveTargets(_ story: StorySyntax, index: ChapterIndex, parallelFrom: Int) -> (targets: [Int32], missing: [Int: String]) {
         let chapters = story.chapters
         let bytes = story.document.bytes
         bytes.beginPass()
@@ -138,17 +145,21 @@ public struct StoryGraph: Sendable {
             return resolve(story, index: index, chapters: middle..<chapters.count, sweep: &sweep)
         }
         var sweep = bytes.sweep()
-        var targets = resolve(story, index: index, chapters: 0..<middle, sweep: &sweep)
+        var (targets, missing) = resolve(story, index: index, chapters: 0..<middle, sweep: &sweep)
         let later = second.wait()
         for chapter in chapters[middle...] {
             let first = Int(chapter.choiceStart)
-            for choiceIndex in first..<(first + chapter.numberOfChoices) { targets[choiceIndex] = later[choiceIndex] }
+            for choiceIndex in first..<(first + chapter.numberOfChoices) { targets[choiceIndex] = later.targets[choiceIndex] }
         }
-        return targets
+        missing.merge(later.missing) { first, _ in first }
+        return (targets, missing)
     }
 
-    private static func resolve(_ story: StorySyntax, index: ChapterIndex, chapters range: Range<Int>, sweep: inout SourceBytes.Sweep) -> [Int32] {
+    private static func resolve(
+        _ story: StorySyntax, index: ChapterIndex, chapters range: Range<Int>, sweep: inout SourceBytes.Sweep
+    ) -> (targets: [Int32], missing: [Int: String]) {
         var targets = [Int32](repeating: -1, count: story.choices.count)
+        var missing: [Int: String] = [:]
         let document = story.document
         for position in range {
             let chapter = story.chapters[position]
@@ -161,10 +172,11 @@ public struct StoryGraph: Sendable {
                     targets[choiceIndex] = Int32(target)
                 } else if !document.contentRange(targetNode).isEmpty {
                     targets[choiceIndex] = namesNoChapter
+                    missing[choiceIndex] = document.string(targetNode)
                 }
             }
         }
-        return targets
+        return (targets, missing)
     }
 
     /// The chapters a chapter's valid choices lead to, in order (repeats included), as a reader

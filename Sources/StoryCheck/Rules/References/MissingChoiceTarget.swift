@@ -50,15 +50,10 @@ enum MissingChoiceTarget: CheckedRule {
     static func check(_ context: CheckContext, _ findings: inout Findings) {
         // The suggestions were started by the graph as soon as it found the missing targets.
         guard let story = context.story, let graph = context.graph, !graph.missingTargets.isEmpty, let suggestions = context.idSuggestions() else { return }
-        // The targets in document order: a mapped file's pages are given back behind the loop.
-        var targets: [Located<String>] = []
-        targets.reserveCapacity(graph.missingTargets.count)
-        story.document.bytes.beginPass()
-        for choiceIndex in graph.missingTargets {
-            story.document.bytes.release(upTo: Int(story.document.nodes[story.choices[choiceIndex].node].start))
-            if let target = story.target(of: story.choices[choiceIndex]) { targets.append(target) }
+        // The targets' texts as the graph read them (the file's pages behind it are given back).
+        let targets = zip(graph.missingTargets, graph.missingTargetNames).map { choiceIndex, name in
+            Located(name, node: Int(story.choices[choiceIndex].targetNode))
         }
-        story.document.bytes.endPass()
         // The suggestions are looked for beside the rules that follow.
         let missing = targets
         findings.addBeside { findings in
