@@ -171,6 +171,8 @@ public struct SuggestionIndex: Sendable {
         let keys: UnsafeMutableBufferPointer<UInt64>
         let spareKeys: UnsafeMutableBufferPointer<UInt64>
         let spareOrder: UnsafeMutableBufferPointer<Int32>
+        /// The counts of each byte value at each of the eight places of the numbers.
+        let counts: UnsafeMutableBufferPointer<Int>
 
         init(text: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, reversed: Bool, count: Int) {
             self.text = text
@@ -179,12 +181,14 @@ public struct SuggestionIndex: Sendable {
             keys = .allocate(capacity: max(1, count))
             spareKeys = .allocate(capacity: max(1, count))
             spareOrder = .allocate(capacity: max(1, count))
+            counts = .allocate(capacity: 8 * 256)
         }
 
         func deallocate() {
             keys.deallocate()
             spareKeys.deallocate()
             spareOrder.deallocate()
+            counts.deallocate()
         }
 
         @inline(__always) func length(_ i: Int32) -> Int { Int(ends[Int(i) + 1] - ends[Int(i)]) }
@@ -271,22 +275,38 @@ public struct SuggestionIndex: Sendable {
         /// Orders `run` by `keys[0..<run.count]` (kept beside it), a byte at a time from the last.
         private func radixSort(_ run: UnsafeMutableBufferPointer<Int32>) {
             let count = run.count
+            // Numbers already in order (ids numbered in reading order) need no pass at all.
+            var ordered = true
+            for i in 1..<max(1, count) where keys[i - 1] > keys[i] {
+                ordered = false
+                break
+            }
+            if ordered { return }
             var inRun = true
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { counts in
+            // The counts of all eight bytes in one reading of the numbers.
+            do {
+                counts.update(repeating: 0)
+                for i in 0..<count {
+                    var key = keys[i]
+                    for byte in 0..<8 {
+                        counts[byte &* 256 &+ Int(key & 0xFF)] &+= 1
+                        key >>= 8
+                    }
+                }
                 var (fromKeys, toKeys) = (keys.baseAddress!, spareKeys.baseAddress!)
                 var (fromOrder, toOrder) = (run.baseAddress!, spareOrder.baseAddress!)
-                for shift in stride(from: UInt64(0), to: 64, by: 8) {
-                    counts.initialize(repeating: 0)
-                    for i in 0..<count { counts[Int((fromKeys[i] >> shift) & 0xFF)] += 1 }
+                for byte in 0..<8 {
+                    let shift = UInt64(byte * 8)
+                    let starts = UnsafeMutableBufferPointer(rebasing: counts[(byte * 256)..<(byte * 256 + 256)])
                     // A byte that is the same in every number moves nothing.
-                    if counts[Int((fromKeys[0] >> shift) & 0xFF)] == count { continue }
+                    if starts[Int((fromKeys[0] >> shift) & 0xFF)] == count { continue }
                     var total = 0
-                    for bucket in 0..<256 { (counts[bucket], total) = (total, total + counts[bucket]) }
+                    for bucket in 0..<256 { (starts[bucket], total) = (total, total + starts[bucket]) }
                     for i in 0..<count {
                         let bucket = Int((fromKeys[i] >> shift) & 0xFF)
-                        toKeys[counts[bucket]] = fromKeys[i]
-                        toOrder[counts[bucket]] = fromOrder[i]
-                        counts[bucket] += 1
+                        toKeys[starts[bucket]] = fromKeys[i]
+                        toOrder[starts[bucket]] = fromOrder[i]
+                        starts[bucket] += 1
                     }
                     swap(&fromKeys, &toKeys)
                     swap(&fromOrder, &toOrder)
