@@ -126,10 +126,20 @@ public struct Findings {
         })
     }
 
-    /// Every finding, those made beside waited for.
+    /// Every finding, those made beside waited for (handed over, not copied).
     mutating func settle() {
-        for work in beside { diagnostics += work.wait() }
+        for work in beside {
+            var made = work.take()
+            if diagnostics.isEmpty { swap(&diagnostics, &made) } else { diagnostics += made }
+        }
         beside = []
+    }
+
+    /// The findings, taken out (this is left with none): the caller holds the only copy.
+    mutating func takeDiagnostics() -> [Diagnostic] {
+        var taken: [Diagnostic] = []
+        swap(&taken, &diagnostics)
+        return taken
     }
 
     /// A finding at a node of the story file.

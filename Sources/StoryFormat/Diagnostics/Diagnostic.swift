@@ -84,17 +84,47 @@ extension Array where Element == Diagnostic {
 
     /// Sorted by position, then code, so output is stable whatever order rules ran in.
     public func sortedByPosition() -> [Diagnostic] {
-        sorted {
-            ($0.range.lowerBound, $0.code, $0.message) < ($1.range.lowerBound, $1.code, $1.message)
-        }
+        sorted { Self.precedesByPosition($0, $1) }
     }
 
     /// Errors first, then warnings, then notes, each in file order: the cause of a cascade (a
     /// duplicated id, a syntax error) is an error and is read before what follows from it.
     public func sortedBySeverityThenPosition() -> [Diagnostic] {
-        sorted {
-            if $0.severity != $1.severity { return $0.severity > $1.severity }
-            return ($0.range.lowerBound, $0.code, $0.message) < ($1.range.lowerBound, $1.code, $1.message)
+        var sorted = self
+        sorted.sortBySeverityThenPosition()
+        return sorted
+    }
+
+    /// `sortedBySeverityThenPosition`, in place. The places are sorted, then the findings moved
+    /// into their order: sorting the findings themselves copied them (their strings retained and
+    /// released) at every step, a few milliseconds for a story's 7,000 findings.
+    public mutating func sortBySeverityThenPosition() {
+        guard count > 1 else { return }
+        let order = withUnsafeBufferPointer { all in
+            (0..<Int32(all.count)).sorted { a, b in
+                // Field by field through the pointers: no finding is copied to be compared.
+                let (x, y) = (all.baseAddress! + Int(a), all.baseAddress! + Int(b))
+                if x.pointee.severity != y.pointee.severity { return x.pointee.severity > y.pointee.severity }
+                if x.pointee.range.lowerBound != y.pointee.range.lowerBound { return x.pointee.range.lowerBound < y.pointee.range.lowerBound }
+                if x.pointee.code != y.pointee.code { return x.pointee.code < y.pointee.code }
+                return x.pointee.message < y.pointee.message
+            }
         }
+        var sorted: [Diagnostic] = []
+        sorted.reserveCapacity(count)
+        withUnsafeMutableBufferPointer { all in
+            for index in order { sorted.append((all.baseAddress! + Int(index)).move()) }
+            // Each was moved out once: the room is filled again before it is let go.
+            all.initialize(repeating: Diagnostic(code: DiagnosticCode(rawValue: ""), severity: .note, message: "", range: 0..<0))
+        }
+        self = sorted
+    }
+
+    /// Position, then code, then message; the message (a string, retained to be compared) is
+    /// looked at only when the two are the same finding's kind at the same place.
+    @inline(__always) static func precedesByPosition(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
+        if a.range.lowerBound != b.range.lowerBound { return a.range.lowerBound < b.range.lowerBound }
+        if a.code != b.code { return a.code < b.code }
+        return a.message < b.message
     }
 }
