@@ -116,21 +116,26 @@ public struct SuggestionIndex: Sendable {
     private func slice(_ position: Int) -> ArraySlice<UInt8> { folded[Int(starts[position])..<Int(starts[position + 1])] }
 
     static func fold(_ text: String, into buffer: inout [UInt8]) {
-        // Most ids are ASCII: their bytes folded into room on the stack and appended at once,
-        // without decoding scalars or growing the buffer a byte at a time.
+        // Most ids are ASCII: their bytes copied in at once and folded where they lie, without
+        // decoding scalars or growing the buffer a byte at a time (and without temporary room:
+        // this runs on the suggestion threads, see `RadixSorter.counts`).
         var text = text
+        let start = buffer.count
         let wasASCII = text.withUTF8 { bytes in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, bytes.count)) { room -> Bool in
-                var kept = 0
-                for byte in bytes {
-                    if byte >= 0x80 { return false }
+            buffer.append(contentsOf: bytes)
+            let kept = buffer.withUnsafeMutableBufferPointer { all -> Int? in
+                var kept = start
+                for index in start..<all.count {
+                    let byte = all[index]
+                    if byte >= 0x80 { return nil }
                     if byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: " ") { continue }
-                    room[kept] = byte >= 65 && byte <= 90 ? byte + 32 : byte
+                    all[kept] = byte >= 65 && byte <= 90 ? byte + 32 : byte
                     kept += 1
                 }
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: room[..<kept]))
-                return true
+                return kept
             }
+            buffer.removeLast(buffer.count - (kept ?? start))
+            return kept != nil
         }
         if wasASCII { return }
         for scalar in text.unicodeScalars where scalar != "_" && scalar != "-" && scalar != " " {
@@ -171,7 +176,9 @@ public struct SuggestionIndex: Sendable {
         let keys: UnsafeMutableBufferPointer<UInt64>
         let spareKeys: UnsafeMutableBufferPointer<UInt64>
         let spareOrder: UnsafeMutableBufferPointer<Int32>
-        /// The counts of each byte value at each of the eight places of the numbers.
+        /// The counts of each byte value at each of the eight places of the numbers. Allocated,
+        /// not temporary room: 16 KB of `withUnsafeTemporaryAllocation` here corrupted the heap
+        /// in the release build, on the suggestion threads (cause not found).
         let counts: UnsafeMutableBufferPointer<Int>
 
         init(text: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, reversed: Bool, count: Int) {
