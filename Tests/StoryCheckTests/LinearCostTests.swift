@@ -205,23 +205,12 @@ struct LinearCostTests {
 
     @Test("the banded edit distance agrees with the full one up to its limit")
     func editDistance() {
-        func full(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-            var row = Array(0...b.count)
-            for i in 1...max(1, a.count) where !a.isEmpty {
-                var next = [i] + Array(repeating: 0, count: b.count)
-                for j in 1...max(1, b.count) where !b.isEmpty {
-                    next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                }
-                row = next
-            }
-            return a.isEmpty ? b.count : row[b.count]
-        }
         let words = ["", "a", "ab", "abc", "kitten", "sitting", "flaw", "lawn", "chapter", "chaptre", "🦊é", "é🦊x", "intention", "execution"]
         for a in words {
             for b in words {
                 let (x, y) = (Array(a.unicodeScalars), Array(b.unicodeScalars))
                 for limit in 0...4 {
-                    #expect(KeySuggestion.editDistance(x, y, limit: limit) == min(full(x, y), limit + 1), "\(a) / \(b) / \(limit)")
+                    #expect(KeySuggestion.editDistance(x, y, limit: limit) == min(Self.fullDistance(x, y), limit + 1), "\(a) / \(b) / \(limit)")
                 }
             }
         }
