@@ -186,7 +186,7 @@ public enum TweeValidation {
             let second = BackgroundWork { [self] in moved(findings[middle...], carriedMetadata: carriedMetadata) }
             var first = moved(findings[..<middle], carriedMetadata: carriedMetadata)
             var rest = second.take()
-            first.appendMoving(&rest, leaving: Diagnostic(code: .tweeNoPassages, severity: .note, message: "", range: 0..<0))
+            first.appendMoving(&rest, leaving: .movedOut)
             return first
         }
 

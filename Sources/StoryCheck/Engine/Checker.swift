@@ -175,14 +175,13 @@ public enum Checker {
             context.mayReadText = true
             // Each rule's findings moved into the file's list, not copied (7,000 findings copied
             // and freed twice were a few milliseconds at the end of a flawed check).
-            let placeholder = Diagnostic(code: .comment, severity: .note, message: "", range: 0..<0)
             for index in rules.indices {
                 guard var findings = found[index].take() else { continue }
                 findings.settle()
                 let severity = rules[index].description.severity
                 var own = findings.takeDiagnostics()
                 for position in own.indices { own[position].severity = severity }
-                diagnostics.appendMoving(&own, leaving: placeholder)
+                diagnostics.appendMoving(&own, leaving: .movedOut)
                 for (other, found) in findings.otherFiles {
                     otherFiles[other, default: []] += found.map { with($0, severity: severity) }
                 }

@@ -79,6 +79,12 @@ public struct Diagnostic: Sendable, Hashable {
     }
 }
 
+extension Diagnostic {
+    /// What is left in the place of a finding moved out of a list (`appendMoving`, a sort):
+    /// never shown, and holding no memory of its own.
+    package static let movedOut = Diagnostic(code: DiagnosticCode(rawValue: ""), severity: .note, message: "", range: 0..<0)
+}
+
 extension Array where Element == Diagnostic {
     public var hasErrors: Bool { contains { $0.severity == .error } }
 
@@ -115,7 +121,7 @@ extension Array where Element == Diagnostic {
         withUnsafeMutableBufferPointer { all in
             for index in order { sorted.append((all.baseAddress! + Int(index)).move()) }
             // Each was moved out once: the room is filled again before it is let go.
-            all.initialize(repeating: Diagnostic(code: DiagnosticCode(rawValue: ""), severity: .note, message: "", range: 0..<0))
+            all.initialize(repeating: .movedOut)
         }
         self = sorted
     }

@@ -270,9 +270,10 @@ public struct SuggestionIndex: Sendable {
                 if longer {
                     sort(tied, depth: depth + 8)
                 } else {
-                    let sorter = self
+                    let (text, ends, reversed) = (text, ends, reversed)
+                    func whole(_ i: Int32) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: text[Int(ends[Int(i)])..<Int(ends[Int(i) + 1])]) }
                     tied.sort { a, b in
-                        let compared = sorter.compare(a, b)
+                        let compared = SuggestionIndex.compare(whole(a), whole(b), reversed: reversed)
                         return compared != 0 ? compared < 0 : a < b
                     }
                 }
@@ -326,19 +327,11 @@ public struct SuggestionIndex: Sendable {
                 }
             }
         }
-
-        /// Two whole texts compared, as `SuggestionIndex.compare` does.
-        func compare(_ a: Int32, _ b: Int32) -> Int {
-            let (x, y) = (length(a), length(b))
-            for k in 0..<min(x, y) {
-                let (p, q) = (byte(a, k), byte(b, k))
-                if p != q { return p < q ? -1 : 1 }
-            }
-            return x == y ? 0 : (x < y ? -1 : 1)
-        }
     }
 
-    static func compare(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>, reversed: Bool) -> Int {
+    /// Two folded texts in byte order, read from the start (from the end when `reversed`); the
+    /// shorter first when one is the other's start: -1, 0 or 1.
+    static func compare<Text: RandomAccessCollection<UInt8>>(_ a: Text, _ b: Text, reversed: Bool) -> Int where Text.Index == Int {
         let count = min(a.count, b.count)
         var i = 0
         while i < count {
