@@ -49,8 +49,10 @@ public func allASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
 extension String {
     /// Calls `body` with the string's UTF-8 where it already is (a native string's storage),
     /// copying only a string that does not hold it contiguously: `var copy = text;
-    /// copy.withUTF8` retains and releases the string to read it, every time.
-    @inline(__always)
+    /// copy.withUTF8` retains and releases the string to read it, every time. Inlinable, so
+    /// that each caller has it specialised: called across modules as a generic, it looked up the
+    /// metadata of its result type at every call (a third of writing a template).
+    @inlinable @inline(__always)
     package func withExistingUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
         var copy = self
