@@ -101,51 +101,15 @@ extension POFile {
         let limit = max(width - 2, 20)
         keyword.withExistingUTF8 { keywordBytes in
             value.withExistingUTF8 { bytes in
-                // First the pieces are counted, as they will be broken, without writing them: one
-                // piece that fits (its columns counted from its last line break) goes on the
-                // keyword's line.
-                var escapes = 0
-                var pieces = 0
-                var position = 0  // in the escaped value
-                var pieceStart = 0
-                var pieceColumns = 0
-                var lastSpace = -1
-                var lastSpaceIndex = 0  // the byte after that space, in the value
-                var breaks: [Int] = []  // where each piece but the last ends, in the escaped value
-                for index in 0..<bytes.count {
-                    let byte = bytes[index]
-                    let length = escapedLength(byte)
-                    if length > 1 { escapes += 1 }
-                    position += length
-                    if byte & 0xC0 != 0x80 { pieceColumns += length }
-                    if byte == 0x20 {
-                        lastSpace = position
-                        lastSpaceIndex = index + 1
-                    }
-                    if byte == 0x0A {
-                        pieces += 1
-                        pieceStart = position
-                        breaks.append(position)
-                        pieceColumns = 0
-                        lastSpace = -1
-                        continue
-                    }
-                    if pieceColumns > limit, lastSpace > pieceStart, lastSpace < position {
-                        pieces += 1
-                        pieceStart = lastSpace
-                        breaks.append(lastSpace)
-                        pieceColumns = 0
-                        for byte in bytes[lastSpaceIndex...index] where byte & 0xC0 != 0x80 { pieceColumns += escapedLength(byte) }
-                        lastSpace = -1
-                    }
-                }
-                if position > pieceStart || pieces == 0 { pieces += 1 }
+                // First the pieces are counted, as they will be broken, without writing them.
+                let layout = isPlain(bytes) ? plainLayout(bytes, limit: limit) : layout(bytes, limit: limit)
                 out += prefix
                 out.append(contentsOf: keywordBytes)
-                /// The escaped value on the keyword's line when it is one piece that fits, else
-                /// each piece on a line of its own, split where the count found the breaks.
+                /// The escaped value on the keyword's line when it is one piece that fits (its
+                /// columns counted from its last line break), else each piece on a line of its
+                /// own, split where the count found the breaks.
                 func write(_ escaped: UnsafeBufferPointer<UInt8>) {
-                    if pieces == 1, keywordBytes.count + 3 + pieceColumns <= width {
+                    if layout.pieces == 1, keywordBytes.count + 3 + layout.lastColumns <= width {
                         out.append(0x20, 0x22)
                         out.append(contentsOf: escaped)
                         out.append(0x22, 0x0A)
@@ -160,19 +124,131 @@ extension POFile {
                         out.append(0x22, 0x0A)
                         start = end
                     }
-                    for end in breaks { piece(to: end) }
-                    if position > pieceStart { piece(to: position) }
+                    for end in layout.breaks { piece(to: end) }
+                    if layout.length > start { piece(to: layout.length) }
                 }
                 // Without escapes the escaped value is the value; with them, it is escaped into
                 // room of its own first (the count gave its length).
-                guard escapes > 0 else { return write(bytes) }
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: position) { room in
+                guard layout.escapes > 0 else { return write(bytes) }
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: layout.length) { room in
                     var written = 0
                     for byte in bytes { written += escape(byte, into: room.baseAddress! + written) }
                     write(UnsafeBufferPointer(rebasing: room[..<written]))
                 }
             }
         }
+    }
+
+    /// How a value is cut into a field's pieces: where each piece but the last ends in the escaped
+    /// value, the escaped value's length, how many bytes are escaped, and the columns of the last
+    /// piece.
+    struct FieldLayout: Equatable {
+        var breaks: [Int] = []
+        var length = 0
+        var escapes = 0
+        var lastColumns = 0
+        var pieces = 0
+    }
+
+    /// The layout of any value: a line break ends a piece; a piece wider than `limit` columns is
+    /// broken after its last space (or, with none, after the first space that comes). Columns are
+    /// counted by character (a UTF-8 sequence is one), an escape by its length.
+    static func layout(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> FieldLayout {
+        var layout = FieldLayout()
+        var position = 0  // in the escaped value
+        var pieceStart = 0
+        var pieceColumns = 0
+        var lastSpace = -1
+        var lastSpaceIndex = 0  // the byte after that space, in the value
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            let length = escapedLength(byte)
+            if length > 1 { layout.escapes += 1 }
+            position += length
+            if byte & 0xC0 != 0x80 { pieceColumns += length }
+            if byte == 0x20 {
+                lastSpace = position
+                lastSpaceIndex = index + 1
+            }
+            if byte == 0x0A {
+                layout.pieces += 1
+                pieceStart = position
+                layout.breaks.append(position)
+                pieceColumns = 0
+                lastSpace = -1
+                continue
+            }
+            if pieceColumns > limit, lastSpace > pieceStart, lastSpace < position {
+                layout.pieces += 1
+                pieceStart = lastSpace
+                layout.breaks.append(lastSpace)
+                pieceColumns = 0
+                for byte in bytes[lastSpaceIndex...index] where byte & 0xC0 != 0x80 { pieceColumns += escapedLength(byte) }
+                lastSpace = -1
+            }
+        }
+        if position > pieceStart || layout.pieces == 0 { layout.pieces += 1 }
+        layout.length = position
+        layout.lastColumns = pieceColumns
+        return layout
+    }
+
+    /// Whether every byte of a value is printable ASCII that PO writes as it is (no quote, no
+    /// backslash): most of a story's strings. Eight bytes at a time.
+    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        var index = 0
+        // A byte below 0x20 or from 0x7F up, or equal to 0x22 or 0x5C, sets its top bit in `bad`.
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            // Below 0x20: adding 0x60 leaves the top bit clear (0x7F and up have it set already).
+            let low = ~(word &+ 0x6060_6060_6060_6060) & highs & ~word
+            let bad = word & highs | low | zeroBytes(word ^ 0x2222_2222_2222_2222) | zeroBytes(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+                | zeroBytes(word ^ 0x7F7F_7F7F_7F7F_7F7F)
+            if bad != 0 { return false }
+            index += 8
+        }
+        while index < count {
+            let byte = base[index]
+            if byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// `layout` of a plain value (`isPlain`): each byte a column, no escapes, no line breaks, so
+    /// a piece's columns are its bytes and only where pieces break is worked out. The same
+    /// layout as `layout` gives (tested against it).
+    static func plainLayout(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> FieldLayout {
+        var layout = FieldLayout(length: bytes.count, pieces: 1)
+        let count = bytes.count
+        var pieceStart = 0
+        // `over` is the byte that takes the piece past the limit. The piece breaks after the last
+        // space before it; when `over` is a space or no space comes before it, after the run of
+        // spaces that `over` is in or that comes next (never after the value's last byte).
+        while count - pieceStart > limit {
+            let over = pieceStart + limit
+            var space = over
+            while space >= pieceStart, bytes[space] != 0x20 { space -= 1 }
+            if space < pieceStart || space == over {
+                if space < pieceStart {
+                    space = over + 1
+                    while space < count, bytes[space] != 0x20 { space += 1 }
+                }
+                while space < count, bytes[space] == 0x20 { space += 1 }
+                guard space < count else { break }
+                pieceStart = space
+            } else {
+                pieceStart = space + 1
+            }
+            layout.breaks.append(pieceStart)
+            layout.pieces += 1
+        }
+        layout.lastColumns = count - pieceStart
+        return layout
     }
 
     /// How many bytes `escape` writes for a byte.

@@ -101,6 +101,34 @@ struct TranslationFileTests {
         #expect(direct.entries == merged.entries.count)
     }
 
+    @Test("a plain value (printable ASCII, nothing to escape) is cut into lines where the general count cuts it: spaces before, at and after the limit, runs of spaces, words longer than a line")
+    func plainLayout() {
+        var random = SystemRandomNumberGenerator()
+        // Mostly letters, with spaces alone and in runs, so every way a line can break comes up.
+        let pieces = ["a", "bc", "word", String(repeating: "x", count: 90), " ", "  ", "   "]
+        for round in 0..<4000 {
+            var text = ""
+            let target = Int.random(in: 0...260, using: &random)
+            while text.utf8.count < target { text += pieces.randomElement(using: &random)! }
+            for limit in [20, 74, 77] {
+                Array(text.utf8).withUnsafeBufferPointer { bytes in
+                    #expect(POFile.isPlain(bytes))
+                    let general = POFile.layout(bytes, limit: limit)
+                    #expect(POFile.plainLayout(bytes, limit: limit) == general, "round \(round), limit \(limit): \(text.debugDescription)")
+                }
+            }
+        }
+        // Which values are plain: every byte value alone, and each not-plain byte at every place of
+        // a longer value (the check reads eight bytes at a time).
+        for byte in UInt8.min...UInt8.max {
+            let plain = (0x20..<0x7F).contains(byte) && byte != 0x22 && byte != 0x5C
+            for position in [0, 3, 7, 8, 12, 16] {
+                var bytes = [UInt8](repeating: 0x61, count: 17)
+                bytes[position] = byte
+                #expect(bytes.withUnsafeBufferPointer(POFile.isPlain) == plain, "byte \(byte) at \(position)")
+            }
+        }
+    }
     @Test("what msgmerge and msgattrib write reads: reflowed strings, flags in any order, previous strings, obsolete entries, plurals, CRLF, a BOM")
     func toolsOutput() throws {
         let text = "\u{FEFF}" + """
