@@ -413,8 +413,10 @@ enum TextGroups {
         let count = units.count
         let hashes = self.hashes(of: units)
         // Sorted by hash, then by position: a hash's top 40 bits and the position in one number
-        // while positions fit in 24 bits.
+        // while positions fit in 24 bits. Runs of one hash are found in that sorted array, read in
+        // order (looking each hash up by its position was a cache miss a string).
         var order: [Int32]
+        let runEnds: (Int) -> Int
         if count < 1 << 24 {
             var packed = [UInt64](unsafeUninitializedCapacity: count) { buffer, made in
                 for index in 0..<count { buffer[index] = UInt64(bitPattern: Int64(hashes[index])) & ~0xFF_FFFF | UInt64(index) }
@@ -422,12 +424,19 @@ enum TextGroups {
             }
             packed.sort()
             order = packed.map { Int32(truncatingIfNeeded: $0 & 0xFF_FFFF) }
+            runEnds = { [packed] start in
+                var end = start + 1
+                while end < count, (packed[start] ^ packed[end]) >> 24 == 0 { end += 1 }
+                return end
+            }
         } else {
             order = Array(0..<Int32(count))
             order.sort { hashes[Int($0)] != hashes[Int($1)] ? hashes[Int($0)] < hashes[Int($1)] : $0 < $1 }
-        }
-        func sameRun(_ a: Int32, _ b: Int32) -> Bool {
-            count < 1 << 24 ? (hashes[Int(a)] ^ hashes[Int(b)]) >> 24 == 0 : hashes[Int(a)] == hashes[Int(b)]
+            runEnds = { [order] start in
+                var end = start + 1
+                while end < count, hashes[Int(order[start])] == hashes[Int(order[end])] { end += 1 }
+                return end
+            }
         }
         var next = [Int32](repeating: -1, count: count)
         var isHead = [Bool](repeating: true, count: count)
@@ -435,8 +444,7 @@ enum TextGroups {
         var runHeads: [Int32] = []
         var runTails: [Int32] = []
         while start < count {
-            var end = start + 1
-            while end < count, sameRun(order[start], order[end]) { end += 1 }
+            let end = runEnds(start)
             if end - start > 1 {
                 runHeads.removeAll(keepingCapacity: true)
                 runTails.removeAll(keepingCapacity: true)
