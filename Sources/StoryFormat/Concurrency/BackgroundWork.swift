@@ -49,6 +49,16 @@ package final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Waits for the work to be done, leaving its result where it is (or taken).
+    package func join() {
+        lock.withLock {
+            if !joined, let thread {
+                pthread_join(thread, nil)
+                joined = true
+            }
+        }
+    }
+
     /// The work's result, once it is done, handed over for one caller: the work keeps no copy
     /// of it, so a large result is freed as soon as the caller lets it go.
     package func take() -> Value {

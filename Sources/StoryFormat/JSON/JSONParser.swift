@@ -805,14 +805,15 @@ final class AheadParse: @unchecked Sendable {
             if committedStart < 0 || committedStart < offset { cancelled = true }
             return false
         }
-        if wait { return .here(work?.wait() ?? nil) }
+        // Taken, not copied: the part's buffer gives its pages to the joined tree (`joined`).
+        if wait { return .here(work?.take() ?? nil) }
         return lock.withLock { cancelled } ? .never : .later
     }
 
     /// The first part is done: the other thread stops at its next look and is joined.
     func finish() {
         lock.withLock { cancelled = true }
-        _ = work?.wait()
+        work?.join()
     }
 }
 
@@ -845,6 +846,34 @@ extension ParserState {
         }
     }
 
+    /// The first part's nodes followed by the part's (each of whose `next` is counted from the
+    /// part's start), with room for `room` more: a new buffer made of the two buffers' own pages
+    /// (`PageMove`) rather than a copy of the part into pages never used. The two buffers are
+    /// left emptied or shifted: the caller lets both go.
+    static func joined(_ first: [JSONNode], _ part: [JSONNode], room: Int) -> [JSONNode] {
+        let stride = MemoryLayout<JSONNode>.stride
+        let base = first.count, total = first.count + part.count
+        // A buffer of 32 MiB or more is mapped by malloc, at the same place in its first page as
+        // the others large enough to join, so that the first part's pages move as they are.
+        let capacity = max(total + room, (32 << 20) / stride + 1)
+        return [JSONNode](unsafeUninitializedCapacity: capacity) { joined, count in
+            let destination = UnsafeMutableRawPointer(joined.baseAddress!)
+            func give(_ nodes: [JSONNode], at offset: Int) {
+                nodes.withUnsafeBufferPointer { buffer in
+                    guard let start = buffer.baseAddress, !buffer.isEmpty else { return }
+                    // Room after the nodes, in the buffer's own capacity, for a shift within a page.
+                    PageMove.move(
+                        from: UnsafeMutableRawPointer(mutating: start), count: buffer.count * stride,
+                        slack: (nodes.capacity - nodes.count) * stride, to: destination + offset * stride)
+                }
+            }
+            give(first, at: 0)
+            give(part, at: base)
+            for index in base..<total { joined[index].next += UInt32(base) }
+            count = total
+        }
+    }
+
     /// At an element of `array`: when the other thread's part starts here, it is taken, `i`
     /// is at the array's `]`, and the result is the number of elements the part read.
     mutating func splice(into array: Int) -> Int? {
@@ -862,11 +891,10 @@ extension ParserState {
             }
             let base = UInt32(nodes.count)
             for (node, count) in part.largeArrays { largeArrays[node + Int(base)] = count }
-            nodes.reserveCapacity(nodes.count + part.nodes.count)
-            for var node in part.nodes {
-                node.next += base
-                nodes.append(node)
-            }
+            // The first part's nodes handed over whole (this state keeps no second reference).
+            var first: [JSONNode] = []
+            swap(&first, &nodes)
+            nodes = Self.joined(first, part.nodes, room: n - part.end + 1)
             if depth + part.deepest > deepest { deepest = depth + part.deepest }
             diagnostics += part.diagnostics
             for k in part.checkpoints.feeds.indices where Int(part.checkpoints.feeds[k]) >> 16 != checkpointChunk {
