@@ -53,10 +53,10 @@ package enum ThreadHeaps {
 /// Large buffers joined by moving their pages rather than copying them. Each page of fresh
 /// memory costs a fault that clears it when first written; on this project's benchmark machine,
 /// a virtual machine whose host backs memory only when it is first touched and takes back what
-/// the guest frees, about 3 ms a megabyte (`/tmp/touch`-style loops: 0.35 GB/s cold, 8 GB/s for
-/// pages used a moment before). Joining a tree's two halves copied 14 MB into fresh pages on
-/// one core, the other idle: 20-60 ms of every large story read. Moved, the pages the halves
-/// were written in are the joined tree's.
+/// the guest frees, about 3 ms a megabyte (a loop writing a byte a page: 0.35 GB/s cold, 8 GB/s
+/// for pages used a moment before; docs/benchmarks.md). Joining a tree's two halves copied 14 MB
+/// into fresh pages on one core, the other idle: 20-60 ms of every large story read. Moved, the
+/// pages the halves were written in are the joined tree's.
 package enum PageMove {
     /// Puts the `count` bytes at `source` at `destination` (uninitialised memory of another
     /// buffer): whole pages are moved there (`mremap`), the bytes before and after them copied.
