@@ -41,34 +41,31 @@ package final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     /// The work's result, once it is done.
     package func wait() -> Value {
         lock.withLock {
-            if !joined, let thread {
-                pthread_join(thread, nil)
-                joined = true
-            }
+            joinHoldingLock()
             return result!
         }
     }
 
     /// Waits for the work to be done, leaving its result where it is (or taken).
     package func join() {
-        lock.withLock {
-            if !joined, let thread {
-                pthread_join(thread, nil)
-                joined = true
-            }
-        }
+        lock.withLock { joinHoldingLock() }
     }
 
     /// The work's result, once it is done, handed over for one caller: the work keeps no copy
     /// of it, so a large result is freed as soon as the caller lets it go.
     package func take() -> Value {
         lock.withLock {
-            if !joined, let thread {
-                pthread_join(thread, nil)
-                joined = true
-            }
+            joinHoldingLock()
             defer { result = nil }
             return result!
+        }
+    }
+
+    /// Joins the thread once (the lock held: a second caller waits for the first).
+    private func joinHoldingLock() {
+        if !joined, let thread {
+            pthread_join(thread, nil)
+            joined = true
         }
     }
 }
