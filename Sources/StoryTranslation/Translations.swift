@@ -184,59 +184,108 @@ public enum Translations {
     }
 
     /// The story with the file's usable translations applied: titles, paragraphs (a chapter's
-    /// untranslated paragraphs stay as they are), picture texts and choices.
+    /// untranslated paragraphs stay as they are), picture texts and choices. A large story's
+    /// chapters are translated in two halves, the second on another core (`halvesFrom` chapters
+    /// on; tests lower it), each looked for from where its first string's entry is, as a status
+    /// is counted.
     public static func apply(_ file: TranslationFile, language: String, to story: Story) -> TranslatedStory {
-        var lookup = InOrder(file)
+        apply(file, language: language, to: story, halvesFrom: applyingInHalvesFrom)
+    }
+
+    /// From this many chapters on, a translation is applied in two halves.
+    static let applyingInHalvesFrom = 4_000
+
+    static func apply(_ file: TranslationFile, language: String, to story: Story, halvesFrom: Int) -> TranslatedStory {
+        var lookup = Applying(file: file, lookup: InOrder(file))
         var translated = story
-        var total = 0
-        var done = 0
-        var fuzzy = 0
-        func look(_ id: String, _ source: String, _ context: String) -> String? {
-            guard TranslationUnits.hasVisibleText(source) else { return nil }
-            total += 1
-            let unit = TranslationUnit(id: id, source: source, context: context)
-            guard let found = lookup.index(for: unit), !file.entries[found].translation.isEmpty else { return nil }
-            guard !file.entries[found].isFuzzy, file.entries[found].source == source, TranslationValidation.keepsPlaceholders(source, file.entries[found].translation) else {
-                fuzzy += 1
-                return nil
-            }
-            done += 1
-            return file.entries[found].translation
-        }
         let storyContext = TranslationUnit.storyContext
-        translated.name = look(TranslationUnits.storyName(), story.name, storyContext) ?? story.name
-        translated.summary = look(TranslationUnits.storySummary(), story.summary, storyContext) ?? story.summary
+        translated.name = lookup.look(TranslationUnits.storyName(), story.name, storyContext) ?? story.name
+        translated.summary = lookup.look(TranslationUnits.storySummary(), story.summary, storyContext) ?? story.summary
         // In reading order, as the file lists the strings: each is found where the last one ended.
         // A chapter whose id another holds first is translated by the same entries.
         let (order, duplicates) = TranslationUnits.readingOrderAndDuplicates(story)
-        for index in order + duplicates {
-            let chapter = story.chapters[index]
-            let id = chapter.id
-            translated.chapters[index].name = look(TranslationUnits.title(id), chapter.name, chapter.name) ?? chapter.name
-            let paragraphs = chapter.paragraphs
-            var changed = false
-            var texts: [String] = []
-            texts.reserveCapacity(paragraphs.count)
-            for (number, paragraph) in paragraphs.enumerated() {
-                if let text = look(TranslationUnits.paragraph(id, number + 1), paragraph, chapter.name) {
-                    texts.append(text)
-                    changed = true
-                } else {
-                    texts.append(paragraph)
-                }
-            }
-            if changed { translated.chapters[index].text = texts.joined(separator: "\n\n") }
-            if let alt = chapter.picAlt { translated.chapters[index].picAlt = look(TranslationUnits.pictureAlt(id), alt, chapter.name) ?? alt }
-            var ordinals = TranslationUnits.ChoiceOrdinals(count: chapter.choices.count)
-            for (number, choice) in chapter.choices.enumerated() {
-                let ordinal = ordinals.next(chapter.choices, number)
-                if let text = look(TranslationUnits.choice(id, target: choice.chapterID, ordinal: ordinal), choice.text, chapter.name) {
-                    translated.chapters[index].choices[number].text = text
-                }
+        let positions = order + duplicates
+        let middle = positions.count >= max(halvesFrom, 2) ? positions.count / 2 : positions.count
+        let second = middle == positions.count ? nil : BackgroundWork {
+            // Where the middle chapter's title is, in proportion; not found there (a blank title,
+            // a file in another order), its look-ups find their way from the top.
+            let chapter = story.chapters[positions[middle]]
+            let title = TranslationUnit(id: TranslationUnits.title(chapter.id), source: chapter.name, context: chapter.name)
+            var half = Applying(file: file, lookup: InOrder(file, at: title, near: middle * file.entries.count / positions.count))
+            let chapters = half.chapters(story, positions[middle...])
+            return (chapters, half.counts)
+        }
+        let first = lookup.chapters(story, positions[..<middle])
+        var counts = lookup.counts
+        translated.chapters.withUnsafeMutableBufferPointer { chapters in
+            for (position, chapter) in zip(positions[..<middle], first) { chapters[position] = chapter }
+            if let (rest, restCounts) = second?.take() {
+                for (position, chapter) in zip(positions[middle...], rest) { chapters[position] = chapter }
+                counts.total += restCounts.total
+                counts.done += restCounts.done
+                counts.fuzzy += restCounts.fuzzy
             }
         }
         return TranslatedStory(
-            story: translated, status: TranslationStatus(language: language, total: total, translated: done, fuzzy: fuzzy, missing: total - done - fuzzy))
+            story: translated,
+            status: TranslationStatus(
+                language: language, total: counts.total, translated: counts.done, fuzzy: counts.fuzzy, missing: counts.total - counts.done - counts.fuzzy))
+    }
+
+    /// Translating strings in order: where the file's entries are looked for, and what was found.
+    struct Applying {
+        let file: TranslationFile
+        var lookup: InOrder
+        var counts = (total: 0, done: 0, fuzzy: 0)
+
+        /// The translation readers see for a string, counted; nil for the original.
+        mutating func look(_ id: String, _ source: String, _ context: String) -> String? {
+            guard TranslationUnits.hasVisibleText(source) else { return nil }
+            counts.total += 1
+            let unit = TranslationUnit(id: id, source: source, context: context)
+            guard let found = lookup.index(for: unit), !file.entries[found].translation.isEmpty else { return nil }
+            guard !file.entries[found].isFuzzy, file.entries[found].source == source, TranslationValidation.keepsPlaceholders(source, file.entries[found].translation) else {
+                counts.fuzzy += 1
+                return nil
+            }
+            counts.done += 1
+            return file.entries[found].translation
+        }
+
+        /// These chapters (positions in `story.chapters`) translated, in the same order.
+        mutating func chapters(_ story: Story, _ positions: ArraySlice<Int>) -> [Chapter] {
+            var result: [Chapter] = []
+            result.reserveCapacity(positions.count)
+            for index in positions {
+                var chapter = story.chapters[index]
+                let id = chapter.id, name = chapter.name
+                chapter.name = look(TranslationUnits.title(id), name, name) ?? name
+                let paragraphs = chapter.paragraphs
+                var changed = false
+                var texts: [String] = []
+                texts.reserveCapacity(paragraphs.count)
+                for (number, paragraph) in paragraphs.enumerated() {
+                    if let text = look(TranslationUnits.paragraph(id, number + 1), paragraph, name) {
+                        texts.append(text)
+                        changed = true
+                    } else {
+                        texts.append(paragraph)
+                    }
+                }
+                if changed { chapter.text = texts.joined(separator: "\n\n") }
+                if let alt = chapter.picAlt { chapter.picAlt = look(TranslationUnits.pictureAlt(id), alt, name) ?? alt }
+                let choices = chapter.choices
+                var ordinals = TranslationUnits.ChoiceOrdinals(count: choices.count)
+                for (number, choice) in choices.enumerated() {
+                    let ordinal = ordinals.next(choices, number)
+                    if let text = look(TranslationUnits.choice(id, target: choice.chapterID, ordinal: ordinal), choice.text, name) {
+                        chapter.choices[number].text = text
+                    }
+                }
+                result.append(chapter)
+            }
+            return result
+        }
     }
 }
 

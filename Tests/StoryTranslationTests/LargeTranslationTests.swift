@@ -239,6 +239,47 @@ struct LargeTranslationTests {
         #expect(Translations.status(file, language: "fr", units: units).translated == units.count)
     }
 
+    @Test("a translation applied in two halves at once gives the story and the counts one pass gives: fuzzy, missing, stale and broken entries, a repeated id, a blank title where the halves meet, a file in another order")
+    func applyInHalves() throws {
+        var random = SplitMix64(state: 2026_11_29)
+        var chapters: [Chapter] = []
+        for index in 0..<600 {
+            let id = index == 450 ? "c10" : "c\(index)"  // one id twice: the first is translated by it
+            let choices = (0..<Int(random.next() % 4)).map { Choice(chapterID: "c\(Int(random.next() % 600))", text: "Go on \($0)") }
+            let name = index == 300 ? " " : "Chapter \(index)"  // the middle chapter has no title to find
+            chapters.append(
+                Chapter(
+                    id: id, name: name, text: "First [[name]] \(index)\n\nSecond \(index)", isFirstChapter: index == 0,
+                    picAlt: index % 7 == 0 ? "A picture \(index)" : nil, choices: choices))
+        }
+        let story = Story(id: "s", name: "Halves", rating: "G", summary: "Two at once", chapters: chapters)
+        let units = TranslationUnits.extract(story)
+        var file = try TranslationFile.read(
+            POFile.make(TranslationMerge(units: units, existing: nil, grouped: true), storyID: "s", storyName: "Halves", language: "fr").bytes, format: .po)
+        for index in file.entries.indices {
+            file.entries[index].translation = "FR " + file.entries[index].source
+            switch random.next() % 10 {
+            case 0: file.entries[index].translation = ""  // missing
+            case 1: file.entries[index].isFuzzy = true
+            case 2: file.entries[index].source += " (changed since)"
+            case 3: file.entries[index].translation = "FR without its name"
+            default: break
+            }
+        }
+        var shuffled = file
+        shuffled.entries.shuffle(using: &random)
+        for file in [file, shuffled] {
+            let whole = Translations.apply(file, language: "fr", to: story, halvesFrom: .max)
+            let halves = Translations.apply(file, language: "fr", to: story, halvesFrom: 2)
+            #expect(halves.status == whole.status)
+            #expect(halves.story == whole.story)
+            #expect(whole.status.translated > 300 && whole.status.fuzzy > 100 && whole.status.missing > 50, "\(whole.status)")
+            #expect(whole.story.chapters[400].name == "FR Chapter 400" || whole.story.chapters[400].name == "Chapter 400")
+        }
+        // The public entry applies a large story in halves; this one is small, so one pass.
+        #expect(Translations.apply(file, language: "fr", to: story).story == Translations.apply(file, language: "fr", to: story, halvesFrom: 2).story)
+    }
+
     @Test("a PO file of over 16 MB is read where it is, mapped: the entries one pass gives, its pages given back once read, its errors where one pass says them")
     func mappedFile() throws {
         let folder = try TemporaryFolder()
