@@ -122,23 +122,43 @@ extension StoryLibrary {
     static func storeTranslations(_ translations: [StoredTranslation], of chapters: [Chapter], storyID: Int64, _ db: Database) throws {
         guard !translations.isEmpty else { return }
         let insertChapter = try BulkInsert(db, ChapterRow.translationInsert)
-        var originals: [String: Int] = [:]
-        originals.reserveCapacity(chapters.count)
-        // By position, not by chapter: a chapter is a dozen strings and arrays to copy.
-        for index in chapters.indices { originals[chapters[index].id] = index }
+        // Where each chapter's original is: made only for a translation whose chapters are not
+        // the original's, one for one (the story had repeated ids).
+        var originals: [String: Int]?
         for translation in translations {
             try db.execute(
                 sql: "INSERT OR REPLACE INTO story_language (story_id, language, title, summary, translated, total) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [storyID, translation.language, translation.story.name, translation.story.summary, translation.translated, translation.total])
-            // The first chapter of each id, as the original's rows keep it.
-            var seen = Set<String>()
-            let positions = translation.story.chapters.indices.filter { seen.insert(translation.story.chapters[$0].id).inserted }
             let translated = translation.story.chapters, language = translation.language
+            // A translation is applied to the story's own chapters, in their order: when those
+            // are the chapters stored, each row's original is at its own position, found without
+            // hashing 200,000 ids.
+            let alike = translated.count == chapters.count && translated.withUnsafeBufferPointer { translated in
+                chapters.withUnsafeBufferPointer { chapters in chapters.indices.allSatisfy { translated[$0].id == chapters[$0].id } }
+            }
+            var positions: [Int] = []
+            var originalOf: [Int] = []
+            if !alike {
+                if originals == nil {
+                    var made: [String: Int] = [:]
+                    made.reserveCapacity(chapters.count)
+                    // By position, not by chapter: a chapter is a dozen strings and arrays to copy.
+                    for index in chapters.indices { made[chapters[index].id] = index }
+                    originals = made
+                }
+                // The first chapter of each id, as the original's rows keep it.
+                var seen = Set<String>()
+                for position in translated.indices where seen.insert(translated[position].id).inserted {
+                    guard let original = originals![translated[position].id] else { continue }
+                    positions.append(position)
+                    originalOf.append(original)
+                }
+            }
             // Each batch's rows (nil for a chapter the same as the original's) made on another
             // core while the batch before is stored.
-            let rows = BatchesMadeAhead(count: positions.count) { [originals, chapters] k -> [BulkInsert.Value]? in
-                let chapter = translated[positions[k]]
-                guard let index = originals[chapter.id] else { return nil }
+            let rows = BatchesMadeAhead(count: alike ? chapters.count : positions.count) { [chapters, positions, originalOf] k -> [BulkInsert.Value]? in
+                let chapter = translated[alike ? k : positions[k]]
+                let index = alike ? k : originalOf[k]
                 guard ChapterRow.translatedFields.contains(where: { $0.value(in: chapter) != $0.value(in: chapters[index]) }) else { return nil }
                 return [.integer(storyID), .text(language), .text(chapter.id)] + ChapterRow.translatedFields.map { ChapterRow.value($0, of: chapter) }
             }

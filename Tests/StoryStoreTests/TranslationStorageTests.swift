@@ -40,6 +40,31 @@ struct TranslationStorageTests {
         #expect(try library.languagesByStory()[record.id]?.map(\.language) == ["fr"])
     }
 
+    @Test("a translation's rows are each chapter's own, whether its chapters are the story's one for one (found by place) or not (a repeated id, a chapter the original lacks: found by id, the first of an id)")
+    func rowsByPlaceAndByID() throws {
+        let source = StorySource(kind: .url, location: "https://example.org/tide/story.json")
+        func rows(_ story: Story, _ translated: Story) throws -> [String] {
+            let library = try library()
+            _ = try library.store(story, source: source, version: "v1", author: nil, translations: [StoredTranslation(language: "fr", story: translated, translated: 1, total: 2)])
+            return try library.database.read { db in try String.fetchAll(db, sql: "SELECT key || '=' || name FROM chapter_translation ORDER BY key") }
+        }
+        var french = Self.story
+        french.chapters[1].name = "Falaise"
+        #expect(try rows(Self.story, french) == ["b=Falaise"], "an untranslated chapter has no row")
+        // A repeated id: the original keeps the first chapter of it, and so does its translation.
+        var repeated = Self.story
+        repeated.chapters.append(Chapter(id: "a", name: "Shore again", text: "More waves."))
+        var repeatedFrench = repeated
+        repeatedFrench.chapters[0].name = "Rivage"
+        repeatedFrench.chapters[2].name = "Rivage encore"
+        #expect(try rows(repeated, repeatedFrench) == ["a=Rivage"])
+        // A translation holding a chapter the story lacks, and in another order.
+        var other = french
+        other.chapters.swapAt(0, 1)
+        other.chapters.append(Chapter(id: "z", name: "Ailleurs", text: "?"))
+        #expect(try rows(Self.story, other) == ["b=Falaise"])
+    }
+
     @Test("the same version is stored once, unless it was kept without the translations it now has; a new version replaces them; removal takes them")
     func versions() throws {
         let library = try library()
