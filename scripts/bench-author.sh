@@ -4,9 +4,9 @@
 #   to the page made from it, at 10,000 and 100,000 generated chapters. Targets: 300 ms and 1 s.
 # - `cyd diff` of two versions of the 100,000-chapter story (1% of chapters' text edited, 100
 #   chapters renamed; the second version minified) against `cyd validate` of one, side by side
-#   with hyperfine. Target: within 3x. The same for a flawed story (2,000 flaws: about 7,000
+#   in alternated rounds (scripts/alternate.py). Target: within 3x. The same for a flawed story (2,000 flaws: about 7,000
 #   findings a side), the bad day.
-# Prints medians and ratios. Needs hyperfine and python3 (scripts/install-deps.sh installs them).
+# Prints medians and ratios. Needs python3.
 #
 # usage: scripts/bench-author.sh        BENCH_DIR=folder keeps the generated stories
 set -euo pipefail
@@ -32,15 +32,18 @@ done
 for story in s100000/story.json flawed.json; do
   second=$([ "$story" = flawed.json ] && echo flawed-b.json || echo s100000-b.json)
   echo "== cyd diff against cyd validate (100,000 chapters: $story)"
-  # validate exits 1 on the flawed story's errors, and diff on nothing: -i keeps both timed.
-  hyperfine -N -i --style none --warmup 1 --runs 7 --export-json "$work/diff.json" \
-    -n validate "$cyd validate $work/$story" \
-    -n diff "$cyd diff $work/$story $work/$second" >/dev/null
+  # Alternated rounds (scripts/alternate.py); validate exits 1 on the flawed story's errors, and
+  # diff on nothing: both are timed all the same.
+  python3 scripts/alternate.py "$work/diff.json" 7 \
+    validate "$cyd validate $work/$story" \
+    diff "$cyd diff $work/$story $work/$second"
   python3 - "$work/diff.json" "$story" <<'PY'
-import json, sys
-runs = {r["command"]: r["median"] for r in json.load(open(sys.argv[1]))["results"]}
-ratio = runs["diff"] / runs["validate"]
-print(f"validate {runs['validate']:.3f} s   diff {runs['diff']:.3f} s   diff/validate {ratio:.2f}x   target <= 3x: {'met' if ratio <= 3 else 'NOT met'}")
+import sys
+sys.path.insert(0, "scripts")
+from alternate import medians, paired
+runs = medians(sys.argv[1])
+ratio = paired(sys.argv[1], "diff", "validate")
+print(f"validate {runs['validate']:.3f} s   diff {runs['diff']:.3f} s   diff/validate {ratio:.2f}x (median of the rounds')   target <= 3x: {'met' if ratio <= 3 else 'NOT met'}")
 sys.path.insert(0, "scripts")
 from bench_summary import record
 which = "a flawed story, about 7,000 findings a side" if "flawed" in sys.argv[2] else "100,000 chapters"

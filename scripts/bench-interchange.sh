@@ -45,10 +45,10 @@ PY
 epub_story="$work/story-5000.json"
 [ -f "$epub_story" ] || python3 scripts/generate-story.py 5000 "$epub_story"
 
-# Rounds: in each, validate and then every other command once, so that a slow spell of this
-# noisy machine falls on a command and the validate it is compared with alike; the ratio of a
-# command is the median of its rounds' ratios.
-python3 - "$work/interchange.json" "${RUNS:-7}" \
+# Alternated rounds (scripts/alternate.py): in each, validate and every other command once, so
+# that a slow spell of this noisy machine falls on a command and the validate it is compared
+# with alike; the ratio of a command is the median of its rounds' ratios.
+python3 scripts/alternate.py "$work/interchange.json" "${RUNS:-7}" \
   validate "$cyd validate $story" \
   "export twee" "$cyd export twee $story -o $work/out.twee" \
   "import twee" "$cyd import twee $work/story.twee -o $work/back.json" \
@@ -56,19 +56,7 @@ python3 - "$work/interchange.json" "${RUNS:-7}" \
   "import twine" "$cyd import twine $work/story.html -o $work/back-html.json" \
   "import twee, a finding a passage" "$cyd import twee $work/authored.twee -o $work/authored.json" \
   "validate story.twee" "$cyd validate --max-per-rule 0 $work/authored.twee" \
-  "export epub (5,000 chapters)" "$cyd export epub $epub_story -o $work/book.epub" <<'PY'
-import json, shlex, subprocess, sys, time
-out, runs, pairs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-commands = list(zip(pairs[0::2], pairs[1::2]))
-times = {name: [] for name, _ in commands}
-for round in range(runs + 1):  # the first round warms the caches and is not kept
-    for name, command in commands:
-        start = time.perf_counter()
-        subprocess.run(shlex.split(command), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if round > 0:
-            times[name].append(time.perf_counter() - start)
-json.dump(times, open(out, "w"))
-PY
+  "export epub (5,000 chapters)" "$cyd export epub $epub_story -o $work/book.epub"
 
 : >"$work/peaks.txt"
 peak() { # name, command...
@@ -93,7 +81,9 @@ python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])) != json.load(
 python3 - "$work" "$story" "$findings" "$same" <<'PY'
 import json, os, statistics, sys
 work, story, findings, same = sys.argv[1:]
-times = json.load(open(f"{work}/interchange.json"))
+sys.path.insert(0, "scripts")
+from alternate import load
+times = {name: result["times"] for name, result in load(f"{work}/interchange.json").items()}
 peaks = dict(line.rstrip("\n").split("\t") for line in open(f"{work}/peaks.txt"))
 base = times["validate"]
 print(f"story: {os.path.getsize(story) / 1e6:.1f} MB of story.json; its .twee {os.path.getsize(work + '/story.twee') / 1e6:.1f} MB; {len(base)} rounds")
