@@ -206,24 +206,27 @@ public enum Translations {
         let (order, duplicates) = TranslationUnits.readingOrderAndDuplicates(story)
         let positions = order + duplicates
         let middle = positions.count >= max(halvesFrom, 2) ? positions.count / 2 : positions.count
-        let second = middle == positions.count ? nil : BackgroundWork {
-            // Where the middle chapter's title is, in proportion; not found there (a blank title,
-            // a file in another order), its look-ups find their way from the top.
-            let chapter = story.chapters[positions[middle]]
-            let title = TranslationUnit(id: TranslationUnits.title(chapter.id), source: chapter.name, context: chapter.name)
-            var half = Applying(file: file, lookup: InOrder(file, at: title, near: middle * file.entries.count / positions.count))
-            let chapters = half.chapters(story, positions[middle...])
-            return (chapters, half.counts)
-        }
-        let first = lookup.chapters(story, positions[..<middle])
+        // Each half writes its chapters into the translated story's own array, at their places
+        // (no two halves write the same place; this thread waits for the other before the
+        // array's buffer goes): no array of translated chapters is made beside it.
         var counts = lookup.counts
-        translated.chapters.withUnsafeMutableBufferPointer { chapters in
-            for (position, chapter) in zip(positions[..<middle], first) { chapters[position] = chapter }
-            if let (rest, restCounts) = second?.take() {
-                for (position, chapter) in zip(positions[middle...], rest) { chapters[position] = chapter }
-                counts.total += restCounts.total
-                counts.done += restCounts.done
-                counts.fuzzy += restCounts.fuzzy
+        translated.chapters.withUnsafeMutableBufferPointer { buffer in
+            let chapters = TranslatedChapters(buffer: buffer)
+            let second = middle == positions.count ? nil : BackgroundWork {
+                // Where the middle chapter's title is, in proportion; not found there (a blank
+                // title, a file in another order), its look-ups find their way from the top.
+                let chapter = story.chapters[positions[middle]]
+                let title = TranslationUnit(id: TranslationUnits.title(chapter.id), source: chapter.name, context: chapter.name)
+                var half = Applying(file: file, lookup: InOrder(file, at: title, near: middle * file.entries.count / positions.count))
+                half.translate(story, positions[middle...], into: chapters)
+                return half.counts
+            }
+            lookup.translate(story, positions[..<middle], into: chapters)
+            counts = lookup.counts
+            if let rest = second?.take() {
+                counts.total += rest.total
+                counts.done += rest.done
+                counts.fuzzy += rest.fuzzy
             }
         }
         return TranslatedStory(
@@ -252,10 +255,8 @@ public enum Translations {
             return file.entries[found].translation
         }
 
-        /// These chapters (positions in `story.chapters`) translated, in the same order.
-        mutating func chapters(_ story: Story, _ positions: ArraySlice<Int>) -> [Chapter] {
-            var result: [Chapter] = []
-            result.reserveCapacity(positions.count)
+        /// These chapters (positions in `story.chapters`) translated, each written at its place.
+        mutating func translate(_ story: Story, _ positions: ArraySlice<Int>, into translated: TranslatedChapters) {
             for index in positions {
                 var chapter = story.chapters[index]
                 let id = chapter.id, name = chapter.name
@@ -282,10 +283,14 @@ public enum Translations {
                         chapter.choices[number].text = text
                     }
                 }
-                result.append(chapter)
+                translated.buffer[index] = chapter
             }
-            return result
         }
+    }
+
+    /// The translated story's chapters, written by two threads at different places.
+    struct TranslatedChapters: @unchecked Sendable {
+        let buffer: UnsafeMutableBufferPointer<Chapter>
     }
 }
 
