@@ -95,6 +95,12 @@ def main(arguments):
     results = alternate(commands, rounds, warmup=int(options["--warmup"]), stdin=options["--stdin"], prepare=options["--prepare"])
     with open(out, "w", encoding="utf-8") as file:
         json.dump(results, file)
+    # Output is not shown, so a command that fails is said here (a flawed story's validate
+    # exits 1 on purpose; a command that cannot run at all would otherwise be timed unnoticed).
+    for result in results["results"]:
+        codes = sorted(set(result["exit_codes"]))
+        if codes != [0]:
+            print(f"alternate.py: '{result['command']}' exited with {', '.join(map(str, codes))}", file=sys.stderr)
 
 
 if __name__ == "__main__":

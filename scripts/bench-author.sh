@@ -4,8 +4,8 @@
 #   to the page made from it, at 10,000 and 100,000 generated chapters. Targets: 300 ms and 1 s.
 # - `cyd diff` of two versions of the 100,000-chapter story (1% of chapters' text edited, 100
 #   chapters renamed; the second version minified) against `cyd validate` of one, side by side
-#   in alternated rounds (scripts/alternate.py). Target: within 3x. The same for a flawed story (2,000 flaws: about 7,000
-#   findings a side), the bad day.
+#   in alternated rounds (scripts/alternate.py). Target: within 3x. The same for a flawed story
+#   (2,000 flaws: about 7,000 findings a side), the bad day.
 # Prints medians and ratios. Needs python3.
 #
 # usage: scripts/bench-author.sh        BENCH_DIR=folder keeps the generated stories

@@ -36,6 +36,7 @@ struct AlternatedRoundsTests {
             #expect((result["peak_kb"] as? [Int])?.count == 3)
         }
         #expect(results[1]["exit_codes"] as? [Int] == [1, 1, 1] && results[0]["exit_codes"] as? [Int] == [0, 0, 0], "a run that fails is kept, with its code")
+        #expect(run.standardError == "alternate.py: 'b' exited with 1\n", "and said, the output being hidden")
     }
 
     @Test("the ratio of two commands is the median of their rounds' ratios, not the ratio of their medians; a command named twice is refused")
