@@ -17,7 +17,9 @@ Commands are split into words as the shell splits them and run without a shell, 
 the command is timed. OUT.json is written as hyperfine's export is read by the scripts:
 {"rounds": N, "results": [{"command": NAME, "times": [...], "user": [...], "system": [...],
 "peak_kb": [...], "exit_codes": [...]}]}, each list in round order (the i-th entries of two
-commands are from the same round). A run that exits non-zero is kept (a flawed story's validate
+commands are from the same round). peak_kb is the child's high-water mark as the kernel keeps
+it from the fork, so it is never below this script's own (about 15 MB): read it for commands
+that use far more. A run that exits non-zero is kept (a flawed story's validate
 exits 1, as it should); its exit code is there to be checked.
 
 From a script's Python:  sys.path.insert(0, "scripts"); from alternate import paired, medians
