@@ -274,7 +274,10 @@ struct LargeTranslationTests {
             #expect(halves.status == whole.status)
             #expect(halves.story == whole.story)
             #expect(whole.status.translated > 300 && whole.status.fuzzy > 100 && whole.status.missing > 50, "\(whole.status)")
-            #expect(whole.story.chapters[400].name == "FR Chapter 400" || whole.story.chapters[400].name == "Chapter 400")
+            // Translated enough that the comparison means something: titles, texts and choices.
+            #expect(whole.story.chapters.count { $0.name.hasPrefix("FR ") } > 300)
+            #expect(whole.story.chapters.count { $0.text.contains("FR Second") } > 300)
+            #expect(whole.story.chapters.count { $0.choices.contains { $0.text.hasPrefix("FR ") } } > 200)
         }
         // The public entry applies a large story in halves; this one is small, so one pass.
         #expect(Translations.apply(file, language: "fr", to: story).story == Translations.apply(file, language: "fr", to: story, halvesFrom: 2).story)
