@@ -70,36 +70,71 @@ public struct TranslationLookup: Sendable {
 
 /// Finds strings' entries in a file written in the strings' order (as cyd writes it): each
 /// string is first looked for in the entry after the last one found, and only a string found
-/// elsewhere makes the file's index (`TranslationLookup`), once.
-struct InOrder {
+/// elsewhere makes the file's index (`TranslationLookup`), once: a copy started elsewhere
+/// (`starting(at:near:)`, for the second half of the strings on another thread) shares the
+/// tables, so a file out of order is not indexed twice over.
+struct InOrder: Sendable {
     let file: TranslationFile
     var next = 0
-    /// Where the ids after the first of an entry that lists several are: cyd writes strings of
-    /// the same context and text as one entry, where the first of them comes, so the others are
-    /// found here without indexing every id of the file.
+    /// This reader's own references to the shared tables, once it has needed them.
     var grouped: [String: Int]?
     var lookup: TranslationLookup?
+    let tables = Tables()
 
     init(_ file: TranslationFile) { self.file = file }
 
-    /// Starting where `unit`'s entry is, when it is near `estimate` (within `window` entries
-    /// either side): a reader of the strings from the middle on starts there, not at the top.
-    /// Elsewhere, it starts at the top, and the look-ups find their way as they do there.
-    init(_ file: TranslationFile, at unit: borrowing TranslationUnit, near estimate: Int, window: Int = 4096) {
-        self.file = file
+    /// The tables look-ups away from the next entry need, each made once for every copy of
+    /// the reader, by the first to need it (another needing it meanwhile waits for it).
+    final class Tables: @unchecked Sendable {
+        private let lock = Lock()
+        private var grouped: [String: Int]?
+        private var lookup: TranslationLookup?
+
+        /// Where the ids after the first of an entry that lists several are: cyd writes strings
+        /// of the same context and text as one entry, where the first of them comes, so the
+        /// others are found here without indexing every id of the file.
+        func grouped(_ file: TranslationFile) -> [String: Int] {
+            lock.withLock {
+                if let grouped { return grouped }
+                var made: [String: Int] = [:]
+                for index in file.entries.indices where !file.entries[index].otherIDs.isEmpty {
+                    for id in file.entries[index].otherIDs { made.keepFirst(id, index) }
+                }
+                grouped = made
+                return made
+            }
+        }
+
+        func lookup(_ file: TranslationFile) -> TranslationLookup {
+            lock.withLock {
+                if let lookup { return lookup }
+                let made = TranslationLookup(file)
+                lookup = made
+                return made
+            }
+        }
+    }
+
+    /// This reader, starting where `unit`'s entry is when it is near `estimate` (within `window`
+    /// entries either side): a reader of the strings from the middle on starts there, not at
+    /// the top. Elsewhere, it starts at the top, and the look-ups find their way as they do there.
+    func starting(at unit: borrowing TranslationUnit, near estimate: Int, window: Int = 4096) -> InOrder {
+        var reader = self
+        reader.next = 0
         let entries = file.entries
         let estimate = min(max(estimate, 0), entries.count)
         func holds(_ index: Int) -> Bool { index >= 0 && index < entries.count && entries[index].firstID == unit.id }
         for distance in 0...window {
             if holds(estimate - distance) {
-                next = estimate - distance
-                return
+                reader.next = estimate - distance
+                break
             }
             if holds(estimate + distance) {
-                next = estimate + distance
-                return
+                reader.next = estimate + distance
+                break
             }
         }
+        return reader
     }
 
     /// Where the entry for a string is in the file's entries (an index: an entry is a dozen
@@ -117,15 +152,9 @@ struct InOrder {
     /// where it is asked for (called, it copied the string's unit each time).
     @inline(never)
     mutating func indexElsewhere(for unit: borrowing TranslationUnit) -> Int? {
-        if grouped == nil {
-            var made: [String: Int] = [:]
-            for index in file.entries.indices where !file.entries[index].otherIDs.isEmpty {
-                for id in file.entries[index].otherIDs { made.keepFirst(id, index) }
-            }
-            grouped = made
-        }
+        if grouped == nil { grouped = tables.grouped(file) }
         if let index = grouped![unit.id] { return index }
-        if lookup == nil { lookup = TranslationLookup(file) }
+        if lookup == nil { lookup = tables.lookup(file) }
         guard let index = lookup!.index(for: unit) else { return nil }
         // Found elsewhere: the strings after it are looked for after it.
         if file.entries[index].firstID == unit.id { next = index + 1 }
@@ -145,10 +174,11 @@ public enum Translations {
         // Many strings are counted in two halves, the second on another core, each looked for
         // from where its first string's entry is.
         let middle = units.count >= splittingFrom ? units.count / 2 : units.count
+        let ordered = InOrder(file)
         let second = middle == units.count ? nil : BackgroundWork {
-            count(file, units[middle...], from: InOrder(file, at: units[middle], near: middle * file.entries.count / units.count))
+            count(file, units[middle...], from: ordered.starting(at: units[middle], near: middle * file.entries.count / units.count))
         }
-        let first = count(file, units[..<middle], from: InOrder(file))
+        let first = count(file, units[..<middle], from: ordered)
         let rest = second?.wait() ?? (translated: 0, fuzzy: 0)
         status.translated = first.translated + rest.translated
         status.fuzzy = first.fuzzy + rest.fuzzy
@@ -196,7 +226,8 @@ public enum Translations {
     static let applyingInHalvesFrom = 4_000
 
     static func apply(_ file: TranslationFile, language: String, to story: Story, halvesFrom: Int) -> TranslatedStory {
-        var lookup = Applying(file: file, lookup: InOrder(file))
+        let ordered = InOrder(file)
+        var lookup = Applying(file: file, lookup: ordered)
         var translated = story
         let storyContext = TranslationUnit.storyContext
         translated.name = lookup.look(TranslationUnits.storyName(), story.name, storyContext) ?? story.name
@@ -217,7 +248,7 @@ public enum Translations {
                 // title, a file in another order), its look-ups find their way from the top.
                 let chapter = story.chapters[positions[middle]]
                 let title = TranslationUnit(id: TranslationUnits.title(chapter.id), source: chapter.name, context: chapter.name)
-                var half = Applying(file: file, lookup: InOrder(file, at: title, near: middle * file.entries.count / positions.count))
+                var half = Applying(file: file, lookup: ordered.starting(at: title, near: middle * file.entries.count / positions.count))
                 half.translate(story, positions[middle...], into: chapters)
                 return half.counts
             }

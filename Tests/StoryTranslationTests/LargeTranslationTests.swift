@@ -357,13 +357,21 @@ struct LargeTranslationTests {
         #expect(status.translated > 10_000 && status.fuzzy > 1_000 && status.missing > 5_000)
     }
 
-    @Test("a reader of strings from the middle starts at its first string's entry when it is near where its place says, else at the top")
+    @Test("a reader of strings from the middle starts at its first string's entry when it is near where its place says, else at the top; it shares the tables of the reader it started from")
     func startingInTheMiddle() throws {
         let units = Self.units(30_000)
         let file = Self.translation(of: units)
-        #expect(InOrder(file, at: units[15_000], near: 14_000).next == 15_000)
-        #expect(InOrder(file, at: units[15_000], near: 16_500).next == 15_000)
-        #expect(InOrder(file, at: units[15_000], near: 5_000).next == 0, "too far: found the plain way")
-        #expect(InOrder(file, at: TranslationUnit(id: "nowhere", source: "", context: ""), near: 15_000).next == 0)
+        let ordered = InOrder(file)
+        #expect(ordered.starting(at: units[15_000], near: 14_000).next == 15_000)
+        #expect(ordered.starting(at: units[15_000], near: 16_500).next == 15_000)
+        #expect(ordered.starting(at: units[15_000], near: 5_000).next == 0, "too far: found the plain way")
+        #expect(ordered.starting(at: TranslationUnit(id: "nowhere", source: "", context: ""), near: 15_000).next == 0)
+        // A string out of order makes the file's index once, for both halves: the second reader
+        // gets the one the first made.
+        var first = ordered, second = ordered.starting(at: units[15_000], near: 15_000)
+        #expect(first.tables === second.tables)
+        #expect(first.index(for: units[20_000]) == 20_000 && second.index(for: units[3]) == 3)
+        #expect(first.lookup != nil && second.lookup != nil)
+        #expect(first.tables.lookup(file).file.entries.count == file.entries.count)
     }
 }
