@@ -41,11 +41,10 @@ for story in s100000/story.json flawed.json; do
 import sys
 sys.path.insert(0, "scripts")
 from alternate import medians, paired
+from bench_summary import record
 runs = medians(sys.argv[1])
 ratio = paired(sys.argv[1], "diff", "validate")
 print(f"validate {runs['validate']:.3f} s   diff {runs['diff']:.3f} s   diff/validate {ratio:.2f}x (median of the rounds')   target <= 3x: {'met' if ratio <= 3 else 'NOT met'}")
-sys.path.insert(0, "scripts")
-from bench_summary import record
 which = "a flawed story, about 7,000 findings a side" if "flawed" in sys.argv[2] else "100,000 chapters"
 record("author", f"diff of two versions, {which}", f"{runs['diff']:.3f} s", f"validate {runs['validate']:.3f} s", ratio, "at most 3x validate", ratio <= 3)
 PY

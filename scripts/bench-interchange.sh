@@ -82,8 +82,10 @@ python3 - "$work" "$story" "$findings" "$same" <<'PY'
 import json, os, statistics, sys
 work, story, findings, same = sys.argv[1:]
 sys.path.insert(0, "scripts")
-from alternate import load
-times = {name: result["times"] for name, result in load(f"{work}/interchange.json").items()}
+from alternate import load, paired
+from bench_summary import at_most, record
+results = load(f"{work}/interchange.json")
+times = {name: result["times"] for name, result in results.items()}
 peaks = dict(line.rstrip("\n").split("\t") for line in open(f"{work}/peaks.txt"))
 base = times["validate"]
 print(f"story: {os.path.getsize(story) / 1e6:.1f} MB of story.json; its .twee {os.path.getsize(work + '/story.twee') / 1e6:.1f} MB; {len(base)} rounds")
@@ -94,13 +96,9 @@ for name, runs in times.items():
     spread = f"{min(ratios):.2f}-{max(ratios):.2f}" if "epub" not in name else "-"
     print(f"{name:<34} {statistics.median(runs):>9.3f} {min(runs):>6.2f}-{max(runs):<6.2f} {ratio:>11} {spread:>12} {int(peaks.get(name, 0)) / 1024:>8.0f}")
 print(f"\nthe author's file: {findings} findings; import twee of the exported file gives back the same story: {same}")
-sys.path.insert(0, "scripts")
-from bench_summary import at_most, record
 story_bytes = os.path.getsize(story)
-def ratio_of(name):
-    return statistics.median(run / v for run, v in zip(times[name], base))
 for name in ("export twee", "import twee", "export twine", "import twine"):
-    r = ratio_of(name)
+    r = paired(results, name, "validate")
     record("interchange", f"{name}, 100,000 chapters", f"{statistics.median(times[name]):.3f} s", f"validate {statistics.median(base):.3f} s", r, "at most 2x validate", at_most(r, 2))
     peak = int(peaks.get(name, 0)) * 1024 / story_bytes
     record("interchange", f"{name}: peak memory / story.json", f"{int(peaks.get(name, 0)) / 1024:.0f} MB", f"file {story_bytes / 1e6:.1f} MB", peak, "at most 3x", at_most(peak, 3))
