@@ -41,8 +41,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
-        // bytes -> JSON tree with source positions -> story model; no dependencies
-        .target(name: "StoryFormat"),
+        // a string's bytes scanned sixteen at a time (SSE2), for the parser and the text rules
+        .target(name: "CByteScan"),
+        // bytes -> JSON tree with source positions -> story model; no dependencies but the scans
+        .target(name: "StoryFormat", dependencies: ["CByteScan"]),
         // reading local files safely: regular files only, nothing outside a story folder
         .target(name: "LocalFiles"),
         // rules over the tree and the chapter graph -> diagnostics -> text/json/github/sarif

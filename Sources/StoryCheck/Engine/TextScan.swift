@@ -57,8 +57,9 @@ public struct TextScan: Sendable {
         let end = range.upperBound
         let bracket = UInt8(ascii: "[")
         while i < end {
-            // Plain printable ASCII (almost all text) is skipped eight bytes at a time.
-            i = plainTextEnd(p, from: i, to: end, except: UInt8(ascii: "\\"), bracket)
+            // Plain printable ASCII (almost all text) is skipped sixteen bytes at a time, and
+            // characters of more than one byte that are neither C1 nor bidi controls whole.
+            i = textScanStop(p, from: i, to: end)
             guard i < end else { return }
             let b = p[i]
             if b == bracket {

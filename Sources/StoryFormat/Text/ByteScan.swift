@@ -1,3 +1,5 @@
+import CByteScan
+
 /// Where plain text ends: the first byte at or after `start` (before `end`) that is a control
 /// byte (below 0x20), DEL or above (0x7F...), or one of `a` and `b`; `end` when there is none.
 /// Almost every byte of a story is plain printable ASCII, so the parser and the text rules skip
@@ -58,4 +60,31 @@ extension String {
         var copy = self
         return copy.withUTF8(body)
     }
+}
+
+/// Inside a JSON string (from `start`, before `end`): the first '"', control byte (below 0x20),
+/// byte that does not begin valid UTF-8, or '\\' that does not begin one of the two-character
+/// escapes (\" \\ \/ \b \f \n \r \t, which are passed); `end` when there is none. `escapes` is
+/// set when an escape was passed. Printable ASCII is passed sixteen bytes at a time, and each
+/// valid multi-byte character whole, so a string of accented or curly-quoted text with line
+/// breaks is not left and re-entered at every character.
+@inline(__always)
+public func jsonStringStop(_ p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, escapes: inout Bool) -> Int {
+    guard let base = p.baseAddress, start < end else { return start }
+    var passed: UInt32 = 0
+    let stop = cbs_json_string_stop(base, start, end, &passed)
+    if passed != 0 { escapes = true }
+    return stop
+}
+
+/// For the text rules, inside a string's content (from `start`, before `end`): the first '\\'
+/// that begins `\u` or is the content's last byte (any other is passed with the byte after it),
+/// '[', control byte (below 0x20, DEL), C1 control (U+0080-U+009F), bidi control, or 0xC2/0xE2
+/// lead byte too near `end` to be read whole; `end` when there is none. Every other character of
+/// more than one byte is passed as its lead byte and the continuation bytes after it.
+@inline(__always)
+public func textScanStop(_ p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
+    guard let base = p.baseAddress, start < end else { return start }
+    // The buffer's bytes after `end` may be read (sixteen at a time), never counted.
+    return cbs_text_scan_stop(base, start, end, p.count)
 }
