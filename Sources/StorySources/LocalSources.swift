@@ -92,7 +92,9 @@ enum LocalStory {
     }
 }
 
-/// FNV-1a over the bytes: the version of a source that has no commit.
+/// XXH64 of the bytes: the version of a source that has no commit ("xxh64:" and 16 hex digits).
+/// Versions made before it were FNV-1a's ("fnv64:"): a story stored with one is stored again,
+/// unchanged, the first time it is updated or read from its folder.
 public func contentVersion(_ bytes: [UInt8]) -> String {
     bytes.withUnsafeBufferPointer(contentVersion)
 }
@@ -103,6 +105,6 @@ func contentVersion(_ bytes: SourceBytes) -> String {
 }
 
 func contentVersion(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-    let hex = String(FNV1a.hash(bytes), radix: 16)
-    return "fnv64:" + String(repeating: "0", count: 16 - hex.count) + hex
+    let hex = String(XXH64.hash(bytes), radix: 16)
+    return "xxh64:" + String(repeating: "0", count: 16 - hex.count) + hex
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StoryFormat
 import StoryReader
 import StorySources
@@ -94,6 +95,28 @@ struct LibraryTests {
         let anaAgain = try ReadingSession(library: fixture.library, story: updated, profile: "ana", firstName: "Ana")
         #expect(try anaAgain.begin() == .chapterGone(missing: "c", fallback: "a"))
         #expect(anaAgain.current.record.key == "a")
+    }
+
+    @Test("a folder stored under an FNV-1a version (cyd before XXH64) is stored once again, unchanged, its readers where they were")
+    func versionsOfTheOldHash() throws {
+        let fixture = try Fixture()
+        let json = storyJSON(Self.fork)
+        let story = try fixture.add(json).story
+        #expect(story.version.hasPrefix("xxh64:") && story.version.count == 6 + 16)
+        let ana = try ReadingSession(library: fixture.library, story: story, profile: "ana", firstName: "Ana")
+        try ana.begin()
+        try ana.choose(2)  // c
+        // The library as an older cyd left it: the same story, its version FNV-1a's.
+        let database = try DatabaseQueue(path: fixture.library.location.databasePath)
+        try database.write { try $0.execute(sql: "UPDATE story SET version = 'fnv64:0123456789abcdef'") }
+        try database.close()
+        let again = try fixture.add(json)
+        #expect(again.change == .updated && again.displacedReaders.isEmpty)
+        #expect(again.story.version == story.version)
+        let anaAgain = try ReadingSession(library: fixture.library, story: again.story, profile: "ana", firstName: "Ana")
+        #expect(try anaAgain.begin() == .resumed)
+        #expect(anaAgain.current.record.key == "c")
+        #expect(try fixture.add(json).change == .unchanged)
     }
 
     @Test("chapters with the same id are stored once, the first of them; a reader there is not displaced by a new version")

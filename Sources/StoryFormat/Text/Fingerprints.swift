@@ -47,7 +47,7 @@ public enum PictureFormat: Sendable, CaseIterable {
     public static func mediaType(_ prefix: [UInt8]) -> String? { detect(prefix)?.mediaType }
 }
 
-/// 64-bit FNV-1a: fast, not cryptographic. For hash tables and content versions.
+/// 64-bit FNV-1a: not cryptographic, a byte at a time. For hash tables and short keys.
 public enum FNV1a {
     @inlinable
     public static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
@@ -56,6 +56,71 @@ public enum FNV1a {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01B3
         }
+        return hash
+    }
+
+    public static func hash(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBufferPointer { hash($0) } }
+}
+
+/// XXH64, xxHash's 64-bit hash (seed 0), as its specification defines it: four lanes of eight
+/// bytes a round, so a large file is hashed at about the speed memory is read, where FNV-1a goes
+/// a byte at a time with each byte waiting on the last.
+public enum XXH64 {
+    static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
+    static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+    static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
+    static let prime4: UInt64 = 0x85EB_CA77_C2B2_AE63
+    static let prime5: UInt64 = 0x27D4_EB2F_1656_67C5
+
+    @inline(__always) static func rotate(_ value: UInt64, _ by: UInt64) -> UInt64 { (value << by) | (value >> (64 - by)) }
+
+    @inline(__always) static func round(_ lane: UInt64, _ input: UInt64) -> UInt64 {
+        rotate(lane &+ input &* prime2, 31) &* prime1
+    }
+
+    @inline(__always) static func merge(_ hash: UInt64, _ lane: UInt64) -> UInt64 {
+        (hash ^ round(0, lane)) &* prime1 &+ prime4
+    }
+
+    public static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let count = bytes.count
+        var hash: UInt64
+        var at = 0
+        let raw = UnsafeRawPointer(bytes.baseAddress)
+        @inline(__always) func word(_ offset: Int) -> UInt64 { raw!.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian }
+        if count >= 32 {
+            var lanes = (prime1 &+ prime2, prime2, UInt64(0), 0 &- prime1)
+            while at + 32 <= count {
+                lanes.0 = round(lanes.0, word(at))
+                lanes.1 = round(lanes.1, word(at + 8))
+                lanes.2 = round(lanes.2, word(at + 16))
+                lanes.3 = round(lanes.3, word(at + 24))
+                at += 32
+            }
+            hash = rotate(lanes.0, 1) &+ rotate(lanes.1, 7) &+ rotate(lanes.2, 12) &+ rotate(lanes.3, 18)
+            hash = merge(merge(merge(merge(hash, lanes.0), lanes.1), lanes.2), lanes.3)
+        } else {
+            hash = prime5
+        }
+        hash &+= UInt64(count)
+        while at + 8 <= count {
+            hash = rotate(hash ^ round(0, word(at)), 27) &* prime1 &+ prime4
+            at += 8
+        }
+        if at + 4 <= count {
+            let half = UInt64(raw!.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
+            hash = rotate(hash ^ (half &* prime1), 23) &* prime2 &+ prime3
+            at += 4
+        }
+        while at < count {
+            hash = rotate(hash ^ (UInt64(bytes[at]) &* prime5), 11) &* prime1
+            at += 1
+        }
+        hash ^= hash >> 33
+        hash &*= prime2
+        hash ^= hash >> 29
+        hash &*= prime3
+        hash ^= hash >> 32
         return hash
     }
 
