@@ -160,27 +160,37 @@ public enum TranslationValidation {
                     covered[index] = entryIndex
                 }
                 guard let first = targets.first, !entries[entryIndex].translation.isEmpty else { continue }
-                let unit = units[first]
-                if entries[entryIndex].source != unit.source {
-                    add(.translationStale, "the text of '\(VisibleText.escape(unit.id))' has changed since it was translated; readers see the original",
-                        help: "update the translation from the story (the entry becomes fuzzy, the old text kept as #| msgid), then review it", at: entries[entryIndex].offset)
-                } else if entries[entryIndex].isFuzzy {
-                    add(.translationStale, "the translation of '\(VisibleText.escape(unit.id))' is marked for review (fuzzy); readers see the original",
-                        help: "review it and remove the fuzzy flag", at: entries[entryIndex].offset)
-                }
-                if !keepsPlaceholders(unit.source, entries[entryIndex].translation) {
-                    let (wanted, found) = (placeholders(in: unit.source), placeholders(in: entries[entryIndex].translation))
-                    add(.translationPlaceholder, placeholderMessage(wanted: wanted, found: found, id: unit.id),
-                        help: "write [[name]] exactly as the original has it, as many times", at: entries[entryIndex].translationOffset)
+                // The string read where it is (as the entries are): a copy retained and released
+                // its four strings for each of hundreds of thousands of entries.
+                units.withUnsafeBufferPointer { units in
+                    if entries[entryIndex].source != units[first].source {
+                        add(.translationStale, "the text of '\(VisibleText.escape(units[first].id))' has changed since it was translated; readers see the original",
+                            help: "update the translation from the story (the entry becomes fuzzy, the old text kept as #| msgid), then review it", at: entries[entryIndex].offset)
+                    } else if entries[entryIndex].isFuzzy {
+                        add(.translationStale, "the translation of '\(VisibleText.escape(units[first].id))' is marked for review (fuzzy); readers see the original",
+                            help: "review it and remove the fuzzy flag", at: entries[entryIndex].offset)
+                    }
+                    if !keepsPlaceholders(units[first].source, entries[entryIndex].translation) {
+                        let (wanted, found) = (placeholders(in: units[first].source), placeholders(in: entries[entryIndex].translation))
+                        add(.translationPlaceholder, placeholderMessage(wanted: wanted, found: found, id: units[first].id),
+                            help: "write [[name]] exactly as the original has it, as many times", at: entries[entryIndex].translationOffset)
+                    }
                 }
             }
         }
         if context.reportUntranslated || options.select != nil {
-            for (index, unit) in units.enumerated() {
-                let entry = covered[index] >= 0 ? file.entries[covered[index]] : nil
-                guard entry?.translation.isEmpty ?? true else { continue }
-                add(.translationUntranslated, "'\(VisibleText.escape(unit.id))' is not translated: \"\(excerpt(unit.source))\"",
-                    help: entry == nil ? "update the translation from the story to add it, then translate it" : "write its translation", at: entry?.translationOffset ?? 0)
+            // Strings and entries read where they are: a copy of each was four or more strings
+            // retained and released, for every string of the story.
+            units.withUnsafeBufferPointer { units in
+                file.entries.withUnsafeBufferPointer { entries in
+                    for index in units.indices {
+                        let entry = covered[index] >= 0 ? covered[index] : nil
+                        guard entry.map({ entries[$0].translation.isEmpty }) ?? true else { continue }
+                        add(.translationUntranslated, "'\(VisibleText.escape(units[index].id))' is not translated: \"\(excerpt(units[index].source))\"",
+                            help: entry == nil ? "update the translation from the story to add it, then translate it" : "write its translation",
+                            at: entry.map { entries[$0].translationOffset } ?? 0)
+                    }
+                }
             }
         }
         return FileReport(path: path, bytes: bytes, kind: nil, diagnostics: diagnostics.sortedByPosition())
