@@ -96,7 +96,7 @@ public enum TranslationValidation {
         }
         // Strings by id, made only if an entry is not where the file's order puts it: a file
         // cyd wrote lists the strings in the story's order, each found at the next place.
-        var byID: [String: Int]?
+        var byID: UnitIndex?
         // For a large story it is made on another core from the start, in case it is needed (an
         // entry listing strings of two chapters is enough); when done with, it is waited for and
         // its table of every id freed on another thread: the report need not wait for either.
@@ -207,11 +207,21 @@ public enum TranslationValidation {
     }
 
     /// Where each string is, by id (the last of an id, were one used twice).
-    static func indexByID(_ units: [TranslationUnit]) -> [String: Int] {
-        var made: [String: Int] = [:]
-        made.reserveCapacity(units.count)
-        for index in units.indices { made[units[index].id] = index }
-        return made
+    static func indexByID(_ units: [TranslationUnit]) -> UnitIndex { UnitIndex(units) }
+
+    /// Strings' places by id, the last of an id winning: the validator's table of chapter ids
+    /// (FNV-1a, open addressing, ids equal as Swift compares them), made over the ids from the
+    /// last, where a `[String: Int]` of 600,000 ids took a third of a second on one core.
+    struct UnitIndex: Sendable {
+        let table: ChapterIndex
+        let count: Int
+
+        init(_ units: [TranslationUnit]) {
+            table = ChapterIndex(ids: units.reversed().map(\.id))
+            count = units.count
+        }
+
+        subscript(id: String) -> Int? { table[id].map { count - 1 - $0 } }
     }
 
     /// `[[...]]` placeholders in order of appearance, sorted (the order may change in translation).

@@ -374,4 +374,17 @@ struct LargeTranslationTests {
         #expect(first.lookup != nil && second.lookup != nil)
         #expect(first.tables.lookup(file).file.entries.count == file.entries.count)
     }
+
+    @Test("the table of strings by id finds each string, the last of an id used twice, and an id written composed or decomposed as one")
+    func indexByID() {
+        let units = [
+            TranslationUnit(id: "a.title", source: "A", context: "A"), TranslationUnit(id: "Caf\u{E9}.title", source: "C", context: "C"),
+            TranslationUnit(id: "a.title", source: "again", context: "A"), TranslationUnit(id: "b.text.1", source: "B", context: "B"),
+        ] + (0..<2_000).map { TranslationUnit(id: "c\($0).title", source: "\($0)", context: "c") }
+        let index = TranslationValidation.indexByID(units)
+        #expect(index["a.title"] == 2, "the last of an id")
+        #expect(index["Cafe\u{301}.title"] == 1)
+        #expect(index["b.text.1"] == 3 && index["c1999.title"] == units.count - 1 && index["c0.title"] == 4)
+        #expect(index["b.text.2"] == nil && index[""] == nil)
+    }
 }
