@@ -84,6 +84,10 @@ size_t cbs_json_string_stop(const uint8_t *p, size_t i, size_t n, unsigned *esca
 #undef JSON_MASK
 #undef JSON_STEP
 #endif
+    return cbs_json_string_stop_bytewise(p, i, n, escapes);
+}
+
+size_t cbs_json_string_stop_bytewise(const uint8_t *p, size_t i, size_t n, unsigned *escapes) {
     while (i < n) {
         if (p[i] >= 0x20 && p[i] < 0x80 && p[i] != '"' && p[i] != '\\') {
             i += 1;
@@ -131,6 +135,10 @@ size_t cbs_text_scan_stop(const uint8_t *p, size_t i, size_t n, size_t limit) {
 #else
     (void)limit;
 #endif
+    return cbs_text_scan_stop_bytewise(p, i, n);
+}
+
+size_t cbs_text_scan_stop_bytewise(const uint8_t *p, size_t i, size_t n) {
     while (i < n) {
         if (p[i] >= 0x20 && p[i] < 0x7F && p[i] != '[' && p[i] != '\\') {
             i += 1;

@@ -1,3 +1,4 @@
+import CByteScan
 import StoryFormat
 import Testing
 
@@ -127,21 +128,27 @@ struct StringScanTests {
         }
     }
 
-    @Test("the parser's scan agrees with its byte loop on 30,000 random strings")
+    @Test("the parser's scan agrees with its byte loop on 30,000 random strings, with vectors and without")
     func parserScan() {
         Self.samples(30_000, seed: 11) { bytes, start, to in
             var escapes = false
             let fast = bytes.withUnsafeBufferPointer { jsonStringStop(UnsafeBufferPointer(rebasing: $0[..<to]), from: start, to: to, escapes: &escapes) }
             let slow = Self.jsonStop(bytes, from: start, to: to)
             #expect(fast == slow.0 && escapes == slow.1, "\(bytes[..<to]) from \(start)")
+            // What a processor without SSE2 runs.
+            var passed: UInt32 = 0
+            let bytewise = bytes.withUnsafeBufferPointer { cbs_json_string_stop_bytewise($0.baseAddress!, start, to, &passed) }
+            #expect(bytewise == slow.0 && (passed != 0) == slow.1, "a byte at a time: \(bytes[..<to]) from \(start)")
         }
     }
 
-    @Test("the text rules' scan agrees with their byte loop on 30,000 random strings, never looking past the end")
+    @Test("the text rules' scan agrees with their byte loop on 30,000 random strings, never looking past the end, with vectors and without")
     func textScan() {
         Self.samples(30_000, seed: 12) { bytes, start, to in
             let fast = bytes.withUnsafeBufferPointer { textScanStop($0, from: start, to: to) }
             #expect(fast == Self.textStop(bytes, from: start, to: to), "\(bytes[..<to]) from \(start)")
+            let bytewise = bytes.withUnsafeBufferPointer { cbs_text_scan_stop_bytewise($0.baseAddress!, start, to) }
+            #expect(bytewise == Self.textStop(bytes, from: start, to: to), "a byte at a time: \(bytes[..<to]) from \(start)")
         }
     }
 

@@ -24,4 +24,9 @@ size_t cbs_json_string_stop(const uint8_t *bytes, size_t from, size_t to, unsign
 /// The bytes up to `limit` (at least `to`) may be read, never looked at past `to`.
 size_t cbs_text_scan_stop(const uint8_t *bytes, size_t from, size_t to, size_t limit);
 
+/// The same two scans a byte at a time: what a processor without SSE2 runs (and the end of a
+/// string too short for a block), callable here so that the tests check it on any processor.
+size_t cbs_json_string_stop_bytewise(const uint8_t *bytes, size_t from, size_t to, unsigned *escapes);
+size_t cbs_text_scan_stop_bytewise(const uint8_t *bytes, size_t from, size_t to);
+
 #endif
