@@ -41,19 +41,27 @@ esac
 # source of theirs is newer than the library.
 objects=${FUZZ_OBJECTS:-.build/fuzz-objects}
 mkdir -p "$objects"
+clang=$(dirname "$(readlink -f "$(command -v swiftc)")")/clang
 build() {
   local libraries=() stale=""
+  # StoryFormat's byte scans are C (Sources/CByteScan): compiled with the same sanitizers and
+  # coverage, and found by swiftc through the module map beside their header.
+  if [ ! -f "$objects/libCByteScan.a" ] || [ -n "$(find Sources/CByteScan -newer "$objects/libCByteScan.a" | head -1)" ]; then
+    stale=1
+    "$clang" -O2 -g -fsanitize=fuzzer-no-link,address -I Sources/CByteScan/include -c Sources/CByteScan/cbytescan.c -o "$objects/cbytescan.o"
+    rm -f "$objects/libCByteScan.a" && ar rcs "$objects/libCByteScan.a" "$objects/cbytescan.o"
+  fi
   for module in "${modules[@]}"; do
     local library="$objects/lib$module.a"
     # A module is compiled again when it or any module below it changed.
     if [ -n "$stale" ] || [ ! -f "$library" ] || [ -n "$(find "Sources/$module" -name '*.swift' -newer "$library" | head -1)" ]; then
       stale=1
-      swiftc "${flags[@]}" "$(optimisation "$module")" -package-name choose-your-destiny -I "$objects" -module-name "$module" -emit-module -emit-module-path "$objects/$module.swiftmodule" \
+      swiftc "${flags[@]}" "$(optimisation "$module")" -package-name choose-your-destiny -I "$objects" -I Sources/CByteScan/include -module-name "$module" -emit-module -emit-module-path "$objects/$module.swiftmodule" \
         -emit-library -static -o "$library" $(find "Sources/$module" -name '*.swift')
     fi
     libraries=("-l$module" "${libraries[@]}")
   done
-  swiftc "${flags[@]}" -O -I "$objects" -L "$objects" "${libraries[@]}" -o "$out/fuzz-story" "$source"
+  swiftc "${flags[@]}" -O -I "$objects" -I Sources/CByteScan/include -L "$objects" "${libraries[@]}" -lCByteScan -o "$out/fuzz-story" "$source"
 }
 # FUZZ_SKIP_BUILD=1 runs the target as built (the smoke's lanes share FUZZ_OBJECTS: two lanes must
 # not compile the same modules at once).
