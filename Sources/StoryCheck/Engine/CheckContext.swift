@@ -19,12 +19,19 @@ public final class CheckContext {
     public var authors: AuthorsSyntax? { file.authors }
 
     /// The chapter graph, built on first use. As soon as it knows that some choice names no
-    /// chapter, the index of chapter ids for "did you mean" starts on another thread.
+    /// chapter, the index of chapter ids for "did you mean" starts on another thread, when the
+    /// rule that suggests (CYD302) is among those run (`suggestsIDs`).
     public private(set) lazy var graph: StoryGraph? = story.map { story in
         StoryGraph(story, parallelFrom: StoryGraph.parallelFrom) { someMissing in
-            if someMissing { _ = idSuggestions() }
+            if someMissing, suggestsIDs { _ = idSuggestions() }
         }
     }
+
+    /// Set by the checker when the rule that suggests ids runs: a check that leaves it out
+    /// (`--ignore CYD302`) does not sort every id for suggestions nobody reads.
+    var suggestsIDs = false
+    /// Whether the index of ids for suggestions was started (for the tests).
+    var startedIDSuggestions: Bool { startedSuggestions != nil }
 
     /// The index of every chapter id for suggesting the nearest (CYD302), made on another thread
     /// from the first call (the graph's, as soon as it has found a choice naming no chapter).

@@ -161,6 +161,7 @@ public enum Checker {
         let structureIsUsable = file.document != nil
         if structureIsUsable {
             let rules = RuleCatalogue.checking(file.kind).filter { options.keeps($0.description.code) }
+            context.suggestsIDs = rules.contains { $0.description.code == MissingChoiceTarget.description.code }
             // The scan of every string is made on another thread while the rules that do not
             // read it run; those that do run last. Findings keep the catalogue's order.
             if rules.contains(where: { $0.readsTextScan }) { context.startTextScan() }
