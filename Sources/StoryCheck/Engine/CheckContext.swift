@@ -27,8 +27,8 @@ public final class CheckContext {
         }
     }
 
-    /// Set by the checker when the rule that suggests ids runs: a check that leaves it out
-    /// (`--ignore CYD302`) does not sort every id for suggestions nobody reads.
+    /// Set by the checker when the rule that suggests ids runs: a check whose options leave
+    /// CYD302 out does not sort every id for suggestions nobody reads.
     var suggestsIDs = false
     /// Whether the index of ids for suggestions was started (for the tests).
     var startedIDSuggestions: Bool { startedSuggestions != nil }
