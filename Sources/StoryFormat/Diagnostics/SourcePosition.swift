@@ -224,9 +224,14 @@ extension LineIndex {
     }
 }
 
-/// Line feeds a parse counted, one checkpoint every 64 KiB of the file: where a line feed is and
-/// how many there are up to it, counting it. A few kilobytes for a file of a hundred megabytes.
+/// Line feeds a parse counted, one checkpoint every 4 KiB of the file (the first line feed of
+/// each): where a line feed is and how many there are up to it, counting it. About 200 KB for a
+/// file of a hundred megabytes. A page apart, so that placing findings scattered through a large
+/// file counts lines only on the pages that hold them (every 64 KiB, placing 7,000 findings of a
+/// 78 MB story read the whole file again).
 public struct LineCheckpoints: Sendable, Equatable {
+    /// A checkpoint is the first line feed of each 2^chunkShift bytes.
+    static let chunkShift = 12
     var feeds: [Int32] = []
     var counts: [Int32] = []
 

@@ -96,7 +96,7 @@ struct ParserState {
     var keyStack: [Int] = []
     /// A mapped file, told how far the parser has come (pages behind are given back).
     var source: SourceBytes?
-    /// Line feeds in white space so far, the 64 KiB chunk of the last checkpoint, and the
+    /// Line feeds in white space so far, the chunk (`LineCheckpoints.chunkShift`) of the last checkpoint, and the
     /// checkpoints; `feedsCounted` is cleared by a line feed seen anywhere else (a comment, a raw
     /// one in a string), which makes the checkpoints unusable.
     var feeds: Int32 = 0
@@ -175,7 +175,7 @@ struct ParserState {
                 i += 1
             } else if b == 0x0A {
                 feeds &+= 1
-                if i >> 16 != checkpointChunk { recordCheckpoint() }
+                if i >> LineCheckpoints.chunkShift != checkpointChunk { recordCheckpoint() }
                 i += 1
             } else if b == UInt8(ascii: "/") {
                 try skipComment()
@@ -185,11 +185,11 @@ struct ParserState {
         }
     }
 
-    /// The line feed at `i` is the first in its 64 KiB: a checkpoint (kept out of line, since
+    /// The line feed at `i` is the first in its chunk: a checkpoint (kept out of line, since
     /// `skipTrivia` is inlined wherever a token may follow white space).
     @inline(never)
     mutating func recordCheckpoint() {
-        checkpointChunk = i >> 16
+        checkpointChunk = i >> LineCheckpoints.chunkShift
         checkpoints.feeds.append(Int32(truncatingIfNeeded: i))
         checkpoints.counts.append(feeds)
     }
@@ -900,10 +900,10 @@ extension ParserState {
             nodes = Self.joined(first, part.nodes, room: n - part.end + 1)
             if depth + part.deepest > deepest { deepest = depth + part.deepest }
             diagnostics += part.diagnostics
-            for k in part.checkpoints.feeds.indices where Int(part.checkpoints.feeds[k]) >> 16 != checkpointChunk {
+            for k in part.checkpoints.feeds.indices where Int(part.checkpoints.feeds[k]) >> LineCheckpoints.chunkShift != checkpointChunk {
                 checkpoints.feeds.append(part.checkpoints.feeds[k])
                 checkpoints.counts.append(part.checkpoints.counts[k] &+ feeds)
-                checkpointChunk = Int(part.checkpoints.feeds[k]) >> 16
+                checkpointChunk = Int(part.checkpoints.feeds[k]) >> LineCheckpoints.chunkShift
             }
             feeds &+= part.feeds
             feedsCounted = feedsCounted && part.feedsCounted
