@@ -63,22 +63,30 @@ public enum TweeLayout {
     static let rowWidth = 40
 
     /// Each chapter's position (x, y), in the story's chapter order.
-    public static func positions(of story: Story) -> [(x: Int, y: Int)] {
+    public static func positions(of story: Story) -> [(x: Int, y: Int)] { positions(of: story, parallelFrom: parallelFrom) }
+
+    /// From how many chapters the choices' chapters are found in two halves, one on another core.
+    static let parallelFrom = 20_000
+
+    /// - Parameter parallelFrom: chapters from which the choices are resolved in two halves
+    ///   (tests lay a story out both ways).
+    static func positions(of story: Story, parallelFrom: Int) -> [(x: Int, y: Int)] {
         let count = story.chapters.count
         // Chapters by id as the checks find them (the first of a repeated id): a table made for
         // hundreds of thousands of choices' look-ups.
         let index = ChapterIndex(ids: story.chapters.map(\.id))
+        // Each chapter's choices as the chapters they lead to, found in file order before the
+        // walk: the walk meets chapters out of order, and reading each one's choices there was
+        // a cache miss a chapter (most of the time of laying out 100,000 chapters).
+        let successors = Successors(story.chapters, index, parallelFrom: parallelFrom)
         var layer = [Int](repeating: -1, count: count)
         var order: [Int] = []
         order.reserveCapacity(count)
         var deepest = -1
-        // Through a buffer: a chapter's choices are read where they are, the chapter not copied.
-        story.chapters.withUnsafeBufferPointer { chapters in
-            let start = chapters.firstIndex(where: \.isFirstChapter) ?? (count > 0 ? 0 : nil)
-            if let start { walk(from: start, layer: 0, chapters, index, &layer, &order, &deepest) }
-            for chapter in 0..<count where layer[chapter] < 0 {
-                walk(from: chapter, layer: deepest + 1, chapters, index, &layer, &order, &deepest)  // below everything placed so far
-            }
+        let start = story.chapters.firstIndex(where: \.isFirstChapter) ?? (count > 0 ? 0 : nil)
+        if let start { walk(from: start, layer: 0, successors, &layer, &order, &deepest) }
+        for chapter in 0..<count where layer[chapter] < 0 {
+            walk(from: chapter, layer: deepest + 1, successors, &layer, &order, &deepest)  // below everything placed so far
         }
         // Rows: each layer in the order met, wrapped. Breadth-first walks meet the layers in
         // order, and each later walk starts below the last, so `order` is sorted by layer.
@@ -98,27 +106,68 @@ public enum TweeLayout {
         return positions
     }
 
+    /// Every chapter's choices as the positions of the chapters they lead to, in choice order
+    /// (a choice to no chapter left out), back to back: chapter c's are `targets[ends[c]..<ends[c + 1]]`.
+    struct Successors {
+        var ends: [Int32] = [0]
+        var targets: [Int32] = []
+
+        init(_ chapters: [Chapter], _ index: ChapterIndex, parallelFrom: Int) {
+            let count = chapters.count
+            guard count >= max(parallelFrom, 2) else {
+                self.init(chapters, 0..<count, index)
+                return
+            }
+            let middle = count / 2
+            let second = BackgroundWork { Successors(chapters, middle..<count, index) }
+            self.init(chapters, 0..<middle, index)
+            let later = second.wait()
+            let base = Int32(targets.count)
+            ends.append(contentsOf: later.ends.dropFirst().map { $0 + base })
+            targets.append(contentsOf: later.targets)
+        }
+
+        /// The chapters in `range` alone (`ends` from 0).
+        private init(_ chapters: [Chapter], _ range: Range<Int>, _ index: ChapterIndex) {
+            ends.reserveCapacity(range.count + 1)
+            targets.reserveCapacity(range.count * 2)
+            // Through a buffer: a chapter's choices are read where they are, the chapter not copied.
+            chapters.withUnsafeBufferPointer { chapters in
+                for chapter in range {
+                    // A choice copied out is two strings retained and released.
+                    chapters[chapter].choices.withUnsafeBufferPointer { choices in
+                        for choice in choices.indices {
+                            if let next = index[choices[choice].chapterID] { targets.append(Int32(next)) }
+                        }
+                    }
+                    ends.append(Int32(targets.count))
+                }
+            }
+        }
+    }
+
     /// Breadth-first from `root`, at layer `base`: each chapter reached is given the layer after
     /// its chapter's and added to `order`. (Its state passed in, not captured: a nested function's
     /// captured variables are checked for exclusive access at every touch.)
     private static func walk(
-        from root: Int, layer base: Int, _ chapters: UnsafeBufferPointer<Chapter>, _ index: ChapterIndex, _ layer: inout [Int], _ order: inout [Int],
-        _ deepest: inout Int
+        from root: Int, layer base: Int, _ successors: Successors, _ layer: inout [Int], _ order: inout [Int], _ deepest: inout Int
     ) {
         layer[root] = base
         deepest = max(deepest, base)
         var head = order.count
         order.append(root)
-        while head < order.count {
-            let chapter = order[head]
-            head += 1
-            // The choices where they are: a choice copied out is two strings retained and released.
-            chapters[chapter].choices.withUnsafeBufferPointer { choices in
-                for choice in choices.indices {
-                    guard let next = index[choices[choice].chapterID], layer[next] < 0 else { continue }
-                    layer[next] = layer[chapter] + 1
-                    deepest = max(deepest, layer[next])
-                    order.append(next)
+        successors.ends.withUnsafeBufferPointer { ends in
+            successors.targets.withUnsafeBufferPointer { targets in
+                while head < order.count {
+                    let chapter = order[head]
+                    head += 1
+                    for slot in Int(ends[chapter])..<Int(ends[chapter + 1]) {
+                        let next = Int(targets[slot])
+                        guard layer[next] < 0 else { continue }
+                        layer[next] = layer[chapter] + 1
+                        deepest = max(deepest, layer[next])
+                        order.append(next)
+                    }
                 }
             }
         }
