@@ -405,6 +405,9 @@ public enum TweeStory {
             }
             placesMade = count
         }
+        // What the checks left of each chapter is done with: freed on a thread of its own.
+        var done: [Checked]? = consume checked
+        LargeValues.release(&done)
         return (TweeDocument(passages: passages), places)
     }
 

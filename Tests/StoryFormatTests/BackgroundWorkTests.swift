@@ -1,3 +1,4 @@
+import Foundation
 import StoryFormat
 import Testing
 
@@ -50,5 +51,34 @@ struct BackgroundWorkTests {
         #expect((last == nil) == (count == 0))
         first = []
         #expect(last == nil)
+    }
+
+    /// What was freed, from any thread.
+    final class Tally: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [Int] = []
+        func freed(_ value: Int) { lock.withLock { values.append(value) } }
+        var freed: [Int] { lock.withLock { values } }
+    }
+
+    /// Says to its tally when it is freed.
+    final class Counted: @unchecked Sendable {
+        let value: Int
+        let tally: Tally
+        init(_ value: Int, _ tally: Tally) { (self.value, self.tally) = (value, tally) }
+        deinit { tally.freed(value) }
+    }
+
+    @Test("freeing in halves frees every element exactly once before it returns, and leaves the array empty", arguments: [0, 1, 2, 3, 1001])
+    func freeInHalves(count: Int) {
+        let tally = Tally()
+        let placeholder = Counted(-1, tally)
+        var values = (0..<count).map { Counted($0, tally) }
+        LargeValues.freeInHalves(&values, leaving: placeholder)
+        #expect(values.isEmpty)
+        // All freed by the time it returns (the second half's thread waited for), none twice,
+        // and the placeholder that stood in the moved half's places not let go too often.
+        #expect(tally.freed.sorted() == Array(0..<count))
+        #expect(placeholder.value == -1)
     }
 }

@@ -86,6 +86,27 @@ package enum LargeValues {
     }
 }
 
+extension LargeValues {
+    /// Frees `values` now, on two threads, half each, and returns once both halves are freed
+    /// (`values` is left empty): for a caller that must have the memory back before it goes on
+    /// (freeing it beside what comes next would hold both at once), in about half the time.
+    /// The second half is moved out, not copied, and `placeholder` (a value holding nothing)
+    /// takes its places until the first half goes.
+    package static func freeInHalves<Element: Sendable>(_ values: inout [Element], leaving placeholder: Element) {
+        guard values.count >= 2 else { return values = [] }
+        let middle = values.count / 2
+        let later = values.withUnsafeMutableBufferPointer { buffer in
+            let part = UnsafeMutableBufferPointer(rebasing: buffer[middle...])
+            defer { part.initialize(repeating: placeholder) }
+            return Array(MovedOut(part))
+        }
+        let box = ReleaseBox(later)
+        let second = BackgroundWork { box.empty() }
+        values = []
+        second.join()
+    }
+}
+
 private final class ReleaseBox<Value: Sendable>: @unchecked Sendable {
     private var value: Value?
     init(_ value: Value?) { self.value = value }
