@@ -214,22 +214,25 @@ public enum TwineArchive {
             findings.append(cutShort ?? TweeFinding(kind: .noArchivePassages(story: attributes["name"] ?? ""), line: storyLine, column: places.column(at: storyStart)))
             return TweeStory.Imported(story: nil, ifid: attributes["ifid"], format: attributes["format"], findings: findings)
         }
-        // A large archive's passages are made in two halves, the second on another core.
+        // A large archive's passages are made in two halves, the second on another core. The
+        // start passage is the first whose pid is the story's startnode (only its name is
+        // wanted: a table of every pid, made and merged for that, was a tenth of the import).
         var passages: [TweeDocument.Passage]
-        var names: [String: String]  // pid -> name
+        var startName: String?
+        let startPID = attributes["startnode"]
         if elements.count >= 2000 {
             let file = TweeStory.FileBytes(bytes: p)
             let split = elements.count / 2
-            let second = BackgroundWork { [elements] in Self.passages(file.bytes!, elements[split...]) }
-            (passages, names) = Self.passages(p, elements[..<split], room: elements.count)
+            let second = BackgroundWork { [elements] in Self.passages(file.bytes!, elements[split...], startPID: startPID) }
+            (passages, startName) = Self.passages(p, elements[..<split], room: elements.count, startPID: startPID)
             elements = []
             do {
-                var (rest, restNames) = second.take()
+                var (rest, restStart) = second.take()
                 passages.appendMoving(&rest, leaving: TweeDocument.Passage(name: "", tags: [], metadata: nil, content: "", line: 0))
-                names.merge(restNames) { first, _ in first }
+                startName = startName ?? restStart
             }
         } else {
-            (passages, names) = Self.passages(p, elements[...])
+            (passages, startName) = Self.passages(p, elements[...], startPID: startPID)
             elements = []
         }
         // The passages hold their text, or its place when it needs no decoding: the file's pages
@@ -239,7 +242,7 @@ public enum TwineArchive {
         var data = TwineData.archiveMembers(
             ifid: attributes["ifid"], format: attributes["format"], version: attributes["format-version"], zoom: attributes["zoom"], tags: attributes["tags"],
             options: attributes["options"], colors: colors)
-        if let start = attributes["startnode"].flatMap({ names[$0] }) { data.append(("start", .string(start))) }
+        if let startName { data.append(("start", .string(startName))) }
         var header: [TweeDocument.Passage] = []
         header.reserveCapacity(passages.count + 2)
         header.append(TweeDocument.Passage(name: "StoryTitle", content: attributes["name"] ?? "", line: storyLine))
@@ -357,17 +360,18 @@ public enum TwineArchive {
         }
     }
 
-    /// The passages of `elements`, and each one's name by its pid.
+    /// The passages of `elements`, and the name of the first whose pid is `startPID`.
     /// `room` is how many passages the array returned has room for (the other half's too).
-    static func passages(_ p: UnsafeBufferPointer<UInt8>, _ elements: ArraySlice<PassageElement>, room: Int = 0) -> ([TweeDocument.Passage], [String: String]) {
+    static func passages(
+        _ p: UnsafeBufferPointer<UInt8>, _ elements: ArraySlice<PassageElement>, room: Int = 0, startPID: String?
+    ) -> ([TweeDocument.Passage], start: String?) {
         var passages: [TweeDocument.Passage] = []
         passages.reserveCapacity(max(room, elements.count))
-        var names: [String: String] = [:]
-        names.reserveCapacity(elements.count)
+        var start: String?
         for element in elements {
             let passage = element.attributes
             let name = passage["name"] ?? ""
-            if let pid = passage["pid"], names[pid] == nil { names[pid] = name }
+            if start == nil, let startPID, passage["pid"] == startPID { start = name }
             var metadata: String?
             if let position = passage["position"] {
                 metadata = "{\"position\":" + JSONQuoting.quoted(position) + ",\"size\":" + JSONQuoting.quoted(passage["size"] ?? "100,100") + "}"
@@ -385,7 +389,7 @@ public enum TwineArchive {
             }
             passages.append(read)
         }
-        return (passages, names)
+        return (passages, start)
     }
 
     /// An element's attributes (after its name, from `start`), in order, and where its content

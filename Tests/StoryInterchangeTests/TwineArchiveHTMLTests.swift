@@ -186,4 +186,22 @@ struct TwineArchiveHTMLTests {
         scripted.insert(contentsOf: "<script>" + String(repeating: decoy, count: html.utf8.count / decoy.utf8.count) + "</script>", at: middle)
         #expect(TwineArchive.story(from: Array(scripted.utf8)).story == story)
     }
+
+    @Test("the story starts at the first passage whose pid is the startnode, wherever it is and whether the passages are read in one pass or in two halves", arguments: [(3, 1), (4_001, 1), (4_001, 3_000)])
+    func startNode(passages count: Int, start: Int) throws {
+        // The start's pid is held by that passage and by the last one (pids are the archive's to
+        // keep unique; the first of them is the start, as it always was): in a large archive the
+        // two are in one half, or one in each.
+        var html = "<tw-storydata name=\"S\" startnode=\"p\(start)\">"
+        for index in 0..<count {
+            let pid = index == count - 1 ? "p\(start)" : "p\(index)"
+            html += "<tw-passagedata pid=\"\(pid)\" name=\"n\(index)\">Text \(index). [[n\((index + 1) % count)]]</tw-passagedata>\n"
+        }
+        html += "</tw-storydata>"
+        let story = try #require(Self.read(html).story)
+        #expect(story.firstChapter?.id == "n\(start)")
+        // A startnode no passage has: the first passage, as for a Twee file without a start.
+        let unknown = try #require(Self.read(html.replacingOccurrences(of: "startnode=\"p\(start)\"", with: "startnode=\"none\"")).story)
+        #expect(unknown.firstChapter?.id == "n0")
+    }
 }
