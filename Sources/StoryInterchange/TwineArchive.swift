@@ -247,8 +247,8 @@ public enum TwineArchive {
         header.reserveCapacity(passages.count + 2)
         header.append(TweeDocument.Passage(name: "StoryTitle", content: attributes["name"] ?? "", line: storyLine))
         header.append(TweeDocument.Passage(name: "StoryData", content: JSONValue.object(data).encoded, line: storyLine))
-        header += passages
-        passages = []
+        // Moved, not copied: a copy of each passage retained and released four strings and an array.
+        header.appendMoving(&passages, leaving: TweeDocument.Passage(name: "", tags: [], metadata: nil, content: "", line: 0))
         // Given up to the reading, which lets the passages go once they are chapters.
         var imported = TweeStory.read(TweeDocument(passages: consume header), ignoringOverrides: false, file: TweeStory.FileBytes(bytes: p, source: source), placing: placing)
         imported.findings.insert(contentsOf: findings, at: 0)
