@@ -640,7 +640,11 @@ public enum TweeStory {
         // twice over, nor the passages they were read from once they are read.
         let second = split < passages.endIndex ? BackgroundWork { [passages] in derive(passages[split...], file: file, format: format, positionsApart: fromCyd, placing: placing) } : nil
         var (chapters, found, map, positions) = derive(passages[..<split], file: file, format: format, positionsApart: fromCyd, placing: placing, room: passages.count)
+        // Read: freed on a thread of their own (when the second half's thread is done first, the
+        // last reference is this one, and 100,000 passages freed here held up the import).
+        var read: ArraySlice<TweeDocument.Passage>? = passages
         passages = []
+        LargeValues.release(&read)
         if let second {
             var (rest, restFound, restMap, restPositions) = second.take()
             chapters.appendMoving(&rest, leaving: Chapter(id: "", name: "", text: ""))
