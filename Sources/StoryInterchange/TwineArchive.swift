@@ -21,8 +21,12 @@ public enum TwineArchive {
     /// The same bytes as `htmlBytes`, in pieces of about a megabyte made as a writer takes them
     /// (the next two on the other core while one is written); the story itself is not needed
     /// once this returns.
-    public static func htmlChunks(_ story: Story, format: TweeStory.Format? = nil) throws(TweeStory.ExportProblem) -> FilePieces {
-        try htmlChunks(story, format: format, pieceSize: 1 << 20)
+    /// The archive in pieces made as a writer takes them; the story is given up, as by
+    /// `TweeStory.tweeChunks`.
+    public static func htmlChunks(_ story: consuming Story, format: TweeStory.Format? = nil) throws(TweeStory.ExportProblem) -> FilePieces {
+        let pieces = try htmlChunks(story, format: format, pieceSize: 1 << 20)
+        TweeStory.letGo(&story)
+        return pieces
     }
 
     package static func htmlChunks(_ story: Story, format: TweeStory.Format?, pieceSize: Int) throws(TweeStory.ExportProblem) -> FilePieces {
