@@ -653,9 +653,9 @@ public enum TweeStory {
         var (chapters, found, map, positions) = derive(passages[..<split], file: file, format: format, positionsApart: fromCyd, placing: placing, room: passages.count)
         // Read: freed on a thread of their own (when the second half's thread is done first, the
         // last reference is this one, and 100,000 passages freed here held up the import).
-        var read: ArraySlice<TweeDocument.Passage>? = passages
+        var gathered: ArraySlice<TweeDocument.Passage>? = passages
         passages = []
-        LargeValues.release(&read)
+        LargeValues.release(&gathered)
         if let second {
             var (rest, restFound, restMap, restPositions) = second.take()
             chapters.appendMoving(&rest, leaving: Chapter(id: "", name: "", text: ""))

@@ -19,10 +19,8 @@ public enum TwineArchive {
     }
 
     /// The same bytes as `htmlBytes`, in pieces of about a megabyte made as a writer takes them
-    /// (the next two on the other core while one is written); the story itself is not needed
-    /// once this returns.
-    /// The archive in pieces made as a writer takes them; the story is given up, as by
-    /// `TweeStory.tweeChunks`.
+    /// (the next two on the other core while one is written). The story is given up: it goes
+    /// before the first piece is made, as with `TweeStory.tweeChunks`.
     public static func htmlChunks(_ story: consuming Story, format: TweeStory.Format? = nil) throws(TweeStory.ExportProblem) -> FilePieces {
         let pieces = try htmlChunks(story, format: format, pieceSize: 1 << 20)
         TweeStory.letGo(&story)

@@ -96,9 +96,10 @@ struct ParserState {
     var keyStack: [Int] = []
     /// A mapped file, told how far the parser has come (pages behind are given back).
     var source: SourceBytes?
-    /// Line feeds in white space so far, the chunk (`LineCheckpoints.chunkShift`) of the last checkpoint, and the
-    /// checkpoints; `feedsCounted` is cleared by a line feed seen anywhere else (a comment, a raw
-    /// one in a string), which makes the checkpoints unusable.
+    /// Line feeds in white space so far, the chunk of the last checkpoint (4 KiB:
+    /// `LineCheckpoints.chunkShift`), and the checkpoints; `feedsCounted` is cleared by a line
+    /// feed seen anywhere else (a comment, a raw one in a string), which makes the checkpoints
+    /// unusable.
     var feeds: Int32 = 0
     var checkpointChunk = -1
     var checkpoints = LineCheckpoints()
