@@ -416,9 +416,12 @@ public enum TweeStory {
             }
             placesMade = count
         }
-        // What the checks left of each chapter is done with: freed on a thread of its own.
-        var done: [Checked]? = consume checked
-        LargeValues.release(&done)
+        // What the checks left of each chapter is done with: a large story's freed on a thread
+        // of its own.
+        if count >= 1000 {
+            var done: [Checked]? = consume checked
+            LargeValues.release(&done)
+        }
         return (TweeDocument(passages: passages), places)
     }
 
@@ -651,11 +654,16 @@ public enum TweeStory {
         // twice over, nor the passages they were read from once they are read.
         let second = split < passages.endIndex ? BackgroundWork { [passages] in derive(passages[split...], file: file, format: format, positionsApart: fromCyd, placing: placing) } : nil
         var (chapters, found, map, positions) = derive(passages[..<split], file: file, format: format, positionsApart: fromCyd, placing: placing, room: passages.count)
-        // Read: freed on a thread of their own (when the second half's thread is done first, the
-        // last reference is this one, and 100,000 passages freed here held up the import).
-        var gathered: ArraySlice<TweeDocument.Passage>? = passages
-        passages = []
-        LargeValues.release(&gathered)
+        // Read. Read in halves, they are freed on a thread of their own (when the second half's
+        // thread is done first, the last reference is this one, and 100,000 passages freed here
+        // held up the import).
+        if second != nil {
+            var gathered: ArraySlice<TweeDocument.Passage>? = passages
+            passages = []
+            LargeValues.release(&gathered)
+        } else {
+            passages = []
+        }
         if let second {
             var (rest, restFound, restMap, restPositions) = second.take()
             chapters.appendMoving(&rest, leaving: Chapter(id: "", name: "", text: ""))

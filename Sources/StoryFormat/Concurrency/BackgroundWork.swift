@@ -87,13 +87,17 @@ package enum LargeValues {
 }
 
 extension LargeValues {
+    /// From how many values `freeInHalves` uses a second thread.
+    package static let halvesFrom = 1_000
+
     /// Frees `values` now, on two threads, half each, and returns once both halves are freed
     /// (`values` is left empty): for a caller that must have the memory back before it goes on
     /// (freeing it beside what comes next would hold both at once), in about half the time.
     /// The second half is moved out, not copied, and `placeholder` (a value holding nothing)
-    /// takes its places until the first half goes.
+    /// takes its places until the first half goes. Fewer than `halvesFrom` values are freed
+    /// here: a thread costs more than they do.
     package static func freeInHalves<Element: Sendable>(_ values: inout [Element], leaving placeholder: Element) {
-        guard values.count >= 2 else { return values = [] }
+        guard values.count >= halvesFrom else { return values = [] }
         let middle = values.count / 2
         let later = values.withUnsafeMutableBufferPointer { buffer in
             let part = UnsafeMutableBufferPointer(rebasing: buffer[middle...])
