@@ -147,7 +147,8 @@ let package = Package(
                 .target(name: "StoryServer", condition: .when(traits: ["BrowserReader"])),
             ]
         ),
-        .testTarget(name: "StoryFormatTests", dependencies: ["StoryFormat", "TestSupport"]),
+        .testTarget(name: "StoryFormatTests", dependencies: ["StoryFormat", "TestSupport", "CHeapProbe"]),
+        .target(name: "CHeapProbe", path: "Tests/CHeapProbe"),
         .testTarget(name: "LocalFilesTests", dependencies: ["LocalFiles", "TestSupport"]),
         .testTarget(name: "StoryCheckTests", dependencies: ["StoryCheck", "StoryFormat", "TestSupport"]),
         .testTarget(name: "StoryLanguageServerTests", dependencies: ["StoryLanguageServer", "StoryFormat"]),

@@ -1,3 +1,4 @@
+import CHeapProbe
 import Foundation
 import StoryFormat
 import Testing
@@ -82,3 +83,24 @@ struct BackgroundWorkTests {
         #expect(isKnownUniquelyReferenced(&placeholder))
     }
 }
+
+#if canImport(Glibc)
+/// glibc's heap, as `LargeValues` leaves it: a block freed is merged with its free neighbours as
+/// it is freed, not kept unmerged in a fast bin for the heap's owner to merge later.
+@Suite("thread heaps")
+struct ThreadHeapsTests {
+    @Test("after the first values let go elsewhere, small blocks freed go to no fast bin")
+    func noFastBins() {
+        var values: [String]? = ["a value handed over"]
+        LargeValues.release(&values)
+        // Far more blocks of one size than a thread's cache keeps (seven), each between two
+        // blocks kept: without the setting nearly all of them would wait in a fast bin.
+        let blocks = (0..<4_000).map { _ in malloc(48)! }
+        let before = heap_probe_fast_bin_blocks()
+        for block in stride(from: 0, to: blocks.count, by: 2) { free(blocks[block]) }
+        let after = heap_probe_fast_bin_blocks()
+        for block in stride(from: 1, to: blocks.count, by: 2) { free(blocks[block]) }
+        #expect(after <= before + 100, "\(after - before) blocks went to fast bins")
+    }
+}
+#endif

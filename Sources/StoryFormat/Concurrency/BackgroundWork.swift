@@ -81,6 +81,7 @@ private final class Job: @unchecked Sendable {
 package enum LargeValues {
     /// Takes `value` (leaving nil), and frees it elsewhere when it held the last reference.
     package static func release<Value: Sendable>(_ value: inout Value?) {
+        ThreadHeaps.mergedAsFreed()
         let box = ReleaseBox(value.take())
         _ = BackgroundWork { box.empty() }
     }
@@ -98,6 +99,7 @@ extension LargeValues {
     /// here: a thread costs more than they do.
     package static func freeInHalves<Element: Sendable>(_ values: inout [Element], leaving placeholder: Element) {
         guard values.count >= halvesFrom else { return values = [] }
+        ThreadHeaps.mergedAsFreed()
         let middle = values.count / 2
         let later = values.withUnsafeMutableBufferPointer { buffer in
             let part = UnsafeMutableBufferPointer(rebasing: buffer[middle...])
