@@ -422,7 +422,7 @@ enum TextGroups {
                 for index in 0..<count { buffer[index] = UInt64(bitPattern: Int64(hashes[index])) & ~0xFF_FFFF | UInt64(index) }
                 made = count
             }
-            packed.sort()
+            sortAbove24Bits(&packed)
             order = packed.map { Int32(truncatingIfNeeded: $0 & 0xFF_FFFF) }
             runEnds = { [packed] start in
                 var end = start + 1
@@ -467,6 +467,45 @@ enum TextGroups {
         heads.reserveCapacity(count)
         for index in 0..<count where isHead[index] { heads.append(Int32(index)) }
         return (heads, next)
+    }
+
+    /// Sorts `values`, whose bits below 24 already ascend (a position, in order): a radix
+    /// sort of the 40 bits above, least significant digit first, three passes of 14, 13 and 13
+    /// bits, each keeping the order of the values whose digit it shares, so equal high bits stay
+    /// in the order of their low ones. The standard library's sort took 60 ms of 606,761 values,
+    /// on one core while the other waited; this, a tenth of that.
+    static func sortAbove24Bits(_ values: inout [UInt64]) {
+        let count = values.count
+        guard count > 1 else { return }
+        var from = values
+        values = []
+        var to = [UInt64](repeating: 0, count: count)
+        var counts = [Int](repeating: 0, count: 1 << 14)
+        for (shift, width) in [(24, 14), (38, 13), (51, 13)] {
+            let mask = UInt64(1 << width - 1)
+            from.withUnsafeBufferPointer { source in
+                to.withUnsafeMutableBufferPointer { target in
+                    counts.withUnsafeMutableBufferPointer { counts in
+                        for index in 0..<(1 << width) { counts[index] = 0 }
+                        for value in source { counts[Int(value >> UInt64(shift) & mask)] += 1 }
+                        // Each digit's first place: the counts of the digits before it.
+                        var start = 0
+                        for digit in 0..<(1 << width) {
+                            let here = counts[digit]
+                            counts[digit] = start
+                            start += here
+                        }
+                        for value in source {
+                            let digit = Int(value >> UInt64(shift) & mask)
+                            target[counts[digit]] = value
+                            counts[digit] += 1
+                        }
+                    }
+                }
+            }
+            swap(&from, &to)
+        }
+        values = from
     }
 
     /// Each string's context and text hashed (by Swift's seeded hash), in two halves at once

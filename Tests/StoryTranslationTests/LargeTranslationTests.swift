@@ -123,6 +123,27 @@ struct LargeTranslationTests {
         #expect(made.bytes == expected)
     }
 
+    @Test("the template's strings, grouped by hash, are put in order as a plain sort puts them: every bit of the hash above the position, and positions in order where hashes are equal", arguments: [0, 1, 2, 1_000, 70_000])
+    func hashesSorted(count: Int) {
+        var generator = SplitMix64(state: UInt64(count) + 5)
+        // Hashes drawn from a few hundred (many equal), from values differing in one digit of the
+        // sort only, and from the whole range; a position below each, in order.
+        let hashes: [UInt64] = (0..<count).map { index in
+            switch index % 3 {
+            case 0: UInt64(generator.next() % 300) << 24 &* 0x9E37_79B9
+            case 1: (generator.next() % 4) << 60 | (generator.next() % 4) << 40 | (generator.next() % 4) << 30
+            default: generator.next()
+            }
+        }
+        let packed = hashes.indices.map { hashes[$0] & ~0xFF_FFFF | UInt64($0) }
+        var sorted = packed
+        TextGroups.sortAbove24Bits(&sorted)
+        let expected = packed.sorted()
+        #expect(sorted.count == expected.count)
+        // Where the two first differ, if anywhere (the arrays themselves are too long to print).
+        #expect(sorted.indices.first { sorted[$0] != expected[$0] } == nil)
+    }
+
     @Test("strings Swift holds equal (a composed and a decomposed é) are one template entry, as in a merge, in a large template too")
     func canonicalEquivalence() throws {
         var units = Self.units(24_000)
