@@ -472,8 +472,8 @@ enum TextGroups {
     /// Sorts `values`, whose bits below 24 already ascend (a position, in order): a radix
     /// sort of the 40 bits above, least significant digit first, three passes of 14, 13 and 13
     /// bits, each keeping the order of the values whose digit it shares, so equal high bits stay
-    /// in the order of their low ones. The standard library's sort took 60 ms of 606,761 values,
-    /// on one core while the other waited; this, a tenth of that.
+    /// in the order of their low ones. The standard library's sort took 37 ms of 606,761 values,
+    /// on one core while the other waited; this takes 5 ms (perf, l10n extract).
     static func sortAbove24Bits(_ values: inout [UInt64]) {
         let count = values.count
         guard count > 1 else { return }
