@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(name: "StoryCheckTests", dependencies: ["StoryCheck", "StoryFormat", "TestSupport"]),
         .testTarget(name: "StoryLanguageServerTests", dependencies: ["StoryLanguageServer", "StoryFormat"]),
         .testTarget(name: "StoryAnalysisTests", dependencies: ["StoryAnalysis", "StoryCheck", "StoryFormat"]),
-        .testTarget(name: "CydWordsTests", dependencies: ["CydWords", "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StorySources", "StorySync", "StoryTranslation"]),
+        .testTarget(name: "CydWordsTests", dependencies: ["CydWords", "StoryFormat", "StoryCheck", "StoryAnalysis", "StoryStore", "StorySources", "StorySync", "StoryTranslation", "StoryDiff"]),
         .testTarget(name: "StoryValidationTests", dependencies: ["StoryValidation", "StoryCheck", "StoryFormat", "TestSupport"]),
         .testTarget(name: "StoryDiffTests", dependencies: ["StoryDiff", "StoryFormat", "StoryAnalysis", "TestSupport"]),
         // fuzz targets that need the package's dependencies: built with libFuzzer by

@@ -126,7 +126,7 @@ public enum DiffWords {
     static func words(_ diff: WordDiff, style: TextStyle, escape: (String) -> String = { VisibleText.escape($0) }) -> String {
         var out = ""
         for (index, run) in diff.runs.enumerated() {
-            let flat = run.text.replacingOccurrences(of: "\n", with: " ")
+            let flat = oneLine(run.text)
             switch run.kind {
             case .removed: out += style.removed(escape(flat))
             case .added: out += style.added(escape(flat))
@@ -145,6 +145,14 @@ public enum DiffWords {
             }
         }
         return out
+    }
+
+    /// `text` with each line feed a space, on its bytes: Foundation's `replacingOccurrences`
+    /// bridged every run of a diff to an NSString (14 ms of the main thread in a diff of two
+    /// 100,000-chapter versions with 1,000 chapters changed, after both were read).
+    static func oneLine(_ text: String) -> String {
+        guard text.utf8.contains(0x0A) else { return text }
+        return String(decoding: text.utf8.map { $0 == 0x0A ? 0x20 : $0 }, as: UTF8.self)
     }
 
     static func sections(_ changes: StoryChanges, style: TextStyle) -> [(String, [String])] {

@@ -1,5 +1,6 @@
 import CydWords
 import StoryCheck
+import StoryDiff
 import StoryFormat
 import StorySync
 import Testing
@@ -72,5 +73,24 @@ struct CydWordsTests {
         #expect(lines[2] == "    the last good version is offered; story.json: bad")
         #expect(lines[3] == "2 stories: 1 good, 1 broken, unreachable or failing")
         #expect(StatusWords.badge(.unreachable(since: 0, reason: "")) == "unreachable")
+    }
+
+    @Test("a word diff is shown on one line: a paragraph's line feeds (LF or CRLF) are spaces around the change, the rest as written")
+    func wordDiffOnOneLine() throws {
+        func version(_ text: String) -> Result<StoryVersion, StoryVersion.Problem> {
+            let story = """
+                {"story": {"id": "s", "name": "S", "rating": "G", "summary": "", "chapters": [
+                {"id": "a", "name": "A", "text": \(text), "is_first_chapter": true, "choices": []}]}}
+                """
+            return .success(StoryVersion(origin: .file("story.json"), bytes: Array(story.utf8), read: { _ in nil }))
+        }
+        let changes = StoryChanges(
+            old: version(#""The lamp\nis cold.\r\nThe sea is grey and wide.""#), new: version(#""The lamp\nis warm.\r\nThe sea is grey and wide.""#),
+            labels: ("old.json", "new.json"))
+        let text = DiffWords.text(changes, colour: false)
+        let line = try #require(text.split(separator: "\n").first { $0.contains("[-cold-]") })
+        // The carriage return is shown as the escape shows it, as before.
+        #expect(line.hasSuffix("The lamp is [-cold-]{+warm+}.^M The sea is grey and wide."), "\(line)")
+        #expect(!text.contains("lamp\n"))
     }
 }
