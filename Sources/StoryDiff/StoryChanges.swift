@@ -475,22 +475,24 @@ public struct StoryChanges: Sendable {
     /// Findings by code and message (their places move with any edit): new on the new side,
     /// fixed from the old.
     static func findingChanges(old: [Finding], new: [Finding]) -> (new: [Finding], fixed: [Finding]) {
-        func key(_ finding: Finding) -> String { finding.code + "\u{0}" + finding.message }
+        // Each finding's key made once (it was joined again at each of five uses, 7,000 findings
+        // a side in a flawed story).
+        let oldKeys = old.map { $0.code + "\u{0}" + $0.message }, newKeys = new.map { $0.code + "\u{0}" + $0.message }
         var oldCount: [String: Int] = [:]
-        for finding in old { oldCount[key(finding), default: 0] += 1 }
+        for key in oldKeys { oldCount[key, default: 0] += 1 }
         var newCount: [String: Int] = [:]
-        for finding in new { newCount[key(finding), default: 0] += 1 }
-        var seen: [String: Int] = [:]
-        let added = new.filter { finding in
-            seen[key(finding), default: 0] += 1
-            return seen[key(finding)]! > oldCount[key(finding), default: 0]
+        for key in newKeys { newCount[key, default: 0] += 1 }
+        /// The findings of `side` past the first `counts[key]` of their key: each of those
+        /// first ones has its like on the other side.
+        func beyond(_ side: [Finding], _ keys: [String], _ counts: consuming [String: Int]) -> [Finding] {
+            var left = counts
+            var past: [Finding] = []
+            for index in side.indices {
+                if let count = left[keys[index]], count > 0 { left[keys[index]] = count - 1 } else { past.append(side[index]) }
+            }
+            return past
         }
-        seen = [:]
-        let fixed = old.filter { finding in
-            seen[key(finding), default: 0] += 1
-            return seen[key(finding)]! > newCount[key(finding), default: 0]
-        }
-        return (added, fixed)
+        return (beyond(new, newKeys, oldCount), beyond(old, oldKeys, newCount))
     }
 
     /// Pictures named on either side: added, removed, or the same path with other bytes.

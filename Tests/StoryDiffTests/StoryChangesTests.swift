@@ -262,4 +262,23 @@ struct StoryChangesTests {
         let written = try #require(new.range(of: #"{"id":"c20000""#))
         #expect(abs(last.position.column - (new.distance(from: new.startIndex, to: written.lowerBound) + 1)) < 40, "\(last)")
     }
+
+    @Test("findings are matched by code and message, counted: on the new side, those beyond the old side's count of the same are new, in the new side's order; on the old, those beyond the new's are fixed")
+    func findingsCounted() {
+        func finding(_ code: String, _ message: String, line: Int) -> StoryChanges.Finding {
+            StoryChanges.Finding(code: code, severity: .warning, message: message, position: SourcePosition(line: line, column: 1))
+        }
+        let old = [finding("CYD1", "a", line: 1), finding("CYD1", "a", line: 2), finding("CYD2", "b", line: 3), finding("CYD3", "gone", line: 4), finding("CYD1", "b", line: 5)]
+        let new = [
+            finding("CYD1", "a", line: 10), finding("CYD2", "b", line: 11), finding("CYD2", "b", line: 12), finding("CYD4", "c", line: 13),
+            finding("CYD1", "a", line: 14), finding("CYD1", "a", line: 15),
+        ]
+        let (added, fixed) = StoryChanges.findingChanges(old: old, new: new)
+        #expect(added.map(\.position.line) == [12, 13, 15])
+        #expect(fixed.map(\.position.line) == [4, 5], "a code with another message is another finding")
+        let (none, alsoNone) = StoryChanges.findingChanges(old: new, new: new)
+        #expect(none.isEmpty && alsoNone.isEmpty)
+        let (all, allFixed) = StoryChanges.findingChanges(old: [], new: new)
+        #expect(all == new && allFixed.isEmpty)
+    }
 }
