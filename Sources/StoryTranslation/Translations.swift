@@ -148,6 +148,18 @@ struct InOrder: Sendable {
         return indexElsewhere(for: unit)
     }
 
+    /// `index(for:)` of the string `id`, `source` and `context` name, the file's entries read
+    /// through `entries` (a buffer of `file.entries`): no unit is made, nor the array retained,
+    /// unless the string is not at the next entry.
+    @inline(__always)
+    mutating func index(forID id: String, source: String, context: String, in entries: UnsafeBufferPointer<TranslationEntry>) -> Int? {
+        if next < entries.count, entries[next].firstID == id {
+            next += 1
+            return next - 1
+        }
+        return indexElsewhere(for: TranslationUnit(id: id, source: source, context: context))
+    }
+
     /// `index(for:)` for a string not at the next entry. Apart, so that the usual case is made
     /// where it is asked for (called, it copied the string's unit each time).
     @inline(never)
@@ -274,20 +286,32 @@ public enum Translations {
 
         /// The translation readers see for a string, counted; nil for the original.
         mutating func look(_ id: String, _ source: String, _ context: String) -> String? {
+            file.entries.withUnsafeBufferPointer { entries in look(id, source, context, in: entries) }
+        }
+
+        /// The same, the file's entries read through `entries`, a buffer of them: read through
+        /// the array, each look-up retained and released it, and with the two halves on two
+        /// cores at once those were atomic operations on one shared count (a third of applying a
+        /// translation to 100,000 chapters, perf).
+        mutating func look(_ id: String, _ source: String, _ context: String, in entries: UnsafeBufferPointer<TranslationEntry>) -> String? {
             guard TranslationUnits.hasVisibleText(source) else { return nil }
             counts.total += 1
-            let unit = TranslationUnit(id: id, source: source, context: context)
-            guard let found = lookup.index(for: unit), !file.entries[found].translation.isEmpty else { return nil }
-            guard !file.entries[found].isFuzzy, file.entries[found].source == source, TranslationValidation.keepsPlaceholders(source, file.entries[found].translation) else {
+            guard let found = lookup.index(forID: id, source: source, context: context, in: entries), !entries[found].translation.isEmpty else { return nil }
+            guard !entries[found].isFuzzy, entries[found].source == source, TranslationValidation.keepsPlaceholders(source, entries[found].translation) else {
                 counts.fuzzy += 1
                 return nil
             }
             counts.done += 1
-            return file.entries[found].translation
+            return entries[found].translation
         }
 
         /// These chapters (positions in `story.chapters`) translated, each written at its place.
         mutating func translate(_ story: Story, _ positions: ArraySlice<Int>, into translated: TranslatedChapters) {
+            file.entries.withUnsafeBufferPointer { entries in translate(story, positions, into: translated, entries: entries) }
+        }
+
+        private mutating func translate(_ story: Story, _ positions: ArraySlice<Int>, into translated: TranslatedChapters, entries: UnsafeBufferPointer<TranslationEntry>) {
+            func look(_ id: String, _ source: String, _ context: String) -> String? { self.look(id, source, context, in: entries) }
             for index in positions {
                 var chapter = story.chapters[index]
                 let id = chapter.id, name = chapter.name
