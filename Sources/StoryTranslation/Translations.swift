@@ -160,6 +160,16 @@ struct InOrder: Sendable {
         return indexElsewhere(for: TranslationUnit(id: id, source: source, context: context))
     }
 
+    /// `index(for:)`, the file's entries read through `entries` (a buffer of `file.entries`).
+    @inline(__always)
+    mutating func index(for unit: borrowing TranslationUnit, in entries: UnsafeBufferPointer<TranslationEntry>) -> Int? {
+        if next < entries.count, entries[next].firstID == unit.id {
+            next += 1
+            return next - 1
+        }
+        return indexElsewhere(for: unit)
+    }
+
     /// `index(for:)` for a string not at the next entry. Apart, so that the usual case is made
     /// where it is asked for (called, it copied the string's unit each time).
     @inline(never)
@@ -208,17 +218,20 @@ public enum Translations {
         // Entries are read where they are, by index, not handed back whole; the rest are missing.
         // The units, too, through a buffer: a slice's element is copied out (its strings retained
         // and released) where a buffer's is read in place.
-        let entries = file.entries
+        // The entries through a buffer as well: read through the array, each look-up retained
+        // and released it, on both cores at once (`Applying.look`).
         units.withUnsafeBufferPointer { units in
-            for position in units.indices {
-                guard let found = ordered.index(for: units[position]), !entries[found].translation.isEmpty else { continue }
-                // Fuzzy: marked, made from another text, or not keeping [[name]]: readers see the original.
-                if entries[found].isFuzzy || entries[found].source != units[position].source
-                    || !TranslationValidation.keepsPlaceholders(units[position].source, entries[found].translation)
-                {
-                    status.fuzzy += 1
-                } else {
-                    status.translated += 1
+            file.entries.withUnsafeBufferPointer { entries in
+                for position in units.indices {
+                    guard let found = ordered.index(for: units[position], in: entries), !entries[found].translation.isEmpty else { continue }
+                    // Fuzzy: marked, made from another text, or not keeping [[name]]: readers see the original.
+                    if entries[found].isFuzzy || entries[found].source != units[position].source
+                        || !TranslationValidation.keepsPlaceholders(units[position].source, entries[found].translation)
+                    {
+                        status.fuzzy += 1
+                    } else {
+                        status.translated += 1
+                    }
                 }
             }
         }
