@@ -104,9 +104,9 @@ extension StoryLibrary {
         // values (choices encoded as JSON among them) made on another core while the batch
         // before is stored.
         let insertChapter = try BulkInsert(db, ChapterRow.insert)
-        for rows in BatchesMadeAhead(count: chapters.count, make: { [chapters] position in
+        try BatchesMadeAhead(count: chapters.count, make: { [chapters] position in
             ChapterRow(storyID: storyID, position: position, chapter: chapters[position]).values
-        }) {
+        }).forEachBatch { rows in
             for values in rows { try insertChapter.run(values) }
         }
         try Self.storeTranslations(translations, of: chapters, storyID: storyID, db)
@@ -157,12 +157,13 @@ extension StoryLibrary {
             // Each batch's rows (nil for a chapter the same as the original's) made on another
             // core while the batch before is stored.
             let rows = BatchesMadeAhead(count: alike ? chapters.count : positions.count) { [chapters, positions, originalOf] k -> [BulkInsert.Value]? in
-                let chapter = translated[alike ? k : positions[k]]
-                let index = alike ? k : originalOf[k]
-                guard ChapterRow.translatedFields.contains(where: { $0.value(in: chapter) != $0.value(in: chapters[index]) }) else { return nil }
+                // The original bound once: read in the comparison, it was copied whole (its dozen
+                // strings and arrays retained and let go) for each field compared.
+                let chapter = translated[alike ? k : positions[k]], original = chapters[alike ? k : originalOf[k]]
+                guard ChapterRow.translatedFields.contains(where: { $0.value(in: chapter) != $0.value(in: original) }) else { return nil }
                 return [.integer(storyID), .text(language), .text(chapter.id)] + ChapterRow.translatedFields.map { ChapterRow.value($0, of: chapter) }
             }
-            for batch in rows {
+            try rows.forEachBatch { batch in
                 for case let values? in batch { try insertChapter.run(values) }
             }
         }

@@ -45,4 +45,41 @@ struct BatchesMadeAheadTests {
         }
         #expect(taken == 100)
     }
+
+    /// A unit's value that says where and when it is freed.
+    final class Freed: @unchecked Sendable {
+        static let lock = NSLock()
+        nonisolated(unsafe) static var log: [(unit: Int, thread: pthread_t, afterBody: Int)] = []
+        nonisolated(unsafe) static var bodiesDone = 0
+        let unit: Int
+        init(_ unit: Int) { self.unit = unit }
+        deinit { Self.lock.withLock { Self.log.append((unit, pthread_self(), Self.bodiesDone)) } }
+    }
+
+    @Test("each batch is given in order; with several, each is freed after its turn, on another thread; a single batch is freed here")
+    func batchesFreedElsewhere() throws {
+        for (count, batchSize) in [(1_000, 100), (50, 100)] {
+            Freed.lock.withLock { (Freed.log, Freed.bodiesDone) = ([], 0) }
+            let caller = pthread_self()
+            var given: [Int] = []
+            BatchesMadeAhead(count: count, batchSize: batchSize) { Freed($0) }.forEachBatch { batch in
+                given += batch.map(\.unit)
+                Freed.lock.withLock { Freed.bodiesDone += 1 }
+            }
+            #expect(given == Array(0..<count))
+            // Freed elsewhere is freed soon after: waited for, a bounded while.
+            for _ in 0..<500 where Freed.lock.withLock({ Freed.log.count }) < count { usleep(10_000) }
+            let log = Freed.lock.withLock { Freed.log }
+            try #require(log.count == count, "every value freed, once")
+            #expect(Set(log.map(\.unit)).count == count)
+            // A unit of batch k is freed only once the body has had batch k (k + 1 bodies done).
+            #expect(log.allSatisfy { $0.afterBody >= $0.unit / batchSize + 1 })
+            let here = log.filter { pthread_equal($0.thread, caller) != 0 }.count
+            if count > batchSize {
+                #expect(here == 0, "\(here) values of several batches freed on the caller's thread")
+            } else {
+                #expect(here == count, "one batch is freed where it was used")
+            }
+        }
+    }
 }
