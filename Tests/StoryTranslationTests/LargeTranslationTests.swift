@@ -123,6 +123,56 @@ struct LargeTranslationTests {
         #expect(made.bytes == expected)
     }
 
+    /// The reading order's rule, plainly (TranslationUnits' documentation): breadth-first from
+    /// the first marked chapter, a choice leading to the first chapter of its id, then the
+    /// chapters never reached in file order, a chapter whose id an earlier one holds left out
+    /// and listed apart.
+    static func plainReadingOrder(_ story: Story) -> (order: [Int], duplicates: [Int]) {
+        var first: [String: Int] = [:]
+        var duplicates: [Int] = []
+        for (position, chapter) in story.chapters.enumerated() {
+            if first[chapter.id] == nil { first[chapter.id] = position } else { duplicates.append(position) }
+        }
+        var seen = Set<Int>()
+        var order: [Int] = []
+        if let start = story.chapters.firstIndex(where: \.isFirstChapter) {
+            seen.insert(start)
+            order.append(start)
+            var head = 0
+            while head < order.count {
+                for choice in story.chapters[order[head]].choices {
+                    guard let next = first[choice.chapterID], seen.insert(next).inserted else { continue }
+                    order.append(next)
+                }
+                head += 1
+            }
+        }
+        order += story.chapters.indices.filter { !seen.contains($0) && !duplicates.contains($0) }
+        return (order, duplicates)
+    }
+
+    @Test("the reading order is the rule's: repeated ids, choices to nowhere, back and forth, the first chapter anywhere or none marked", arguments: [false, true])
+    func readingOrderRule(markedFirst: Bool) {
+        for (count, seed) in [(2_501, UInt64(7)), (4_000, 11), (3, 5), (1, 2), (0, 1)] {
+            var random = SplitMix64(state: seed)
+            let ids = (0..<count).map { index in index % 97 == 5 ? "c\(index - 1)" : "c\(index)" }
+            let start = count > 0 ? Int.random(in: 0..<count, using: &random) : 0
+            let story = Story(id: "s", name: "S", rating: "G", summary: "", chapters: ids.enumerated().map { index, id in
+                let choices = (0..<Int.random(in: 0...3, using: &random)).map { _ -> Choice in
+                    let roll = Int.random(in: 0..<20, using: &random)
+                    let target = roll == 0 ? "nowhere-\(index)" : roll < 4 ? ids[min(count - 1, index + 1)] : ids[Int.random(in: 0..<count, using: &random)]
+                    return Choice(chapterID: target, text: "go")
+                }
+                return Chapter(id: id, name: id, text: "", isFirstChapter: markedFirst && index == start, choices: choices)
+            })
+            let expected = Self.plainReadingOrder(story)
+            let found = TranslationUnits.readingOrderAndDuplicates(story)
+            #expect(found.order == expected.order && found.duplicates == expected.duplicates, "\(count) chapters")
+            #expect(TranslationUnits.readingOrder(story) == expected.order)
+            #expect(Set(expected.order + expected.duplicates).count == count, "every chapter once")
+        }
+    }
+
     @Test("the template's strings, grouped by hash, are put in order as a plain sort puts them: every bit of the hash above the position, and positions in order where hashes are equal", arguments: [0, 1, 2, 1_000, 70_000])
     func hashesSorted(count: Int) {
         var generator = SplitMix64(state: UInt64(count) + 5)
