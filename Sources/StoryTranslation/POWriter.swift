@@ -511,8 +511,18 @@ enum TextGroups {
     /// Each string's context and text hashed (by Swift's seeded hash), in two halves at once
     /// when there are many.
     static func hashes(of units: [TranslationUnit]) -> [Int] {
+        // Each unit read where it is, through a buffer, and hashed as it is: the two halves
+        // indexing the shared array and making a key of copies retained and released its
+        // strings and the array itself, from both cores at once.
         @Sendable func hashes(_ range: Range<Int>) -> [Int] {
-            range.map { TranslationLookup.TextKey(context: units[$0].context, source: units[$0].source).hashValue }
+            units.withUnsafeBufferPointer { units in
+                range.map { index in
+                    var hasher = Hasher()
+                    hasher.combine(units[index].context)
+                    hasher.combine(units[index].source)
+                    return hasher.finalize()
+                }
+            }
         }
         guard units.count >= 20_000 else { return hashes(units.indices) }
         let middle = units.count / 2
