@@ -237,15 +237,16 @@ public enum TranslationUnits {
     /// Whether `text` holds a character that is not whitespace, as `Character.isWhitespace`
     /// says: an ASCII letter before any other byte settles it without reading characters.
     static func hasVisibleText(_ text: String) -> Bool {
-        var text = text
-        let ascii: Bool? = text.withUTF8 { bytes in
+        // The bytes lent where they are (a `var` copy to call `withUTF8` on retained and released
+        // the string, for every string of the story).
+        let ascii: Bool?? = text.utf8.withContiguousStorageIfAvailable { bytes in
             for byte in bytes {
                 guard byte < 0x80 else { return nil }
                 if byte != 0x20, !(0x09...0x0D).contains(byte) { return true }
             }
             return false
         }
-        return ascii ?? text.contains(where: { !$0.isWhitespace })
+        return ascii.flatMap { $0 } ?? text.contains(where: { !$0.isWhitespace })
     }
 
     /// The ordinal of each choice of a chapter among the choices to its target (`choice`'s
