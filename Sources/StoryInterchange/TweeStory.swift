@@ -173,10 +173,13 @@ public enum TweeStory {
                 if let refusal = Self.problem(story) { return (refusal, [], []) }
                 return (nil, TweeLayout.positions(of: story), check(story, split..<count, start: start, format: format))
             }
-            let first = check(story, 0..<split, start: start, format: format)
-            let (refusal, laidOut, rest) = second.wait()
+            var first = check(story, 0..<split, start: start, format: format)
+            var (refusal, laidOut, rest) = second.take()
             if let refusal { throw refusal }
-            checked = first + rest
+            // The second half moved after the first, not both copied into a third array (every
+            // passage's text retained and let go on this thread alone).
+            first.appendMoving(&rest, leaving: Checked(content: "", metadata: nil))
+            checked = first
             places = laidOut
         } else {
             checked = check(story, 0..<count, start: start, format: format)
