@@ -64,7 +64,7 @@ package enum ThreadHeaps {
     private static let merging: Void = {
         #if canImport(Glibc)
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        let fastBinLimit: Int32 = 1  // M_MXFAST; 0 turns the fast bins off
+        let fastBinLimit = Int32(1)  // M_MXFAST in malloc.h; 0 turns the fast bins off
         if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") { _ = unsafeBitCast(symbol, to: Mallopt.self)(fastBinLimit, 0) }
         #endif
     }()
