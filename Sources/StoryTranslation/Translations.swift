@@ -139,13 +139,8 @@ struct InOrder: Sendable {
 
     /// Where the entry for a string is in the file's entries (an index: an entry is a dozen
     /// strings and arrays, retained and released again if it were handed back).
-    @inline(__always)
     mutating func index(for unit: borrowing TranslationUnit) -> Int? {
-        if next < file.entries.count, file.entries[next].firstID == unit.id {
-            next += 1
-            return next - 1
-        }
-        return indexElsewhere(for: unit)
+        file.entries.withUnsafeBufferPointer { index(for: unit, in: $0) }
     }
 
     /// `index(for:)` of the string `id`, `source` and `context` name, the file's entries read

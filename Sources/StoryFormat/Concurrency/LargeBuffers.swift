@@ -57,8 +57,8 @@ package enum ThreadHeaps {
     /// its whole French translation spent 0.16 s of the main thread so, merging the translation's
     /// half-million strings while it stored the chapters. Without fast bins the freeing thread
     /// merges each block as it frees it. Asked for once, by `LargeValues`, before it first frees
-    /// anything elsewhere (measured on the large benchmarks: adding with a translation 0.91x,
-    /// imports and exports 0.95-1.02x, validate unchanged).
+    /// anything elsewhere (five alternated rounds on the large benchmarks: adding with a
+    /// translation 0.93x, exports 0.95-0.97x, imports 0.98-0.99x, validate --lang unchanged).
     package static func mergedAsFreed() { merging }
 
     private static let merging: Void = {
