@@ -205,6 +205,50 @@ struct LargeTranslationTests {
         #expect(merged.text.contains("#. id: x.title\n#. id: y.title\n"))
     }
 
+    @Test("texts Swift holds equal hash alike in a template's groups: composed and decomposed, the Kelvin sign and K, the Greek question mark and ;")
+    func textHashes() {
+        var room: [UInt8] = []
+        let equal: [(String, String)] = [("Caf\u{E9}", "Cafe\u{301}"), ("\u{212A}elvin", "Kelvin"), ("Why\u{37E}", "Why;"), ("", ""), ("漢字 [[name]]", "漢字 [[name]]")]
+        for (a, b) in equal {
+            #expect(a == b)
+            #expect(TextGroups.textHash(a, composing: &room) == TextGroups.textHash(b, composing: &room), "\(a.debugDescription) and \(b.debugDescription)")
+        }
+        let different = ["Cafe", "Caf\u{E9}", "Caf\u{E9} ", "caf\u{E9}", "a", "a\0", "", " ", String(repeating: "x", count: 40), String(repeating: "x", count: 41)]
+        #expect(Set(different.map { TextGroups.textHash($0, composing: &room) }).count == different.count)
+    }
+
+    @Test("strings whose hashes collide are grouped by their text all the same, past the run length that makes a table of them")
+    func collidingHashes() {
+        // 60 strings of 25 texts (two of them written composed and decomposed), every hash equal.
+        let texts = (0..<23).map { "Text \($0)" } + ["Caf\u{E9}", "Cafe\u{301}"]
+        let units = (0..<60).map { index in
+            TranslationUnit(id: "u\(index)", source: texts[(index * 7) % texts.count], context: index % 2 == 0 || index % 5 == 0 ? "A" : "B")
+        }
+        let (heads, next) = TextGroups.of(units, hashes: Array(repeating: 42, count: units.count))
+        #expect(units.count > TextGroups.manyInARun * 2)
+        // Each string's group, followed from its head, against the groups found by comparing every pair.
+        var groups: [[Int]] = []
+        for head in heads {
+            var group: [Int] = []
+            var index = Int(head)
+            while index >= 0 {
+                group.append(index)
+                index = Int(next[index])
+            }
+            groups.append(group)
+        }
+        var expected: [[Int]] = []
+        for index in units.indices {
+            if let at = expected.firstIndex(where: { units[$0[0]].source == units[index].source && units[$0[0]].context == units[index].context }) {
+                expected[at].append(index)
+            } else {
+                expected.append([index])
+            }
+        }
+        #expect(groups == expected)
+        #expect(TextGroups.of(units).heads == heads, "the hashes made from the texts group them the same")
+    }
+
     @Test("a large story's strings, taken in two halves at once, come in reading order with their lines")
     func largeStoryUnits() throws {
         let count = 25_000
