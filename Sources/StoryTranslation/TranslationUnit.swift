@@ -10,22 +10,67 @@ import StoryFormat
 /// the string is (`story.name`, `CHAPTER.title`, `CHAPTER.text.2`, `CHAPTER.choice.TARGET`,
 /// `CHAPTER.pic_alt`), never from its text or its line: only renaming a chapter changes it.
 public struct TranslationUnit: Sendable, Hashable {
-    public var id: String
+    /// The id as its parts (the chapter's id is `storedChapter`): a story's strings are hundreds
+    /// of thousands, and an id made for each was a string allocated and written for each, where
+    /// most are only compared with a file's ids (`hasID`) or written out (`appendID`).
+    var key: UnitKey
     /// The original text.
     public var source: String
     /// What a translator sees as context: the chapter's title ("story" for the story's own strings).
     public var context: String
     /// The line of story.json the string is on (1-based); 0 when the story was not read from a file.
     public var line: Int
-    /// The chapter the string belongs to; nil for the story's name and summary.
-    public var chapter: String?
+    private var storedChapter: String?
 
     public init(id: String, source: String, context: String, line: Int = 0, chapter: String? = nil) {
-        self.id = id
+        self.init(key: .whole(id), source: source, context: context, line: line, chapter: chapter)
+    }
+
+    /// A string of a chapter whose id is made from `key` and the chapter's id (any form but
+    /// `whole` needs `chapter`).
+    init(key: UnitKey, source: String, context: String, line: Int = 0, chapter: String?) {
+        self.key = key
         self.source = source
         self.context = context
         self.line = line
-        self.chapter = chapter
+        self.storedChapter = chapter
+    }
+
+    public var id: String {
+        get { key.text(chapter: storedChapter ?? "") }
+        set { key = .whole(newValue) }
+    }
+
+    /// The chapter the string belongs to; nil for the story's name and summary.
+    public var chapter: String? {
+        get { storedChapter }
+        set {
+            // The id stays what it was.
+            if key.form != .whole { key = .whole(id) }
+            storedChapter = newValue
+        }
+    }
+
+    /// Whether `other` is this string's id, as Swift compares strings, read without making the id.
+    @inline(__always)
+    public func hasID(_ other: String?) -> Bool {
+        guard let other else { return false }
+        return key.matches(other, chapter: storedChapter ?? "")
+    }
+
+    /// The id's bytes appended to `out`.
+    func appendID(to out: inout [UInt8]) { key.append(chapter: storedChapter ?? "", to: &out) }
+
+    public static func == (a: TranslationUnit, b: TranslationUnit) -> Bool {
+        a.source == b.source && a.context == b.context && a.line == b.line && a.storedChapter == b.storedChapter && a.id == b.id
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(source)
+        hasher.combine(context)
+        hasher.combine(line)
+        hasher.combine(storedChapter)
     }
 
     /// Whether the source holds `[[name]]`, the reader's first name.
@@ -51,6 +96,130 @@ public struct TranslationUnit: Sendable, Hashable {
     static let namePattern: [UInt8] = Array(namePlaceholder.utf8)
     /// The context of the story's own strings (its name and summary).
     public static let storyContext = "story"
+}
+
+/// A string's id as what it is made from (`TranslationUnits`' forms): a chapter's title, its
+/// `number`th paragraph, its picture text, or its choice to `text` (`number` its ordinal), the
+/// chapter's id kept by the unit; or a `whole` id, `text`.
+struct UnitKey: Sendable {
+    enum Form: UInt8, Sendable { case whole, title, paragraph, pictureAlt, choice }
+    var form: Form
+    var number: Int32
+    var text: String
+
+    static func whole(_ id: String) -> UnitKey { UnitKey(form: .whole, number: 0, text: id) }
+    static let title = UnitKey(form: .title, number: 0, text: "")
+    static func paragraph(_ number: Int) -> UnitKey { UnitKey(form: .paragraph, number: Int32(truncatingIfNeeded: number), text: "") }
+    static let pictureAlt = UnitKey(form: .pictureAlt, number: 0, text: "")
+    static func choice(target: String, ordinal: Int) -> UnitKey { UnitKey(form: .choice, number: Int32(truncatingIfNeeded: ordinal), text: target) }
+
+    /// The id, as `TranslationUnits` makes it.
+    func text(chapter: String) -> String {
+        switch form {
+        case .whole: text
+        case .title: TranslationUnits.title(chapter)
+        case .paragraph: TranslationUnits.paragraph(chapter, Int(number))
+        case .pictureAlt: TranslationUnits.pictureAlt(chapter)
+        case .choice: TranslationUnits.choice(chapter, target: text, ordinal: Int(number))
+        }
+    }
+
+    /// The id's bytes appended to `out`: the same as `text(chapter:)`'s.
+    func append(chapter: String, to out: inout [UInt8]) {
+        if form == .whole { return text.withExistingUTF8 { out.append(contentsOf: $0) } }
+        chapter.withExistingUTF8 { out.append(contentsOf: $0) }
+        switch form {
+        case .whole: break
+        case .title: Self.append(".title", to: &out)
+        case .paragraph:
+            Self.append(".text.", to: &out)
+            Self.appendDecimal(Int(number), to: &out)
+        case .pictureAlt: Self.append(".pic_alt", to: &out)
+        case .choice:
+            Self.append(".choice.", to: &out)
+            text.withExistingUTF8 { out.append(contentsOf: $0) }
+            if number > 1 {
+                out.append(0x2E)
+                Self.appendDecimal(Int(number), to: &out)
+            }
+        }
+    }
+
+    /// Whether `other` is the id, as Swift compares strings: its bytes compared with the id's,
+    /// written on the stack; only ids that differ in bytes and are not both ASCII (so that Swift
+    /// may yet hold them equal, written composed and decomposed) are compared as strings, as is
+    /// an id too long for the room.
+    func matches(_ other: String, chapter: String) -> Bool {
+        if form == .whole { return other == text }
+        let bytewise: Bool? = other.withExistingUTF8 { bytes in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { room -> Bool? in
+                guard let made = written(chapter: chapter, into: room) else { return nil }
+                if made.count == bytes.count, made.count == 0 || memcmp(made.baseAddress!, bytes.baseAddress!, made.count) == 0 { return true }
+                return allASCII(made) && allASCII(bytes) ? false : nil
+            }
+        }
+        return bytewise ?? (other == text(chapter: chapter))
+    }
+
+    /// The id's bytes written at the start of `room`, or nil when they might not fit.
+    private func written(chapter: String, into room: UnsafeMutableBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        // The id's longest suffix: ".choice." and the target, "." and an ordinal of 11 characters.
+        guard chapter.utf8.count + 20 + (form == .choice ? text.utf8.count : 0) <= room.count else { return nil }
+        var count = 0
+        func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+            for byte in bytes {
+                room[count] = byte
+                count += 1
+            }
+        }
+        func put(_ text: StaticString) { text.withUTF8Buffer { put($0) } }
+        func putDecimal(_ number: Int32) {
+            var rest = Int(number).magnitude
+            if number < 0 { put("-") }
+            let start = count
+            repeat {
+                room[count] = 0x30 + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            var (low, high) = (start, count - 1)
+            while low < high {
+                room.swapAt(low, high)
+                low += 1
+                high -= 1
+            }
+        }
+        chapter.withExistingUTF8 { put($0) }
+        switch form {
+        case .whole: break
+        case .title: put(".title")
+        case .paragraph:
+            put(".text.")
+            putDecimal(number)
+        case .pictureAlt: put(".pic_alt")
+        case .choice:
+            put(".choice.")
+            text.withExistingUTF8 { put($0) }
+            if number > 1 {
+                put(".")
+                putDecimal(number)
+            }
+        }
+        return UnsafeBufferPointer(rebasing: room[..<count])
+    }
+
+    private static func append(_ text: StaticString, to out: inout [UInt8]) { text.withUTF8Buffer { out.append(contentsOf: $0) } }
+
+    private static func appendDecimal(_ number: Int, to out: inout [UInt8]) {
+        if number < 0 { out.append(0x2D) }
+        let start = out.count
+        var rest = number.magnitude
+        repeat {
+            out.append(0x30 + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        out[start...].reverse()
+    }
 }
 
 /// Every translatable string of a story, in reading order: the story's name and summary, then
@@ -181,8 +350,8 @@ public enum TranslationUnits {
         var units: [TranslationUnit] = []
         // Room for a title, a few paragraphs and choices a chapter (pages not written are not used).
         units.reserveCapacity(order.count * 8 + 2)
-        add(storyName(), story.name, TranslationUnit.storyContext, Place(chapter: -1, part: 0), nil, line: line, to: &units)
-        add(storySummary(), story.summary, TranslationUnit.storyContext, Place(chapter: -2, part: 0), nil, line: line, to: &units)
+        add(.whole(storyName()), story.name, TranslationUnit.storyContext, Place(chapter: -1, part: 0), nil, line: line, to: &units)
+        add(.whole(storySummary()), story.summary, TranslationUnit.storyContext, Place(chapter: -2, part: 0), nil, line: line, to: &units)
         // A large story's chapters are taken in two halves, the second on another thread.
         guard order.count >= 20_000 else {
             chapterUnits(story, order[...], line: line, to: &units)
@@ -197,7 +366,7 @@ public enum TranslationUnits {
         }
         chapterUnits(story, order[..<middle], line: line, to: &units)
         var half = second.take()
-        units.appendMoving(&half, leaving: TranslationUnit(id: "", source: "", context: ""))
+        units.appendMoving(&half, leaving: TranslationUnit(key: .title, source: "", context: "", chapter: nil))
         return units
     }
 
@@ -208,16 +377,16 @@ public enum TranslationUnits {
         story.chapters.withUnsafeBufferPointer { chapters in
             for position in positions {
                 let id = chapters[position].id, name = chapters[position].name, choices = chapters[position].choices
-                add(title(id), name, name, Place(chapter: position, part: 0), id, line: line, to: &units)
+                add(.title, name, name, Place(chapter: position, part: 0), id, line: line, to: &units)
                 for (number, text) in chapters[position].paragraphs.enumerated() {
-                    add(paragraph(id, number + 1), text, name, Place(chapter: position, part: 1), id, line: line, to: &units)
+                    add(.paragraph(number + 1), text, name, Place(chapter: position, part: 1), id, line: line, to: &units)
                 }
-                if let alt = chapters[position].picAlt { add(pictureAlt(id), alt, name, Place(chapter: position, part: 2), id, line: line, to: &units) }
+                if let alt = chapters[position].picAlt { add(.pictureAlt, alt, name, Place(chapter: position, part: 2), id, line: line, to: &units) }
                 var ordinals = ChoiceOrdinals(count: choices.count)
                 for (number, choice) in choices.enumerated() {
                     let ordinal = ordinals.next(choices, number)
                     add(
-                        self.choice(id, target: choice.chapterID, ordinal: ordinal), choice.text, name, Place(chapter: position, part: 3 + number), id,
+                        .choice(target: choice.chapterID, ordinal: ordinal), choice.text, name, Place(chapter: position, part: 3 + number), id,
                         line: line, to: &units)
                 }
             }
@@ -227,11 +396,11 @@ public enum TranslationUnits {
     /// A unit, when its text has something to read.
     @inline(__always)
     static func add(
-        _ id: @autoclosure () -> String, _ text: String, _ context: String, _ place: Place, _ chapter: String?, line: (@Sendable (Place) -> Int)?,
+        _ key: UnitKey, _ text: String, _ context: String, _ place: Place, _ chapter: String?, line: (@Sendable (Place) -> Int)?,
         to units: inout [TranslationUnit]
     ) {
         guard hasVisibleText(text) else { return }
-        units.append(TranslationUnit(id: id(), source: text, context: context, line: line?(place) ?? 0, chapter: chapter))
+        units.append(TranslationUnit(key: key, source: text, context: context, line: line?(place) ?? 0, chapter: chapter))
     }
 
     /// Whether `text` holds a character that is not whitespace, as `Character.isWhitespace`

@@ -134,7 +134,7 @@ public enum TranslationValidation {
                 }
                 for id in entries[entryIndex].eachID {
                     let found: Int?
-                    if expected < units.count, units[expected].id == id {
+                    if expected < units.count, units[expected].hasID(id) {
                         found = expected
                     } else if let near = Self.near(id, in: units, around: expected) {
                         // A string left out or moved a little: found without the table of every id.
@@ -200,8 +200,8 @@ public enum TranslationValidation {
     /// each distance), as the file's order puts it; nil when it is further or nowhere.
     static func near(_ id: String, in units: [TranslationUnit], around expected: Int) -> Int? {
         for distance in 1...64 {
-            if expected + distance < units.count, units[expected + distance].id == id { return expected + distance }
-            if expected - distance >= 0, expected - distance < units.count, units[expected - distance].id == id { return expected - distance }
+            if expected + distance < units.count, units[expected + distance].hasID(id) { return expected + distance }
+            if expected - distance >= 0, expected - distance < units.count, units[expected - distance].hasID(id) { return expected - distance }
         }
         return nil
     }

@@ -123,7 +123,7 @@ struct InOrder: Sendable {
         reader.next = 0
         let entries = file.entries
         let estimate = min(max(estimate, 0), entries.count)
-        func holds(_ index: Int) -> Bool { index >= 0 && index < entries.count && entries[index].firstID == unit.id }
+        func holds(_ index: Int) -> Bool { index >= 0 && index < entries.count && unit.hasID(entries[index].firstID) }
         for distance in 0...window {
             if holds(estimate - distance) {
                 reader.next = estimate - distance
@@ -143,22 +143,24 @@ struct InOrder: Sendable {
         file.entries.withUnsafeBufferPointer { index(for: unit, in: $0) }
     }
 
-    /// `index(for:)` of the string `id`, `source` and `context` name, the file's entries read
-    /// through `entries` (a buffer of `file.entries`): no unit is made, nor the array retained,
-    /// unless the string is not at the next entry.
+    /// `index(for:)` of the string `key` (of `chapter`), `source` and `context` name, the file's
+    /// entries read through `entries` (a buffer of `file.entries`): no unit or id is made, nor
+    /// the array retained, unless the string is not at the next entry.
     @inline(__always)
-    mutating func index(forID id: String, source: String, context: String, in entries: UnsafeBufferPointer<TranslationEntry>) -> Int? {
-        if next < entries.count, entries[next].firstID == id {
+    mutating func index(
+        forKey key: UnitKey, chapter: String?, source: String, context: String, in entries: UnsafeBufferPointer<TranslationEntry>
+    ) -> Int? {
+        if next < entries.count, let id = entries[next].firstID, key.matches(id, chapter: chapter ?? "") {
             next += 1
             return next - 1
         }
-        return indexElsewhere(for: TranslationUnit(id: id, source: source, context: context))
+        return indexElsewhere(for: TranslationUnit(key: key, source: source, context: context, chapter: chapter))
     }
 
     /// `index(for:)`, the file's entries read through `entries` (a buffer of `file.entries`).
     @inline(__always)
     mutating func index(for unit: borrowing TranslationUnit, in entries: UnsafeBufferPointer<TranslationEntry>) -> Int? {
-        if next < entries.count, entries[next].firstID == unit.id {
+        if next < entries.count, unit.hasID(entries[next].firstID) {
             next += 1
             return next - 1
         }
@@ -174,7 +176,7 @@ struct InOrder: Sendable {
         if lookup == nil { lookup = tables.lookup(file) }
         guard let index = lookup!.index(for: unit) else { return nil }
         // Found elsewhere: the strings after it are looked for after it.
-        if file.entries[index].firstID == unit.id { next = index + 1 }
+        if unit.hasID(file.entries[index].firstID) { next = index + 1 }
         return index
     }
 }
@@ -250,8 +252,8 @@ public enum Translations {
         var lookup = Applying(file: file, lookup: ordered)
         var translated = story
         let storyContext = TranslationUnit.storyContext
-        translated.name = lookup.look(TranslationUnits.storyName(), story.name, storyContext) ?? story.name
-        translated.summary = lookup.look(TranslationUnits.storySummary(), story.summary, storyContext) ?? story.summary
+        translated.name = lookup.look(.whole(TranslationUnits.storyName()), nil, story.name, storyContext) ?? story.name
+        translated.summary = lookup.look(.whole(TranslationUnits.storySummary()), nil, story.summary, storyContext) ?? story.summary
         // In reading order, as the file lists the strings: each is found where the last one ended.
         // A chapter whose id another holds first is translated by the same entries.
         let (order, duplicates) = TranslationUnits.readingOrderAndDuplicates(story)
@@ -267,7 +269,7 @@ public enum Translations {
                 // Where the middle chapter's title is, in proportion; not found there (a blank
                 // title, a file in another order), its look-ups find their way from the top.
                 let chapter = story.chapters[positions[middle]]
-                let title = TranslationUnit(id: TranslationUnits.title(chapter.id), source: chapter.name, context: chapter.name)
+                let title = TranslationUnit(key: .title, source: chapter.name, context: chapter.name, chapter: chapter.id)
                 var half = Applying(file: file, lookup: ordered.starting(at: title, near: middle * file.entries.count / positions.count))
                 half.translate(story, positions[middle...], into: chapters)
                 return half.counts
@@ -293,18 +295,18 @@ public enum Translations {
         var counts = (total: 0, done: 0, fuzzy: 0)
 
         /// The translation readers see for a string, counted; nil for the original.
-        mutating func look(_ id: String, _ source: String, _ context: String) -> String? {
-            file.entries.withUnsafeBufferPointer { entries in look(id, source, context, in: entries) }
+        mutating func look(_ key: UnitKey, _ chapter: String?, _ source: String, _ context: String) -> String? {
+            file.entries.withUnsafeBufferPointer { entries in look(key, chapter, source, context, in: entries) }
         }
 
         /// The same, the file's entries read through `entries`, a buffer of them: read through
         /// the array, each look-up retained and released it, and with the two halves on two
         /// cores at once those were atomic operations on one shared count (a third of applying a
         /// translation to 100,000 chapters, perf).
-        mutating func look(_ id: String, _ source: String, _ context: String, in entries: UnsafeBufferPointer<TranslationEntry>) -> String? {
+        mutating func look(_ key: UnitKey, _ chapter: String?, _ source: String, _ context: String, in entries: UnsafeBufferPointer<TranslationEntry>) -> String? {
             guard TranslationUnits.hasVisibleText(source) else { return nil }
             counts.total += 1
-            guard let found = lookup.index(forID: id, source: source, context: context, in: entries), !entries[found].translation.isEmpty else { return nil }
+            guard let found = lookup.index(forKey: key, chapter: chapter, source: source, context: context, in: entries), !entries[found].translation.isEmpty else { return nil }
             guard !entries[found].isFuzzy, entries[found].source == source, TranslationValidation.keepsPlaceholders(source, entries[found].translation) else {
                 counts.fuzzy += 1
                 return nil
@@ -319,17 +321,17 @@ public enum Translations {
         }
 
         private mutating func translate(_ story: Story, _ positions: ArraySlice<Int>, into translated: TranslatedChapters, entries: UnsafeBufferPointer<TranslationEntry>) {
-            func look(_ id: String, _ source: String, _ context: String) -> String? { self.look(id, source, context, in: entries) }
+            func look(_ key: UnitKey, _ chapter: String, _ source: String, _ context: String) -> String? { self.look(key, chapter, source, context, in: entries) }
             for index in positions {
                 var chapter = story.chapters[index]
                 let id = chapter.id, name = chapter.name
-                chapter.name = look(TranslationUnits.title(id), name, name) ?? name
+                chapter.name = look(.title, id, name, name) ?? name
                 let paragraphs = chapter.paragraphs
                 var changed = false
                 var texts: [String] = []
                 texts.reserveCapacity(paragraphs.count)
                 for (number, paragraph) in paragraphs.enumerated() {
-                    if let text = look(TranslationUnits.paragraph(id, number + 1), paragraph, name) {
+                    if let text = look(.paragraph(number + 1), id, paragraph, name) {
                         texts.append(text)
                         changed = true
                     } else {
@@ -337,12 +339,12 @@ public enum Translations {
                     }
                 }
                 if changed { chapter.text = texts.joined(separator: "\n\n") }
-                if let alt = chapter.picAlt { chapter.picAlt = look(TranslationUnits.pictureAlt(id), alt, name) ?? alt }
+                if let alt = chapter.picAlt { chapter.picAlt = look(.pictureAlt, id, alt, name) ?? alt }
                 let choices = chapter.choices
                 var ordinals = TranslationUnits.ChoiceOrdinals(count: choices.count)
                 for (number, choice) in choices.enumerated() {
                     let ordinal = ordinals.next(choices, number)
-                    if let text = look(TranslationUnits.choice(id, target: choice.chapterID, ordinal: ordinal), choice.text, name) {
+                    if let text = look(.choice(target: choice.chapterID, ordinal: ordinal), id, choice.text, name) {
                         chapter.choices[number].text = text
                     }
                 }
