@@ -20,7 +20,8 @@ public struct TranslationUnit: Sendable, Hashable {
     public var context: String
     /// The line of story.json the string is on (1-based); 0 when the story was not read from a file.
     public var line: Int
-    private var storedChapter: String?
+    /// The chapter (`chapter`), read where the unit is by `UnsafeBufferPointer.id(at:)`.
+    var storedChapter: String?
 
     public init(id: String, source: String, context: String, line: Int = 0, chapter: String? = nil) {
         self.init(key: .whole(id), source: source, context: context, line: line, chapter: chapter)
@@ -98,6 +99,18 @@ public struct TranslationUnit: Sendable, Hashable {
     public static let storyContext = "story"
 }
 
+extension UnsafeBufferPointer where Element == TranslationUnit {
+    /// The id of the string at `index`, read from its parts where they are: asked of an element
+    /// (`self[index].id`), a computed property copied the element whole first, its four strings
+    /// retained and released (a tenth of validating a translation with 190,000 findings).
+    @inline(__always)
+    func id(at index: Int) -> String { self[index].key.text(chapter: self[index].storedChapter ?? "") }
+
+    /// Whether `other` is the id of the string at `index` (`TranslationUnit.hasID`), read so.
+    @inline(__always)
+    func hasID(at index: Int, _ other: String) -> Bool { self[index].key.matches(other, chapter: self[index].storedChapter ?? "") }
+}
+
 /// A string's id as what it is made from (`TranslationUnits`' forms): a chapter's title, its
 /// `number`th paragraph, its picture text, or its choice to `text` (`number` its ordinal), the
 /// chapter's id kept by the unit; or a `whole` id, `text`.
@@ -145,26 +158,88 @@ struct UnitKey: Sendable {
         }
     }
 
-    /// Whether `other` is the id, as Swift compares strings: its bytes compared with the id's,
-    /// written on the stack; only ids that differ in bytes and are not both ASCII (so that Swift
-    /// may yet hold them equal, written composed and decomposed) are compared as strings, as is
-    /// an id too long for the room.
+    /// Whether `other` is the id, as Swift compares strings: its bytes compared with the
+    /// chapter's where they are and with the rest of the id written on the stack; only ids that
+    /// differ in bytes and are not both ASCII (so that Swift may yet hold them equal, written
+    /// composed and decomposed) are compared as strings, as is an id whose rest is too long for
+    /// the room. A file's id is compared with a hundred strings' where it is not in order
+    /// (`TranslationValidation.near`): a mismatch is settled by its length where it can be.
     func matches(_ other: String, chapter: String) -> Bool {
         if form == .whole { return other == text }
-        let bytewise: Bool? = other.withExistingUTF8 { bytes in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { room -> Bool? in
-                guard let made = written(chapter: chapter, into: room) else { return nil }
-                if made.count == bytes.count, made.count == 0 || memcmp(made.baseAddress!, bytes.baseAddress!, made.count) == 0 { return true }
-                return allASCII(made) && allASCII(bytes) ? false : nil
+        let bytewise: Bool? = other.withExistingUTF8 { other in
+            chapter.withExistingUTF8 { chapter in
+                // Most ids compared are another string's: told apart by length or by chapter
+                // before the rest is written.
+                if other.count == chapter.count + restLength, Self.same(other, 0, chapter) {
+                    let rest: Bool? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { room in
+                        writtenRest(into: room).map { Self.same(other, chapter.count, $0) }
+                    }
+                    guard let rest else { return nil }
+                    if rest { return true }
+                }
+                // The rest but a choice's target is ASCII.
+                return allASCII(other) && allASCII(chapter) && (form != .choice || text.withExistingUTF8(allASCII)) ? false : nil
             }
         }
         return bytewise ?? (other == text(chapter: chapter))
     }
 
+    /// How many bytes of the id follow the chapter's id.
+    private var restLength: Int {
+        func digits(_ number: Int32) -> Int {
+            var count = number < 0 ? 2 : 1
+            var rest = Int(number).magnitude / 10
+            while rest > 0 {
+                count += 1
+                rest /= 10
+            }
+            return count
+        }
+        return switch form {
+        case .whole: 0
+        case .title: 6  // .title
+        case .paragraph: 6 + digits(number)  // .text.N
+        case .pictureAlt: 8  // .pic_alt
+        case .choice: 8 + text.utf8.count + (number > 1 ? 1 + digits(number) : 0)  // .choice.TARGET.N
+        }
+    }
+
+    /// Whether `part` is at `offset` in `bytes`.
+    @inline(__always)
+    private static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int, _ part: UnsafeBufferPointer<UInt8>) -> Bool {
+        part.isEmpty || (offset + part.count <= bytes.count && memcmp(bytes.baseAddress! + offset, part.baseAddress!, part.count) == 0)
+    }
+
+    /// The id's hash as `ChapterIndex` hashes ids, from its parts where they are written.
+    func idHash(chapter: String) -> Int {
+        if form != .whole,
+            let hash = withUnsafeTemporaryAllocation(
+                of: UInt8.self, capacity: 96,
+                { room -> Int? in
+                    guard let made = written(chapter: chapter, into: room), allASCII(made) else { return nil }
+                    return ChapterIndex.hash(made)
+                })
+        {
+            return hash
+        }
+        return ChapterIndex.hash(text(chapter: chapter))
+    }
+
     /// The id's bytes written at the start of `room`, or nil when they might not fit.
     private func written(chapter: String, into room: UnsafeMutableBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
-        // The id's longest suffix: ".choice." and the target, "." and an ordinal of 11 characters.
-        guard chapter.utf8.count + 20 + (form == .choice ? text.utf8.count : 0) <= room.count else { return nil }
+        let count = chapter.utf8.count
+        guard count < room.count else { return nil }
+        chapter.withExistingUTF8 { bytes in
+            if let base = bytes.baseAddress { room.baseAddress!.update(from: base, count: count) }
+        }
+        return writtenRest(into: UnsafeMutableBufferPointer(rebasing: room[count...])).map { UnsafeBufferPointer(rebasing: room[..<(count + $0.count)]) }
+    }
+
+    /// The id's bytes after the chapter's id written at the start of `room`, or nil when they
+    /// might not fit.
+    private func writtenRest(into room: UnsafeMutableBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        // The longest: ".choice." and the target, "." and an ordinal of 11 characters.
+        guard 20 + (form == .choice ? text.utf8.count : 0) <= room.count else { return nil }
         var count = 0
         func put(_ bytes: UnsafeBufferPointer<UInt8>) {
             for byte in bytes {
@@ -189,7 +264,6 @@ struct UnitKey: Sendable {
                 high -= 1
             }
         }
-        chapter.withExistingUTF8 { put($0) }
         switch form {
         case .whole: break
         case .title: put(".title")

@@ -134,7 +134,7 @@ public enum TranslationValidation {
                 }
                 for id in entries[entryIndex].eachID {
                     let found: Int?
-                    if expected < units.count, units[expected].hasID(id) {
+                    if expected < units.count, units.withUnsafeBufferPointer({ $0.hasID(at: expected, id) }) {
                         found = expected
                     } else if let near = Self.near(id, in: units, around: expected) {
                         // A string left out or moved a little: found without the table of every id.
@@ -164,15 +164,15 @@ public enum TranslationValidation {
                 // its four strings for each of hundreds of thousands of entries.
                 units.withUnsafeBufferPointer { units in
                     if entries[entryIndex].source != units[first].source {
-                        add(.translationStale, "the text of '\(VisibleText.escape(units[first].id))' has changed since it was translated; readers see the original",
+                        add(.translationStale, "the text of '\(VisibleText.escape(units.id(at: first)))' has changed since it was translated; readers see the original",
                             help: "update the translation from the story (the entry becomes fuzzy, the old text kept as #| msgid), then review it", at: entries[entryIndex].offset)
                     } else if entries[entryIndex].isFuzzy {
-                        add(.translationStale, "the translation of '\(VisibleText.escape(units[first].id))' is marked for review (fuzzy); readers see the original",
+                        add(.translationStale, "the translation of '\(VisibleText.escape(units.id(at: first)))' is marked for review (fuzzy); readers see the original",
                             help: "review it and remove the fuzzy flag", at: entries[entryIndex].offset)
                     }
                     if !keepsPlaceholders(units[first].source, entries[entryIndex].translation) {
                         let (wanted, found) = (placeholders(in: units[first].source), placeholders(in: entries[entryIndex].translation))
-                        add(.translationPlaceholder, placeholderMessage(wanted: wanted, found: found, id: units[first].id),
+                        add(.translationPlaceholder, placeholderMessage(wanted: wanted, found: found, id: units.id(at: first)),
                             help: "write [[name]] exactly as the original has it, as many times", at: entries[entryIndex].translationOffset)
                     }
                 }
@@ -186,7 +186,7 @@ public enum TranslationValidation {
                     for index in units.indices {
                         let entry = covered[index] >= 0 ? covered[index] : nil
                         guard entry.map({ entries[$0].translation.isEmpty }) ?? true else { continue }
-                        add(.translationUntranslated, "'\(VisibleText.escape(units[index].id))' is not translated: \"\(excerpt(units[index].source))\"",
+                        add(.translationUntranslated, "'\(VisibleText.escape(units.id(at: index)))' is not translated: \"\(excerpt(units[index].source))\"",
                             help: entry == nil ? "update the translation from the story to add it, then translate it" : "write its translation",
                             at: entry.map { entries[$0].translationOffset } ?? 0)
                     }
@@ -199,29 +199,70 @@ public enum TranslationValidation {
     /// Where the string `id` is within 64 places of `expected` (the nearest, after it first at
     /// each distance), as the file's order puts it; nil when it is further or nowhere.
     static func near(_ id: String, in units: [TranslationUnit], around expected: Int) -> Int? {
-        for distance in 1...64 {
-            if expected + distance < units.count, units[expected + distance].hasID(id) { return expected + distance }
-            if expected - distance >= 0, expected - distance < units.count, units[expected - distance].hasID(id) { return expected - distance }
+        // Read through a buffer: an element of the array was copied to be asked (its four
+        // strings retained and released), 128 times an id found nowhere near.
+        units.withUnsafeBufferPointer { units in
+            for distance in 1...64 {
+                if expected + distance < units.count, units.hasID(at: expected + distance, id) { return expected + distance }
+                if expected - distance >= 0, expected - distance < units.count, units.hasID(at: expected - distance, id) { return expected - distance }
+            }
+            return nil
         }
-        return nil
     }
 
     /// Where each string is, by id (the last of an id, were one used twice).
     static func indexByID(_ units: [TranslationUnit]) -> UnitIndex { UnitIndex(units) }
 
-    /// Strings' places by id, the last of an id winning: the validator's table of chapter ids
-    /// (FNV-1a, open addressing, ids equal as Swift compares them), made over the ids from the
-    /// last, where a `[String: Int]` of 600,000 ids took a third of a second on one core.
+    /// Strings' places by id, the last of an id winning: an open-addressing table of the ids'
+    /// hashes as the validator's table of chapter ids hashes them (FNV-1a over the bytes, over
+    /// the composed form when not ASCII), ids equal as Swift compares them. Each string's id is
+    /// hashed from its parts (`UnitKey.idHash`), not made: 600,000 ids made for it were as many
+    /// strings allocated on the core the report was not using.
     struct UnitIndex: Sendable {
-        let table: ChapterIndex
-        let count: Int
+        private var slots: [Int32]
+        /// Each slot's id's hash (its low 32 bits): most probes that meet another id end there.
+        private var hashes: [UInt32]
+        private let mask: Int
+        private let units: [TranslationUnit]
 
         init(_ units: [TranslationUnit]) {
-            table = ChapterIndex(ids: units.reversed().map(\.id))
-            count = units.count
+            self.units = units
+            var capacity = 16
+            while capacity < units.count * 2 { capacity <<= 1 }
+            let mask = capacity - 1
+            self.mask = mask
+            var slots = [Int32](repeating: -1, count: capacity)
+            var hashes = [UInt32](repeating: 0, count: capacity)
+            units.withUnsafeBufferPointer { units in
+                // From the last string: the first placed of an id, the last of it, stays.
+                for position in units.indices.reversed() {
+                    let hash = units[position].key.idHash(chapter: units[position].chapter ?? "")
+                    var slot = hash & mask
+                    while slots[slot] >= 0 {
+                        if hashes[slot] == UInt32(truncatingIfNeeded: hash), units.hasID(at: Int(slots[slot]), units.id(at: position)) { break }
+                        slot = (slot + 1) & mask
+                    }
+                    if slots[slot] < 0 {
+                        slots[slot] = Int32(position)
+                        hashes[slot] = UInt32(truncatingIfNeeded: hash)
+                    }
+                }
+            }
+            self.slots = slots
+            self.hashes = hashes
         }
 
-        subscript(id: String) -> Int? { table[id].map { count - 1 - $0 } }
+        subscript(id: String) -> Int? {
+            let hash = ChapterIndex.hash(id)
+            var slot = hash & mask
+            return units.withUnsafeBufferPointer { units in
+                while slots[slot] >= 0 {
+                    if hashes[slot] == UInt32(truncatingIfNeeded: hash), units.hasID(at: Int(slots[slot]), id) { return Int(slots[slot]) }
+                    slot = (slot + 1) & mask
+                }
+                return nil
+            }
+        }
     }
 
     /// `[[...]]` placeholders in order of appearance, sorted (the order may change in translation).

@@ -501,5 +501,19 @@ struct LargeTranslationTests {
         #expect(index["Cafe\u{301}.title"] == 1)
         #expect(index["b.text.1"] == 3 && index["c1999.title"] == units.count - 1 && index["c0.title"] == 4)
         #expect(index["b.text.2"] == nil && index[""] == nil)
+        // Ids kept as their parts, as a story's strings keep them, hashed and found as the same ids made whole.
+        let parts = [
+            TranslationUnit(key: .paragraph(1), source: "P", context: "C", chapter: "Caf\u{E9}"),
+            TranslationUnit(key: .choice(target: "b", ordinal: 2), source: "Q", context: "C", chapter: "a"),
+            TranslationUnit(id: "a.choice.b.2", source: "again", context: "C"),
+            TranslationUnit(key: .title, source: "T", context: "T", chapter: String(repeating: "long-", count: 30)),
+            TranslationUnit(id: "q.title", source: "Q", context: "Q"), TranslationUnit(key: .title, source: "Q2", context: "Q", chapter: "q"),
+            TranslationUnit(key: .pictureAlt, source: "Z", context: "Z", chapter: "z"),
+        ]
+        let byParts = TranslationValidation.indexByID(parts)
+        #expect(byParts["Cafe\u{301}.text.1"] == 0 && byParts["Caf\u{E9}.text.1"] == 0 && byParts["Caf\u{E9}.text.2"] == nil)
+        #expect(byParts["a.choice.b.2"] == 2, "the last of an id, one kept as parts and one whole")
+        #expect(byParts[String(repeating: "long-", count: 30) + ".title"] == 3)
+        #expect(byParts["q.title"] == 5 && byParts["z.pic_alt"] == 6 && byParts["z.title"] == nil)
     }
 }

@@ -74,7 +74,7 @@ public struct ChapterIndex: Sendable {
         }
     }
 
-    static func hash(_ id: String) -> Int {
+    package static func hash(_ id: String) -> Int {
         var text = id
         if let plain = text.withUTF8({ allASCII($0) ? hash($0) : nil }) { return plain }
         // The composed form (the standard library's, as its own `==` and hashing use).
@@ -82,7 +82,7 @@ public struct ChapterIndex: Sendable {
         return composed.withUnsafeBufferPointer { hash($0) }
     }
 
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         let hash = FNV1a.hash(bytes)
         return Int(truncatingIfNeeded: hash ^ (hash >> 29))
     }
