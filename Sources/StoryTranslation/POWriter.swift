@@ -339,7 +339,7 @@ extension POFile {
             var members = 0
             while index >= 0 {
                 append(idComment, to: &out)
-                units[index].appendID(to: &out)
+                units.appendID(at: index, to: &out)
                 out.append(0x0A)
                 mentionsName = mentionsName || TranslationUnit.containsName(units[index].source)
                 members += 1

@@ -112,6 +112,9 @@ public struct TranslationEntry: Sendable, Equatable {
     /// What few entries have, held apart (nil for the others): an entry is a fifth smaller, and
     /// a large translation's entries are held at once.
     private var rare: Rare?
+    /// Whether the entry holds any of the fields few entries have (inline markup among them):
+    /// read without the entry copied, where the entry is (`UnsafeBufferPointer`'s element).
+    var hasRareFields: Bool { rare != nil }
     private indirect enum Rare: Sendable, Equatable { case fields(RareFields) }
     private struct RareFields: Sendable, Equatable {
         var previousSource: String?

@@ -109,6 +109,10 @@ extension UnsafeBufferPointer where Element == TranslationUnit {
     /// Whether `other` is the id of the string at `index` (`TranslationUnit.hasID`), read so.
     @inline(__always)
     func hasID(at index: Int, _ other: String) -> Bool { self[index].key.matches(other, chapter: self[index].storedChapter ?? "") }
+
+    /// The id's bytes of the string at `index` appended to `out` (`TranslationUnit.appendID`), read so.
+    @inline(__always)
+    func appendID(at index: Int, to out: inout [UInt8]) { self[index].key.append(chapter: self[index].storedChapter ?? "", to: &out) }
 }
 
 /// A string's id as what it is made from (`TranslationUnits`' forms): a chapter's title, its

@@ -110,7 +110,9 @@ public enum TranslationValidation {
         // strings retained and released), a fifth of this loop's time.
         file.entries.withUnsafeBufferPointer { entries in
             for entryIndex in entries.indices {
-                if let first = entries[entryIndex].inlineMarkup.first {
+                // Asked only of an entry with rare fields: an element's computed property copied
+                // it whole (its strings retained and released), for every entry.
+                if entries[entryIndex].hasRareFields, let first = entries[entryIndex].inlineMarkup.first {
                     let names = entries[entryIndex].inlineMarkup.map { "<\(VisibleText.escape($0))>" }.joined(separator: ", ")
                     add(.translationInlineMarkup, "'\(VisibleText.escape(entries[entryIndex].firstID ?? excerpt(entries[entryIndex].source)))' holds \(names); a story's text is plain, so it is read as its text alone",
                         help: ["ph", "pc", "sc", "ec", "mrk", "sm", "em"].contains(first)
@@ -132,7 +134,7 @@ public enum TranslationValidation {
                         continue
                     }
                 }
-                for id in entries[entryIndex].eachID {
+                for id in TranslationEntry.EachID(first: entries[entryIndex].firstID, others: entries[entryIndex].otherIDs) {
                     let found: Int?
                     if expected < units.count, units.withUnsafeBufferPointer({ $0.hasID(at: expected, id) }) {
                         found = expected

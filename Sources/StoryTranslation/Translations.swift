@@ -105,6 +105,9 @@ struct InOrder: Sendable {
             }
         }
 
+        /// Whether either table was made (a file read in its order needs neither).
+        var made: Bool { lock.withLock { grouped != nil || lookup != nil } }
+
         func lookup(_ file: TranslationFile) -> TranslationLookup {
             lock.withLock {
                 if let lookup { return lookup }
@@ -167,6 +170,17 @@ struct InOrder: Sendable {
         return indexElsewhere(for: unit)
     }
 
+    /// `index(for:)` of the string at `position` of `units`, read where it is: an element of the
+    /// buffer handed over was copied (its strings retained and released) for every string.
+    @inline(__always)
+    mutating func index(at position: Int, of units: UnsafeBufferPointer<TranslationUnit>, in entries: UnsafeBufferPointer<TranslationEntry>) -> Int? {
+        if next < entries.count, let id = entries[next].firstID, units.hasID(at: position, id) {
+            next += 1
+            return next - 1
+        }
+        return indexElsewhere(for: units[position])
+    }
+
     /// `index(for:)` for a string not at the next entry. Apart, so that the usual case is made
     /// where it is asked for (called, it copied the string's unit each time).
     @inline(never)
@@ -220,7 +234,7 @@ public enum Translations {
         units.withUnsafeBufferPointer { units in
             file.entries.withUnsafeBufferPointer { entries in
                 for position in units.indices {
-                    guard let found = ordered.index(for: units[position], in: entries), !entries[found].translation.isEmpty else { continue }
+                    guard let found = ordered.index(at: position, of: units, in: entries), !entries[found].translation.isEmpty else { continue }
                     // Fuzzy: marked, made from another text, or not keeping [[name]]: readers see the original.
                     if entries[found].isFuzzy || entries[found].source != units[position].source
                         || !TranslationValidation.keepsPlaceholders(units[position].source, entries[found].translation)
