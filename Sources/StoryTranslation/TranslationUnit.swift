@@ -444,7 +444,7 @@ public enum TranslationUnits {
         }
         chapterUnits(story, order[..<middle], line: line, to: &units)
         var half = second.take()
-        units.appendMoving(&half, leaving: TranslationUnit(key: .title, source: "", context: "", chapter: nil))
+        units.appendMoving(&half, leaving: TranslationUnit(id: "", source: "", context: ""))
         return units
     }
 

@@ -238,7 +238,7 @@ public enum TranslationValidation {
             units.withUnsafeBufferPointer { units in
                 // From the last string: the first placed of an id, the last of it, stays.
                 for position in units.indices.reversed() {
-                    let hash = units[position].key.idHash(chapter: units[position].chapter ?? "")
+                    let hash = units[position].key.idHash(chapter: units[position].storedChapter ?? "")
                     var slot = hash & mask
                     while slots[slot] >= 0 {
                         if hashes[slot] == UInt32(truncatingIfNeeded: hash), units.hasID(at: Int(slots[slot]), units.id(at: position)) { break }
