@@ -548,9 +548,10 @@ public struct StoryChanges: Sendable {
             var impact = TranslationImpact(language: language, becomeFuzzy: 0, lost: 0, examples: [])
             for unit in oldUnits {
                 guard let entry = lookup.entry(for: unit), !entry.translation.isEmpty, !entry.isFuzzy, entry.source == unit.source else { continue }
-                guard let now = newUnits[newID(unit.id)] else {
+                let id = unit.id  // made from its parts: made once
+                guard let now = newUnits[newID(id)] else {
                     impact.lost += 1
-                    if impact.examples.count < 5 { impact.examples.append(unit.id) }
+                    if impact.examples.count < 5 { impact.examples.append(id) }
                     continue
                 }
                 if now.source != unit.source {
