@@ -40,6 +40,18 @@ struct TwoPartParseTests {
         return rb.secondPartFrom
     }
 
+    /// `sameParse` until the second part is taken, ten times at most: whether the other thread
+    /// commits before the first part reaches its element depends on the scheduler (on a loaded
+    /// machine, the full suite running beside it, the other thread may not have run yet, and the
+    /// file is rightly read in one pass). Each try checks the parses alike all the same.
+    func takenParse(_ bytes: [UInt8], options: JSONParser.Options = .init(), commitAfter: Int = 0, sourceLocation: SourceLocation = #_sourceLocation) -> Int? {
+        for attempt in 0..<10 {
+            if attempt > 0 { usleep(20_000) }  // the other cores' work a moment to move on
+            if let from = sameParse(bytes, options: options, commitAfter: commitAfter, sourceLocation: sourceLocation) { return from }
+        }
+        return nil
+    }
+
     static func story(_ chapters: Int, newline: String = "\n", text: (Int) -> String = { _ in "Line one.\\nLine two with [[name]] and naïve words." }) -> [UInt8] {
         var body = "{" + newline + "  \"story\": {" + newline + "    \"chapters\": [" + newline
         for n in 0..<chapters {
@@ -62,12 +74,12 @@ struct TwoPartParseTests {
     @Test("a story read in two parts is the one-pass parse: LF, CRLF, minified, with a byte-order mark")
     func cleanStories() {
         let pretty = Self.story(3000)
-        #expect(sameParse(pretty) != nil, "the second part must be taken")
-        #expect(sameParse(Self.story(3000, newline: "\r\n")) != nil)
-        #expect(sameParse(Self.story(3000, newline: "")) != nil)
-        #expect(sameParse(Array("\u{FEFF}".utf8) + pretty) != nil)
+        #expect(takenParse(pretty) != nil, "the second part must be taken")
+        #expect(takenParse(Self.story(3000, newline: "\r\n")) != nil)
+        #expect(takenParse(Self.story(3000, newline: "")) != nil)
+        #expect(takenParse(Array("\u{FEFF}".utf8) + pretty) != nil)
         // The default commitment: small arrays (choices) are passed over for the chapters.
-        let from = sameParse(pretty, commitAfter: 64 << 10)
+        let from = takenParse(pretty, commitAfter: 64 << 10)
         #expect(from != nil)
         if let from { #expect(String(decoding: pretty[from..<(from + 8)], as: UTF8.self) == "{ \"id\": ", "the chapters' array, not a choices array") }
     }
@@ -76,18 +88,18 @@ struct TwoPartParseTests {
     func findingsInTheSecondPart() {
         let story = Self.story(3000)
         let lenient = JSONParser.Options(lenient: true)
-        #expect(sameParse(Self.flawed(story, at: 0.7, replacing: "\"text\": \"On\"", with: "\"text\": \"On\", \"text\": \"Twice\""), options: lenient) != nil)
-        #expect(sameParse(Self.flawed(story, at: 0.7, replacing: "\"id\"", with: "/* a comment\n */ \"id\""), options: lenient) != nil)
-        #expect(sameParse(Self.flawed(story, at: 0.7, replacing: "\"id\"", with: "// a line comment\n\"id\""), options: lenient) != nil)
-        #expect(sameParse(Self.flawed(story, at: 0.7, replacing: "Line one.", with: "Line\tone.")) != nil)
-        #expect(sameParse(Self.flawed(story, at: 0.7, replacing: "Line one.", with: "Line \\x one \\uD800 \\u12")) != nil)
-        #expect(sameParse(Self.flawed(story, at: 0.7, replacing: "Line one.", with: "Line \u{FFFD}one.").map { $0 == 0xBD ? 0xFF : $0 }) != nil)
+        #expect(takenParse(Self.flawed(story, at: 0.7, replacing: "\"text\": \"On\"", with: "\"text\": \"On\", \"text\": \"Twice\""), options: lenient) != nil)
+        #expect(takenParse(Self.flawed(story, at: 0.7, replacing: "\"id\"", with: "/* a comment\n */ \"id\""), options: lenient) != nil)
+        #expect(takenParse(Self.flawed(story, at: 0.7, replacing: "\"id\"", with: "// a line comment\n\"id\""), options: lenient) != nil)
+        #expect(takenParse(Self.flawed(story, at: 0.7, replacing: "Line one.", with: "Line\tone.")) != nil)
+        #expect(takenParse(Self.flawed(story, at: 0.7, replacing: "Line one.", with: "Line \\x one \\uD800 \\u12")) != nil)
+        #expect(takenParse(Self.flawed(story, at: 0.7, replacing: "Line one.", with: "Line \u{FFFD}one.").map { $0 == 0xBD ? 0xFF : $0 }) != nil)
         // The chapters' array ends in a trailing comma: reported by the second part.
         let trailing = Self.flawed(story, at: 0.99, replacing: "} ] }\n    ]", with: "} ] },\n    ]")
-        #expect(sameParse(trailing, options: lenient) != nil)
-        #expect(sameParse(trailing) != nil)
+        #expect(takenParse(trailing, options: lenient) != nil)
+        #expect(takenParse(trailing) != nil)
         // Numbers, literals and nesting in the second half.
-        #expect(sameParse(Self.flawed(story, at: 0.7, replacing: "\"id\"", with: "\"x\": [1, -2.5e3, true, false, null, {\"a\": [[]]}, 01], \"id\"")) != nil)
+        #expect(takenParse(Self.flawed(story, at: 0.7, replacing: "\"id\"", with: "\"x\": [1, -2.5e3, true, false, null, {\"a\": [[]]}, 01], \"id\"")) != nil)
     }
 
     @Test("a syntax error in the second part stops the reading where one pass stops it")
@@ -110,7 +122,7 @@ struct TwoPartParseTests {
         options.maximumDepth = 14
         // With the default commitment the part is the chapters' array's rest, which holds it.
         let flawed = Self.flawed(story, at: 0.7, replacing: "\"id\"", with: "\"deep\": \(deep), \"id\"")
-        #expect(sameParse(flawed, options: options, commitAfter: 64 << 10) != nil)
+        #expect(takenParse(flawed, options: options, commitAfter: 64 << 10) != nil)
         options.maximumDepth = 13
         #expect(sameParse(flawed, options: options, commitAfter: 64 << 10) == nil, "the part is not taken: one pass reports the nesting")
         // Committing at once, the part may be the rest of a chapter's choices: the same result.
