@@ -47,16 +47,28 @@ public struct TranslationMerge: Sendable {
         var counts = Counts()
         let old = existing.map { $0.entries + $0.obsolete } ?? []
         var byID: [String: Int] = [:]
-        var byText: [TranslationLookup.TextKey: Int] = [:]
         var bySource: [String: [Int]] = [:]
-        let current = Set(units.map(\.id))
+        // Tables of hundreds of thousands made at their size, not grown by doubling (a tenth of
+        // an update of 100,000 chapters was spent moving them as they grew).
+        byID.reserveCapacity(old.count)
+        var current = Set<String>(minimumCapacity: units.count)
+        for unit in units { current.insert(unit.id) }
         for (index, entry) in old.enumerated() {
             for id in entry.eachID where byID[id] == nil { byID[id] = index }  // live entries first, then obsolete ones (revived)
-            if byText[TranslationLookup.TextKey(context: entry.context, source: entry.source)] == nil {
-                byText[TranslationLookup.TextKey(context: entry.context, source: entry.source)] = index
-            }
             // A candidate for a rename: translated, and none of its ids is still a string.
             if !entry.translation.isEmpty, entry.eachID.allSatisfy({ !current.contains($0) }) { bySource[entry.source, default: []].append(index) }
+        }
+        // The old entries by context and text (the first of each), for strings not found by id:
+        // made when the first such string is met (a file cyd wrote finds every string by id).
+        var byTextMade: [TranslationLookup.TextKey: Int]?
+        func byText(_ key: TranslationLookup.TextKey) -> Int? {
+            if byTextMade == nil {
+                var made: [TranslationLookup.TextKey: Int] = [:]
+                made.reserveCapacity(old.count)
+                for (index, entry) in old.enumerated() { made.keepFirst(TranslationLookup.TextKey(context: entry.context, source: entry.source), index) }
+                byTextMade = made
+            }
+            return byTextMade![key]
         }
         var used = Set<Int>()
         var followedFrom: [(unit: TranslationUnit, old: Int)] = []
@@ -66,7 +78,7 @@ public struct TranslationMerge: Sendable {
             var followed = false
             if let index = byID[unit.id] {
                 found = index
-            } else if let index = byText[TranslationLookup.TextKey(context: unit.context, source: unit.source)], old[index].eachID.allSatisfy({ !current.contains($0) }) {
+            } else if let index = byText(TranslationLookup.TextKey(context: unit.context, source: unit.source)), old[index].eachID.allSatisfy({ !current.contains($0) }) {
                 found = index
                 followed = old[index].firstID != nil
             } else if let index = bySource[unit.source]?.first(where: { !used.contains($0) }) {
@@ -101,16 +113,26 @@ public struct TranslationMerge: Sendable {
         var entries: [Entry] = []
         entries.reserveCapacity(units.count)
         if grouped {
-            // PO: one entry per context and text (msgfmt refuses two); the first string's translation.
-            var groups: [TranslationLookup.TextKey: Int] = [:]
-            for unit in units {
-                let key = TranslationLookup.TextKey(context: unit.context, source: unit.source)
-                if let group = groups[key] {
-                    entries[group].units.append(unit)
+            // PO: one entry per context and text (msgfmt refuses two); the first string's
+            // translation. The groups are the template's (`TextGroups`: strings sorted by a hash
+            // of their context and text), not a table keyed by every string's whole text.
+            let (heads, next) = TextGroups.of(units)
+            var entryOf = [Int32](repeating: -1, count: units.count)  // each group's entry, at its first string
+            var headOf = [Int32](repeating: -1, count: units.count)  // each later string's first
+            for head in heads {
+                var member = Int(next[Int(head)])
+                while member >= 0 {
+                    headOf[member] = head
+                    member = Int(next[member])
+                }
+            }
+            for (position, unit) in units.enumerated() {
+                if headOf[position] >= 0 {
+                    entries[Int(entryOf[Int(headOf[position])])].units.append(unit)
                     if let index = byID[unit.id] { used.insert(index) }
                     continue
                 }
-                groups[key] = entries.count
+                entryOf[position] = Int32(entries.count)
                 entries.append(match(unit))
             }
         } else {
