@@ -141,25 +141,17 @@ struct UnitKey: Sendable {
         }
     }
 
-    /// The id's bytes appended to `out`: the same as `text(chapter:)`'s.
+    /// The id's bytes appended to `out`: the same as `text(chapter:)`'s (the rest after the
+    /// chapter's id written as `matches` writes it; made as text when too long for the room).
     func append(chapter: String, to out: inout [UInt8]) {
         if form == .whole { return text.withExistingUTF8 { out.append(contentsOf: $0) } }
         chapter.withExistingUTF8 { out.append(contentsOf: $0) }
-        switch form {
-        case .whole: break
-        case .title: Self.append(".title", to: &out)
-        case .paragraph:
-            Self.append(".text.", to: &out)
-            Self.appendDecimal(Int(number), to: &out)
-        case .pictureAlt: Self.append(".pic_alt", to: &out)
-        case .choice:
-            Self.append(".choice.", to: &out)
-            text.withExistingUTF8 { out.append(contentsOf: $0) }
-            if number > 1 {
-                out.append(0x2E)
-                Self.appendDecimal(Int(number), to: &out)
-            }
+        let appended = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { room -> Bool in
+            guard let rest = writtenRest(into: room) else { return false }
+            out.append(contentsOf: rest)
+            return true
         }
+        if !appended { out.append(contentsOf: text(chapter: "").utf8) }
     }
 
     /// Whether `other` is the id, as Swift compares strings: its bytes compared with the
@@ -284,19 +276,6 @@ struct UnitKey: Sendable {
             }
         }
         return UnsafeBufferPointer(rebasing: room[..<count])
-    }
-
-    private static func append(_ text: StaticString, to out: inout [UInt8]) { text.withUTF8Buffer { out.append(contentsOf: $0) } }
-
-    private static func appendDecimal(_ number: Int, to out: inout [UInt8]) {
-        if number < 0 { out.append(0x2D) }
-        let start = out.count
-        var rest = number.magnitude
-        repeat {
-            out.append(0x30 + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        out[start...].reverse()
     }
 }
 
