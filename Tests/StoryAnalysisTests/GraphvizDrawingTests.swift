@@ -14,6 +14,21 @@ struct GraphvizDrawingTests {
         return folder
     }
 
+    /// `GraphvizDrawing.svg` with a fake dot just written: it may not start at once ("text file
+    /// busy": a process another test starts meanwhile holds the file open as it was written, until
+    /// that process runs its own program), so starting it is tried up to five times, 0.1 s apart.
+    func svg(_ dot: String, timeLimit: Double, path: String, whenSlow: () -> Void = {}) throws(GraphvizDrawing.Failure) -> String {
+        var attempt = 0
+        while true {
+            do {
+                return try GraphvizDrawing.svg(dot, timeLimit: timeLimit, environment: ["PATH": path], whenSlow: whenSlow)
+            } catch .cannotStart where attempt < 4 {
+                attempt += 1
+                usleep(100_000)
+            }
+        }
+    }
+
     @Test("Graphviz's own dot draws a map as SVG")
     func draws() throws {
         let svg = try GraphvizDrawing.svg("digraph { a -> b }", timeLimit: 30)
@@ -27,13 +42,13 @@ struct GraphvizDrawingTests {
         let failing = try fakeDot("cat >/dev/null; echo 'syntax error in line 1' >&2; exit 3")
         defer { try? FileManager.default.removeItem(atPath: failing) }
         #expect(throws: GraphvizDrawing.Failure.failed(signal: nil, status: 3, said: "syntax error in line 1")) {
-            try GraphvizDrawing.svg("digraph {", timeLimit: 10, environment: ["PATH": failing])
+            try svg("digraph {", timeLimit: 10, path: failing)
         }
 
         let killed = try fakeDot("kill -9 $$")
         defer { try? FileManager.default.removeItem(atPath: killed) }
         #expect(throws: GraphvizDrawing.Failure.failed(signal: 9, status: 9, said: "")) {
-            try GraphvizDrawing.svg("digraph {}", timeLimit: 10, environment: ["PATH": killed])
+            try svg("digraph {}", timeLimit: 10, path: killed)
         }
 
         // A dot that neither reads nor ends: stopped at the limit, with the slow notice once.
@@ -42,7 +57,7 @@ struct GraphvizDrawingTests {
         let started = Date()
         var told = 0
         #expect(throws: GraphvizDrawing.Failure.timedOut(seconds: 2.5)) {
-            try GraphvizDrawing.svg(String(repeating: "a -> b;\n", count: 200_000), timeLimit: 2.5, environment: ["PATH": endless]) { told += 1 }
+            try svg(String(repeating: "a -> b;\n", count: 200_000), timeLimit: 2.5, path: endless) { told += 1 }
         }
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(told == 1)
