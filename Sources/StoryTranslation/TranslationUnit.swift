@@ -12,7 +12,7 @@ import StoryFormat
 public struct TranslationUnit: Sendable, Hashable {
     /// The id as its parts (the chapter's id is `storedChapter`): a story's strings are hundreds
     /// of thousands, and an id made for each was a string allocated and written for each, where
-    /// most are only compared with a file's ids (`hasID`) or written out (`appendID`).
+    /// most are only compared with a file's ids (`hasID`) or written out (`UnsafeBufferPointer.appendID(at:to:)`).
     var key: UnitKey
     /// The original text.
     public var source: String
@@ -58,9 +58,6 @@ public struct TranslationUnit: Sendable, Hashable {
         guard let other else { return false }
         return key.matches(other, chapter: storedChapter ?? "")
     }
-
-    /// The id's bytes appended to `out`.
-    func appendID(to out: inout [UInt8]) { key.append(chapter: storedChapter ?? "", to: &out) }
 
     public static func == (a: TranslationUnit, b: TranslationUnit) -> Bool {
         a.source == b.source && a.context == b.context && a.line == b.line && a.storedChapter == b.storedChapter && a.id == b.id
@@ -110,7 +107,7 @@ extension UnsafeBufferPointer where Element == TranslationUnit {
     @inline(__always)
     func hasID(at index: Int, _ other: String) -> Bool { self[index].key.matches(other, chapter: self[index].storedChapter ?? "") }
 
-    /// The id's bytes of the string at `index` appended to `out` (`TranslationUnit.appendID`), read so.
+    /// The id's bytes of the string at `index` appended to `out`, read so.
     @inline(__always)
     func appendID(at index: Int, to out: inout [UInt8]) { self[index].key.append(chapter: self[index].storedChapter ?? "", to: &out) }
 }

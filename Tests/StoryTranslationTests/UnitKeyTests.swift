@@ -34,7 +34,7 @@ struct UnitKeyTests {
             #expect(unit.id == id)
             #expect(unit.id.utf8.elementsEqual(id.utf8), "the same bytes, not only the same text: \(id.debugDescription)")
             var bytes: [UInt8] = [0x2A]
-            unit.appendID(to: &bytes)
+            [unit].withUnsafeBufferPointer { $0.appendID(at: 0, to: &bytes) }
             #expect(bytes == [0x2A] + Array(id.utf8), "\(id.debugDescription)")
             #expect(unit.hasID(id))
             // Written another way that Swift holds equal: composed, decomposed, the Kelvin sign.
