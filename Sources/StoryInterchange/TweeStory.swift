@@ -684,32 +684,43 @@ public enum TweeStory {
         // What cyd's metadata says of each chapter, written into it where it is.
         var firstFlags: [Int: Bool] = [:]
         var twineKept: [Int: JSONValue] = [:]
+        // A chapter's members are read in one pass, each key's first member being its value (as a
+        // look-up by key finds it); a look-up of each key the chapter might have, 100,000 times,
+        // kept the import's other core idle.
         for index in chapters.indices where !chapterFields.isEmpty {
-            guard let fields = chapterFields.fields(of: chapters[index].id) else { continue }
-            if let name = fields["name"]?.string { chapters[index].name = name }
-            if let text = fields["text"]?.string {
-                chapters[index].text = text
-                if placing { places.chapters[index].textLines = nil }
-            }
-            if let choices = fields["choices"]?.array {
-                chapters[index].choices = choices.compactMap { choice in
-                    guard let target = choice["chapter_id"]?.string, let text = choice["text"]?.string else { return nil }
-                    return Choice(chapterID: target, text: text)
-                }
-                if placing { places.chapters[index].choices = nil }
-            }
-            for field in metadataFields {
-                let value: ChapterValue? =
-                    switch field.kind {
-                    case .text, .nonEmptyText: fields[field.key]?.string.map(ChapterValue.text)
-                    case .flag: fields[field.key]?.bool.map(ChapterValue.flag)
-                    case .object: fields[field.key].map(ChapterValue.object)
-                    case .choices: nil
+            guard case .object(let members)? = chapterFields.fields(of: chapters[index].id) else { continue }
+            var taken: UInt32 = 0
+            for (key, value) in members {
+                guard let field = ChapterField(rawValue: key), field != .id else { continue }
+                let bit = UInt32(1) << field.ordinal
+                guard taken & bit == 0 else { continue }
+                taken |= bit
+                switch field {
+                case .id: break
+                case .name: if let name = value.string { chapters[index].name = name }
+                case .text:
+                    guard let text = value.string else { break }
+                    chapters[index].text = text
+                    if placing { places.chapters[index].textLines = nil }
+                case .choices:
+                    guard let choices = value.array else { break }
+                    chapters[index].choices = choices.compactMap { choice in
+                        guard let target = choice["chapter_id"]?.string, let text = choice["text"]?.string else { return nil }
+                        return Choice(chapterID: target, text: text)
                     }
-                field.set(value, in: &chapters[index])
+                    if placing { places.chapters[index].choices = nil }
+                case .isFirstChapter: if let flag = value.bool { firstFlags[index] = flag }
+                case .twine: twineKept[index] = value
+                default:
+                    // The keys a passage has no place for (`metadataFields`), as they are written.
+                    switch field.kind {
+                    case .text, .nonEmptyText: field.set(value.string.map(ChapterValue.text), in: &chapters[index])
+                    case .flag: field.set(value.bool.map(ChapterValue.flag), in: &chapters[index])
+                    case .object: field.set(.object(value), in: &chapters[index])
+                    case .choices: break
+                    }
+                }
             }
-            if let flag = fields["is_first_chapter"]?.bool { firstFlags[index] = flag }
-            if let twine = fields[ChapterField.twine.key] { twineKept[index] = twine }
         }
         // The metadata's tree is let go once written into the chapters (the story's own fields
         // are kept apart).
@@ -743,7 +754,9 @@ public enum TweeStory {
                 chapters[index].twine = TwineData.adding(position: position, to: chapters[index].twine)
             }
         }
-        for (index, twine) in twineKept { chapters[index].twine = twine == .null ? nil : twine }
+        // A member `null` says the chapter has none (`JSONValue` takes `nil` as a literal: a bare
+        // `nil` in this choice was `.null` itself, written out as `"twine": null`).
+        for (index, twine) in twineKept { chapters[index].twine = twine == .null ? JSONValue?.none : twine }
         story.chapters = chapters
         if case .object(let members)? = data {
             story.twine = TwineData.story(file: members, carried: storyFields?["twine"], written: storyFields?[TwineData.writtenKey])

@@ -264,6 +264,42 @@ struct TweeTests {
         #expect(names(#""b": {"name": "B"}, "a": {"name": "A"}, "b": {"name": "Second"}"#) == ["A", "B", "c", "d"])
     }
 
+    @Test("a chapter's metadata: each key's first member is its value, of the right type or not taken; its id and unknown keys change nothing")
+    func metadataMembers() throws {
+        let chapters = #"""
+            "a": {"name": 3, "name": "Not", "pic_path": "p.png", "pic_path": "q.png", "pic_alt": 4, "pic_alt": "x", "is_ending": true,
+                  "is_ending": false, "id": "zz", "text": "Over.", "text": "Again", "unknown": 1, "is_first_chapter": false,
+                  "is_first_chapter": true, "twine": {"position": "1,2"}, "twine": null, "vid_path": "v.mp4"},
+            "b": {"name": "B", "choices": [{"chapter_id": "a", "text": "Back"}], "choices": [], "twine": {"tags": ["x"]}},
+            "c": "not an object",
+            "d": {"is_first_chapter": true, "choices": "none", "text": 2}
+            """#
+        let metadata = ":: CydMetadata [cyd]\n{\"story\": {\"id\": \"t\", \"name\": \"T\", \"rating\": \"G\", \"summary\": \"s\"}, \"chapters\": {\(chapters)}}\n\n"
+        let read = Self.read(":: StoryData\n{\"start\": \"a\"}\n\n" + metadata + ":: a\nA. [[On->b]]\n\n:: b\nB.\n\n:: c\nC.\n\n:: d\nD. [[Back->a]]\n")
+        #expect(read.findings.isEmpty, "\(read.findings)")
+        let story = try #require(read.story)
+        #expect(story.chapters == [
+            Chapter(id: "a", name: "a", text: "Over.", isEnding: true, picPath: "p.png", vidPath: "v.mp4",
+                    choices: [Choice(chapterID: "b", text: "On")], twine: .object([("position", .string("1,2"))])),
+            Chapter(id: "b", name: "B", text: "B.", choices: [Choice(chapterID: "a", text: "Back")], twine: .object([("tags", .array([.string("x")]))])),
+            Chapter(id: "c", name: "c", text: "C."),
+            Chapter(id: "d", name: "d", text: "D. Back", isFirstChapter: true, choices: [Choice(chapterID: "a", text: "Back")]),
+        ], "\(story.chapters)")
+    }
+
+    @Test("a chapter's metadata 'twine': null leaves the chapter without Twine data, not with a null that validation refuses")
+    func metadataTwineNull() throws {
+        let metadata = #":: CydMetadata [cyd]\#n{"story": {"id": "t", "name": "T", "rating": "G", "summary": "s"}, "chapters": {"b": {"twine": null}}}\#n\#n"#
+        for header in ["", " {\"position\":\"5,5\"}"] {
+            let story = try #require(Self.read(metadata + ":: b\(header)\nB.\n").story)
+            #expect(story.chapters.map(\.twine) == [nil], "\(header)")
+            let json = StoryJSON.text(story)
+            #expect(!json.contains("\"twine\""), "\(json)")
+            let findings = Checker.check(bytes: StoryJSON.bytes(story), path: "story.json").flatMap(\.diagnostics).filter { $0.severity == .error }
+            #expect(findings.isEmpty, "\(findings.map(\.message))")
+        }
+    }
+
     @Test("400 random stories built to break it come back exactly")
     func randomRoundTrip() throws {
         var generator = SplitMix64(state: 2026_11_24)
