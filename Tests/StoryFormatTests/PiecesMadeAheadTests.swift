@@ -27,7 +27,15 @@ struct PiecesMadeAheadTests {
                 let pieces = PiecesMadeAhead(count: count, pieceSize: pieceSize, leastSize: { "<\($0)>".utf8.count }, head: head, tail: tail) { n, out in Self.unit(n, &out) }
                 let made = Array(pieces)
                 #expect(Array(made.joined()) == Self.whole(count, head: head, tail: tail), "count \(count), piece size \(pieceSize)")
-                #expect(made.count == pieces.pieceCount)
+                // Cut where the least sizes first reach the piece size (the head counted in the
+                // first); units after the last cut are the last piece, and no units one piece.
+                var cuts = 0, size = head.count, since = 0
+                for n in 0..<count {
+                    size += "<\(n)>".utf8.count
+                    since += 1
+                    if size >= pieceSize { cuts += 1; size = 0; since = 0 }
+                }
+                #expect(made.count == cuts + (since > 0 || cuts == 0 ? 1 : 0), "count \(count), piece size \(pieceSize)")
                 #expect(made.dropLast().allSatisfy { $0.count >= pieceSize }, "count \(count), piece size \(pieceSize)")
                 // A second pass over the same pieces makes them again, the same.
                 #expect(Array(pieces) == made)
@@ -38,9 +46,33 @@ struct PiecesMadeAheadTests {
     @Test("an output under two pieces is one piece; a large one is cut")
     func cuts() {
         let small = PiecesMadeAhead(count: 100, pieceSize: 1 << 20, leastSize: { _ in 3 }) { n, out in Self.unit(n, &out) }
-        #expect(small.pieceCount == 1)
+        #expect(Array(small).count == 1)
         let large = PiecesMadeAhead(count: 100_000, pieceSize: 64 << 10, leastSize: { "<\($0)>".utf8.count }) { n, out in Self.unit(n, &out) }
-        #expect(large.pieceCount > 5)
+        #expect(Array(large).count > 5)
+    }
+
+    /// Planning every cut before the first piece kept the other core idle while a large story's
+    /// sizes were summed; a piece's cut is planned when it is started.
+    @Test("a piece's cut is planned when the piece is started: nothing is sized before the pieces are taken, and no unit past the two pieces made ahead")
+    func cutsPlannedAsTaken() {
+        final class Sized: @unchecked Sendable {
+            let lock = NSLock()
+            var highest = -1
+        }
+        let sized = Sized()
+        let count = 2_000
+        let pieces = PiecesMadeAhead(count: count, pieceSize: 100, leastSize: { n in
+            sized.lock.withLock { sized.highest = max(sized.highest, n) }
+            return 10
+        }, append: { (_: Int, out: inout [UInt8]) in out.append(contentsOf: repeatElement(0x7A, count: 10)) })
+        #expect(sized.lock.withLock { sized.highest } == -1, "sized before any piece was asked for")
+        var taken = 0
+        for _ in pieces {
+            let reached = sized.lock.withLock { sized.highest }
+            #expect(reached < (taken + 2) * 10, "piece \(taken) taken when unit \(reached) was sized")
+            taken += 1
+        }
+        #expect(taken == count / 10 && sized.highest == count - 1)
     }
 
     /// What is made ahead is bounded: when the writer takes piece k, no unit of piece k + 3 or
@@ -57,7 +89,6 @@ struct PiecesMadeAheadTests {
             highest.lock.withLock { highest.unit = max(highest.unit, n) }
             out.append(contentsOf: repeatElement(0x7A, count: 10))
         }
-        #expect(pieces.pieceCount == count / 10)
         var taken = 0
         for piece in pieces {
             #expect(piece.count == 100)
