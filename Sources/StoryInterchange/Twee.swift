@@ -50,40 +50,51 @@ public struct TweeDocument: Sendable, Equatable {
     /// CR LF line ends. Works on the bytes: a line is looked at only for its first two bytes
     /// (`::`), and a passage's content is copied once, whole.
     public static func parse(_ bytes: [UInt8]) -> TweeDocument {
-        bytes.withUnsafeBufferPointer { parse($0, leavingBodies: false) }
+        bytes.withUnsafeBufferPointer { all in parse(all, from: byteOrderMark(all), to: all.count, leavingBodies: false) }
     }
 
-    /// - Parameter leavingBodies: leave the content of passages other than the story's own
-    ///   (StoryTitle, StoryData, cyd's metadata) in the file, as `body`, when it can be read there
-    ///   as it is (no carriage returns to drop).
-    static func parse(_ all: UnsafeBufferPointer<UInt8>, leavingBodies: Bool) -> TweeDocument {
-        let bom = all.count >= 3 && all[0] == 0xEF && all[1] == 0xBB && all[2] == 0xBF ? 3 : 0
-        // A large file is read in two halves, the second on another core, divided where a
-        // passage starts: a passage's lines are all in one half.
-        guard leavingBodies, all.count >= 1 << 20, let divide = Bytes.first("\n::", in: all, from: all.count / 2, to: all.count) else {
-            return parse(all, from: bom, to: all.count, leavingBodies: leavingBodies)
+    /// The byte order mark's length at the start of `all`: 3 or 0.
+    static func byteOrderMark(_ all: UnsafeBufferPointer<UInt8>) -> Int {
+        all.count >= 3 && all[0] == 0xEF && all[1] == 0xBB && all[2] == 0xBF ? 3 : 0
+    }
+
+    /// A file being imported, checked as UTF-8 and read leaving the content of passages other
+    /// than the story's own (StoryTitle, StoryData, cyd's metadata) in the file, as `body`, when
+    /// it can be read there as it is (no carriage returns to drop). `firstInvalid`: the place of
+    /// the first byte that is not UTF-8, if one is (the document is then empty).
+    static func parseImported(_ all: UnsafeBufferPointer<UInt8>) -> (document: TweeDocument, firstInvalid: Int?) {
+        let bom = byteOrderMark(all)
+        // A large file is checked and read in two halves, the second on another core, divided
+        // where a passage starts: a passage's lines are all in one half, and the halves meet
+        // after a line feed, between two characters.
+        guard all.count >= 1 << 20, let divide = Bytes.first("\n::", in: all, from: all.count / 2, to: all.count) else {
+            if let bad = UTF8Validation.firstInvalid(all) { return (TweeDocument(passages: []), bad) }
+            return (parse(all, from: bom, to: all.count, leavingBodies: true), nil)
         }
         let file = TweeStory.FileBytes(bytes: all)
-        let second = BackgroundWork { () -> (TweeDocument, Int) in
+        let second = BackgroundWork { () -> (TweeDocument, Int?) in
             let bytes = file.bytes!
-            // The lines before the second half: the line feeds up to and with the one it follows.
-            let before = Bytes.lineFeeds(in: bytes, from: 0, to: divide + 1)
-            return (parse(bytes, from: divide + 1, to: bytes.count, leavingBodies: true), before)
+            if let bad = UTF8Validation.firstInvalid(UnsafeBufferPointer(rebasing: bytes[(divide + 1)...])) { return (TweeDocument(passages: []), divide + 1 + bad) }
+            // The second half's lines are numbered after the line feeds up to and with the one it follows.
+            return (parse(bytes, from: divide + 1, to: bytes.count, leavingBodies: true, firstLine: Bytes.lineFeeds(in: bytes, from: 0, to: divide + 1) + 1), nil)
+        }
+        if let bad = UTF8Validation.firstInvalid(UnsafeBufferPointer(rebasing: all[...divide])) {
+            _ = second.take()  // it reads the file, which must outlive it
+            return (TweeDocument(passages: []), bad)
         }
         var document = parse(all, from: bom, to: divide + 1, leavingBodies: true)
-        let (rest, before) = second.wait()
-        document.passages += rest.passages.map { passage in
-            var moved = passage
-            moved.line += before
-            return moved
-        }
-        document.strayLines += rest.strayLines.map { $0 + before }
-        return document
+        var (rest, bad) = second.take()
+        if let bad { return (TweeDocument(passages: []), bad) }
+        // Moved, not copied: 50,000 passages' strings retained here and released again held up
+        // the import's one thread.
+        document.passages.appendMoving(&rest.passages, leaving: Passage(name: "", content: ""))
+        document.strayLines += rest.strayLines
+        return (document, nil)
     }
 
     /// The passages of the lines of `all[start..<end]` (`end` at the end of the file or just
-    /// after a line feed), numbered from 1.
-    static func parse(_ all: UnsafeBufferPointer<UInt8>, from start: Int, to count: Int, leavingBodies: Bool) -> TweeDocument {
+    /// after a line feed), the first line numbered `firstLine`.
+    static func parse(_ all: UnsafeBufferPointer<UInt8>, from start: Int, to count: Int, leavingBodies: Bool, firstLine: Int = 1) -> TweeDocument {
         var position = start
         var passages: [Passage] = []
         var stray: [Int] = []
@@ -103,7 +114,7 @@ public struct TweeDocument: Sendable, Equatable {
             }
             passages.append(passage)
         }
-        var number = 0
+        var number = firstLine - 1
         while true {
             let newline = Bytes.first(0x0A, in: all, from: position, to: count)
             var end = newline

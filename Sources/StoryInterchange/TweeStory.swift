@@ -536,8 +536,11 @@ public enum TweeStory {
     public static func story(from source: SourceBytes, placing: Bool = true) -> Imported {
         if source.count >= 1 << 20 { ThreadHeaps.writableWhole() }  // passages made chapters in halves, on two threads
         return source.withUnsafeBufferPointer { file in
-            if let wrong = encodingFinding(file) { return Imported(story: nil, ifid: nil, format: nil, findings: [wrong]) }
-            return read(TweeDocument.parse(file, leavingBodies: true), ignoringOverrides: false, file: FileBytes(bytes: file, source: source), placing: placing)
+            if let wrong = utf16Finding(file) { return Imported(story: nil, ifid: nil, format: nil, findings: [wrong]) }
+            // Checked as UTF-8 as it is read: a large file in two halves, each on its own core.
+            let (document, invalid) = TweeDocument.parseImported(file)
+            if let invalid { return Imported(story: nil, ifid: nil, format: nil, findings: [notUTF8Finding(file, at: invalid)]) }
+            return read(document, ignoringOverrides: false, file: FileBytes(bytes: file, source: source), placing: placing)
         }
     }
 
@@ -545,10 +548,17 @@ public enum TweeStory {
     /// zero byte in the first two), or the first byte that is not UTF-8 (a file saved as
     /// Windows-1252 or Latin-1). Read anyway, those bytes would become U+FFFD without a word.
     static func encodingFinding(_ p: UnsafeBufferPointer<UInt8>) -> TweeFinding? {
-        if p.count >= 2, (p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF) || p[0] == 0 || p[1] == 0 {
-            return TweeFinding(kind: .utf16, line: 1, column: 1)
-        }
-        guard let bad = UTF8Validation.firstInvalid(p) else { return nil }
+        utf16Finding(p) ?? UTF8Validation.firstInvalid(p).map { notUTF8Finding(p, at: $0) }
+    }
+
+    /// A file that is UTF-16: it starts with a byte order mark, or has a zero byte in the first two.
+    static func utf16Finding(_ p: UnsafeBufferPointer<UInt8>) -> TweeFinding? {
+        guard p.count >= 2, (p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF) || p[0] == 0 || p[1] == 0 else { return nil }
+        return TweeFinding(kind: .utf16, line: 1, column: 1)
+    }
+
+    /// The byte at `bad`, which is not UTF-8, at its line and column.
+    static func notUTF8Finding(_ p: UnsafeBufferPointer<UInt8>, at bad: Int) -> TweeFinding {
         let line = Bytes.lineFeeds(in: p, from: 0, to: bad) + 1
         var lineStart = bad
         while lineStart > 0, p[lineStart - 1] != 0x0A { lineStart -= 1 }

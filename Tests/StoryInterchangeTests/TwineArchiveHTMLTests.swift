@@ -107,6 +107,44 @@ struct TwineArchiveHTMLTests {
         }
     }
 
+    /// A Twee file over 1 MB is checked in two halves, each on its own core as it is read.
+    @Test("a large Twee file with bytes that are not UTF-8, in either half, both, or about the line where the halves meet: the error is at the file's first bad byte")
+    func notUTF8InHalves() throws {
+        var text = ":: StoryTitle\nLamp\n"
+        var number = 0
+        while text.utf8.count < 1 << 21 {
+            text += "\n:: p\(number)\nCaf\u{E9} text, line \(number). [[On->p\(number + 1)]]\n"
+            number += 1
+        }
+        text += "\n:: p\(number)\nEnd.\n"
+        let bytes = Array(text.utf8)
+        let fine = TweeStory.story(from: bytes)
+        #expect(fine.story?.chapters.count == number + 1 && !fine.findings.contains { $0.isError })
+        // The halves meet at the first passage after the middle.
+        let middle = try #require((bytes.count / 2..<bytes.count).first { bytes[$0] == 0x0A && bytes[$0 + 1] == 0x3A && bytes[$0 + 2] == 0x3A })
+        func place(_ at: Int) -> (line: Int, column: Int) {
+            let line = bytes[..<at].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+            let start = (bytes[..<at].lastIndex(of: 0x0A) ?? -1) + 1
+            return (line, String(decoding: bytes[start..<at], as: UTF8.self).unicodeScalars.count + 1)
+        }
+        // An é's first byte (0xC3) is replaced with Latin-1's 0xE9 at these places.
+        let accents = bytes.indices.filter { bytes[$0] == 0xC3 }
+        let early = accents[10], late = accents[accents.count - 10]
+        let beforeMiddle = try #require(accents.last { $0 < middle }), afterMiddle = try #require(accents.first { $0 > middle })
+        for places in [[early], [late], [early, late], [beforeMiddle], [afterMiddle], [beforeMiddle, afterMiddle], [late, afterMiddle]] {
+            var broken = bytes
+            for at in places { broken[at] = 0xE9 }
+            let first = places.min()!
+            let imported = TweeStory.story(from: broken)
+            #expect(imported.story == nil, "\(places)")
+            #expect(imported.findings == [TweeFinding(kind: .notUTF8(byte: 0xE9), line: place(first).line, column: place(first).column)], "\(places) of \(bytes.count), halves at \(middle)")
+        }
+        // A lone byte on the line feed that ends the first half: a line feed never continues a character.
+        var cut = bytes
+        cut.insert(0xE2, at: middle)
+        #expect(TweeStory.story(from: cut).findings == [TweeFinding(kind: .notUTF8(byte: 0xE2), line: place(middle).line, column: place(middle).column)])
+    }
+
     @Test("a Twee file or an archive that is not UTF-8 (Windows-1252, Latin-1, a broken sequence, UTF-16) is an error at its first bad byte; its text is never changed to U+FFFD")
     func notUTF8() throws {
         let twee = ":: StoryTitle\nLamp\n\n:: Start\nCaf"
