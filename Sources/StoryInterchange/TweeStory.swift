@@ -540,7 +540,7 @@ public enum TweeStory {
             // Checked as UTF-8 as it is read: a large file in two halves, each on its own core.
             let (document, invalid) = TweeDocument.parseImported(file)
             if let invalid { return Imported(story: nil, ifid: nil, format: nil, findings: [notUTF8Finding(file, at: invalid)]) }
-            return read(document, ignoringOverrides: false, file: FileBytes(bytes: file, source: source), placing: placing)
+            return read(document, ignoringOverrides: false, file: FileBytes(bytes: file, source: source), placing: placing, firstHalf: 10)
         }
     }
 
@@ -576,7 +576,12 @@ public enum TweeStory {
 
     /// `document` is given up: its passages (an archive's unescaped texts are tens of megabytes)
     /// are let go as soon as they are read into chapters.
-    static func read(_ document: consuming TweeDocument, ignoringOverrides: Bool, file: FileBytes = FileBytes(bytes: nil), placing: Bool = true) -> Imported {
+    /// `firstHalf`: the share of the passages read into chapters here, in twentieths, the rest on
+    /// another core. Half, for a Twee file; eleven twentieths for an archive's passages, where
+    /// the other core was measured idle first when given half.
+    static func read(
+        _ document: consuming TweeDocument, ignoringOverrides: Bool, file: FileBytes = FileBytes(bytes: nil), placing: Bool = true, firstHalf: Int = 11
+    ) -> Imported {
         var findings = document.strayLines.map { TweeFinding(kind: .textOutsidePassages, line: $0, column: 1) }
         guard !document.passages.isEmpty else {
             return Imported(story: nil, ifid: nil, format: nil, findings: findings + [TweeFinding(kind: .noPassages, line: 1, column: 1)])
@@ -659,7 +664,7 @@ public enum TweeStory {
         let format = Format(named: formatName)
         let storyFields = metadata?["story"]
         // The passages are read in two halves, one on another core; findings keep their order.
-        let split = passages.startIndex + (passages.count >= 1000 ? passages.count * 11 / 20 : passages.count)
+        let split = passages.startIndex + (passages.count >= 1000 ? passages.count * firstHalf / 20 : passages.count)
         // In a file cyd wrote, passages' positions are kept apart until cyd's layout is known.
         let fromCyd = storyFields != nil
         // The first half's arrays have room for the second's, which is taken from its thread (the
@@ -760,7 +765,7 @@ public enum TweeStory {
             let laidOut = TweeLayout.positions(of: story)
             story.chapters = []
             for index in chapters.indices {
-                guard let position = positions[index], position != TwineData.laidOut(laidOut[index]) else { continue }
+                guard let position = positions[index], !TwineData.isLaidOut(position, laidOut[index]) else { continue }
                 chapters[index].twine = TwineData.adding(position: position, to: chapters[index].twine)
             }
         }

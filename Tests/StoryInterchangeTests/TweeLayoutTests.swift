@@ -1,3 +1,4 @@
+import Foundation
 import StoryFormat
 import Testing
 
@@ -78,4 +79,25 @@ struct TweeLayoutTests {
         }
         #expect(TweeLayout.positions(of: Story(id: "e", name: "E", rating: "G", summary: "", chapters: [])).isEmpty)
     }
+
+    @Test("a passage's position is cyd's layout exactly when its text is the layout's, compared without making it: signs, zeros, the largest and smallest numbers, and near misses")
+    func laidOutCompared() {
+        var generator = SplitMix64(state: 2026_11_29)
+        var values = [0, 1, -1, 9, 10, 99, 100, 125, 100_100, Int.max, Int.min, Int.max - 1, Int.min + 1]
+        for _ in 0..<200 { values.append(Int.random(in: -1_000_000...1_000_000, using: &generator)) }
+        for _ in 0..<50 { values.append(Int(bitPattern: UInt(generator.next()))) }
+        for x in values.prefix(40) {
+            for y in values {
+                let position = (x: x, y: y)
+                let text = TwineData.laidOut(position)
+                #expect(TwineData.isLaidOut(text, position), "\(text)")
+                for near in ["0" + text, "+" + text, text + " ", " " + text, text.replacingOccurrences(of: ",", with: ", "), text + "0", String(text.dropLast()),
+                             String(y) + "," + String(x), "\(x)\u{FF0C}\(y)", text.replacingOccurrences(of: "-", with: "\u{2212}")] where near != text {
+                    #expect(!TwineData.isLaidOut(near, position), "\(near) for \(text)")
+                }
+            }
+        }
+        #expect(!TwineData.isLaidOut("", (0, 0)) && !TwineData.isLaidOut(",", (0, 0)) && !TwineData.isLaidOut("0,", (0, 0)))
+    }
 }
+
