@@ -372,6 +372,29 @@ struct TweeTests {
         #expect(read.story?.chapters.map(\.id) == ["Start", "Dock"] && !read.carriedMetadata)
     }
 
+    /// cyd's metadata is read on another core while the passages become chapters, each passage's
+    /// position kept apart in case the file is cyd's; a file whose metadata turns out unreadable,
+    /// or without the story's fields, keeps each position in its chapter as any Twine file does.
+    @Test("passages' positions and sizes stay in their chapters when cyd's metadata passage is not JSON or has no story, in a small file and one read in halves")
+    func positionsWithMetadataThatIsNot() throws {
+        for count in [3, 1_200] {
+            var passages = ""
+            for number in 0..<count {
+                let tags = number % 3 == 0 ? " [dock x]" : ""
+                let place = number % 2 == 0 ? " {\"position\":\"\(700 + number),\(400 + number)\"\(number % 4 == 0 ? ",\"size\":\"200,100\"" : "")}" : ""
+                passages += ":: p\(number)\(tags)\(place)\nText \(number). [[On->p\((number + 1) % count)]]\n\n"
+            }
+            let plain = Self.read(":: StoryData\n{\"start\": \"p0\"}\n\n" + passages)
+            let plainStory = try #require(plain.story)
+            #expect(plainStory.chapters[0].twine == .object([("tags", .array([.string("dock"), .string("x")])), ("position", .string("700,400")), ("size", .string("200,100"))]))
+            for metadata in ["{ \"format\": ,", "{\"chapters\": {}}", "[1, 2]"] {
+                let read = Self.read(":: StoryData\n{\"start\": \"p0\"}\n\n:: CydMetadata [cyd]\n\(metadata)\n\n" + passages)
+                #expect(read.story?.chapters.map(\.twine) == plainStory.chapters.map(\.twine), "\(count) passages, metadata \(metadata)")
+                #expect(!read.carriedMetadata)
+            }
+        }
+    }
+
     @Test("one rule for ids: two passages named 'Café', composed and decomposed, are one name: the second is left out and said once, and a link in either spelling reaches the first")
     func idsByCanonicalEquivalence() throws {
         let read = Self.read(":: Start\nGo. [[On->Cafe\u{301}]]\n\n:: Caf\u{E9}\nOne.\n\n:: Cafe\u{301}\nTwo.\n")
