@@ -141,25 +141,9 @@ enum TwineData {
     /// (an import asks it of 100,000 passages' positions).
     static func isLaidOut(_ text: String, _ position: (x: Int, y: Int)) -> Bool {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { out in
-            var count = 0
-            func decimal(_ value: Int) {
-                if value < 0 {
-                    out[count] = 0x2D
-                    count += 1
-                }
-                var magnitude = value.magnitude
-                let start = count
-                repeat {
-                    out[count] = 0x30 + UInt8(magnitude % 10)
-                    magnitude /= 10
-                    count += 1
-                } while magnitude > 0
-                out[start..<count].reverse()
-            }
-            decimal(position.x)
+            var count = DecimalDigits.write(position.x, into: out, at: 0)
             out[count] = 0x2C
-            count += 1
-            decimal(position.y)
+            count = DecimalDigits.write(position.y, into: out, at: count + 1)
             return text.utf8.elementsEqual(UnsafeBufferPointer(rebasing: out[..<count]))
         }
     }

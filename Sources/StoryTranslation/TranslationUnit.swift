@@ -241,22 +241,7 @@ struct UnitKey: Sendable {
             }
         }
         func put(_ text: StaticString) { text.withUTF8Buffer { put($0) } }
-        func putDecimal(_ number: Int32) {
-            var rest = Int(number).magnitude
-            if number < 0 { put("-") }
-            let start = count
-            repeat {
-                room[count] = 0x30 + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-            var (low, high) = (start, count - 1)
-            while low < high {
-                room.swapAt(low, high)
-                low += 1
-                high -= 1
-            }
-        }
+        func putDecimal(_ number: Int32) { count = DecimalDigits.write(Int(number), into: room, at: count) }
         switch form {
         case .whole: break
         case .title: put(".title")
