@@ -589,9 +589,9 @@ public enum TweeStory {
         var places = TweeSourceMap()
         var title: String?
         var data: JSONValue?
-        var metadata: JSONValue?
+        var metadata: MetadataTree?
         /// The metadata being read, where its finding goes if it cannot be, and its line.
-        var readingMetadata: (BackgroundWork<JSONValue?>, Int, Int)?
+        var readingMetadata: (BackgroundWork<MetadataTree?>, Int, Int)?
         // The chapters' passages, by their place in the document (not copied: in most files they
         // are the passages after StoryTitle, StoryData and cyd's metadata, a slice).
         var kept: [Int32] = []
@@ -625,7 +625,7 @@ public enum TweeStory {
                         // Read on another core while the passages after it are gathered: cyd's
                         // metadata of a large story is megabytes of JSON.
                         let content = passage.content
-                        readingMetadata = (BackgroundWork { JSONValue.parse(Array(content.utf8)) }, findings.count, passage.contentLine)
+                        readingMetadata = (BackgroundWork { JSONValue.document(Array(content.utf8)).map(MetadataTree.init) }, findings.count, passage.contentLine)
                         places.metadata = passage.line
                     }
                 } else if (mayBeSpecial && specialPassages.contains(all[index].name))
@@ -662,7 +662,7 @@ public enum TweeStory {
         }
         let formatName = data?["format"]?.string
         let format = Format(named: formatName)
-        let storyFields = metadata?["story"]
+        let storyFields = metadata.flatMap { tree in tree.first("story", in: tree.root).map { JSONValue(tree.document, $0) } }
         // The passages are read in two halves, one on another core; findings keep their order.
         let split = passages.startIndex + (passages.count >= 1000 ? passages.count * firstHalf / 20 : passages.count)
         // In a file cyd wrote, passages' positions are kept apart until cyd's layout is known.
@@ -690,8 +690,10 @@ public enum TweeStory {
             restMap = TweeSourceMap()
             positions += restPositions
         }
-        var chapterFields = ChapterFields([])
-        if !ignoringOverrides, case .object(let members)? = metadata?["chapters"] { chapterFields = ChapterFields(members) }
+        var chapterFields = ChapterFields()
+        if !ignoringOverrides, let metadata, let chaptersNode = metadata.first("chapters", in: metadata.root), metadata.document.kind(chaptersNode) == .object {
+            chapterFields = ChapterFields(metadata.document, members: chaptersNode)
+        }
         findings += found
         places.chapters = map.chapters
         places.textLines = map.textLines
@@ -703,35 +705,39 @@ public enum TweeStory {
         // look-up by key finds it); a look-up of each key the chapter might have, 100,000 times,
         // kept the import's other core idle.
         for index in chapters.indices where !chapterFields.isEmpty {
-            guard case .object(let members)? = chapterFields.fields(of: chapters[index].id) else { continue }
+            guard let fields = chapterFields.fields(of: chapters[index].id), let document = chapterFields.document, document.kind(fields) == .object else { continue }
             var taken: UInt32 = 0
-            for (key, value) in members {
-                guard let field = ChapterField(rawValue: key), field != .id else { continue }
+            for (keyNode, value) in document.members(of: fields) {
+                guard let field = ChapterField(rawValue: document.string(keyNode)), field != .id else { continue }
                 let bit = UInt32(1) << field.ordinal
                 guard taken & bit == 0 else { continue }
                 taken |= bit
+                let kind = document.kind(value)
+                let string = kind == .string ? document.string(value) : nil
+                let flag: Bool? = kind == .true ? true : kind == .false ? false : nil
                 switch field {
                 case .id: break
-                case .name: if let name = value.string { chapters[index].name = name }
+                case .name: if let string { chapters[index].name = string }
                 case .text:
-                    guard let text = value.string else { break }
-                    chapters[index].text = text
+                    guard let string else { break }
+                    chapters[index].text = string
                     if placing { places.chapters[index].textLines = nil }
                 case .choices:
-                    guard let choices = value.array else { break }
-                    chapters[index].choices = choices.compactMap { choice in
+                    guard kind == .array else { break }
+                    chapters[index].choices = document.elements(of: value).compactMap { element in
+                        let choice = JSONValue(document, element)
                         guard let target = choice["chapter_id"]?.string, let text = choice["text"]?.string else { return nil }
                         return Choice(chapterID: target, text: text)
                     }
                     if placing { places.chapters[index].choices = nil }
-                case .isFirstChapter: if let flag = value.bool { firstFlags[index] = flag }
-                case .twine: twineKept[index] = value
+                case .isFirstChapter: if let flag { firstFlags[index] = flag }
+                case .twine: twineKept[index] = JSONValue(document, value)
                 default:
                     // The keys a passage has no place for (`metadataFields`), as they are written.
                     switch field.kind {
-                    case .text, .nonEmptyText: field.set(value.string.map(ChapterValue.text), in: &chapters[index])
-                    case .flag: field.set(value.bool.map(ChapterValue.flag), in: &chapters[index])
-                    case .object: field.set(.object(value), in: &chapters[index])
+                    case .text, .nonEmptyText: field.set(string.map(ChapterValue.text), in: &chapters[index])
+                    case .flag: field.set(flag.map(ChapterValue.flag), in: &chapters[index])
+                    case .object: field.set(.object(JSONValue(document, value)), in: &chapters[index])
                     case .choices: break
                     }
                 }
@@ -739,7 +745,7 @@ public enum TweeStory {
         }
         // The metadata's tree is let go once written into the chapters (the story's own fields
         // are kept apart).
-        chapterFields = ChapterFields([])
+        chapterFields = ChapterFields()
         metadata = nil
         // Reading starts at StoryData's start, else at Start, else at the first passage. The
         // chapters' ids are the passages' names that were kept.
@@ -780,33 +786,65 @@ public enum TweeStory {
             story: story, ifid: data?["ifid"]?.string, format: formatName, findings: findings, carriedMetadata: storyFields != nil, places: places)
     }
 
+    /// cyd's metadata passage read into its nodes: the story's fields and each chapter's are
+    /// read where they lie, not made a tree of values (100,000 chapters' objects, keys and
+    /// strings, made on another core while the import waited for them).
+    struct MetadataTree: Sendable {
+        let document: JSONDocument
+        let root: Int
+
+        /// The first member of `object` named `key` (as `JSONValue`'s look-up finds it), if
+        /// `object` is an object.
+        func first(_ key: String, in object: Int) -> Int? {
+            guard document.kind(object) == .object else { return nil }
+            return document.members(of: object).first { document.keyEquals($0.key, key) }?.value
+        }
+    }
+
     /// Each chapter's fields in cyd's metadata, found by id. The metadata lists the chapters in
     /// the passages' order, so each is looked for where the last one was found; only one found
     /// elsewhere makes an index of them all (the first member of an id is its), where a table of
-    /// 100,000 ids, made for every file, cost ten megabytes.
+    /// 100,000 ids, made for every file, cost ten megabytes. Ids are equal as Swift compares
+    /// strings (a composed and a decomposed name are one), as the passages' names are.
     struct ChapterFields {
-        let members: [(String, JSONValue)]
+        let document: JSONDocument?
+        let members: [(key: Int, value: Int)]
         var next = 0
         var index: [String: Int]?
 
-        init(_ members: [(String, JSONValue)]) { self.members = members }
+        init() {
+            document = nil
+            members = []
+        }
+
+        /// The members of the metadata's `chapters` object, `node`.
+        init(_ document: JSONDocument, members node: Int) {
+            self.document = document
+            members = Array(document.members(of: node))
+        }
 
         var isEmpty: Bool { members.isEmpty }
 
         /// Consecutive finds from the first member are the first of their id: every member
-        /// before was a chapter's, and chapters' ids differ.
-        mutating func fields(of id: String) -> JSONValue? {
-            if index == nil, next < members.count, members[next].0 == id {
+        /// before was a chapter's, and chapters' ids differ. The node of the chapter's fields.
+        mutating func fields(of id: String) -> Int? {
+            // By the key's bytes here; a key written in another normalization than the id, or
+            // otherwise escaped, is found in the table, as strings.
+            if index == nil, next < members.count, let document, document.keyEquals(members[next].key, id) {
                 next += 1
-                return members[next - 1].1
+                return members[next - 1].value
             }
+            guard let document else { return nil }
             if index == nil {
                 var made: [String: Int] = [:]
                 made.reserveCapacity(members.count)
-                for position in members.indices where made[members[position].0] == nil { made[members[position].0] = position }
+                for position in members.indices {
+                    let key = document.string(members[position].key)
+                    if made[key] == nil { made[key] = position }
+                }
                 index = made
             }
-            return index![id].map { members[$0].1 }
+            return index![id].map { members[$0].value }
         }
     }
 

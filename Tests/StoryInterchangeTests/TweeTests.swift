@@ -287,6 +287,23 @@ struct TweeTests {
         ], "\(story.chapters)")
     }
 
+    @Test("cyd's metadata keys are read as JSON strings: escaped, or another normalization of a passage's name; a top-level key twice, the first is its")
+    func metadataKeysAsText() throws {
+        let passages = ":: Caf\u{E9}\nOne. [[On->b]]\n\n:: b\nTwo.\n"
+        func read(_ metadata: String) -> [String]? {
+            Self.read(":: CydMetadata [cyd]\n\(metadata)\n\n" + passages).story?.chapters.map(\.name)
+        }
+        let story = #"{"id": "t", "name": "T", "rating": "G", "summary": "s"}"#
+        // In order, found where the last one was; out of order, through the table of ids.
+        #expect(read(#"{"story": \#(story), "chapters": {"Cafe\#u{301}": {"name": "Decomposed"}, "\u0062": {"n\u0061me": "Escaped"}}}"#) == ["Decomposed", "Escaped"])
+        #expect(read(#"{"story": \#(story), "chapters": {"\u0062": {"n\u0061me": "Escaped"}, "Cafe\#u{301}": {"name": "Decomposed"}}}"#) == ["Decomposed", "Escaped"])
+        #expect(read(#"{"story": \#(story), "chapters": {"Caf\u00e9": {"name": "Escaped too"}}}"#) == ["Escaped too", "b"])
+        let twice = #"{"story": \#(story), "story": {"id": "u", "name": "U", "rating": "G", "summary": "s"}, "chapters": {"b": {"name": "First"}}, "chapters": {"b": {"name": "Second"}}}"#
+        let imported = Self.read(":: CydMetadata [cyd]\n\(twice)\n\n" + passages)
+        #expect(imported.story?.name == "T" && imported.story?.id == "t")
+        #expect(imported.story?.chapters.map(\.name) == ["Caf\u{E9}", "First"])
+    }
+
     @Test("a chapter's metadata 'twine': null leaves the chapter without Twine data, not with a null that validation refuses")
     func metadataTwineNull() throws {
         let metadata = #":: CydMetadata [cyd]\#n{"story": {"id": "t", "name": "T", "rating": "G", "summary": "s"}, "chapters": {"b": {"twine": null}}}\#n\#n"#

@@ -40,15 +40,23 @@ public enum JSONValue: Sendable, Hashable {
     /// Parses one message body; nil when it is not JSON.
     public static func parse(_ bytes: [UInt8]) -> JSONValue? {
         // An editor's text may hold a lone surrogate (JavaScript strings can): it is read as
-        // U+FFFD rather than refusing the whole message.
+        // U+FFFD rather than refusing the whole message (`document` reads it the same way).
+        document(bytes).map { JSONValue($0.document, $0.root) }
+    }
+
+    /// A JSON text read into its nodes, not into values (nil as `parse` is nil): for a large
+    /// text of which a few parts are wanted as values (cyd's metadata passage in a Twee file
+    /// holds 100,000 chapters' fields, each read where it lies).
+    package static func document(_ bytes: [UInt8]) -> (document: JSONDocument, root: Int)? {
         let result = JSONParser(options: .init(maximumDepth: 256, loneSurrogates: .replaced)).parse(bytes)
         guard let document = result.document, !result.diagnostics.contains(where: { $0.severity == .error }), let root = document.root else {
             return nil
         }
-        return JSONValue(document, root)
+        return (document, root)
     }
 
-    init(_ document: JSONDocument, _ node: Int) {
+    /// The value of `node` in `document`.
+    package init(_ document: JSONDocument, _ node: Int) {
         switch document.kind(node) {
         case .null: self = .null
         case .true: self = .bool(true)
