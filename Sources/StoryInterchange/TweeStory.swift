@@ -545,13 +545,9 @@ public enum TweeStory {
     }
 
     /// Why a file cannot be read as UTF-8, at its place: it is UTF-16 (a byte order mark, or a
-    /// zero byte in the first two), or the first byte that is not UTF-8 (a file saved as
-    /// Windows-1252 or Latin-1). Read anyway, those bytes would become U+FFFD without a word.
-    static func encodingFinding(_ p: UnsafeBufferPointer<UInt8>) -> TweeFinding? {
-        utf16Finding(p) ?? UTF8Validation.firstInvalid(p).map { notUTF8Finding(p, at: $0) }
-    }
-
-    /// A file that is UTF-16: it starts with a byte order mark, or has a zero byte in the first two.
+    /// zero byte in the first two; this finding), or the first byte that is not UTF-8 (a file
+    /// saved as Windows-1252 or Latin-1; `notUTF8Finding`). Read anyway, those bytes would
+    /// become U+FFFD without a word.
     static func utf16Finding(_ p: UnsafeBufferPointer<UInt8>) -> TweeFinding? {
         guard p.count >= 2, (p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF) || p[0] == 0 || p[1] == 0 else { return nil }
         return TweeFinding(kind: .utf16, line: 1, column: 1)

@@ -128,7 +128,8 @@ public enum TwineArchive {
     /// pages given back as the passages are read).
     public static func story(from source: SourceBytes, placing: Bool = true) -> TweeStory.Imported {
         source.withUnsafeBufferPointer { file in
-            if let wrong = TweeStory.encodingFinding(file) { return TweeStory.Imported(story: nil, ifid: nil, format: nil, findings: [wrong]) }
+            if let wrong = TweeStory.utf16Finding(file) { return TweeStory.Imported(story: nil, ifid: nil, format: nil, findings: [wrong]) }
+            if let bad = UTF8Validation.firstInvalidInHalves(file) { return TweeStory.Imported(story: nil, ifid: nil, format: nil, findings: [TweeStory.notUTF8Finding(file, at: bad)]) }
             return story(in: file, placing: placing, source: source)
         }
     }

@@ -109,6 +109,25 @@ package enum UTF8Validation {
         return nil
     }
 
+    /// The same as `firstInvalid`, a large buffer checked in two halves at once, the second on
+    /// another core. The halves meet before a byte that is not a continuation byte: a sequence
+    /// that a half cuts short is as invalid at its first byte as it is in the whole.
+    package static func firstInvalidInHalves(_ p: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard p.count >= 1 << 20 else { return firstInvalid(p) }
+        var meeting = p.count / 2
+        while meeting < p.count, p[meeting] & 0xC0 == 0x80 { meeting += 1 }
+        let middle = meeting
+        let bytes = SendableBytes(p: p)
+        let second = BackgroundWork { () -> Int? in
+            firstInvalid(UnsafeBufferPointer(rebasing: bytes.p[middle...])).map { middle + $0 }
+        }
+        let first = firstInvalid(UnsafeBufferPointer(rebasing: p[..<middle]))
+        let rest = second.take()  // taken either way: it reads `p`, which must outlive it
+        return first ?? rest
+    }
+
+    private struct SendableBytes: @unchecked Sendable { let p: UnsafeBufferPointer<UInt8> }
+
     /// Length of the valid UTF-8 sequence starting at `index` (1 to 4), or 0 when the bytes there
     /// are not valid UTF-8 (overlong forms, surrogates and values past U+10FFFF are invalid).
     @inline(__always)
