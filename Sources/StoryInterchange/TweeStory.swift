@@ -573,8 +573,8 @@ public enum TweeStory {
     /// `document` is given up: its passages (an archive's unescaped texts are tens of megabytes)
     /// are let go as soon as they are read into chapters.
     /// `firstHalf`: the share of the passages read into chapters here, in twentieths, the rest on
-    /// another core. Half, for a Twee file; eleven twentieths for an archive's passages, where
-    /// the other core was measured idle first when given half.
+    /// another core: half for a Twee file, eleven twentieths for an archive's passages (chosen by
+    /// measuring: an archive's import split in half took 1.03 times as long, a Twee file's 0.97).
     static func read(
         _ document: consuming TweeDocument, ignoringOverrides: Bool, file: FileBytes = FileBytes(bytes: nil), placing: Bool = true, firstHalf: Int = 11
     ) -> Imported {
