@@ -78,7 +78,7 @@ public enum TweeLayout {
         // Each chapter's choices as the chapters they lead to, found in file order before the
         // walk: the walk meets chapters out of order, and reading each one's choices there was
         // a cache miss a chapter (most of the time of laying out 100,000 chapters).
-        let successors = Successors(story.chapters, index, parallelFrom: parallelFrom)
+        let successors = ChoiceTargets(story.chapters, index, parallelFrom: parallelFrom)
         var layer = [Int](repeating: -1, count: count)
         var order: [Int] = []
         order.reserveCapacity(count)
@@ -106,51 +106,11 @@ public enum TweeLayout {
         return positions
     }
 
-    /// Every chapter's choices as the positions of the chapters they lead to, in choice order
-    /// (a choice to no chapter left out), back to back: chapter c's are `targets[ends[c]..<ends[c + 1]]`.
-    struct Successors {
-        var ends: [Int32] = [0]
-        var targets: [Int32] = []
-
-        init(_ chapters: [Chapter], _ index: ChapterIndex, parallelFrom: Int) {
-            let count = chapters.count
-            guard count >= max(parallelFrom, 2) else {
-                self.init(chapters, 0..<count, index)
-                return
-            }
-            let middle = count / 2
-            let second = BackgroundWork { Successors(chapters, middle..<count, index) }
-            self.init(chapters, 0..<middle, index)
-            let later = second.wait()
-            let base = Int32(targets.count)
-            ends.append(contentsOf: later.ends.dropFirst().map { $0 + base })
-            targets.append(contentsOf: later.targets)
-        }
-
-        /// The chapters in `range` alone (`ends` from 0).
-        private init(_ chapters: [Chapter], _ range: Range<Int>, _ index: ChapterIndex) {
-            ends.reserveCapacity(range.count + 1)
-            targets.reserveCapacity(range.count * 2)
-            // Through a buffer: a chapter's choices are read where they are, the chapter not copied.
-            chapters.withUnsafeBufferPointer { chapters in
-                for chapter in range {
-                    // A choice copied out is two strings retained and released.
-                    chapters[chapter].choices.withUnsafeBufferPointer { choices in
-                        for choice in choices.indices {
-                            if let next = index[choices[choice].chapterID] { targets.append(Int32(next)) }
-                        }
-                    }
-                    ends.append(Int32(targets.count))
-                }
-            }
-        }
-    }
-
     /// Breadth-first from `root`, at layer `base`: each chapter reached is given the layer after
     /// its chapter's and added to `order`. (Its state passed in, not captured: a nested function's
     /// captured variables are checked for exclusive access at every touch.)
     private static func walk(
-        from root: Int, layer base: Int, _ successors: Successors, _ layer: inout [Int], _ order: inout [Int], _ deepest: inout Int
+        from root: Int, layer base: Int, _ successors: ChoiceTargets, _ layer: inout [Int], _ order: inout [Int], _ deepest: inout Int
     ) {
         layer[root] = base
         deepest = max(deepest, base)

@@ -168,6 +168,9 @@ struct LargeTranslationTests {
             let expected = Self.plainReadingOrder(story)
             let found = TranslationUnits.readingOrderAndDuplicates(story)
             #expect(found.order == expected.order && found.duplicates == expected.duplicates, "\(count) chapters")
+            // The choices' chapters found in two halves on two cores, as for a large story.
+            let halves = TranslationUnits.readingOrderAndDuplicates(story, parallelFrom: 2)
+            #expect(halves.order == expected.order && halves.duplicates == expected.duplicates, "\(count) chapters, in halves")
             #expect(TranslationUnits.readingOrder(story) == expected.order)
             #expect(Set(expected.order + expected.duplicates).count == count, "every chapter once")
         }
