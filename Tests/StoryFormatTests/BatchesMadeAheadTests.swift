@@ -24,20 +24,16 @@ struct BatchesMadeAheadTests {
 
     @Test("the maker runs at most one batch ahead of the taker")
     func boundedAhead() {
-        final class Highest: @unchecked Sendable {
-            let lock = NSLock()
-            var unit = -1
-        }
-        let highest = Highest()
+        let highest = HighestUnit()
         let batches = BatchesMadeAhead(count: 1_000, batchSize: 10) { n in
-            highest.lock.withLock { highest.unit = max(highest.unit, n) }
+            highest.reached(n)
             return n
         }
         var taken = 0
         for batch in batches {
             #expect(batch == Array((taken * 10)..<(taken * 10 + 10)))
             // Batches taken so far: taken + 1; the one after may be made, none further.
-            let reached = highest.lock.withLock { highest.unit }
+            let reached = highest.value
             #expect(reached < (taken + 2) * 10, "batch \(taken) taken when unit \(reached) was made")
             // The taker is slow: the maker has time to run ahead if it would.
             if taken % 25 == 0 { usleep(2_000) }

@@ -55,38 +55,30 @@ struct PiecesMadeAheadTests {
     /// sizes were summed; a piece's cut is planned when it is started.
     @Test("a piece's cut is planned when the piece is started: nothing is sized before the pieces are taken, and no unit past the two pieces made ahead")
     func cutsPlannedAsTaken() {
-        final class Sized: @unchecked Sendable {
-            let lock = NSLock()
-            var highest = -1
-        }
-        let sized = Sized()
+        let sized = HighestUnit()
         let count = 2_000
         let pieces = PiecesMadeAhead(count: count, pieceSize: 100, leastSize: { n in
-            sized.lock.withLock { sized.highest = max(sized.highest, n) }
+            sized.reached(n)
             return 10
         }, append: { (_: Int, out: inout [UInt8]) in out.append(contentsOf: repeatElement(0x7A, count: 10)) })
-        #expect(sized.lock.withLock { sized.highest } == -1, "sized before any piece was asked for")
+        #expect(sized.value == -1, "sized before any piece was asked for")
         var taken = 0
         for _ in pieces {
-            let reached = sized.lock.withLock { sized.highest }
+            let reached = sized.value
             #expect(reached < (taken + 2) * 10, "piece \(taken) taken when unit \(reached) was sized")
             taken += 1
         }
-        #expect(taken == count / 10 && sized.highest == count - 1)
+        #expect(taken == count / 10 && sized.value == count - 1)
     }
 
     /// What is made ahead is bounded: when the writer takes piece k, no unit of piece k + 3 or
     /// later has been made, so at most three pieces are held at once.
     @Test("the maker runs at most two pieces ahead of the writer")
     func boundedAhead() {
-        final class Highest: @unchecked Sendable {
-            let lock = NSLock()
-            var unit = -1
-        }
-        let highest = Highest()
+        let highest = HighestUnit()
         let count = 2_000
         let pieces = PiecesMadeAhead(count: count, pieceSize: 100, leastSize: { _ in 10 }) { n, out in
-            highest.lock.withLock { highest.unit = max(highest.unit, n) }
+            highest.reached(n)
             out.append(contentsOf: repeatElement(0x7A, count: 10))
         }
         var taken = 0
@@ -94,7 +86,7 @@ struct PiecesMadeAheadTests {
             #expect(piece.count == 100)
             // Pieces taken so far: taken + 1; units made cannot reach past two more pieces.
             let limit = (taken + 3) * 10
-            let reached = highest.lock.withLock { highest.unit }
+            let reached = highest.value
             #expect(reached < limit, "piece \(taken) taken when unit \(reached) was made")
             // The writer is slow: the maker has time to run ahead if it would.
             if taken % 50 == 0 { usleep(2_000) }
