@@ -1,5 +1,6 @@
 import Foundation
 import StoryFormat
+import TestSupport
 import Testing
 
 /// Rows made in batches on another thread while the batch before is stored (the library's

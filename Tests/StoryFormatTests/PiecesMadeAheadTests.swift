@@ -1,5 +1,6 @@
 import Foundation
 import StoryFormat
+import TestSupport
 import Testing
 
 /// A large output made in pieces while it is written (the Twee and Twine exports): the pieces
