@@ -287,6 +287,14 @@ struct POParser: @unchecked Sendable {
 
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
+    /// The array's elements, the array left empty: handed on without a copy (retained, then
+    /// released when the array is emptied).
+    static func swapEmpty<Element>(_ array: inout [Element]) -> [Element] {
+        var taken: [Element] = []
+        swap(&taken, &array)
+        return taken
+    }
+
     /// An error at `offset` on the line being read, its column in characters, as editors and
     /// msgfmt count them (a byte that is not UTF-8 counts as one).
     func error(_ problem: POSyntaxError.Problem, at offset: Int) -> POSyntaxError {
@@ -431,15 +439,14 @@ struct POParser: @unchecked Sendable {
             if forTranslation, !isHeader {
                 let translation = try string(.translation(0))
                 let previousSource = entry.hasPreviousSource ? try string(.previousSource) : nil
-                // Made in the append itself, where the array's room is: no entry is copied (the
-                // disassembly of this function shows no outlined copy of TranslationEntry).
-                func made() -> TranslationEntry {
-                    TranslationEntry(
-                        firstID: entry.firstID, otherIDs: entry.otherIDs, context: context, source: source, translation: translation,
-                        isFuzzy: entry.flags.contains("fuzzy"), previousSource: previousSource, comments: entry.translatorComments,
-                        offset: entry.offset, translationOffset: entry.translationOffset)
-                }
-                if entry.isObsolete { obsolete.append(made()) } else { translated.append(made()) }
+                // The pending entry's ids and comments are taken, not copied (it is emptied after
+                // this), and the entry is moved into its array: no entry is copied (the disassembly
+                // of this function shows no outlined copy of TranslationEntry).
+                let made = TranslationEntry.read(
+                    firstID: entry.firstID.take(), otherIDs: Self.swapEmpty(&entry.otherIDs), context: context, source: source, translation: translation,
+                    isFuzzy: entry.flags.contains("fuzzy"), previousSource: previousSource, comments: Self.swapEmpty(&entry.translatorComments),
+                    offset: entry.offset, translationOffset: entry.translationOffset)
+                if entry.isObsolete { obsolete.append(made) } else { translated.append(made) }
                 return
             }
             var made = POEntry(source: source)

@@ -132,34 +132,6 @@ public struct TranslationEntry: Sendable, Equatable {
         set { rare = newValue == RareFields() ? nil : .fields(newValue) }
     }
 
-    public init(
-        ids: [String], context: String?, source: String, translation: String, isFuzzy: Bool = false, previousSource: String? = nil,
-        comments: [String] = [], offset: Int = 0, translationOffset: Int = 0
-    ) {
-        self.init(
-            firstID: ids.first, otherIDs: Array(ids.dropFirst()), context: context, source: source, translation: translation, isFuzzy: isFuzzy,
-            previousSource: previousSource, comments: comments, offset: offset, translationOffset: translationOffset)
-    }
-
-    /// An entry as a PO file is read: its first id and the others apart (none without a first).
-    init(
-        firstID: String?, otherIDs: [String], context: String?, source: String, translation: String, isFuzzy: Bool, previousSource: String?,
-        comments: [String], offset: Int, translationOffset: Int
-    ) {
-        // Each field set on its own: delegating to another initializer, or setting the ids two at
-        // once through a tuple, made the entry and then copied it (every string retained, then
-        // released), an entry at a time (perf, and the outlined copy in the disassembly).
-        self.firstID = firstID
-        self.otherIDs = otherIDs
-        self.context = context
-        self.source = source
-        self.translation = translation
-        self.isFuzzy = isFuzzy
-        self.offset = offset
-        self.translationOffset = translationOffset
-        rare = Self.rare(previousSource: previousSource, comments: comments)
-    }
-
     /// Whether readers are shown it: translated, and not waiting for review.
     public var isUsable: Bool { !isFuzzy && !translation.isEmpty }
 
@@ -174,6 +146,31 @@ public struct TranslationEntry: Sendable, Equatable {
             position += 1
             return others[position - 1]
         }
+    }
+}
+
+// The initializers are in an extension, so the struct keeps its own memberwise initializer.
+extension TranslationEntry {
+    public init(
+        ids: [String], context: String?, source: String, translation: String, isFuzzy: Bool = false, previousSource: String? = nil,
+        comments: [String] = [], offset: Int = 0, translationOffset: Int = 0
+    ) {
+        self = .read(
+            firstID: ids.first, otherIDs: Array(ids.dropFirst()), context: context, source: source, translation: translation, isFuzzy: isFuzzy,
+            previousSource: previousSource, comments: comments, offset: offset, translationOffset: translationOffset)
+    }
+
+    /// An entry as a PO file is read: its first id and the others apart (none without a first).
+    /// Made by the memberwise initializer: an initializer that sets the fields one by one made the
+    /// entry and then copied it, every string retained and released, an entry at a time (the
+    /// outlined copy in the disassembly, with Swift 6.3).
+    static func read(
+        firstID: String?, otherIDs: [String], context: String?, source: String, translation: String, isFuzzy: Bool, previousSource: String?,
+        comments: [String], offset: Int, translationOffset: Int
+    ) -> TranslationEntry {
+        TranslationEntry(
+            firstID: firstID, otherIDs: otherIDs, context: context, source: source, translation: translation, offset: offset,
+            translationOffset: translationOffset, isFuzzy: isFuzzy, rare: rare(previousSource: previousSource, comments: comments))
     }
 }
 

@@ -537,6 +537,9 @@ struct POReadTwoWaysTests {
             "#. id: only a comment\n",
             "msgid \"\"\nmsgstr \"\"\n\nmsgid \"\"\nmsgstr \"second empty\"\n",
             "msgid \"caf\u{E9}\"\nmsgstr \"\u{FF}\"\n",
+            // Several ids and translator comments on an entry, then one with neither: each entry
+            // keeps its own, handed on from the entry being read.
+            "# note one\n# note two\n#. id: a.title\n#. id: b.title\n#. id: c.title\nmsgctxt \"c\"\nmsgid \"same\"\nmsgstr \"pareil\"\n\n#. id: d.title\nmsgid \"other\"\nmsgstr \"autre\"\n\n# kept\n#~ #. id: e.title\n#~ #. id: f.title\n#~ msgid \"gone\"\n#~ msgstr \"parti\"\n",
         ]
         for (index, text) in cases.enumerated() { try Self.same(text, "case \(index)") }
         let invalid: [UInt8] = Array("msgid \"a\"\nmsgstr \"".utf8) + [0xC3, 0x28] + Array("\"\n".utf8)
