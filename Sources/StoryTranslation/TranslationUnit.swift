@@ -22,19 +22,20 @@ public struct TranslationUnit: Sendable, Hashable {
     public var line: Int
     /// The chapter (`chapter`), read where the unit is by `UnsafeBufferPointer.id(at:)`.
     var storedChapter: String?
+}
 
+// The initializers are in an extension, so the struct keeps its memberwise initializer: one
+// that set the fields one by one made the unit and then copied it (Swift 6.3: its strings
+// retained and released, a unit at a time, the outlined copy in the disassembly).
+extension TranslationUnit {
     public init(id: String, source: String, context: String, line: Int = 0, chapter: String? = nil) {
-        self.init(key: .whole(id), source: source, context: context, line: line, chapter: chapter)
+        self = TranslationUnit(key: .whole(id), source: source, context: context, line: line, storedChapter: chapter)
     }
 
     /// A string of a chapter whose id is made from `key` and the chapter's id (any form but
     /// `whole` needs `chapter`).
     init(key: UnitKey, source: String, context: String, line: Int = 0, chapter: String?) {
-        self.key = key
-        self.source = source
-        self.context = context
-        self.line = line
-        self.storedChapter = chapter
+        self = TranslationUnit(key: key, source: source, context: context, line: line, storedChapter: chapter)
     }
 
     public var id: String {
