@@ -273,12 +273,14 @@ public enum Translations {
         let (order, duplicates) = TranslationUnits.readingOrderAndDuplicates(story)
         let positions = order + duplicates
         let middle = positions.count >= max(halvesFrom, 2) ? positions.count / 2 : positions.count
-        // Each half writes its chapters into the translated story's own array, at their places
-        // (no two halves write the same place; this thread waits for the other before the
-        // array's buffer goes): no array of translated chapters is made beside it.
+        // Each half writes its chapters at their places (no two halves write the same place; this
+        // thread waits for the other before the buffer goes). When the positions name every
+        // chapter once (a story without a first chapter that repeats an id), the translated
+        // chapters are written into a new array's room: the story's array is not copied first
+        // (100,000 chapters' strings retained on this thread, then released as each is
+        // replaced); else into a copy of the story's array, as places may be written twice.
         var counts = lookup.counts
-        translated.chapters.withUnsafeMutableBufferPointer { buffer in
-            let chapters = TranslatedChapters(buffer: buffer)
+        func translate(into chapters: TranslatedChapters) {
             let second = middle == positions.count ? nil : BackgroundWork {
                 // Where the middle chapter's title is, in proportion; not found there (a blank
                 // title, a file in another order), its look-ups find their way from the top.
@@ -295,6 +297,14 @@ public enum Translations {
                 counts.done += rest.done
                 counts.fuzzy += rest.fuzzy
             }
+        }
+        if Self.isPermutation(positions, of: story.chapters.count) {
+            translated.chapters = Array(unsafeUninitializedCapacity: story.chapters.count) { buffer, initialized in
+                translate(into: TranslatedChapters(buffer: buffer, initializing: true))
+                initialized = story.chapters.count
+            }
+        } else {
+            translated.chapters.withUnsafeMutableBufferPointer { buffer in translate(into: TranslatedChapters(buffer: buffer, initializing: false)) }
         }
         return TranslatedStory(
             story: translated,
@@ -362,14 +372,32 @@ public enum Translations {
                         chapter.choices[number].text = text
                     }
                 }
-                translated.buffer[index] = chapter
+                translated.put(chapter, at: index)
             }
         }
     }
 
-    /// The translated story's chapters, written by two threads at different places.
+    /// The translated story's chapters, written by two threads at different places: into room
+    /// not yet initialized (`initializing`, each place once), or over chapters already there.
     struct TranslatedChapters: @unchecked Sendable {
         let buffer: UnsafeMutableBufferPointer<Chapter>
+        let initializing: Bool
+
+        func put(_ chapter: consuming Chapter, at index: Int) {
+            precondition(index >= 0 && index < buffer.count)
+            if initializing { (buffer.baseAddress! + index).initialize(to: chapter) } else { buffer[index] = chapter }
+        }
+    }
+
+    /// Whether `positions` names each of `count` places exactly once.
+    static func isPermutation(_ positions: [Int], of count: Int) -> Bool {
+        guard positions.count == count else { return false }
+        var named = [Bool](repeating: false, count: count)
+        for position in positions {
+            guard position >= 0, position < count, !named[position] else { return false }
+            named[position] = true
+        }
+        return true
     }
 }
 

@@ -404,6 +404,44 @@ struct LargeTranslationTests {
         }
         // The public entry applies a large story in halves; this one is small, so one pass.
         #expect(Translations.apply(file, language: "fr", to: story).story == Translations.apply(file, language: "fr", to: story, halvesFrom: 2).story)
+        // Every chapter at its own place, what is not translated as it was.
+        let applied = Translations.apply(file, language: "fr", to: story, halvesFrom: 2).story
+        #expect(applied.chapters.map(\.id) == story.chapters.map(\.id))
+        #expect(applied.chapters.map { $0.choices.map(\.chapterID) } == story.chapters.map { $0.choices.map(\.chapterID) })
+        #expect(applied.chapters.map(\.isFirstChapter) == story.chapters.map(\.isFirstChapter))
+    }
+
+    @Test("a translation applied to a story whose first chapter repeats an earlier chapter's id: every chapter at its place, the repeat translated by the same entries")
+    func applyWhereTheFirstChapterRepeatsAnID() throws {
+        var chapters = (0..<40).map { index in
+            Chapter(id: "c\(index)", name: "Chapter \(index)", text: "Text \(index)", choices: [Choice(chapterID: "c\((index + 1) % 40)", text: "On")])
+        }
+        // The chapter readers start at has the id of chapter 3, which comes before it.
+        chapters[20] = Chapter(id: "c3", name: "Chapter 3", text: "Text 3", isFirstChapter: true, choices: [Choice(chapterID: "c4", text: "On")])
+        let story = Story(id: "s", name: "Repeat", rating: "G", summary: "A repeated first chapter", chapters: chapters)
+        let (order, duplicates) = TranslationUnits.readingOrderAndDuplicates(story)
+        #expect(!Translations.isPermutation(order + duplicates, of: chapters.count), "the first chapter is both read first and a repeat")
+        let units = TranslationUnits.extract(story)
+        var file = try TranslationFile.read(
+            POFile.make(TranslationMerge(units: units, existing: nil, grouped: true), storyID: "s", storyName: "Repeat", language: "fr").bytes, format: .po)
+        for index in file.entries.indices { file.entries[index].translation = "FR " + file.entries[index].source }
+        for halvesFrom in [2, Int.max] {
+            let applied = Translations.apply(file, language: "fr", to: story, halvesFrom: halvesFrom).story
+            #expect(applied.chapters.map(\.id) == story.chapters.map(\.id))
+            #expect(applied.chapters.allSatisfy { $0.name == "FR " + story.chapter(id: $0.id)!.name && $0.text.hasPrefix("FR Text ") })
+            #expect(applied.chapters[20].text == "FR Text 3" && applied.chapters[3].text == "FR Text 3")
+        }
+    }
+
+    @Test("positions name every place once, or they do not")
+    func positionsAsPermutation() {
+        #expect(Translations.isPermutation([2, 0, 1], of: 3))
+        #expect(Translations.isPermutation([], of: 0))
+        #expect(!Translations.isPermutation([0, 0, 2], of: 3))
+        #expect(!Translations.isPermutation([0, 1], of: 3))
+        #expect(!Translations.isPermutation([0, 1, 3], of: 3))
+        #expect(!Translations.isPermutation([0, 1, -1], of: 3))
+        #expect(!Translations.isPermutation([0, 1, 2, 1], of: 3))
     }
 
     @Test("a PO file of over 16 MB is read where it is, mapped: the entries one pass gives, its pages given back once read, its errors where one pass says them")
