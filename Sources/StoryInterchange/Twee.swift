@@ -27,14 +27,6 @@ public struct TweeDocument: Sendable, Equatable {
         var contentOnHeaderLine = false
         /// The content's first line in the file.
         var contentLine: Int { contentOnHeaderLine ? line : line + 1 }
-
-        public init(name: String, tags: [String] = [], metadata: String? = nil, content: String, line: Int = 0) {
-            self.name = name
-            self.tags = tags
-            self.metadata = metadata
-            self.content = content
-            self.line = line
-        }
     }
 
     public var passages: [Passage]
@@ -104,7 +96,8 @@ public struct TweeDocument: Sendable, Equatable {
         var bodyEnd = 0
         var bodyHasReturns = false
         func close() {
-            guard var passage = current else { return }
+            // Taken, not copied: the next header replaces it, or the file ends.
+            guard var passage = current.take() else { return }
             if bodyHasReturns {
                 passage.content = withoutReturns(all, from: bodyStart, to: bodyEnd)
             } else if leavingBodies && !TweeStory.storyPassages.contains(passage.name) {
@@ -127,7 +120,9 @@ public struct TweeDocument: Sendable, Equatable {
                 bodyStart = min(newline + 1, count)
                 bodyEnd = bodyStart
                 bodyHasReturns = false
-            } else if current != nil {
+            } else if case .some = current {
+                // Not `current != nil`: with an Equatable passage that compared two optionals,
+                // the passage copied into a pair with nil and let go, every line of the file.
                 if !Bytes.isBlank(all, from: position, to: end) { bodyEnd = end }
                 bodyHasReturns = bodyHasReturns || hasReturn
             } else if !Bytes.isBlank(all, from: position, to: end) {
@@ -330,5 +325,14 @@ extension String {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: p[rest..<p.count]))
             return String(decoding: out, as: UTF8.self)
         }
+    }
+}
+
+// The initializer is in an extension, so the passage keeps its memberwise initializer: one that
+// set the fields one by one made the passage and then copied it (Swift 6.3: its strings retained
+// and released, a passage at a time, the outlined copy in the disassembly).
+extension TweeDocument.Passage {
+    public init(name: String, tags: [String] = [], metadata: String? = nil, content: String, line: Int = 0) {
+        self = TweeDocument.Passage(name: name, tags: tags, metadata: metadata, content: content, line: line, body: nil, start: nil, contentOnHeaderLine: false)
     }
 }
