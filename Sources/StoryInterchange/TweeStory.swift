@@ -232,28 +232,28 @@ public enum TweeStory {
         checked.reserveCapacity(range.count)
         var unused: [TweeFinding] = []
         var noMap: TweeSourceMap?
-        // Through a buffer: each chapter is looked at where it is, not copied out of the array.
-        story.chapters.withUnsafeBufferPointer { chapters in
-            for index in range {
-                let content: String
-                let fields: [(String, JSONValue)]
-                if readsBackWhole(chapters[index]) {
-                    // Most chapters: nothing in them that reading the passage back could change.
-                    content = self.content(of: chapters[index], format: format)
-                    fields = overrides(chapters[index], back: nil, start: start)
-                } else {
-                    // Kept as the file reads it back (a carriage return before a line feed and
-                    // blank lines at the end are not read): what is checked is what is written.
-                    content = readBack(self.content(of: chapters[index], format: format))
-                    let back = derive(content: content, name: chapters[index].id, firstLine: 0, format: format, findings: &unused, map: &noMap)
-                    unused.removeAll(keepingCapacity: true)
-                    fields = overrides(chapters[index], back: back, start: start)
-                }
-                if chapters[index].twine != nil {
-                    checked.append(Checked(content: content, metadata: nil, pending: fields))
-                } else {
-                    checked.append(Checked(content: content, metadata: member(chapters[index].id, fields)))
-                }
+        // Each chapter copied out once (its strings retained): a chapter read from the array or a
+        // buffer of it is copied for every call it is handed to (four of them here).
+        for index in range {
+            let chapter = story.chapters[index]
+            let content: String
+            let fields: [(String, JSONValue)]
+            if readsBackWhole(chapter) {
+                // Most chapters: nothing in them that reading the passage back could change.
+                content = self.content(of: chapter, format: format)
+                fields = overrides(chapter, back: nil, start: start)
+            } else {
+                // Kept as the file reads it back (a carriage return before a line feed and
+                // blank lines at the end are not read): what is checked is what is written.
+                content = readBack(self.content(of: chapter, format: format))
+                let back = derive(content: content, name: chapter.id, firstLine: 0, format: format, findings: &unused, map: &noMap)
+                unused.removeAll(keepingCapacity: true)
+                fields = overrides(chapter, back: back, start: start)
+            }
+            if chapter.twine != nil {
+                checked.append(Checked(content: content, metadata: nil, pending: fields))
+            } else {
+                checked.append(Checked(content: content, metadata: member(chapter.id, fields)))
             }
         }
         return checked
