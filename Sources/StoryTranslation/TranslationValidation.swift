@@ -308,8 +308,12 @@ public enum TranslationValidation {
 
     /// Whether `text` holds a `[`, looked for in its bytes.
     static func hasBracket(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in bytes.baseAddress.map { memchr($0, 0x5B, bytes.count) != nil } ?? false }
+        // The bytes lent where they are: a `var` copy to call `withUTF8` on retained and released
+        // the string, twice for each string a status counts or a translation applies.
+        if let found = text.utf8.withContiguousStorageIfAvailable({ bytes in bytes.baseAddress.map { memchr($0, 0x5B, bytes.count) != nil } ?? false }) {
+            return found
+        }
+        return text.utf8.contains(0x5B)
     }
 
     static func excerpt(_ text: String) -> String {

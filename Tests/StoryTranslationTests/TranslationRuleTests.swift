@@ -19,6 +19,29 @@ struct TranslationRuleTests {
         return TranslationValidation.check(bytes: bytes, path: example.fileName, context: context).diagnostics
     }
 
+    @Test("a translation keeps the original's placeholders, as many and no others, whatever the strings are made of: small, long, accented, cut from a longer text")
+    func placeholdersKept() {
+        let long = String(repeating: "Vague écume ", count: 40)
+        let cut = String(("xx" + long + "[[name]] arrive" + long).dropFirst(2))
+        let cases: [(String, String, Bool)] = [
+            ("Hi", "Salut", true),
+            ("Hi [[name]]", "Salut", false),
+            ("Hi", "Salut [[name]]", false),
+            ("Hi [[name]]", "Salut [[name]]", true),
+            ("[[name]] and [[name]]", "[[name]] et [[name]]", true),
+            ("[[name]] and [[name]]", "[[name]] et lui", false),
+            ("[[name]]", "[[nom]]", false),
+            ("[a] square", "[b] carré", true),
+            (long, long + "[[name]]", false),
+            (cut, long + "[[name]] arrive", true),
+            (cut, long + "[[nom]] arrive", false),
+            ("Café [[name]]", "Caf\u{E9} [[name]]", true),
+        ]
+        for (source, translation, kept) in cases {
+            #expect(TranslationValidation.keepsPlaceholders(source, translation) == kept, "\(source) / \(translation)")
+        }
+    }
+
     @Test("there are nine, each with examples both ways")
     func catalogue() {
         #expect(Self.rules.map(\.code.rawValue) == (160...168).map { "CYD\($0)" })
