@@ -66,8 +66,8 @@ public struct ChapterIndex: Sendable {
             while true {
                 let occupant = slots[slot]
                 if occupant < 0 { return nil }
-                var id = ids[Int(occupant)]
-                let equal = id.withUTF8 { $0.count == bytes.count && memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+                // Read where the id is: a copy to call `withUTF8` on was retained and released.
+                let equal = ids[Int(occupant)].withExistingUTF8 { $0.count == bytes.count && memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
                 if equal { return Int(occupant) }
                 slot = (slot + 1) & mask
             }
@@ -75,8 +75,7 @@ public struct ChapterIndex: Sendable {
     }
 
     package static func hash(_ id: String) -> Int {
-        var text = id
-        if let plain = text.withUTF8({ allASCII($0) ? hash($0) : nil }) { return plain }
+        if let plain = id.withExistingUTF8({ allASCII($0) ? hash($0) : nil }) { return plain }
         // The composed form (the standard library's, as its own `==` and hashing use).
         let composed = Array(id._nfcCodeUnits)
         return composed.withUnsafeBufferPointer { hash($0) }

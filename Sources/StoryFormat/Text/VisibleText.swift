@@ -39,8 +39,7 @@ public enum VisibleText {
     /// bidirectional controls, U+202A–U+202E and U+2066–U+2069), so text without those bytes
     /// (most of any story) is passed over a machine word at a time.
     static func needsEscaping(_ text: String, keepLineBreaks: Bool, keepTabs: Bool) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
+        return text.withExistingUTF8 { bytes in
             let count = bytes.count
             guard let base = bytes.baseAddress else { return false }
             var index = 0
