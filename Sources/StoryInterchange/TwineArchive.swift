@@ -380,17 +380,15 @@ public enum TwineArchive {
                 metadata = "{\"position\":" + JSONQuoting.quoted(position) + ",\"size\":" + JSONQuoting.quoted(passage["size"] ?? "100,100") + "}"
             }
             let tags = (passage["tags"] ?? "").split(separator: " ").map(String.init)
-            // The passage's name and its content start on the element's own line.
-            var read = TweeDocument.Passage(name: name, tags: tags, metadata: metadata, content: "", line: element.line)
-            read.contentOnHeaderLine = true
+            // The passage's name and its content start on the element's own line. Made whole in
+            // the append: one made and then changed was copied into the array (its strings
+            // retained, then released), a passage at a time.
             let content = element.content
-            read.start = content.lowerBound
-            if Bytes.first(0x26, in: p, from: content.lowerBound, to: content.upperBound) == content.upperBound, !TweeStory.storyPassages.contains(name) {
-                read.body = content
-            } else {
-                read.content = unescape(p, from: content.lowerBound, to: content.upperBound)
-            }
-            passages.append(read)
+            let leftInFile = Bytes.first(0x26, in: p, from: content.lowerBound, to: content.upperBound) == content.upperBound && !TweeStory.storyPassages.contains(name)
+            passages.append(
+                TweeDocument.Passage(
+                    name: name, tags: tags, metadata: metadata, content: leftInFile ? "" : unescape(p, from: content.lowerBound, to: content.upperBound),
+                    line: element.line, body: leftInFile ? content : nil, start: content.lowerBound, contentOnHeaderLine: true))
         }
         return (passages, start)
     }
