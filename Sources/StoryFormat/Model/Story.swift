@@ -45,6 +45,9 @@ public struct Chapter: Sendable, Hashable {
     public var name: String
     /// Paragraphs separated by blank lines; `[[name]]` stands for the reader's first name.
     public var text: String
+    // Declared before the flags (the initializer takes them after): the memberwise initializer
+    // then never matches a call written for the public one, so both can be (see the extension).
+    public var choices: [Choice]
     public var isFirstChapter: Bool
     /// Extension: `"is_ending": true` marks a chapter without choices as an intended ending.
     public var isEnding: Bool
@@ -53,25 +56,22 @@ public struct Chapter: Sendable, Hashable {
     /// (a screen reader, pictures off); without it the chapter's title stands in.
     public var picAlt: String?
     public var vidPath: String?
-    public var choices: [Choice]
     /// Extension: what Twine keeps of the chapter's passage (its tags, and its place and size on
     /// Twine's story map), kept as written; readers ignore it.
     public var twine: JSONValue?
+}
 
+// The initializer is in an extension, so the chapter keeps its memberwise initializer: one that
+// set the fields one by one made the chapter and then copied it (Swift 6.3: its strings and
+// arrays retained and released, a chapter at a time, the outlined copy in the disassembly).
+extension Chapter {
     public init(
         id: String, name: String, text: String, isFirstChapter: Bool = false, isEnding: Bool = false,
         picPath: String? = nil, picAlt: String? = nil, vidPath: String? = nil, choices: [Choice] = [], twine: JSONValue? = nil
     ) {
-        self.id = id
-        self.name = name
-        self.text = text
-        self.isFirstChapter = isFirstChapter
-        self.isEnding = isEnding
-        self.picPath = picPath
-        self.picAlt = picAlt
-        self.vidPath = vidPath
-        self.choices = choices
-        self.twine = twine
+        self = Chapter(
+            id: id, name: name, text: text, choices: choices, isFirstChapter: isFirstChapter, isEnding: isEnding, picPath: picPath, picAlt: picAlt,
+            vidPath: vidPath, twine: twine)
     }
 
     /// The paragraphs of the text: blank lines separate them (CR LF is read as LF). Works on the
@@ -82,8 +82,8 @@ public struct Chapter: Sendable, Hashable {
     /// The paragraphs of any chapter text, as `paragraphs` splits them.
     public static func paragraphs(of text: String) -> [String] {
         var result: [String] = []
-        var text = text
-        text.withUTF8 { bytes in
+        // Read where the text is (a copy to call `withUTF8` on was retained and released).
+        text.withExistingUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }
             // Without carriage returns a paragraph is its lines as written, one range of the
             // text; with them, its lines are joined without their carriage returns.

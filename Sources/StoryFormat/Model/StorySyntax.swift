@@ -148,7 +148,7 @@ public struct StorySyntax: Sendable {
                 if value == nil, field.isRequired { return nil }
                 field.set(value, in: &model)
             }
-            chapters.append(model)
+            chapters.append(consume model)  // moved: appended as it was, it was copied (its strings retained and released)
         }
         return chapters
     }
