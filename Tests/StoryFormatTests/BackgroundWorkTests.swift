@@ -70,6 +70,33 @@ struct BackgroundWorkTests {
         deinit { tally.freed(value) }
     }
 
+    #if canImport(Glibc)
+    /// Says, when it is freed, the nice value of the thread freeing it.
+    final class Niceness: @unchecked Sendable {
+        let tally: Tally
+        init(_ tally: Tally) { self.tally = tally }
+        deinit {
+            errno = 0
+            tally.freed(Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)))
+        }
+    }
+
+    @Test("values let go elsewhere are freed, on a thread at the lowest priority (19), and the caller's thread keeps its own")
+    func releasedAtLowestPriority() {
+        let tally = Tally()
+        errno = 0
+        let own = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        var values: [Niceness]? = (0..<3).map { _ in Niceness(tally) }
+        LargeValues.release(&values)
+        #expect(values == nil)
+        // Bounded: a thread at the lowest priority still runs within a few seconds here.
+        for _ in 0..<1_000 where tally.freed.count < 3 { usleep(10_000) }
+        #expect(tally.freed == [19, 19, 19])
+        errno = 0
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == own)
+    }
+    #endif
+
     @Test("freeing in halves frees every element exactly once before it returns, and leaves the array empty", arguments: [0, 1, 2, 3, 1001])
     func freeInHalves(count: Int) {
         let tally = Tally()
