@@ -110,23 +110,6 @@ enum Bytes {
         return character.isLetter || character.isNumber
     }
 
-    /// A number's decimal digits, appended.
-    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        if value < 0 { out.append(0x2D) }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var rest = value.magnitude
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[19 - count] = 0x30 + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-            out.append(contentsOf: buffer[(20 - count)...])
-        }
-    }
-
     /// Whether `byte` may be part of a macro's name: an ASCII letter, or any byte of a character
     /// beyond ASCII (names in other scripts count as letters).
     @inline(__always)

@@ -98,7 +98,7 @@ public enum TwineArchive {
             : TwineData.Place(position: TwineData.laidOut((x: TweeLayout.margin + (index + 1) * TweeLayout.spacing, y: TweeLayout.margin)), size: TwineData.defaultSize)
         // Piece by piece into the output: no string is made for a passage's element.
         out.append(contentsOf: "<tw-passagedata pid=\"".utf8)
-        Bytes.appendDecimal(index + 1, to: &out)
+        DecimalDigits.append(index + 1, to: &out)
         out.append(contentsOf: "\" name=\"".utf8)
         MarkupText.append(passage.name, to: &out)
         out.append(contentsOf: "\" tags=\"".utf8)

@@ -362,13 +362,13 @@ extension POFile {
                 var width = 2
                 out.append(0x23, 0x3A)
                 for line in lines[..<count] {
-                    let digits = decimalDigits(line)
+                    let digits = DecimalDigits.count(line)
                     if width + reference.utf8CodeUnitCount + digits > 79, width > 2 {
                         out.append(0x0A, 0x23, 0x3A)
                         width = 2
                     }
                     append(reference, to: &out)
-                    appendDecimal(line, digits: digits, to: &out)
+                    DecimalDigits.append(line, to: &out)
                     width += reference.utf8CodeUnitCount + digits
                 }
                 out.append(0x0A)
@@ -376,28 +376,6 @@ extension POFile {
             field("msgctxt", units[head].context, prefix: [], to: &out)
             field("msgid", units[head].source, prefix: [], to: &out)
             append(emptyTranslation, to: &out)
-        }
-    }
-
-    /// How many digits a positive number has in decimal.
-    static func decimalDigits(_ number: Int) -> Int {
-        var digits = 1
-        var rest = number / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
-        }
-        return digits
-    }
-
-    /// A positive number's `digits` decimal digits.
-    static func appendDecimal(_ number: Int, digits: Int, to out: inout [UInt8]) {
-        let start = out.count
-        out.append(contentsOf: repeatElement(0x30, count: digits))
-        var rest = number
-        for position in stride(from: start + digits - 1, through: start, by: -1) {
-            out[position] = 0x30 + UInt8(rest % 10)
-            rest /= 10
         }
     }
 }

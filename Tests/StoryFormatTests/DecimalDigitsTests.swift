@@ -5,7 +5,7 @@ import Testing
 /// bytes as `String(value)`, from any place in the buffer, never past what they need.
 @Suite("decimal digits")
 struct DecimalDigitsTests {
-    @Test("any Int is written as String(value) spells it, at any place, touching no byte after it")
+    @Test("any Int is counted, written or appended as String(value) spells it, at any place, touching no byte after it")
     func asStringSpellsIt() {
         var generator = SplitMix64(state: 2026_11_30)
         var values = [0, 1, -1, 9, 10, -10, 99, 100, 1_000_000, Int.max, Int.min, Int.max - 1, Int.min + 1, Int(Int32.max), Int(Int32.min)]
@@ -17,6 +17,11 @@ struct DecimalDigitsTests {
                 #expect(Array(bytes[start..<end]) == Array(String(value).utf8), "\(value)")
                 #expect(bytes[..<start].allSatisfy { $0 == 0xEE } && bytes[end...].allSatisfy { $0 == 0xEE }, "\(value) from \(start)")
             }
+            #expect(DecimalDigits.count(value) == String(value).utf8.count, "\(value)")
+            // Appended after what is there, the same spelling.
+            var out: [UInt8] = [0x41, 0x42]
+            DecimalDigits.append(value, to: &out)
+            #expect(out == [0x41, 0x42] + Array(String(value).utf8), "\(value)")
         }
     }
 }
