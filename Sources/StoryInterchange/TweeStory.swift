@@ -792,8 +792,7 @@ public enum TweeStory {
         /// The first member of `object` named `key` (as `JSONValue`'s look-up finds it), if
         /// `object` is an object.
         func first(_ key: String, in object: Int) -> Int? {
-            guard document.kind(object) == .object else { return nil }
-            return document.members(of: object).first { document.keyEquals($0.key, key) }?.value
+            document.kind(object) == .object ? document.firstMember(object, key) : nil
         }
     }
 

@@ -106,7 +106,7 @@ struct JSONParserTests {
         #expect(position(text, of: strict.diagnostics[1].range.lowerBound) == SourcePosition(line: 2, column: 12))
     }
 
-    @Test("duplicate keys are warned about, pointing at both, and the last one wins")
+    @Test("duplicate keys are warned about, pointing at both, and the last one wins; the first is there to be asked for")
     func duplicateKeys() throws {
         let result = parse(#"{"a": 1, "b": 2, "a": 3}"#)
         let warning = try #require(result.diagnostics.first)
@@ -115,6 +115,8 @@ struct JSONParserTests {
         #expect(warning.related.first?.range.lowerBound == 1)
         let document = try #require(result.document)
         #expect(document.sourceText(document.member(0, "a")!) == "3")
+        #expect(document.sourceText(document.firstMember(0, "a")!) == "1")
+        #expect(document.firstMember(0, "c") == nil && document.sourceText(document.firstMember(0, "b")!) == "2")
     }
 
     @Test("deep nesting stops at the limit with an error, never a crash")

@@ -121,6 +121,11 @@ public final class JSONDocument: Sendable {
         return found
     }
 
+    /// The value of the first member named `key` (as `JSONValue`'s look-up finds it).
+    public func firstMember(_ object: Int, _ key: String) -> Int? {
+        members(of: object).first { keyEquals($0.key, key) }?.value
+    }
+
     /// Whether the string node's decoded text equals `text`, without decoding when possible.
     public func keyEquals(_ node: Int, _ text: String) -> Bool {
         if hasEscapes(node) { return string(node) == text }
