@@ -187,10 +187,6 @@ extension StringProtocol {
     }
 }
 
-/// Bytes read by two threads at once, which the caller holds until both are done.
-struct SharedBytes: @unchecked Sendable {
-    let bytes: UnsafeBufferPointer<UInt8>
-}
 
 /// Reads PO bytes a line at a time. A string's quoted lines are kept as places in the file (or,
 /// for a line with escapes, as its decoded bytes) and made into one Swift string (validated as

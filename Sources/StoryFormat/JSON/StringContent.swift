@@ -117,16 +117,14 @@ package enum UTF8Validation {
         var meeting = p.count / 2
         while meeting < p.count, p[meeting] & 0xC0 == 0x80 { meeting += 1 }
         let middle = meeting
-        let bytes = SendableBytes(p: p)
+        let shared = SharedBytes(bytes: p)
         let second = BackgroundWork { () -> Int? in
-            firstInvalid(UnsafeBufferPointer(rebasing: bytes.p[middle...])).map { middle + $0 }
+            firstInvalid(UnsafeBufferPointer(rebasing: shared.bytes[middle...])).map { middle + $0 }
         }
         let first = firstInvalid(UnsafeBufferPointer(rebasing: p[..<middle]))
         let rest = second.take()  // taken either way: it reads `p`, which must outlive it
         return first ?? rest
     }
-
-    private struct SendableBytes: @unchecked Sendable { let p: UnsafeBufferPointer<UInt8> }
 
     /// Length of the valid UTF-8 sequence starting at `index` (1 to 4), or 0 when the bytes there
     /// are not valid UTF-8 (overlong forms, surrogates and values past U+10FFFF are invalid).
@@ -174,4 +172,11 @@ package enum UTF8Validation {
             }
         }
     }
+}
+
+/// Bytes read by two threads at once, which the caller holds until both are done.
+package struct SharedBytes: @unchecked Sendable {
+    package let bytes: UnsafeBufferPointer<UInt8>
+
+    package init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 }
