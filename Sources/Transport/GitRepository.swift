@@ -1,5 +1,6 @@
 import CGit2
 import CGit2Stream
+import Dispatch
 
 #if canImport(Glibc)
 import Glibc
@@ -52,6 +53,18 @@ public final class GitRepository: @unchecked Sendable {
         return nil
     }()
 
+    /// Loads libgit2 on another thread, for a command that needs it only after other work (a
+    /// sync opens its library and reads its catalogue first): the loading, about 11 ms of one
+    /// core (libgit2 and its dependencies mapped and relocated, its TLS roots read), overlaps that
+    /// work instead of following it. A git call made meanwhile waits for it to finish.
+    /// `completion` is told, on the loading thread, what the loading found (nil: loaded).
+    public static func loadInBackground(completion: (@Sendable (GitError?) -> Void)? = nil) {
+        DispatchQueue.global(qos: .userInitiated).async {
+            let problem = unavailable
+            completion?(problem)
+        }
+    }
+
     /// Loads libgit2 unless it is; throws when it cannot be.
     static func load() throws(GitError) {
         if let unavailable { throw unavailable }
@@ -65,8 +78,6 @@ public final class GitRepository: @unchecked Sendable {
         cgit2_stream_set_timeouts(Int32(connectSeconds * 1000), Int32(stallSeconds * 1000))
     }
 
-    /// Runs `body` with these limits for the connections it opens on this thread (libgit2 works
-    /// on the calling thread), whatever other threads use.
     /// What one clone, fetch or ls-remote may take from a server, whatever the server does: the
     /// stall timeout says how long silence may last; these bound a server that never stops
     /// (endless refs, an endless pack) or trickles (one byte a second). Enforced in the socket
@@ -118,8 +129,10 @@ public final class GitRepository: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` with these timeouts for the connections it opens on this thread (libgit2 works
+    /// on the calling thread), whatever other threads use. Loads nothing itself: each git call
+    /// loads libgit2 if need be, so a sync that first reads a local catalogue does not wait here.
     public static func withNetworkTimeouts<T, E: Error>(connectSeconds: Double, stallSeconds: Double, _ body: () throws(E) -> T) throws(E) -> T {
-        _ = unavailable
         cgit2_stream_set_thread_timeouts(Int32(connectSeconds * 1000), Int32(stallSeconds * 1000))
         defer { cgit2_stream_set_thread_timeouts(0, 0) }
         return try body()
