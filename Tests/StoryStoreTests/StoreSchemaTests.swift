@@ -89,6 +89,38 @@ struct StoreSchemaTests {
         #expect(ChapterRow.insert.hasPrefix("INSERT INTO chapter (story_id, position, key, name, body, pic_path, pic_alt, vid_path, is_ending, "))
     }
 
+    @Test("a catalogue row's columns are CatalogueEntry's; an entry with every field set reads back as written, and a stored outcome this build does not know is an error naming it")
+    func catalogueRow() throws {
+        #expect(try Set(Self.columns(of: "catalogue_repo")) == Set(CatalogueEntry.Columns.allCases.map(\.rawValue)))
+        var entry = CatalogueEntry(url: "git://127.0.0.1/tide.git", author: "ana", repository: "tide", discovery: .github, pushedAt: "2026-11-30T01:02:03Z")
+        (entry.isStory, entry.storyKey, entry.title, entry.rating, entry.summary, entry.chapterCount) = (false, "key", "Tide", "PG", "Sea", 7)
+        (entry.headCommit, entry.checkedAt, entry.lastError, entry.outcome, entry.checkedPushedAt) = ("c1", 1.5, "gone", .invalidStory, "2026-11-29T00:00:00Z")
+        (entry.warning, entry.storySHA256, entry.picturesSHA256, entry.brokenSince, entry.brokenCommit) = ("untagged-listed", "ab", "pics", 2.5, "c2")
+        (entry.failingSince, entry.changedAt, entry.errorCount, entry.warningCount, entry.languages) = (3.5, 4.5, 1, 2, "fr=100")
+        let unset = Mirror(reflecting: entry).children.filter { child in
+            let value = Mirror(reflecting: child.value)
+            return value.displayStyle == .optional && value.children.isEmpty
+        }
+        #expect(unset.isEmpty, "every field is set: \(unset.compactMap(\.label))")
+
+        let folder = try TemporaryFolder()
+        let queue = try DatabaseQueue(path: folder.url.appendingPathComponent("library.sqlite").path)
+        try Schema.migrator.migrate(queue)
+        try queue.write { db in try entry.insert(db) }
+        #expect(try queue.read { db in try CatalogueEntry.fetchOne(db, key: entry.url) } == entry)
+        for discovery in [CatalogueEntry.Discovery.listed, .index] {
+            entry.discovery = discovery
+            entry.outcome = nil
+            try queue.write { db in try entry.update(db) }
+            #expect(try queue.read { db in try CatalogueEntry.fetchOne(db, key: entry.url) } == entry, "changed and cleared fields are written")
+        }
+
+        try queue.write { db in try db.execute(sql: "UPDATE catalogue_repo SET outcome = 'moved-away'") }
+        #expect(throws: CatalogueEntry.UnknownValue(column: "outcome", value: "moved-away")) {
+            try queue.read { db in try CatalogueEntry.fetchOne(db, key: entry.url) }
+        }
+    }
+
     static func tables() throws -> [String] {
         let folder = try TemporaryFolder()
         let location = LibraryLocation(home: folder.url.path)
