@@ -60,6 +60,10 @@ public enum CatalogueSync {
     /// The tag a README carries to mark a repository as a story (matched without regard to case).
     public static let tag = StoryReadme.tag
 
+    /// Starts, on another thread, what every sync needs and takes a while to get ready (libgit2):
+    /// called before the library is opened, it is ready by the time `run` needs it.
+    public static func prepare() { GitRepository.loadInBackground() }
+
     public static func run(
         _ options: SyncOptions, library: StoryLibrary, events: @escaping @Sendable (SyncEvent) -> Void = { _ in }
     ) throws(SyncError) -> SyncReport {
@@ -101,16 +105,28 @@ public enum CatalogueSync {
         // Discovery, one author at a time (GitHub is asked politely, in sequence).
         let api = GitHubAPI(baseURL: options.githubAPI, token: options.githubToken, cache: library)
         var toCheck: [CatalogueEntry] = []
+        // Authors who list their repositories need no network: a run of them is recorded in one
+        // transaction, before the next author found on GitHub (the order the file gives is kept).
+        var listed: [(author: String, entries: [CatalogueEntry])] = []
+        func recordListed() {
+            guard !listed.isEmpty else { return }
+            do {
+                toCheck += try library.recordListedDiscoveries(listed, at: now).joined()
+            } catch {
+                let problem = StorageProblem(.recordingRepositories, error: error, databasePath: library.location.databasePath)
+                report.authorFailures += listed.map { ($0.author, .storage(problem)) }
+            }
+            listed = []
+        }
         for (index, author) in authors.valid.enumerated() {
             events(.discovering(author: author.name, index: index, of: authors.valid.count))
+            if !author.repos.isEmpty {
+                listed.append((author.name, author.repos.map { CatalogueEntry(url: $0, author: author.name, repository: repositoryName($0), discovery: .listed) }))
+                continue
+            }
+            recordListed()
             do {
-                if !author.repos.isEmpty {
-                    let entries = author.repos.map {
-                        CatalogueEntry(url: $0, author: author.name, repository: repositoryName($0), discovery: .listed)
-                    }
-                    try library.recordDiscovery(author: author.name, entries: entries, at: now)
-                    toCheck += try entries.compactMap { try library.catalogueEntry(url: $0.url) }
-                } else if report.rateLimited != nil {
+                if report.rateLimited != nil {
                     // GitHub said stop: what is known of this author is checked, nothing is asked.
                     toCheck += try library.catalogue(author: author.name).filter { $0.isStory == true }
                 } else {
@@ -120,6 +136,7 @@ public enum CatalogueSync {
                 report.authorFailures.append((author.name, .storage(StorageProblem(.recordingRepositories, error: error, databasePath: library.location.databasePath))))
             }
         }
+        recordListed()
 
         // A repository listed twice (by two authors, or one author twice) is checked once: two
         // jobs must never work on the same clone.
@@ -129,6 +146,7 @@ public enum CatalogueSync {
         // Checks, in parallel.
         events(.checking(total: toCheck.count))
         let results = ResultList(count: toCheck.count)
+        let unchanged = UnchangedChecks(library: library)
         let maximumAge = options.maximumAge
         let work = toCheck
         let (connect, stall) = (options.connectSeconds, options.stallSeconds)
@@ -136,11 +154,13 @@ public enum CatalogueSync {
             let entry = work[index]
             events(.started(id: entry.id))
             let item = GitRepository.withNetworkTimeouts(connectSeconds: connect, stallSeconds: stall) {
-                check(entry, library: library, maximumAge: maximumAge)
+                check(entry, library: library, maximumAge: maximumAge, unchanged: UnchangedChecks.Slot(checks: unchanged, index: index))
             }
             let done = results.store(item, at: index)
             events(.finished(item, done: done, total: work.count))
         }
+        unchanged.recordPending()
+        for (index, problem) in unchanged.failures { results.replace(at: index) { $0.outcome = .failed(.storage(problem)) } }
         report.items += results.items
         report.items += removals(before: storiesBefore.map { ($0.id, $0.url, $0.title) }, library: library)
         return report
@@ -314,8 +334,9 @@ public enum CatalogueSync {
     /// One repository: ls-remote; when HEAD moved, fetch into the cache and read README.md and
     /// story.json at the new HEAD (a repository never seen is cloned straight away). A GitHub
     /// repository whose pushed_at has not changed since its last good check is not asked at all.
-    /// Stores the outcome before returning.
-    static func check(_ entry: CatalogueEntry, library: StoryLibrary, maximumAge: Double?) -> SyncReport.Item {
+    /// Stores the outcome before returning; an unchanged one goes to `unchanged`, which records
+    /// a batch of them at a time.
+    static func check(_ entry: CatalogueEntry, library: StoryLibrary, maximumAge: Double?, unchanged: UnchangedChecks.Slot) -> SyncReport.Item {
         var item = SyncReport.Item(id: entry.id, url: entry.url, outcome: .unchanged, title: entry.title)
         let started = now
         if let maximumAge, let checked = entry.checkedAt, started - checked < maximumAge, entry.lastError == nil, entry.isStory == true {
@@ -323,8 +344,13 @@ public enum CatalogueSync {
             return item
         }
         func record(_ outcome: CatalogueCheck.Outcome) {
+            let check = CatalogueCheck(outcome, checkedAt: started, pushedAt: entry.discovery == .github ? entry.pushedAt : nil)
+            if case .unchanged = outcome {
+                unchanged.add(url: entry.url, check)
+                return
+            }
             do {
-                try library.recordCheck(url: entry.url, CatalogueCheck(outcome, checkedAt: started, pushedAt: entry.discovery == .github ? entry.pushedAt : nil))
+                try library.recordCheck(url: entry.url, check)
             } catch {
                 item.outcome = .failed(.storage(StorageProblem(.recordingCheck, error: error, databasePath: library.location.databasePath)))
             }
@@ -472,6 +498,59 @@ extension CatalogueSync {
 }
 
 /// Results gathered from the worker threads, in catalogue order.
+/// The unchanged checks of a sync, recorded a batch at a time (one transaction each) by the job
+/// that fills the batch, and the rest at the end: a no-op sync of 200 repositories spent a tenth of
+/// its time committing one transaction a repository. A sync killed half-way loses at most the last
+/// batch's "checked at" times, which the next sync writes again; a failed write fails the checks
+/// it held.
+final class UnchangedChecks: @unchecked Sendable {
+    private let library: StoryLibrary
+    private let batchSize: Int
+    private let lock = Lock()
+    private var pending: [(index: Int, url: String, check: CatalogueCheck)] = []
+    private var failed: [(index: Int, problem: StorageProblem)] = []
+
+    init(library: StoryLibrary, batchSize: Int = 50) { (self.library, self.batchSize) = (library, batchSize) }
+
+    /// Where one repository's check is added: the batch and the repository's place in the results.
+    struct Slot {
+        let checks: UnchangedChecks
+        let index: Int
+        func add(url: String, _ check: CatalogueCheck) { checks.add(index: index, url: url, check) }
+    }
+
+    func add(index: Int, url: String, _ check: CatalogueCheck) {
+        let full: [(index: Int, url: String, check: CatalogueCheck)]? = lock.withLock {
+            pending.append((index, url, check))
+            guard pending.count >= batchSize else { return nil }
+            defer { pending.removeAll(keepingCapacity: true) }
+            return pending
+        }
+        if let full { record(full) }
+    }
+
+    /// Records what is pending (at the end of the checks).
+    func recordPending() {
+        record(lock.withLock { () -> [(index: Int, url: String, check: CatalogueCheck)] in
+            defer { pending = [] }
+            return pending
+        })
+    }
+
+    /// The checks that could not be recorded, by their place in the results.
+    var failures: [(index: Int, problem: StorageProblem)] { lock.withLock { failed } }
+
+    private func record(_ batch: [(index: Int, url: String, check: CatalogueCheck)]) {
+        guard !batch.isEmpty else { return }
+        do {
+            try library.recordChecks(batch.map { ($0.url, $0.check) })
+        } catch {
+            let problem = StorageProblem(.recordingCheck, error: error, databasePath: library.location.databasePath)
+            lock.withLock { failed += batch.map { ($0.index, problem) } }
+        }
+    }
+}
+
 final class ResultList: @unchecked Sendable {
     private let lock = Lock()
     private var slots: [SyncReport.Item?]
@@ -484,6 +563,15 @@ final class ResultList: @unchecked Sendable {
             slots[index] = item
             done += 1
             return done
+        }
+    }
+
+    /// Changes a stored item (one whose check could not be recorded after all).
+    func replace(at index: Int, _ change: (inout SyncReport.Item) -> Void) {
+        lock.withLock {
+            guard var item = slots[index] else { return }
+            change(&item)
+            slots[index] = item
         }
     }
 

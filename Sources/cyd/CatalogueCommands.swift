@@ -52,6 +52,7 @@ struct Sync: ParsableCommand {
     }
 
     func run() throws {
+        CatalogueSync.prepare()
         let library = try library.open()
         var options = SyncOptions(catalogue: catalogue, githubAPI: githubAPI, environment: ProcessInfo.processInfo.environment)
         (options.jobs, options.maximumAge, options.stallSeconds, options.replaceKey) = (jobs, maximumAge.flatMap(Words.seconds), stallTimeout, replaceKey)

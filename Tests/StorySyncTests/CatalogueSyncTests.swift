@@ -87,8 +87,10 @@ struct CatalogueSyncTests {
         _ = try setup.sync()
         let fetches = try setup.forge.count("POST /git/moor.git/git-upload-pack")
         let lists = try setup.forge.count("GET /git/moor.git/info/refs")
+        let checked = try #require(try setup.entry(setup.forge.httpURL("moor")).checkedAt)
         let second = try setup.sync()
         #expect(second.count(.unchanged) == 1 && second.items.count == 1 && !second.hasFailures)
+        #expect(try setup.entry(setup.forge.httpURL("moor")).checkedAt ?? 0 > checked, "the check is recorded")
         #expect(try setup.forge.count("POST /git/moor.git/git-upload-pack") == fetches, "nothing was fetched")
         #expect(try setup.forge.count("GET /git/moor.git/info/refs") == lists + 1, "one ls-remote")
         // With a maximum age, a repository checked moments ago is not even asked.
