@@ -331,14 +331,20 @@ struct TerminalReadingTests {
         #expect(!after.contains("[####"), "the bar is cleared at the end")
         #expect(try session.exitStatus() == 1)
 
-        // Ctrl-C during a sync: the line is cleared, the reason given, status 130.
+        // Ctrl-C during a sync: the line is cleared, the reason given, status 130; the story it
+        // fetched before is kept, so the next sync finds it unchanged.
+        try git.publish("tide", files: ["story.json": SyncCommandTests.story("Tide, revised"), "README.md": SyncCommandTests.readme])
         let interrupted = try Session(
             command: "env CYD_HOME='\(home.path("library"))' '\(Command.cyd.path)' sync --catalogue '\(authors.path)' --stall-timeout 30")
-        _ = try interrupted.waitFor("ana/silent")
+        _ = try interrupted.waitFor("updated  ana/tide")
         try interrupted.type("C-c")
         let stopped = try interrupted.waitFor("sync interrupted")
         #expect(stopped.contains("cyd: sync interrupted; what finished is kept"))
         #expect(try interrupted.exitStatus() == 130)
+        let tideOnly = try home.write("tide.json", #"{ "authors": [ { "name": "ana", "repos": ["\#(git.gitURL("tide"))"] } ] }"#)
+        let next = try Command.cyd(["sync", "--catalogue", tideOnly.path, "--json"], environment: ["CYD_HOME": home.path("library")])
+        let counts = (try JSONSerialization.jsonObject(with: Data(next.standardOutput.utf8)) as? [String: Any])?["counts"] as? [String: Int]
+        #expect(counts?["unchanged"] == 1 && counts?["updated"] == 0, "\(next.standardOutput)")
     }
 }
 
