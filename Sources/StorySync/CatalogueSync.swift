@@ -54,8 +54,9 @@ public enum SyncEvent: Sendable {
 
 /// The catalogue keeper's job: authors.json -> each author's story repositories -> one cheap
 /// check each (ls-remote) -> fetch and read story.json only where the remote HEAD moved.
-/// Every repository's outcome is stored as soon as it is known, so a sync killed half-way keeps
-/// its work and the next one carries on.
+/// A repository's outcome is stored as soon as it is known, but for "unchanged", stored a batch at
+/// a time: a sync killed half-way keeps its work, and the next one carries on (asking again at
+/// most one batch of repositories found unchanged).
 public enum CatalogueSync {
     /// The tag a README carries to mark a repository as a story (matched without regard to case).
     public static let tag = StoryReadme.tag
