@@ -120,8 +120,9 @@ extension POFile {
     /// From bytes the caller holds while this reads them; `source` when they are its.
     static func translationFile(_ bytes: UnsafeBufferPointer<UInt8>, source: SourceBytes? = nil) throws(POSyntaxError) -> TranslationFile {
         guard bytes.count <= maximumSize else { throw POSyntaxError(line: 1, column: 1, offset: 0, problem: .tooLarge(limit: maximumSize)) }
-        if bytes.count >= splitSize, let split = POParser.blankLine(in: bytes, after: bytes.count / 2) {
-            if let file = try halves(bytes, split: split, source: source) { return file }
+        if bytes.count >= splitSize {
+            let splits = pieceStarts(in: bytes, count: pieceCount)
+            if !splits.isEmpty, let file = try inPieces(bytes, splits: splits, source: source) { return file }
         }
         var parser = POParser(bytes: bytes)
         parser.sweep = source?.sweep()
@@ -133,44 +134,67 @@ extension POFile {
         return file
     }
 
-    /// Files at least this large are read in two halves at once.
+    /// Files at least this large are read in pieces, on two threads at once.
     static let splitSize = 8 << 20
+    /// Into how many: more than the two threads, so that whichever finishes a piece first takes the
+    /// next, and neither is left waiting for the other.
+    static let pieceCount = 8
 
-    /// A large file read as two halves, split at a blank line (which ends whatever entry comes
-    /// before it, so each half reads as it would in one pass), the second on another thread.
-    /// The first half's error comes first, as it would in one pass. Nil when the second half
-    /// starts with what would read as a header there: that entry is an ordinary one in the
-    /// whole file unless the first half holds nothing, and one pass says which.
-    static func halves(_ bytes: UnsafeBufferPointer<UInt8>, split: Int, source: SourceBytes? = nil) throws(POSyntaxError) -> TranslationFile? {
-        // The bytes stay the caller's until both halves are read (this waits for the second).
+    /// Where each piece but the first starts: at the first blank line after each `count`th of the
+    /// file (a blank line ends whatever entry comes before it), fewer when blank lines are rare.
+    static func pieceStarts(in bytes: UnsafeBufferPointer<UInt8>, count: Int) -> [Int] {
+        var starts: [Int] = []
+        for piece in 1..<count {
+            let after = max(bytes.count / count * piece, starts.last ?? 0)
+            guard let start = POParser.blankLine(in: bytes, after: after) else { break }
+            if start > (starts.last ?? 0) { starts.append(start) }
+        }
+        return starts
+    }
+
+    /// A large file read in pieces split at blank lines (so each reads as it would in one pass),
+    /// claimed by two threads as each finishes one. Each piece counts its lines from its own
+    /// start; an error (the first piece's with one first, as one pass says it) is moved to its
+    /// line in the file. Nil when a piece but the first starts with what would read as a header
+    /// there: that entry is an ordinary one in the whole file unless nothing comes before it,
+    /// and one pass says which.
+    static func inPieces(_ bytes: UnsafeBufferPointer<UInt8>, splits: [Int], source: SourceBytes? = nil) throws(POSyntaxError) -> TranslationFile? {
+        let bounds = [0] + splits + [bytes.count]
+        // The bytes stay the caller's until every piece is read (this waits for them).
         let shared = SharedBytes(bytes: bytes)
-        let second = BackgroundWork { () -> Result<POParser, POSyntaxError> in
+        let pieces = PiecesClaimed.results(count: bounds.count - 1) { index -> Result<(parser: POParser, header: POEntry?), POSyntaxError> in
             let bytes = shared.bytes
-            var parser = POParser(bytes: bytes, from: split, to: bytes.count, line: POParser.lineFeeds(in: bytes, before: split) + 1)
+            var parser = POParser(bytes: bytes, from: bounds[index], to: bounds[index + 1], line: 1)
             parser.forTranslation = true
-            parser.sweep = source?.sweep(from: split)
+            parser.sweep = source?.sweep(from: bounds[index])
+            // Room for every piece's entries in the first's, so the others are added without moving it.
+            if index == 0 { parser.translated.reserveCapacity(bytes.count / 160 + 16) }
             return Result { () throws(POSyntaxError) in
                 let header = try parser.parse().header
-                parser.sawHeader = header != nil
-                return parser
+                return (parser, header)
             }
         }
-        var first = POParser(bytes: bytes, from: 0, to: split, line: 1)
-        first.forTranslation = true
-        first.sweep = source?.sweep()
-        // Room for both halves' entries, so the second's are added without moving the first's.
-        first.translated.reserveCapacity(bytes.count / 160 + 16)
-        let header: POEntry?
-        do { header = try first.parse().header } catch {
-            _ = second.wait()
-            throw error
+        var parsed: [POParser] = []
+        parsed.reserveCapacity(pieces.count)
+        var header: POEntry?
+        for (index, piece) in pieces.enumerated() {
+            switch piece {
+            case .success(let piece):
+                if index == 0 { header = piece.header } else if piece.header != nil { return nil }
+                parsed.append(piece.parser)
+            case .failure(var error):
+                if index > 0 { error.line += POParser.lineFeeds(in: bytes, before: bounds[index]) }
+                throw error
+            }
         }
-        var rest = try second.take().get()
-        guard !rest.sawHeader else { return nil }
         var file = TranslationFile(po: POFile(header: header))
         let empty = TranslationEntry(ids: [], context: nil, source: "", translation: "")
-        first.translated.appendMoving(&rest.translated, leaving: empty)
-        first.obsolete.appendMoving(&rest.obsolete, leaving: empty)
+        var first = parsed[0]
+        parsed[0] = POParser(bytes: bytes)
+        for index in parsed.indices.dropFirst() {
+            first.translated.appendMoving(&parsed[index].translated, leaving: empty)
+            first.obsolete.appendMoving(&parsed[index].obsolete, leaving: empty)
+        }
         file.entries = first.translated
         file.obsolete = first.obsolete
         return file
@@ -193,7 +217,7 @@ extension StringProtocol {
 /// UTF-8) once the entry is whole: no buffer is made for a string without escapes.
 ///
 /// It reads bytes its caller holds (an array's, or a mapped file's) and does not outlive them:
-/// a parser handed from the thread that read a file's second half keeps only what it made.
+/// a parser handed from the thread that read a piece of a file keeps only what it made.
 struct POParser: @unchecked Sendable {
     let bytes: UnsafeBufferPointer<UInt8>
     var line = 1
@@ -204,11 +228,9 @@ struct POParser: @unchecked Sendable {
     var forTranslation = false
     var translated: [TranslationEntry] = []
     var obsolete: [TranslationEntry] = []
-    /// The part of `bytes` read: the whole file, or a half of it starting at a line (`line`).
+    /// The part of `bytes` read: the whole file, or a piece of it starting at a line (`line`).
     var start = 0
     var end: Int
-    /// A header was read: in a file's second half, that entry was not the file's first.
-    var sawHeader = false
     /// Gives back a mapped file's pages behind the line being read (the file's `SourceBytes`).
     var sweep: SourceBytes.Sweep?
     /// The last context read and its bytes: the entries of a chapter share it, and share one string.

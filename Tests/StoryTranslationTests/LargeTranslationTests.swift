@@ -4,7 +4,7 @@ import StoryFormat
 import TestSupport
 import Testing
 
-/// The ways a large story's translation is read and written faster (two halves at once, fewer
+/// The ways a large story's translation is read and written faster (in pieces at once, fewer
 /// copies) give what the plain ways give: the same entries, the same errors, the same bytes.
 @Suite("Large translations")
 struct LargeTranslationTests {
@@ -42,53 +42,80 @@ struct LargeTranslationTests {
         #expect(TranslationValidation.near("twice", in: units, around: 10) == 12)
     }
 
-    @Test("a PO file over 8 MB, read in two halves at once, gives the entries one pass gives, obsolete ones and the header too")
-    func halvesReadAsOne() throws {
+    @Test("a PO file over 8 MB, read in pieces on two threads at once, gives the entries one pass gives, obsolete ones and the header too")
+    func piecesReadAsOne() throws {
         let text = Self.poText(entries: 45_000) { index in
             index == 30_000 ? "#~ msgid \"Gone\"\n#~ msgstr \"Parti\"\n" : nil
         }
         let bytes = Array(text.utf8)
         #expect(bytes.count >= POFile.splitSize, "the file is large enough to be split")
-        let split = try #require(POParser.blankLine(in: bytes, after: bytes.count / 2))
-        #expect(split > bytes.count / 2 && bytes[split] == 0x0A && bytes[split - 1] == 0x0A)
-        let halves = try POFile.translationFile(bytes)
+        let starts = bytes.withUnsafeBufferPointer { POFile.pieceStarts(in: $0, count: POFile.pieceCount) }
+        #expect(starts.count == POFile.pieceCount - 1 && starts == starts.sorted() && Set(starts).count == starts.count)
+        #expect(starts.allSatisfy { bytes[$0] == 0x0A && bytes[$0 - 1] == 0x0A }, "each piece starts at a blank line")
+        let pieces = try POFile.translationFile(bytes)
         let whole = try Self.onePass(text)
-        #expect(halves.entries.count == 44_999)
-        #expect(halves.entries == whole.entries)
-        #expect(halves.obsolete == whole.obsolete && halves.obsolete.map(\.source) == ["Gone"])
-        #expect(halves.declaredLanguage == "fr" && halves.poHeader == whole.poHeader)
+        #expect(pieces.entries.count == 44_999)
+        #expect(pieces.entries == whole.entries)
+        #expect(pieces.obsolete == whole.obsolete && pieces.obsolete.map(\.source) == ["Gone"])
+        #expect(pieces.declaredLanguage == "fr" && pieces.poHeader == whole.poHeader)
         // Entries of one chapter share their context's string, and it is the context written.
-        #expect(halves.entries[6].context == "Chapter 1" && halves.entries[7].context == "Chapter 1")
-        #expect(halves.entries.last?.translationOffset == whole.entries.last?.translationOffset)
+        #expect(pieces.entries[6].context == "Chapter 1" && pieces.entries[7].context == "Chapter 1")
+        #expect(pieces.entries.last?.translationOffset == whole.entries.last?.translationOffset)
     }
 
-    @Test("an error in either half is said at its own line, the first half's first, as one pass says it")
-    func errorsInHalves() throws {
-        let late = Self.poText(entries: 45_000) { $0 == 40_000 ? "msgid \"x\"\nmsgstir \"y\"\n" : nil }
-        let both = Self.poText(entries: 45_000) { $0 == 40_000 || $0 == 100 ? "msgid \"x\"\nmsgstir \"y\"\n" : nil }
-        for text in [late, both] {
-            var halves: POSyntaxError?
-            do { _ = try POFile.translationFile(Array(text.utf8)) } catch { halves = error }
-            var whole: POSyntaxError?
-            do { _ = try POFile.parse(Array(text.utf8)) } catch { whole = error }
-            let error = try #require(halves)
-            #expect(error == whole)
-            let line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("msgstir") }.map { $0 + 1 }
-            #expect(error.line == line && error.column == 1 && error.problem == .unknownKeyword("msgstir"))
-        }
+    @Test("pieces start at blank lines, fewer where blank lines are rare, each after the one before")
+    func pieceStarts() {
+        // One blank line, between an eighth and a quarter of the file: one second piece.
+        let head = String(repeating: "# a comment line\n", count: 80)
+        let sparse = Array((head + "\n" + String(repeating: "# a comment line\n", count: 320)).utf8)
+        let starts = sparse.withUnsafeBufferPointer { POFile.pieceStarts(in: $0, count: 8) }
+        #expect(starts == [head.utf8.count])
+        let early = Array(("msgid \"a\"\nmsgstr \"b\"\n\n" + String(repeating: "# a comment line\n", count: 400)).utf8)
+        #expect(early.withUnsafeBufferPointer { POFile.pieceStarts(in: $0, count: 8) }.isEmpty, "no blank line after the first eighth")
+        let none = Array(String(repeating: "# a comment line\n", count: 400).utf8)
+        #expect(none.withUnsafeBufferPointer { POFile.pieceStarts(in: $0, count: 8) }.isEmpty)
     }
 
-    @Test("an entry with an empty msgid opening the second half is an entry, not the file's header")
-    func headerLikeEntryInSecondHalf() throws {
+    @Test("an error in any piece is said at its own line in the file, the first piece's with one first, as one pass says it", arguments: [[40_000], [40_000, 100], [20_000], [20_000, 39_000]])
+    func errorsInPieces(at entries: [Int]) throws {
+        let text = Self.poText(entries: 45_000) { entries.contains($0) ? "msgid \"x\"\nmsgstir \"y\"\n" : nil }
+        var pieces: POSyntaxError?
+        do { _ = try POFile.translationFile(Array(text.utf8)) } catch { pieces = error }
+        var whole: POSyntaxError?
+        do { _ = try POFile.parse(Array(text.utf8)) } catch { whole = error }
+        let error = try #require(pieces)
+        #expect(error == whole)
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("msgstir") }.map { $0 + 1 }
+        #expect(error.line == line && error.column == 1 && error.problem == .unknownKeyword("msgstir"))
+    }
+
+    @Test("bytes that are not UTF-8 in a late piece are said at their line and column in the file, as one pass says them")
+    func invalidUTF8InAPiece() throws {
+        var bytes = Array(Self.poText(entries: 45_000) { $0 == 33_333 ? "msgid \"x\"\nmsgstr \"caf\u{E9}\"\n" : nil }.utf8)
+        let at = try #require(bytes.firstIndex(of: 0xC3))
+        bytes.replaceSubrange(at..<at + 2, with: [0xE9])  // é in Latin-1
+        var pieces: POSyntaxError?
+        do { _ = try POFile.translationFile(bytes) } catch { pieces = error }
+        var whole: POSyntaxError?
+        do { _ = try POFile.parse(bytes) } catch { whole = error }
+        #expect(pieces != nil && pieces == whole)
+        #expect(pieces?.problem == .invalidUTF8 && pieces?.line == bytes[..<at].filter { $0 == 0x0A }.count + 1)
+    }
+
+    @Test("an entry with an empty msgid opening a piece is an entry, not the file's header", arguments: [1, 5])
+    func headerLikeEntryOpeningAPiece(piece: Int) throws {
         var text = Self.poText(entries: 45_000)
         let bytes = Array(text.utf8)
-        let split = try #require(POParser.blankLine(in: bytes, after: bytes.count / 2))
+        let starts = bytes.withUnsafeBufferPointer { POFile.pieceStarts(in: $0, count: POFile.pieceCount) }
+        let split = starts[piece - 1]
         text = String(decoding: bytes[..<split], as: UTF8.self) + "\nmsgid \"\"\nmsgstr \"vide\"\n" + String(decoding: bytes[split...], as: UTF8.self)
-        let halves = try POFile.translationFile(Array(text.utf8))
+        let changed = Array(text.utf8)
+        #expect(changed.withUnsafeBufferPointer { POFile.pieceStarts(in: $0, count: POFile.pieceCount) }.contains(split), "the entry opens a piece")
+        let pieces = try POFile.translationFile(changed)
         let whole = try Self.onePass(text)
-        #expect(halves.entries == whole.entries)
-        #expect(halves.entries.contains { $0.source.isEmpty && $0.translation == "vide" })
-        #expect(halves.poHeader == whole.poHeader)
+        #expect(pieces.entries == whole.entries)
+        #expect(pieces.entries.contains { $0.source.isEmpty && $0.translation == "vide" })
+        #expect(pieces.poHeader == whole.poHeader)
     }
 
     /// `count` strings in chapters of six, some texts repeated within a chapter, some awkward.
