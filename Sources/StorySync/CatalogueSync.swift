@@ -147,7 +147,7 @@ public enum CatalogueSync {
         // Checks, in parallel.
         events(.checking(total: toCheck.count))
         let results = ResultList(count: toCheck.count)
-        let unchanged = UnchangedChecks(library: library)
+        let unchanged = UnchangedChecks(library: library, eagerFrom: toCheck.count - options.jobs)
         let maximumAge = options.maximumAge
         let work = toCheck
         let (connect, stall) = (options.connectSeconds, options.stallSeconds)
@@ -507,11 +507,16 @@ extension CatalogueSync {
 final class UnchangedChecks: @unchecked Sendable {
     private let library: StoryLibrary
     private let batchSize: Int
+    private let eagerFrom: Int
     private let lock = Lock()
     private var pending: [(index: Int, url: String, check: CatalogueCheck)] = []
     private var failed: [(index: Int, problem: StorageProblem)] = []
 
-    init(library: StoryLibrary, batchSize: Int = 50) { (self.library, self.batchSize) = (library, batchSize) }
+    /// - Parameter eagerFrom: from this index on (the checks claimed last), each check's job
+    ///   records what is pending at once: the sync's end then waits for one row, not a batch.
+    init(library: StoryLibrary, batchSize: Int = 50, eagerFrom: Int = .max) {
+        (self.library, self.batchSize, self.eagerFrom) = (library, batchSize, eagerFrom)
+    }
 
     /// Where one repository's check is added: the batch and the repository's place in the results.
     struct Slot {
@@ -523,7 +528,7 @@ final class UnchangedChecks: @unchecked Sendable {
     func add(index: Int, url: String, _ check: CatalogueCheck) {
         let full: [(index: Int, url: String, check: CatalogueCheck)]? = lock.withLock {
             pending.append((index, url, check))
-            guard pending.count >= batchSize else { return nil }
+            guard pending.count >= batchSize || index >= eagerFrom else { return nil }
             defer { pending.removeAll(keepingCapacity: true) }
             return pending
         }

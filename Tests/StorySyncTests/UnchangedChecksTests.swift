@@ -40,6 +40,19 @@ struct UnchangedChecksTests {
         #expect(try Self.checkedAt(library) == [10, 11, 12, 13, 14], "nothing pending, nothing written")
     }
 
+    @Test("the checks claimed last are each recorded at once, with whatever is pending")
+    func eagerAtTheEnd() throws {
+        let folder = try TemporaryFolder()
+        let library = try Self.library(folder)
+        let checks = UnchangedChecks(library: library, batchSize: 50, eagerFrom: 3)
+        for index in 0..<3 { checks.add(index: index, url: Self.urls[index], CatalogueCheck(.unchanged(commit: "c"), checkedAt: Double(10 + index))) }
+        #expect(try Self.checkedAt(library) == [nil, nil, nil, nil, nil], "a batch not full waits")
+        checks.add(index: 4, url: Self.urls[4], CatalogueCheck(.unchanged(commit: "c"), checkedAt: 14))
+        #expect(try Self.checkedAt(library) == [10, 11, 12, nil, 14], "one claimed last: everything pending, at once")
+        checks.add(index: 3, url: Self.urls[3], CatalogueCheck(.unchanged(commit: "c"), checkedAt: 13))
+        #expect(try Self.checkedAt(library) == [10, 11, 12, 13, 14])
+    }
+
     @Test("a batch the library cannot write fails each check it held, by its place in the results")
     func failedBatch() throws {
         let folder = try TemporaryFolder()
