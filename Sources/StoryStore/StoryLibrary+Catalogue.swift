@@ -104,8 +104,8 @@ public struct CatalogueEntry: Sendable, Hashable, Codable, FetchableRecord, Pers
 }
 
 /// The `catalogue_repo` row, column by column: read and written without the Codable coders, which
-/// looked each field's type up by name for every row (a no-op sync reads and writes a row a
-/// repository, and that lookup was a third of its database work).
+/// looked each field's type up by name for every row (a sync reads and writes a row a
+/// repository).
 extension CatalogueEntry {
     /// A stored discovery or outcome this build does not know.
     struct UnknownValue: Error, Equatable, CustomStringConvertible {

@@ -498,7 +498,6 @@ extension CatalogueSync {
     }
 }
 
-/// Results gathered from the worker threads, in catalogue order.
 /// The unchanged checks of a sync, recorded a batch at a time (one transaction each) by the job
 /// that fills the batch, and the rest at the end: a no-op sync of 200 repositories spent a tenth of
 /// its time committing one transaction a repository. A sync killed half-way loses at most the last
@@ -557,6 +556,7 @@ final class UnchangedChecks: @unchecked Sendable {
     }
 }
 
+/// Results gathered from the worker threads, in catalogue order.
 final class ResultList: @unchecked Sendable {
     private let lock = Lock()
     private var slots: [SyncReport.Item?]
