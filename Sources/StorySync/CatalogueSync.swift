@@ -161,7 +161,7 @@ public enum CatalogueSync {
             events(.finished(item, done: done, total: work.count))
         }
         unchanged.recordPending()
-        for (index, problem) in unchanged.failures { results.replace(at: index) { $0.outcome = .failed(.storage(problem)) } }
+        unchanged.failHeld(in: results)
         report.items += results.items
         report.items += removals(before: storiesBefore.map { ($0.id, $0.url, $0.title) }, library: library)
         return report
@@ -544,6 +544,11 @@ final class UnchangedChecks: @unchecked Sendable {
 
     /// The checks that could not be recorded, by their place in the results.
     var failures: [(index: Int, problem: StorageProblem)] { lock.withLock { failed } }
+
+    /// Each check that could not be recorded, failed in `results` with the library's reason.
+    func failHeld(in results: ResultList) {
+        for (index, problem) in failures { results.replace(at: index) { $0.outcome = .failed(.storage(problem)) } }
+    }
 
     private func record(_ batch: [(index: Int, url: String, check: CatalogueCheck)]) {
         guard !batch.isEmpty else { return }

@@ -73,5 +73,12 @@ struct UnchangedChecksTests {
         checks.add(index: 4, url: Self.urls[4], CatalogueCheck(.unchanged(commit: "c4"), checkedAt: 14))
         checks.add(index: 2, url: Self.urls[2], CatalogueCheck(.unchanged(commit: "c2"), checkedAt: 12))
         #expect(checks.failures.map(\.index) == [3, 4, 2], "a full batch that fails, failed too")
+
+        // In the sync's report, those checks are failures with the library's reason; the others stay.
+        let results = ResultList(count: 5)
+        for (index, url) in Self.urls.enumerated() { _ = results.store(SyncReport.Item(id: "ana/\(index)", url: url, outcome: .unchanged), at: index) }
+        checks.failHeld(in: results)
+        #expect(results.items.map(\.change) == [.unchanged, .unchanged, .failed, .failed, .failed])
+        #expect(results.items[3].outcome == .failed(.storage(problem)))
     }
 }
