@@ -115,14 +115,3 @@ enum Bytes {
     @inline(__always)
     static func isNameByte(_ byte: UInt8) -> Bool { byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) }
 }
-
-extension String {
-    /// Calls `body` with the string's UTF-8 bytes in one contiguous piece, where a native string
-    /// holds them (copied only when the string is not stored that way, such as a bridged one; a
-    /// copy made to call `withUTF8` on was retained and released every time).
-    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
-        var copy = self
-        return try copy.withUTF8(body)
-    }
-}

@@ -248,7 +248,7 @@ public struct TweeDocument: Sendable, Equatable {
     }
 
     static func appendEscaped(_ value: String, to out: inout [UInt8]) {
-        value.withBytes { p in
+        value.withExistingUTF8 { p in
             var firstKept = 0
             while firstKept < p.count, Bytes.isBlank(p[firstKept]) { firstKept += 1 }
             var lastKept = p.count - 1
@@ -281,7 +281,7 @@ public struct TweeLink: Sendable, Equatable {
 
     /// The link inside `[[` and `]]`.
     public init(inner: Substring) {
-        self = String(inner).withBytes { Self.read($0, from: 0, to: $0.count) }
+        self = String(inner).withExistingUTF8 { Self.read($0, from: 0, to: $0.count) }
     }
 
     /// The link whose inside is `p[start..<end]`.
@@ -310,7 +310,7 @@ public struct TweeLink: Sendable, Equatable {
 extension String {
     /// Every `needle` (ASCII) replaced, found byte by byte; the string itself when there is none.
     func replacingBytes(_ needle: StaticString, with replacement: String) -> String {
-        withBytes { p in
+        withExistingUTF8 { p in
             guard var found = Bytes.first(needle, in: p, from: 0, to: p.count) else { return self }
             var out: [UInt8] = []
             out.reserveCapacity(p.count + replacement.utf8.count)

@@ -327,7 +327,7 @@ public enum TweeStory {
     /// A passage's content as `TweeDocument.parse` reads it back from a file: the carriage
     /// return before each line feed dropped, blank lines at the end left out.
     static func readBack(_ content: String) -> String {
-        content.withBytes { p in
+        content.withExistingUTF8 { p in
             var position = 0
             var end = 0
             var hasReturns = false
@@ -460,7 +460,7 @@ public enum TweeStory {
     static func content(of chapter: Chapter, format: Format) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(chapter.text.utf8.count + chapter.choices.count * 48)
-        chapter.text.withBytes { p in
+        chapter.text.withExistingUTF8 { p in
             var copied = 0
             while let found = Bytes.first("[[name]]", in: p, from: copied, to: p.count) {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<found]))
@@ -488,7 +488,7 @@ public enum TweeStory {
     /// Text as a passage's content: a line that would start a passage (its first bytes `::`) is
     /// indented by a space.
     static func passageSafe(_ text: String) -> String {
-        text.withBytes { p in
+        text.withExistingUTF8 { p in
             guard let first = Bytes.first("::", in: p, from: 0, to: p.count) else { return text }
             var out: [UInt8] = []
             out.reserveCapacity(p.count + 16)
@@ -898,7 +898,7 @@ public enum TweeStory {
     static func derive(
         content: String, name: String, firstLine: Int, header: Int? = nil, format: Format?, findings: inout [TweeFinding], map: inout TweeSourceMap?
     ) -> Chapter {
-        content.withBytes { derive($0, name: name, firstLine: firstLine, header: header, format: format, findings: &findings, map: &map) }
+        content.withExistingUTF8 { derive($0, name: name, firstLine: firstLine, header: header, format: format, findings: &findings, map: &map) }
     }
 
     /// A passage's content, `p`, as a chapter.
