@@ -310,10 +310,7 @@ public enum TranslationValidation {
     static func hasBracket(_ text: String) -> Bool {
         // The bytes lent where they are: a `var` copy to call `withUTF8` on retained and released
         // the string, twice for each string a status counts or a translation applies.
-        if let found = text.utf8.withContiguousStorageIfAvailable({ bytes in bytes.baseAddress.map { memchr($0, 0x5B, bytes.count) != nil } ?? false }) {
-            return found
-        }
-        return text.utf8.contains(0x5B)
+        text.withExistingUTF8 { bytes in bytes.baseAddress.map { memchr($0, 0x5B, bytes.count) != nil } ?? false }
     }
 
     static func excerpt(_ text: String) -> String {

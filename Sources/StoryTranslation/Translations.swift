@@ -275,10 +275,10 @@ public enum Translations {
         let middle = positions.count >= max(halvesFrom, 2) ? positions.count / 2 : positions.count
         // Each half writes its chapters at their places (no two halves write the same place; this
         // thread waits for the other before the buffer goes). When the positions name every
-        // chapter once (every story but one whose first chapter repeats an earlier one's id), the translated
-        // chapters are written into a new array's room: the story's array is not copied first
-        // (100,000 chapters' strings retained on this thread, then released as each is
-        // replaced); else into a copy of the story's array, as places may be written twice.
+        // chapter once (every story but one whose first chapter repeats an earlier one's id),
+        // the translated chapters are written into a new array's room: the story's array is not
+        // copied first (100,000 chapters' strings retained on this thread, then released as each
+        // is replaced); else into a copy of the story's array, as places may be written twice.
         var counts = lookup.counts
         func translate(into chapters: TranslatedChapters) {
             let second = middle == positions.count ? nil : BackgroundWork {
