@@ -220,23 +220,29 @@ public struct TweeDocument: Sendable, Equatable {
     /// Passage `index` as the file holds it, after the blank line that separates it from the last.
     func appendPassage(_ index: Int, to out: inout [UInt8]) {
         let passage = passages[index]
-        if index > 0 { out.append(0x0A); out.append(0x0A) }
-        out.append(0x3A); out.append(0x3A); out.append(0x20)
-        Self.appendEscaped(passage.name, to: &out)
-        if !passage.tags.isEmpty {
-            out.append(0x20); out.append(0x5B)
-            for (number, tag) in passage.tags.enumerated() {
-                if number > 0 { out.append(0x20) }
-                Self.appendEscaped(tag, to: &out)
-            }
-            out.append(0x5D)
-        }
+        Self.appendHeader(passage.name, tags: passage.tags, first: index == 0, to: &out)
         if let metadata = passage.metadata {
             out.append(0x20)
             out.append(contentsOf: metadata.utf8)
         }
         out.append(0x0A)
         out.append(contentsOf: passage.content.utf8)
+    }
+
+    /// A passage's header up to its metadata: the blank line before it (but for the file's
+    /// first), `::`, the name and the tags, escaped.
+    static func appendHeader(_ name: String, tags: [String], first: Bool, to out: inout [UInt8]) {
+        if !first { out.append(0x0A); out.append(0x0A) }
+        out.append(0x3A); out.append(0x3A); out.append(0x20)
+        appendEscaped(name, to: &out)
+        if !tags.isEmpty {
+            out.append(0x20); out.append(0x5B)
+            for (number, tag) in tags.enumerated() {
+                if number > 0 { out.append(0x20) }
+                appendEscaped(tag, to: &out)
+            }
+            out.append(0x5D)
+        }
     }
 
     /// A name or tag with `\`, `[`, `]`, `{` and `}` escaped, and spaces at either end (which a

@@ -133,28 +133,79 @@ public enum TweeStory {
 
     /// The Twee file as UTF-8 bytes, as written to disk.
     public static func tweeBytes(_ story: Story, format: Format? = nil) throws(ExportProblem) -> [UInt8] {
-        try exportDocument(story, format: format).document.bytes
+        Array(try exported(story, format: format).tweePieces.joined())
     }
 
-    /// The same bytes as `tweeBytes`, made a megabyte at a time as a writer takes them. The
-    /// story is given up: it goes before the first piece is made (`letGo`).
-    public static func tweeChunks(_ story: consuming Story, format: Format? = nil) throws(ExportProblem) -> FilePieces {
-        let chunks = try exportDocument(story, format: format).document.chunks
-        letGo(&story)
-        return chunks
+    /// The same bytes as `tweeBytes`, made a megabyte at a time as a writer takes them (the next
+    /// two on the other core while one is written). A chapter's passage is written from the
+    /// chapter when its piece is made: the pieces hold the story until the last is made.
+    public static func tweeChunks(_ story: Story, format: Format? = nil) throws(ExportProblem) -> FilePieces {
+        try exported(story, format: format).tweePieces
     }
 
-    /// A story given up by an export once its passages are made, its chapters freed before the
-    /// file's pieces are (made as the file is written: both at once raised an export's peak past
-    /// three times the story.json), on two threads at once: one by one, 100,000 chapters'
-    /// strings were 60 ms of an export's 0.45 s.
-    static func letGo(_ story: inout Story) {
-        LargeValues.freeInHalves(&story.chapters, leaving: Chapter(id: "", name: "", text: ""))
+    /// What an export writes: StoryTitle, StoryData and cyd's metadata passage (`leading`), then
+    /// a passage a chapter, in the story's order, written from the chapter as the file is made.
+    /// A chapter whose passage reads back whole (`readsBackWhole`, most of them) has its passage
+    /// written straight from its fields; the others' content was made and read back when they
+    /// were checked (`checked`). Making a passage of each chapter first, then the file from the
+    /// passages, was half of exporting 100,000 chapters: a string a chapter made, held and freed.
+    struct Exported: Sendable {
+        let chapters: [Chapter]
+        let format: Format
+        let leading: [TweeDocument.Passage]
+        let checked: [Checked]
+        /// Each chapter's place on Twine's story map.
+        let places: [TwineData.Place]
+
+        /// No more than `appendContent` writes for chapter `index`.
+        func leastContentSize(_ index: Int) -> Int { checked[index].content?.utf8.count ?? chapters[index].text.utf8.count }
+
+        /// Chapter `index`'s passage content, as the Twee file holds it.
+        func appendContent(_ index: Int, to out: inout [UInt8]) {
+            if let content = checked[index].content {
+                out.append(contentsOf: content.utf8)
+            } else {
+                // A passage that reads back whole has no line `passageSafe` would change (no `::`).
+                TweeStory.appendContent(of: chapters[index], format: format, to: &out)
+            }
+        }
+
+        /// The tags of chapter `index`'s passage.
+        func tags(_ index: Int) -> [String] {
+            let twine = chapters[index].twine
+            return twine == nil ? [] : TwineData.passageTags(twine: twine)
+        }
+
+        /// Chapter `index`'s passage as the Twee file holds it, after the blank line before it.
+        func appendTweePassage(_ index: Int, to out: inout [UInt8]) {
+            TweeDocument.appendHeader(chapters[index].id, tags: tags(index), first: false, to: &out)
+            out.append(0x20)
+            TwineData.appendMetadata(places[index], to: &out)
+            out.append(0x0A)
+            appendContent(index, to: &out)
+        }
+
+        /// The Twee file in pieces of about a megabyte, made as a writer takes them.
+        var tweePieces: FilePieces {
+            let exported = self
+            let head = TweeDocument(passages: leading)
+            let lead = leading.count
+            return FilePieces(PiecesMadeAhead(
+                count: lead + chapters.count,
+                leastSize: { index in
+                    index < lead
+                        ? head.passages[index].name.utf8.count + head.passages[index].content.utf8.count + (index > 0 ? 6 : 4)
+                        : exported.chapters[index - lead].id.utf8.count + exported.leastContentSize(index - lead) + 6
+                },
+                tail: [0x0A],
+                append: { index, out in
+                    if index < lead { head.appendPassage(index, to: &out) } else { exported.appendTweePassage(index - lead, to: &out) }
+                }))
+        }
     }
 
-    /// The passages `tweeBytes` writes, and each chapter's place on Twine's story map (the
-    /// chapters' passages follow StoryTitle, StoryData and cyd's metadata, in the same order).
-    static func exportDocument(_ story: Story, format chosen: Format?, archive: Bool = false) throws(ExportProblem) -> (document: TweeDocument, places: [TwineData.Place]) {
+    /// What an export of `story` writes (`Exported`), each chapter checked and placed.
+    static func exported(_ story: Story, format chosen: Format?, archive: Bool = false) throws(ExportProblem) -> Exported {
         let declared = TwineData.declared(story, chosen: chosen)
         let format = declared.format
         if story.chapters.count < 1000, let refusal = Self.problem(story) { throw refusal }
@@ -185,7 +236,7 @@ public enum TweeStory {
             checked = check(story, 0..<count, start: start, format: format)
             places = TweeLayout.positions(of: story)
         }
-        return document(story, declared: declared, archive: archive, checked: consume checked, positions: places)
+        return exported(story, declared: declared, archive: archive, checked: consume checked, positions: places)
     }
 
     /// Why the story's chapter ids cannot name its passages, if they cannot.
@@ -209,11 +260,12 @@ public enum TweeStory {
         }
     }
 
-    /// A chapter's passage as written, and what the metadata must carry for it: its member of
-    /// the metadata's `chapters` object, written out (after the comma that separates members).
-    /// A chapter with Twine's data keeps its fields until its place on the map is known.
+    /// A chapter's passage content as written, nil when it is the chapter's fields as they are
+    /// (`readsBackWhole`: written from the chapter), and what the metadata must carry for it: its
+    /// member of the metadata's `chapters` object, written out (after the comma that separates
+    /// members). A chapter with Twine's data keeps its fields until its place on the map is known.
     struct Checked: Sendable {
-        var content: String
+        var content: String?
         var metadata: [UInt8]?
         var pending: [(String, JSONValue)]? = nil
     }
@@ -236,17 +288,19 @@ public enum TweeStory {
         // buffer of it is copied for every call it is handed to (four of them here).
         for index in range {
             let chapter = story.chapters[index]
-            let content: String
+            let content: String?
             let fields: [(String, JSONValue)]
             if readsBackWhole(chapter) {
-                // Most chapters: nothing in them that reading the passage back could change.
-                content = self.content(of: chapter, format: format)
+                // Most chapters: nothing in them that reading the passage back could change; the
+                // passage is written from the chapter when the file is.
+                content = nil
                 fields = overrides(chapter, back: nil, start: start)
             } else {
                 // Kept as the file reads it back (a carriage return before a line feed and
                 // blank lines at the end are not read): what is checked is what is written.
-                content = readBack(self.content(of: chapter, format: format))
-                let back = derive(content: content, name: chapter.id, firstLine: 0, format: format, findings: &unused, map: &noMap)
+                let readBack = readBack(self.content(of: chapter, format: format))
+                content = readBack
+                let back = derive(content: readBack, name: chapter.id, firstLine: 0, format: format, findings: &unused, map: &noMap)
                 unused.removeAll(keepingCapacity: true)
                 fields = overrides(chapter, back: back, start: start)
             }
@@ -359,7 +413,7 @@ public enum TweeStory {
         return parts.joined(separator: "-")
     }
 
-    static func document(_ story: Story, declared: TwineData.Declared, archive: Bool, checked: consuming [Checked], positions: [(x: Int, y: Int)]) -> (TweeDocument, [TwineData.Place]) {
+    static func exported(_ story: Story, declared: TwineData.Declared, archive: Bool, checked: consuming [Checked], positions: [(x: Int, y: Int)]) -> Exported {
         let start = story.firstChapter?.id ?? story.chapters.first?.id ?? ""
         let storyData = TwineData.storyData(story, declared: declared, start: start)
         var storyFields: [(String, JSONValue)] = [("id", .string(story.id)), ("name", .string(story.name)), ("rating", .string(story.rating)), ("summary", .string(story.summary))]
@@ -373,70 +427,60 @@ public enum TweeStory {
         guard case .object(let dataMembers) = storyData else { preconditionFailure("StoryData is an object") }
         let written = archive ? TwineData.archiveMembers(story, declared: declared) : dataMembers.filter { !TwineData.storyDataOwn.contains($0.0) }
         storyFields.append((TwineData.writtenKey, .object(written)))
-        // Each chapter's place and passage, and the metadata of the chapters with Twine's data
-        // (their object goes into it when reading the passage back would not give it): in two
-        // halves for a large story, the second on another core, each filling its own slots.
+        // Each chapter's place, and the metadata of the chapters with Twine's data (their object
+        // goes into it when reading the passage back would not give it): in two halves for a
+        // large story, the second on another core, each filling its own slots.
         let count = story.chapters.count
         var checked = checked  // moved, not copied: the caller gives it up
-        let chapterPassages = 3  // the title, StoryData and the metadata come first
-        var passages: [TweeDocument.Passage] = []
         let places = [TwineData.Place](unsafeUninitializedCapacity: count) { placesBuffer, placesMade in
-            passages = [TweeDocument.Passage](unsafeUninitializedCapacity: count + chapterPassages) { passagesBuffer, passagesMade in
-                checked.withUnsafeMutableBufferPointer { checkedBuffer in
-                    story.chapters.withUnsafeBufferPointer { chapters in
-                        let slots = Slots(places: placesBuffer, passages: passagesBuffer, checked: checkedBuffer, chapters: chapters)
-                        if count >= 1000 {
-                            let middle = count / 2
-                            let second = BackgroundWork { slots.fill(middle..<count, positions: positions, firstPassage: chapterPassages) }
-                            slots.fill(0..<middle, positions: positions, firstPassage: chapterPassages)
-                            second.wait()
-                        } else {
-                            slots.fill(0..<count, positions: positions, firstPassage: chapterPassages)
-                        }
+            checked.withUnsafeMutableBufferPointer { checkedBuffer in
+                story.chapters.withUnsafeBufferPointer { chapters in
+                    let slots = Slots(places: placesBuffer, checked: checkedBuffer, chapters: chapters)
+                    if count >= 1000 {
+                        let middle = count / 2
+                        let second = BackgroundWork { slots.fill(middle..<count, positions: positions) }
+                        slots.fill(0..<middle, positions: positions)
+                        second.wait()
+                    } else {
+                        slots.fill(0..<count, positions: positions)
                     }
                 }
-                // Laid out as `JSONValue.pretty()` would; each chapter's member was written as it was checked.
-                var metadata = StoryJSON.PrettyWriter()
-                metadata.begin(0x7B)
-                metadata.member("format", "cyd story.json")
-                metadata.key("story")
-                metadata.write(.object(storyFields))
-                metadata.key("chapters")
-                metadata.begin(0x7B)
-                var members = 0
-                for member in checked.lazy.compactMap(\.metadata) {
-                    if members > 0 { metadata.out.append(0x2C) }
-                    metadata.out += member
-                    members += 1
-                }
-                if members > 0 { metadata.markFilled() }
-                metadata.end(0x7D)
-                metadata.end(0x7D)
-                (passagesBuffer.baseAddress! + 0).initialize(to: .init(name: "StoryTitle", content: passageSafe(story.name)))
-                (passagesBuffer.baseAddress! + 1).initialize(to: .init(name: "StoryData", content: storyData.pretty()))
-                (passagesBuffer.baseAddress! + 2).initialize(to: .init(name: metadataPassage, tags: ["cyd"], content: String(decoding: metadata.out, as: UTF8.self)))
-                passagesMade = count + chapterPassages
             }
             placesMade = count
         }
-        // What the checks left of each chapter is done with: a large story's freed on a thread
-        // of its own.
-        if count >= 1000 {
-            var done: [Checked]? = consume checked
-            LargeValues.release(&done)
+        // Laid out as `JSONValue.pretty()` would; each chapter's member was written as it was checked.
+        var metadata = StoryJSON.PrettyWriter()
+        metadata.begin(0x7B)
+        metadata.member("format", "cyd story.json")
+        metadata.key("story")
+        metadata.write(.object(storyFields))
+        metadata.key("chapters")
+        metadata.begin(0x7B)
+        var members = 0
+        for member in checked.lazy.compactMap(\.metadata) {
+            if members > 0 { metadata.out.append(0x2C) }
+            metadata.out += member
+            members += 1
         }
-        return (TweeDocument(passages: passages), places)
+        if members > 0 { metadata.markFilled() }
+        metadata.end(0x7D)
+        metadata.end(0x7D)
+        let leading: [TweeDocument.Passage] = [
+            .init(name: "StoryTitle", content: passageSafe(story.name)),
+            .init(name: "StoryData", content: storyData.pretty()),
+            .init(name: metadataPassage, tags: ["cyd"], content: String(decoding: metadata.out, as: UTF8.self)),
+        ]
+        return Exported(chapters: story.chapters, format: declared.format, leading: leading, checked: checked, places: places)
     }
 
-    /// Where `document` puts each chapter's place and passage, and its metadata member: slots
-    /// of buffers a half of the chapters each fills, on two threads (no slot is filled twice).
+    /// Where `exported` puts each chapter's place and its metadata member: slots of buffers a
+    /// half of the chapters each fills, on two threads (no slot is filled twice).
     struct Slots: @unchecked Sendable {
         let places: UnsafeMutableBufferPointer<TwineData.Place>
-        let passages: UnsafeMutableBufferPointer<TweeDocument.Passage>
         let checked: UnsafeMutableBufferPointer<Checked>
         let chapters: UnsafeBufferPointer<Chapter>
 
-        func fill(_ range: Range<Int>, positions: [(x: Int, y: Int)], firstPassage: Int) {
+        func fill(_ range: Range<Int>, positions: [(x: Int, y: Int)]) {
             for index in range {
                 let twine = chapters[index].twine
                 let place = TwineData.place(twine: twine, laidOut: positions[index])
@@ -447,9 +491,6 @@ public enum TweeStory {
                     }
                     checked[index].metadata = member(chapters[index].id, fields)
                 }
-                let tags = twine == nil ? [] : TwineData.passageTags(twine: twine)
-                (passages.baseAddress! + firstPassage + index).initialize(
-                    to: .init(name: chapters[index].id, tags: tags, metadata: TwineData.metadata(place), content: checked[index].content))
             }
         }
     }
@@ -460,6 +501,13 @@ public enum TweeStory {
     static func content(of chapter: Chapter, format: Format) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(chapter.text.utf8.count + chapter.choices.count * 48)
+        appendContent(of: chapter, format: format, to: &out)
+        return passageSafe(String(decoding: out, as: UTF8.self))
+    }
+
+    /// `content(of:format:)` appended to `out` (which may hold bytes before it), but for `passageSafe`.
+    static func appendContent(of chapter: Chapter, format: Format, to out: inout [UInt8]) {
+        let start = out.count
         chapter.text.withExistingUTF8 { p in
             var copied = 0
             while let found = Bytes.first("[[name]]", in: p, from: copied, to: p.count) {
@@ -472,7 +520,7 @@ public enum TweeStory {
         for (index, choice) in chapter.choices.enumerated() {
             if index > 0 {
                 out.append(0x0A)
-            } else if !out.isEmpty {
+            } else if out.count > start {
                 out.append(0x0A)
                 out.append(0x0A)
             }
@@ -482,7 +530,6 @@ public enum TweeStory {
             out.append(contentsOf: choice.chapterID.utf8)
             out.append(0x5D); out.append(0x5D)
         }
-        return passageSafe(String(decoding: out, as: UTF8.self))
     }
 
     /// Text as a passage's content: a line that would start a passage (its first bytes `::`) is

@@ -19,22 +19,21 @@ public enum TwineArchive {
     }
 
     /// The same bytes as `htmlBytes`, in pieces of about a megabyte made as a writer takes them
-    /// (the next two on the other core while one is written). The story is given up: it goes
-    /// before the first piece is made, as with `TweeStory.tweeChunks`.
-    public static func htmlChunks(_ story: consuming Story, format: TweeStory.Format? = nil) throws(TweeStory.ExportProblem) -> FilePieces {
-        let pieces = try htmlChunks(story, format: format, pieceSize: 1 << 20)
-        TweeStory.letGo(&story)
-        return pieces
+    /// (the next two on the other core while one is written). A chapter's element is written
+    /// from the chapter when its piece is made, as with `TweeStory.tweeChunks`.
+    public static func htmlChunks(_ story: Story, format: TweeStory.Format? = nil) throws(TweeStory.ExportProblem) -> FilePieces {
+        try htmlChunks(story, format: format, pieceSize: 1 << 20)
     }
 
     package static func htmlChunks(_ story: Story, format: TweeStory.Format?, pieceSize: Int) throws(TweeStory.ExportProblem) -> FilePieces {
-        let (document, places) = try TweeStory.exportDocument(story, format: format, archive: true)
-        // StoryTitle and StoryData lead the document; they are attributes of the archive. The
-        // passages after them are taken where they are (a slice, not a copy).
+        let exported = try TweeStory.exported(story, format: format, archive: true)
+        // StoryTitle and StoryData lead the passages; they are attributes of the archive. The
+        // passages after them (cyd's metadata) are taken where they are (a slice, not a copy),
+        // then the chapters'.
         var name = story.name
         var data: JSONValue?
         var leading = 0
-        for passage in document.passages {
+        for passage in exported.leading {
             switch passage.name {
             case "StoryTitle": name = TweeStory.readBack(passage.content)
             case "StoryData": data = JSONValue.parse(Array(passage.content.utf8))
@@ -43,9 +42,11 @@ public enum TwineArchive {
             guard passage.name == "StoryTitle" || passage.name == "StoryData" else { break }
             leading += 1
         }
-        let passages = document.passages[leading...]
+        let passages = exported.leading[leading...]
         let start = data?["start"]?.string
-        let startPID = passages.firstIndex { $0.name == start }.map { $0 - leading + 1 } ?? 1
+        let startPID =
+            passages.firstIndex { $0.name == start }.map { $0 - leading + 1 }
+            ?? exported.chapters.firstIndex { $0.id == start }.map { passages.count + $0 + 1 } ?? 1
         var out: [UInt8] = []
         func text(_ value: String) { out.append(contentsOf: value.utf8) }
         func escaped(_ value: String) { MarkupText.append(value, to: &out) }
@@ -76,33 +77,54 @@ public enum TwineArchive {
         text("<style role=\"stylesheet\" id=\"twine-user-stylesheet\" type=\"text/twine-css\"></style>")
         text("<script role=\"script\" id=\"twine-user-script\" type=\"text/twine-javascript\"></script>")
         // cyd's metadata passage first, then the chapters' passages, in the story's order.
-        let firstChapter = passages.count - places.count
+        let firstChapter = passages.count
         let base = leading
         return FilePieces(PiecesMadeAhead(
-            count: passages.count, pieceSize: pieceSize,
+            count: passages.count + exported.chapters.count, pieceSize: pieceSize,
             // An element's markup is at least 80 bytes; a passage before the chapters may read
             // back shorter than it is held.
-            leastSize: { index in passages[base + index].name.utf8.count + (index >= firstChapter ? passages[base + index].content.utf8.count : 0) + 80 },
+            leastSize: { index in
+                index < firstChapter
+                    ? passages[base + index].name.utf8.count + 80
+                    : exported.chapters[index - firstChapter].id.utf8.count + exported.leastContentSize(index - firstChapter) + 80
+            },
             head: out, tail: Array("</tw-storydata>\n\n".utf8),
-            append: { index, out in append(passages[base + index], index, places: places, firstChapter: firstChapter, to: &out) }))
+            appendingUnits: { units, out in
+                // A chapter's content is made here, then escaped into the piece.
+                var content: [UInt8] = []
+                for index in units {
+                    if index < firstChapter {
+                        let passage = passages[base + index]
+                        // The passages before the chapters (cyd's metadata) sit in the first row
+                        // beside the first chapter, which has that row to itself (TweeLayout): no
+                        // two boxes on one place.
+                        let position = TwineData.laidOut((x: TweeLayout.margin + (index + 1) * TweeLayout.spacing, y: TweeLayout.margin))
+                        appendElement(index, name: passage.name, tags: passage.tags, place: TwineData.Place(position: position, size: TwineData.defaultSize), to: &out) { out in
+                            MarkupText.append(TweeStory.readBack(passage.content), to: &out)
+                        }
+                    } else {
+                        let chapter = index - firstChapter
+                        appendElement(index, name: exported.chapters[chapter].id, tags: exported.tags(chapter), place: exported.places[chapter], to: &out) { out in
+                            // Chapters' passages hold what the Twee file reads back already.
+                            content.removeAll(keepingCapacity: true)
+                            exported.appendContent(chapter, to: &content)
+                            content.withUnsafeBufferPointer { MarkupText.append($0, to: &out) }
+                        }
+                    }
+                }
+            }))
     }
 
-    /// The `<tw-passagedata>` element of `passage`, the archive's passage `index` (pid counts
-    /// from 1 over all of them).
-    static func append(_ passage: TweeDocument.Passage, _ index: Int, places: [TwineData.Place], firstChapter: Int, to out: inout [UInt8]) {
-        // The passages before the chapters (cyd's metadata) sit in the first row beside the
-        // first chapter, which has that row to itself (TweeLayout): no two boxes on one place.
-        let place =
-            index >= firstChapter
-            ? places[index - firstChapter]
-            : TwineData.Place(position: TwineData.laidOut((x: TweeLayout.margin + (index + 1) * TweeLayout.spacing, y: TweeLayout.margin)), size: TwineData.defaultSize)
+    /// The `<tw-passagedata>` element of the archive's passage `index` (pid counts from 1 over
+    /// all of them), its text appended by `content`.
+    static func appendElement(_ index: Int, name: String, tags: [String], place: TwineData.Place, to out: inout [UInt8], content: (inout [UInt8]) -> Void) {
         // Piece by piece into the output: no string is made for a passage's element.
         out.append(contentsOf: "<tw-passagedata pid=\"".utf8)
         DecimalDigits.append(index + 1, to: &out)
         out.append(contentsOf: "\" name=\"".utf8)
-        MarkupText.append(passage.name, to: &out)
+        MarkupText.append(name, to: &out)
         out.append(contentsOf: "\" tags=\"".utf8)
-        for (number, tag) in passage.tags.enumerated() {
+        for (number, tag) in tags.enumerated() {
             if number > 0 { out.append(0x20) }
             MarkupText.append(tag, to: &out)
         }
@@ -111,8 +133,7 @@ public enum TwineArchive {
         out.append(contentsOf: "\" size=\"".utf8)
         out.append(contentsOf: place.size.utf8)
         out.append(contentsOf: "\">".utf8)
-        // Chapters' passages hold what the Twee file reads back already; the others may not.
-        MarkupText.append(index >= firstChapter ? passage.content : TweeStory.readBack(passage.content), to: &out)
+        content(&out)
         out.append(contentsOf: "</tw-passagedata>".utf8)
     }
 

@@ -161,9 +161,18 @@ enum TwineData {
         return Place(position: kept ?? laidOut(position), size: size ?? defaultSize)
     }
 
-    /// Twee 3's passage metadata for a place.
-    static func metadata(_ place: Place) -> String {
-        "{\"position\":\"" + place.position + "\",\"size\":\"" + place.size + "\"}"
+    /// Twee 3's passage metadata for a place, `{"position":"x,y","size":"w,h"}`, appended.
+    static func appendMetadata(_ place: Place, to out: inout [UInt8]) {
+        append("{\"position\":\"", to: &out)
+        out.append(contentsOf: place.position.utf8)
+        append("\",\"size\":\"", to: &out)
+        out.append(contentsOf: place.size.utf8)
+        append("\"}", to: &out)
+    }
+
+    @inline(__always)
+    private static func append(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
     /// A chapter's `twine` object from its passage: its tags, its position (in a file cyd wrote,

@@ -13,32 +13,34 @@ public enum MarkupText {
     /// Appends `value`, escaped, to UTF-8 bytes. The five are ASCII, so the work is on bytes:
     /// runs without them are copied whole.
     public static func append(_ value: String, to out: inout [UInt8]) {
-        var value = value
-        let needed = out.count + value.utf8.count + 16
+        value.withExistingUTF8 { append($0, to: &out) }
+    }
+
+    /// Appends UTF-8 `bytes`, escaped, as `append(_:to:)` does a string's.
+    public static func append(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        let needed = out.count + bytes.count + 16
         if out.capacity < needed { out.reserveCapacity(max(needed, out.capacity * 2)) }
-        value.withUTF8 { bytes in
-            var copied = 0
-            var index = 0
-            while index < bytes.count {
-                // Eight bytes at a time while none of them is one of the five.
-                index = firstMarkup(bytes, from: index)
-                guard index < bytes.count else { break }
-                defer { index += 1 }
-                let reference: StaticString
-                switch bytes[index] {
-                case 0x26: reference = "&amp;"
-                case 0x3C: reference = "&lt;"
-                case 0x3E: reference = "&gt;"
-                case 0x22: reference = "&quot;"
-                case 0x27: reference = "&#39;"
-                default: continue
-                }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
-                out.append(contentsOf: UnsafeBufferPointer(start: reference.utf8Start, count: reference.utf8CodeUnitCount))
-                copied = index + 1
+        var copied = 0
+        var index = 0
+        while index < bytes.count {
+            // Eight bytes at a time while none of them is one of the five.
+            index = firstMarkup(bytes, from: index)
+            guard index < bytes.count else { break }
+            defer { index += 1 }
+            let reference: StaticString
+            switch bytes[index] {
+            case 0x26: reference = "&amp;"
+            case 0x3C: reference = "&lt;"
+            case 0x3E: reference = "&gt;"
+            case 0x22: reference = "&quot;"
+            case 0x27: reference = "&#39;"
+            default: continue
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<bytes.count]))
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
+            out.append(contentsOf: UnsafeBufferPointer(start: reference.utf8Start, count: reference.utf8CodeUnitCount))
+            copied = index + 1
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<bytes.count]))
     }
 
     /// The first byte at or after `start` that may be one of the five (every one that is; a word
