@@ -3,7 +3,8 @@
 /// `<!...>` and `<?...>` hold no tags; the text of `script`, `style` and the other raw-text
 /// elements runs to their end tag, whatever it holds; a quoted attribute value may hold `<` and
 /// `>`; a `<` that starts no tag is text. So a `<tw-storydata>` written inside a script's string,
-/// a comment or an attribute is not taken for the story. Tag names are compared in lower case.
+/// a comment or an attribute is not taken for the story. Tag and attribute names are compared
+/// with ASCII capitals in lower case, as HTML does (other letters as they are).
 /// There is no HTML parser among the packages here; this is the tokenizer's part that matters.
 struct HTMLScanner {
     enum Token {
@@ -56,11 +57,11 @@ struct HTMLScanner {
                 let nameEnd = self.nameEnd(from: at + 2)
                 let (_, after) = TwineArchive.element(p, from: nameEnd, to: end)
                 index = after
-                return .end(name: Bytes.string(p, at + 2, nameEnd).lowercased(), at: at, after: after)
+                return .end(name: Bytes.asciiLowercased(p, at + 2, nameEnd), at: at, after: after)
             }
             if Self.isLetter(byte) {
                 let nameEnd = self.nameEnd(from: at + 1)
-                let name = Bytes.string(p, at + 1, nameEnd).lowercased()
+                let name = Bytes.asciiLowercased(p, at + 1, nameEnd)
                 let (attributes, contentStart) = TwineArchive.element(p, from: nameEnd, to: end)
                 var rawEnd: Int?
                 if Self.rawText.contains(name) {

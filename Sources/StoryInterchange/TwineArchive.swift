@@ -432,7 +432,7 @@ public enum TwineArchive {
             if p[index] == 0x3E { return (attributes, index + 1) }  // >
             let nameStart = index
             while index < end, !isSpace(p[index]), p[index] != 0x3D, p[index] != 0x3E { index += 1 }
-            let name = Bytes.string(p, nameStart, index).lowercased()
+            let name = Bytes.asciiLowercased(p, nameStart, index)
             skipSpace()
             var value = ""
             if index < end, p[index] == 0x3D {  // =

@@ -1,6 +1,6 @@
 import Foundation
 import StoryFormat
-import StoryInterchange
+@testable import StoryInterchange
 import TestSupport
 import Testing
 
@@ -47,6 +47,23 @@ struct TwineArchiveHTMLTests {
         // A published story's format code mentions the element in its strings, after the story too.
         let published = "<html><body>" + Self.real + "<script>var s = '<tw-storydata name=\"Fake\">';</script></body></html>"
         #expect(Self.read(published).findings.isEmpty, "no word of a second story in a script")
+    }
+
+    /// HTML reads a tag's and an attribute's name with ASCII capitals in lower case and leaves
+    /// every other letter as it is ("ASCII upper alpha" in the tokenizer): `NAME` is `name`, but a
+    /// name with a capital beyond ASCII is not another spelling of a lower-case one.
+    @Test("tag and attribute names are read with ASCII capitals in lower case, and no other letter folded")
+    func namesInASCIILowerCase() throws {
+        let upper = Self.read("""
+            <TW-STORYDATA NAME="Loud" StartNode="1" FORMAT="Harlowe"><TW-PassageData PID="1" Name="Door" TAGS="a b">Knock.</TW-PASSAGEDATA></TW-STORYDATA>
+            """)
+        let story = try #require(upper.story)
+        #expect(story.name == "Loud" && story.chapters.map(\.id) == ["Door"] && story.chapters[0].text == "Knock.")
+        #expect(story.chapters[0].twine?["tags"] == .array([.string("a"), .string("b")]))
+        // `NAMÉ` is not `namé`; `ná` is no attribute the archive reads.
+        let p = Array(#"<tw-passagedata NAMÉ="x" nÁme="y" name="Door">"#.utf8)
+        let names = p.withUnsafeBufferPointer { TwineArchive.element($0, from: 15, to: $0.count).0.pairs.map(\.name) }
+        #expect(names == ["namÉ", "nÁme", "name"])
     }
 
     @Test("an HTML file with no story, and an archive whose story has no passages, are errors that say so; nothing is written")
