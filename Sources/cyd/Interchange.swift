@@ -79,11 +79,12 @@ struct ExportTwee: ParsableCommand {
     }
 
     /// Reads the story, writes what `write` makes of it, and words why it cannot be written.
-    static func exporting(_ story: String, to output: String?, as what: (Story) -> String, write: (consuming Story) throws(TweeStory.ExportProblem) -> any Sequence<[UInt8]>) throws {
-        let made: (said: String, pieces: any Sequence<[UInt8]>)  // `write` gives the story up before its file is written
+    static func exporting(_ story: String, to output: String?, as what: (Story) -> String, write: (Story) throws(TweeStory.ExportProblem) -> any Sequence<[UInt8]>) throws {
+        // The pieces are made from the story as the file is written (they hold it to the end).
+        let made: (said: String, pieces: any Sequence<[UInt8]>)
         do {
             let model = try StoryInput.model(story).0
-            made = ("\(model.chapters.count) \(what(model))", try write(consume model))
+            made = ("\(model.chapters.count) \(what(model))", try write(model))
         } catch let error as TweeStory.ExportProblem { throw CLIError(InterchangeWords.exportProblem(error)) }
         try Self.write(pieces: made.pieces, to: output, saying: made.said)
         KeptToExit.keep(made.pieces)
