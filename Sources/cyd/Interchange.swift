@@ -80,8 +80,7 @@ struct ExportTwee: ParsableCommand {
 
     /// Reads the story, writes what `write` makes of it, and words why it cannot be written.
     static func exporting(_ story: String, to output: String?, as what: (Story) -> String, write: (Story) throws(TweeStory.ExportProblem) -> any Sequence<[UInt8]>) throws {
-        // The pieces are made from the story as the file is written (they hold it to the end).
-        let made: (said: String, pieces: any Sequence<[UInt8]>)
+        let made: (said: String, pieces: any Sequence<[UInt8]>)  // made from the story as the file is written
         do {
             let model = try StoryInput.model(story).0
             made = ("\(model.chapters.count) \(what(model))", try write(model))
