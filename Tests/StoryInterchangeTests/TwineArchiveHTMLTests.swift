@@ -60,7 +60,7 @@ struct TwineArchiveHTMLTests {
         let story = try #require(upper.story)
         #expect(story.name == "Loud" && story.chapters.map(\.id) == ["Door"] && story.chapters[0].text == "Knock.")
         #expect(story.chapters[0].twine?["tags"] == .array([.string("a"), .string("b")]))
-        // `NAMÉ` is not `namé`; `ná` is no attribute the archive reads.
+        // Only ASCII capitals are lowered: `NAMÉ` reads as `namÉ`, not `namé`, and `nÁme` is not `name`.
         let p = Array(#"<tw-passagedata NAMÉ="x" nÁme="y" name="Door">"#.utf8)
         let names = p.withUnsafeBufferPointer { TwineArchive.element($0, from: 15, to: $0.count).0.pairs.map(\.name) }
         #expect(names == ["namÉ", "nÁme", "name"])
