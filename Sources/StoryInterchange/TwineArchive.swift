@@ -44,9 +44,8 @@ public enum TwineArchive {
         }
         let passages = exported.leading[leading...]
         let start = data?["start"]?.string
-        let startPID =
-            passages.firstIndex { $0.name == start }.map { $0 - leading + 1 }
-            ?? exported.chapters.firstIndex { $0.id == start }.map { passages.count + $0 + 1 } ?? 1
+        // The start is a chapter (a chapter cannot be named as cyd's metadata passage is).
+        let startPID = exported.chapters.firstIndex { $0.id == start }.map { passages.count + $0 + 1 } ?? 1
         var out: [UInt8] = []
         func text(_ value: String) { out.append(contentsOf: value.utf8) }
         func escaped(_ value: String) { MarkupText.append(value, to: &out) }
